@@ -1,0 +1,195 @@
+package datatype
+
+// Subarray is MPI_Type_create_subarray (MPI-4.1 §5.1.3): the subsizes block
+// starting at starts of an array of sizes elements of old, stored in C
+// (row-major) or Fortran (column-major) order. The type has lb 0 and the
+// extent of the whole array.
+func Subarray(sizes, subsizes, starts []int64, order Order, old *Type) (*Type, error) {
+	const fn = "subarray"
+	n := len(sizes)
+	if n == 0 {
+		return nil, argErr(fn, "ndims", 0, "must be positive")
+	}
+	if len(subsizes) != n || len(starts) != n {
+		return nil, argErr(fn, "arrays", []int{n, len(subsizes), len(starts)}, "must all have ndims entries")
+	}
+	for i := range sizes {
+		switch {
+		case sizes[i] < 1:
+			return nil, argErr(fn, indexedArg("sizes", i), sizes[i], "must be positive")
+		case subsizes[i] < 1 || subsizes[i] > sizes[i]:
+			return nil, argErr(fn, indexedArg("subsizes", i), subsizes[i], "must be between 1 and sizes["+itoa(int64(i))+"] ("+itoa(sizes[i])+")")
+		case starts[i] < 0 || starts[i] > sizes[i]-subsizes[i]:
+			return nil, argErr(fn, indexedArg("starts", i), starts[i], "must be between 0 and sizes-subsizes ("+itoa(sizes[i]-subsizes[i])+")")
+		}
+	}
+	if order > OrderFortran {
+		return nil, argErr(fn, "order", int(order), "must be MPI_ORDER_C or MPI_ORDER_FORTRAN")
+	}
+	if err := checkOld(fn, old); err != nil {
+		return nil, err
+	}
+	t := &Type{Combiner: CombinerSubarray, Sizes: clone(sizes), Subsizes: clone(subsizes), Starts: clone(starts), Order: order, Old: old}
+	runs := make([][]idxRun, n)
+	for i := range sizes {
+		runs[i] = []idxRun{{start: starts[i], len: subsizes[i]}}
+	}
+	t.setGrid(sizes, runs, order, old)
+	return t, nil
+}
+
+// Darray is MPI_Type_create_darray (MPI-4.1 §5.1.4): the part of a global
+// array of gsizes elements of old that process rank of size owns when the
+// array is distributed over a psizes process grid, numbered in row-major
+// order whatever the array's order, by distribs with dargs (DargDefault
+// for MPI_DISTRIBUTE_DFLT_DARG). The type has lb 0 and the extent of the
+// whole array.
+func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes []int64, order Order, old *Type) (*Type, error) {
+	const fn = "darray"
+	n := len(gsizes)
+	switch {
+	case size < 1:
+		return nil, argErr(fn, "size", size, "must be positive")
+	case rank < 0 || rank >= size:
+		return nil, argErr(fn, "rank", rank, "must be between 0 and size-1 ("+itoa(size-1)+")")
+	case n == 0:
+		return nil, argErr(fn, "ndims", 0, "must be positive")
+	case len(distribs) != n || len(dargs) != n || len(psizes) != n:
+		return nil, argErr(fn, "arrays", []int{n, len(distribs), len(dargs), len(psizes)}, "must all have ndims entries")
+	case order > OrderFortran:
+		return nil, argErr(fn, "order", int(order), "must be MPI_ORDER_C or MPI_ORDER_FORTRAN")
+	}
+	procs := int64(1)
+	for i := range gsizes {
+		if gsizes[i] < 1 {
+			return nil, argErr(fn, indexedArg("gsizes", i), gsizes[i], "must be positive")
+		}
+		if psizes[i] < 1 {
+			return nil, argErr(fn, indexedArg("psizes", i), psizes[i], "must be positive")
+		}
+		procs *= psizes[i]
+		if dargs[i] != DargDefault && dargs[i] < 1 {
+			return nil, argErr(fn, indexedArg("dargs", i), dargs[i], "must be positive or MPI_DISTRIBUTE_DFLT_DARG")
+		}
+		switch distribs[i] {
+		case DistribNone:
+			if psizes[i] != 1 {
+				return nil, argErr(fn, indexedArg("psizes", i), psizes[i], "must be 1 for MPI_DISTRIBUTE_NONE")
+			}
+		case DistribBlock:
+			if dargs[i] != DargDefault && dargs[i]*psizes[i] < gsizes[i] {
+				return nil, argErr(fn, indexedArg("dargs", i), dargs[i], "times psizes ("+itoa(psizes[i])+") must cover gsizes ("+itoa(gsizes[i])+") for MPI_DISTRIBUTE_BLOCK")
+			}
+		case DistribCyclic:
+		default:
+			return nil, argErr(fn, indexedArg("distribs", i), int(distribs[i]), "must be BLOCK, CYCLIC or NONE")
+		}
+	}
+	if procs != size {
+		return nil, argErr(fn, "psizes", psizes, "must multiply to size ("+itoa(size)+")")
+	}
+	if err := checkOld(fn, old); err != nil {
+		return nil, err
+	}
+	t := &Type{Combiner: CombinerDarray, Size: size, Rank: rank, Gsizes: clone(gsizes), Distribs: clone(distribs),
+		Dargs: clone(dargs), Psizes: clone(psizes), Order: order, Old: old}
+	// row-major process grid: the last dimension varies fastest
+	coords := make([]int64, n)
+	r := rank
+	for i := n - 1; i >= 0; i-- {
+		coords[i] = r % psizes[i]
+		r /= psizes[i]
+	}
+	runs := make([][]idxRun, n)
+	for i := range gsizes {
+		runs[i] = distribute(gsizes[i], distribs[i], dargs[i], psizes[i], coords[i])
+	}
+	t.setGrid(gsizes, runs, order, old)
+	return t, nil
+}
+
+// distribute lists the global indices of one dimension that grid
+// coordinate coord owns.
+func distribute(gsize int64, d Distrib, darg, psize, coord int64) []idxRun {
+	var runs []idxRun
+	add := func(s, e int64) {
+		if e > gsize {
+			e = gsize
+		}
+		if s < e {
+			var local int64
+			if k := len(runs); k > 0 {
+				local = runs[k-1].local + runs[k-1].len
+			}
+			runs = append(runs, idxRun{start: s, len: e - s, local: local})
+		}
+	}
+	switch d {
+	case DistribNone:
+		add(0, gsize)
+	case DistribBlock:
+		b := darg
+		if b == DargDefault {
+			b = (gsize + psize - 1) / psize
+		}
+		add(coord*b, coord*b+b)
+	case DistribCyclic:
+		b := darg
+		if b == DargDefault {
+			b = 1
+		}
+		for s := coord * b; s < gsize; s += psize * b {
+			add(s, s+b)
+		}
+	}
+	return runs
+}
+
+// setGrid lays out a subarray or darray: the owned runs of each dimension
+// of an array of sizes elements of old.
+func (t *Type) setGrid(sizes []int64, runs [][]idxRun, order Order, old *Type) {
+	n := len(sizes)
+	ext := old.Extent()
+	g := &gridKids{old: old, outer: 1}
+	// strides in bytes, and the dimensions from slowest to fastest
+	strides := make([]int64, n)
+	s := ext
+	for k := 0; k < n; k++ {
+		i := n - 1 - k // C: the last dimension is fastest
+		if order == OrderFortran {
+			i = k
+		}
+		strides[i] = s
+		s *= sizes[i]
+	}
+	elems := int64(1)
+	for k := 0; k < n; k++ {
+		i := k
+		if order == OrderFortran {
+			i = n - 1 - k
+		}
+		var total int64
+		if m := len(runs[i]); m > 0 {
+			total = runs[i][m-1].local + runs[i][m-1].len
+		}
+		g.dims = append(g.dims, gridDim{stride: strides[i], runs: runs[i], total: total, argPos: i})
+		elems *= total
+	}
+	for _, d := range g.dims[:n-1] {
+		g.outer *= d.total
+	}
+	t.kids = g
+	t.size, t.nelem, t.align = elems*old.size, elems*old.nelem, old.align
+	t.lb, t.ub = 0, s // s is now the whole array's extent
+	if elems == 0 {
+		return
+	}
+	// the data's bounds are at the corners of the owned index box
+	t.trueLB, t.trueUB = old.trueLB, old.trueUB
+	for _, d := range g.dims {
+		lo := d.runs[0].start * d.stride
+		hi := (d.runs[len(d.runs)-1].start + d.runs[len(d.runs)-1].len - 1) * d.stride
+		t.trueLB += min(lo, hi)
+		t.trueUB += max(lo, hi)
+	}
+}
