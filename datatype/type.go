@@ -1,6 +1,9 @@
 package datatype
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // Combiner says which constructor made a datatype, as MPI_Type_get_envelope
 // reports it (MPI-4.1 §5.1.13). The order is part of the registry format:
@@ -124,6 +127,9 @@ type Type struct {
 	trueLB, trueUB int64 // bounds of the data alone, in bytes
 	align         int64 // largest alignment of any basic element, in bytes
 	kids          kids  // the blocks one instance is made of
+
+	sigOnce sync.Once
+	sig     *Sig // regular signature, built on first use
 }
 
 // Predefined returns the predefined datatype b. It panics for an invalid b.
