@@ -47,7 +47,7 @@ type stridedKids struct {
 	ar                      int
 }
 
-func (s *stridedKids) len() int64                      { return s.count }
+func (s *stridedKids) len() int64                       { return s.count }
 func (s *stridedKids) at(i int64) (int64, int64, *Type) { return i * s.stride, s.blockLen, s.old }
 func (s *stridedKids) arity() int                       { return s.ar }
 
@@ -112,7 +112,7 @@ func (l *listKids) child(i int64) *Type {
 	return l.types[i]
 }
 
-func (l *listKids) len() int64                      { return int64(len(l.counts)) }
+func (l *listKids) len() int64                       { return int64(len(l.counts)) }
 func (l *listKids) at(i int64) (int64, int64, *Type) { return l.disps[i], l.counts[i], l.child(i) }
 
 func (l *listKids) arity() int {

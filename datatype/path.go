@@ -34,7 +34,7 @@ type Step struct {
 	Combiner Combiner // CombinerNamed with Pair set for a pair type
 	Pair     Basic    // the pair type, when Combiner is CombinerNamed
 	Index    []int64
-	written  bool // parsed: "(COMBINER)" was given
+	known    bool // Combiner is set: taken from a type, or written in the text
 }
 
 // String prints the long form.
@@ -45,14 +45,16 @@ func (p Path) String() string {
 	}
 	for k, s := range p.Steps {
 		if s.Name != "" && isIdent(s.Name) {
-			if k > 0 && len(p.Steps[k-1].Index) > 0 {
+			if prev := p.Steps[max(k-1, 0)]; k > 0 && len(prev.Index) > 0 && (prev.Name != "" || prev.known) {
 				b.WriteByte('.')
 			}
 			b.WriteString(s.Name)
 		}
-		if s.Combiner == CombinerNamed {
+		switch {
+		case !s.known:
+		case s.Combiner == CombinerNamed:
 			b.WriteString("(" + s.Pair.String() + ")")
-		} else {
+		default:
 			b.WriteString("(" + s.Combiner.String() + ")")
 		}
 		for _, i := range s.Index {
@@ -140,17 +142,17 @@ func ParsePath(s string) (Path, error) {
 			}
 			word := s[i+1 : i+j]
 			if comb, ok := ParseCombiner(word); ok && comb != CombinerNamed {
-				if cur == nil || cur.written || len(cur.Index) > 0 {
+				if cur == nil || cur.known || len(cur.Index) > 0 {
 					cur = newStep()
 				}
-				cur.Combiner, cur.written = comb, true
+				cur.Combiner, cur.known = comb, true
 			} else if b, ok := ParseBasic(word); ok {
 				rest := s[i+j+1:]
 				if b.IsPair() && strings.HasPrefix(rest, "[") {
-					if cur == nil || cur.written || len(cur.Index) > 0 {
+					if cur == nil || cur.known || len(cur.Index) > 0 {
 						cur = newStep()
 					}
-					cur.Combiner, cur.Pair, cur.written = CombinerNamed, b, true
+					cur.Combiner, cur.Pair, cur.known = CombinerNamed, b, true
 				} else if rest == "" {
 					p.Basic = b
 				} else {
@@ -200,7 +202,7 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 	var toks []tok
 	for i := range p.Steps {
 		s := &p.Steps[i]
-		if s.Name != "" || s.written {
+		if s.Name != "" || s.known {
 			toks = append(toks, tok{head: s})
 		}
 		for _, v := range s.Index {
@@ -276,7 +278,7 @@ func matches(s *Step, t *Type) bool {
 	if s.Name != "" && s.Name != t.Name && !(t.Combiner == CombinerNamed && s.Name == t.Basic.String()) {
 		return false
 	}
-	if s.written {
+	if s.known {
 		if t.Combiner != s.Combiner || (s.Combiner == CombinerNamed && s.Pair != t.Basic) {
 			return false
 		}
@@ -285,10 +287,10 @@ func matches(s *Step, t *Type) bool {
 }
 
 func headString(s *Step) string {
-	if s.written && s.Combiner == CombinerNamed {
+	if s.known && s.Combiner == CombinerNamed {
 		return s.Name + "(" + s.Pair.String() + ")"
 	}
-	if s.written {
+	if s.known {
 		return s.Name + "(" + s.Combiner.String() + ")"
 	}
 	return s.Name

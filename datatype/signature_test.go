@@ -13,6 +13,7 @@ func mustType(ty *Type, err error) *Type {
 	return ty
 }
 
+// P is short for Predefined in tests.
 var P = Predefined
 
 // exampleStruct is the hand-checked struct of the project's issue:

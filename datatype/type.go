@@ -122,11 +122,11 @@ type Type struct {
 
 	ResizedLB, ResizedExtent int64 // resized: the new lb and extent, in bytes
 
-	size, nelem   int64 // bytes of data and number of basic elements per instance
-	lb, ub        int64 // bounds with markers and alignment, in bytes
+	size, nelem    int64 // bytes of data and number of basic elements per instance
+	lb, ub         int64 // bounds with markers and alignment, in bytes
 	trueLB, trueUB int64 // bounds of the data alone, in bytes
-	align         int64 // largest alignment of any basic element, in bytes
-	kids          kids  // the blocks one instance is made of
+	align          int64 // largest alignment of any basic element, in bytes
+	kids           kids  // the blocks one instance is made of
 
 	sigOnce sync.Once
 	sig     *Sig // regular signature, built on first use
@@ -161,7 +161,9 @@ var predefined = func() [numBasic]*Type {
 	for b := Basic(1); b < numBasic; b++ {
 		if b.IsPair() {
 			f, at := b.Fields()
-			p[b].kids = &listKids{disps: at[:], counts: []int64{1, 1}, types: []*Type{p[f[0]], p[f[1]]}}
+			k := newListKids(at[:], []int64{1, 1}, []*Type{p[f[0]], p[f[1]]})
+			k.pair = true
+			p[b].kids = k
 		}
 	}
 	return p

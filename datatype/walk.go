@@ -108,7 +108,7 @@ func (t *Type) locate(count, pos int64, m measure) (Element, error) {
 }
 
 func stepOf(t *Type, idx []int64) Step {
-	s := Step{Name: t.Name, Combiner: t.Combiner, Index: idx}
+	s := Step{Name: t.Name, Combiner: t.Combiner, Index: idx, known: true}
 	if t.Combiner == CombinerNamed {
 		s.Name, s.Pair = "", t.Basic
 	}
