@@ -1,0 +1,54 @@
+# mpidbg: the two commands are `make demo` and `make test` (see README.md).
+# Both install what is missing first (scripts/install-deps.sh).
+
+export PATH := $(PATH):/usr/local/go/bin
+GO      ?= go
+MPICC   ?= mpicc.mpich
+BIN     := bin/mpidbg
+SOURCES := $(shell find cmd datatype pretty -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+.PHONY: all deps build demo test vet gotest bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps $(BIN)
+
+$(BIN): $(SOURCES)
+	$(GO) build -o $@ ./cmd/mpidbg
+
+# Until the shim (lib/libmpidbg.so) exists, the demo shows the datatype
+# engine on the struct of examples/s_type.expr: its tree, type map, the
+# element a path names, and a sender/receiver signature mismatch.
+demo: build
+	@echo "== the datatype of examples/s_type.expr"
+	$(BIN) inspect "$$(cat examples/s_type.expr)"
+	@echo
+	@echo "== which element is s_type[2][5]?"
+	$(BIN) inspect --path 's_type[2][5]' "$$(cat examples/s_type.expr)"
+	@echo
+	@echo "== a sender and a receiver that disagree on the layout"
+	$(BIN) inspect --send-count 2 --recv-count 2 --match "$$(cat examples/s_recv.expr)" "$$(cat examples/s_type.expr)"
+
+test: deps vet gotest
+
+vet:
+	$(GO) vet ./...
+
+# MPIDBG_REQUIRE_MPI makes the tests that need MPICH fail instead of skip.
+gotest:
+	MPIDBG_REQUIRE_MPI=1 $(GO) test -race -count=1 ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
+
+# Each fuzzer for a short while (make fuzz FUZZTIME=5m for longer).
+FUZZTIME ?= 30s
+fuzz:
+	@for f in $$($(GO) test -list 'Fuzz.*' ./datatype/ | grep ^Fuzz); do \
+		echo "== $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./datatype/ || exit 1; done
+
+clean:
+	rm -rf bin lib

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what mpidbg needs to build and test on Debian/Ubuntu, and only
+# what is missing: an up-to-date machine is left alone (no apt-get update).
+# Runs apt-get as root, or through sudo for a normal user.
+set -euo pipefail
+
+packages=(mpich libmpich-dev gdb gdbserver gcc make)
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "mpidbg: missing ${missing[*]} and no apt-get here; install them with your package manager" >&2
+		exit 1
+	fi
+	sudo=()
+	if [ "$(id -u)" -ne 0 ]; then
+		if ! command -v sudo >/dev/null 2>&1; then
+			echo "mpidbg: missing ${missing[*]}; run as root or install sudo" >&2
+			exit 1
+		fi
+		sudo=(sudo)
+	fi
+	echo "mpidbg: installing ${missing[*]}"
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Go: the module needs 1.23 or newer (range-over-func iterators).
+go=$(command -v go || true)
+[ -n "$go" ] || [ ! -x /usr/local/go/bin/go ] || go=/usr/local/go/bin/go
+if [ -z "$go" ]; then
+	echo "mpidbg: Go 1.23 or newer is needed (https://go.dev/dl); put it on PATH or in /usr/local/go" >&2
+	exit 1
+fi
+minor=$("$go" env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')
+if [ "${minor:-0}" -lt 23 ]; then
+	echo "mpidbg: $("$go" env GOVERSION) is too old; Go 1.23 or newer is needed" >&2
+	exit 1
+fi
