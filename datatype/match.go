@@ -80,8 +80,9 @@ func (s *Sig) allPacked() bool {
 // independent of their length. Elsewhere it advances run by run, which is
 // exact whatever the forms.
 func MatchSig(send *Sig, sendCount int64, recv *Sig, recvCount int64) MatchResult {
-	a := sigCursor{stack: []sigFrame{{sig: send, reps: sendCount}}}
-	b := sigCursor{stack: []sigFrame{{sig: recv, reps: recvCount}}}
+	var a, b sigCursor
+	a.push(sigFrame{sig: send, reps: sendCount})
+	b.push(sigFrame{sig: recv, reps: recvCount})
 	a.settle()
 	b.settle()
 	var elem, bytes int64
@@ -128,8 +129,14 @@ func MatchSig(send *Sig, sendCount int64, recv *Sig, recvCount int64) MatchResul
 
 // sigCursor walks a signature in order. Each frame iterates a body's items
 // reps more times (the current pass included); used counts the elements
-// already consumed of the current run item.
-type sigCursor struct{ stack []sigFrame }
+// already consumed of the current run item. The first frames live in the
+// cursor itself, so matching allocates nothing unless signatures nest
+// deeper than len(buf).
+type sigCursor struct {
+	buf   [8]sigFrame
+	more  []sigFrame
+	depth int
+}
 
 type sigFrame struct {
 	sig  *Sig
@@ -138,15 +145,30 @@ type sigFrame struct {
 	used int64 // elements consumed of the current run
 }
 
+func (c *sigCursor) push(f sigFrame) {
+	if c.depth < len(c.buf) {
+		c.buf[c.depth] = f
+	} else {
+		c.more = append(c.more[:c.depth-len(c.buf)], f)
+	}
+	c.depth++
+}
+
+func (c *sigCursor) top() *sigFrame {
+	if c.depth <= len(c.buf) {
+		return &c.buf[c.depth-1]
+	}
+	return &c.more[c.depth-1-len(c.buf)]
+}
+
 func (f *sigFrame) fresh() bool { return f.i == 0 && f.used == 0 }
 
-func (c *sigCursor) done() bool     { return len(c.stack) == 0 }
-func (c *sigCursor) top() *sigFrame { return &c.stack[len(c.stack)-1] }
+func (c *sigCursor) done() bool     { return c.depth == 0 }
 func (c *sigCursor) item() *sigItem { f := c.top(); return &f.sig.items[f.i] }
 func (c *sigCursor) runLeft() int64 { return c.item().count - c.top().used }
 func (c *sigCursor) enter() {
 	it := c.item()
-	c.stack = append(c.stack, sigFrame{sig: it.body, reps: it.count})
+	c.push(sigFrame{sig: it.body, reps: it.count})
 }
 
 // skip drops k whole passes of the top frame (which must be fresh).
@@ -182,15 +204,15 @@ func (c *sigCursor) next() {
 }
 
 func (c *sigCursor) pop() {
-	c.stack = c.stack[:len(c.stack)-1]
-	if len(c.stack) > 0 {
+	c.depth--
+	if c.depth > 0 {
 		c.next()
 	}
 }
 
 // settle drops empty frames so that the cursor stands on an item or is done.
 func (c *sigCursor) settle() {
-	for len(c.stack) > 0 && (len(c.top().sig.items) == 0 || c.top().reps <= 0) {
-		c.stack = c.stack[:len(c.stack)-1]
+	for c.depth > 0 && (len(c.top().sig.items) == 0 || c.top().reps <= 0) {
+		c.depth--
 	}
 }
