@@ -236,23 +236,23 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 			if matches(toks[pos].head, cur) {
 				pos++
 			} else if k.arity() > 0 {
-				return bad("names %s where the type is %s(%s)", headString(toks[pos].head), cur.Name, cur.Combiner)
+				return bad("names %s where the type is %s", headString(toks[pos].head), level(cur))
 			}
 		}
 		idx := make([]int64, 0, k.arity())
 		for len(idx) < k.arity() {
 			if pos >= len(toks) {
-				return bad("%s(%s) needs %d indices, the path gives %d", cur.Label(), cur.Combiner, k.arity(), len(idx))
+				return bad("%s needs %d indices, the path gives %d", level(cur), k.arity(), len(idx))
 			}
 			if toks[pos].head != nil {
-				return bad("%s(%s) needs %d indices before %s", cur.Label(), cur.Combiner, k.arity(), headString(toks[pos].head))
+				return bad("%s needs %d indices before %s", level(cur), k.arity(), headString(toks[pos].head))
 			}
 			idx = append(idx, toks[pos].index)
 			pos++
 		}
 		i, j, ok := k.block(idx)
 		if !ok {
-			return bad("index %v is out of range for %s(%s)", idx, cur.Label(), cur.Combiner)
+			return bad("index %v is out of range for %s", idx, level(cur))
 		}
 		disp, _, c := k.at(i)
 		el.Path.Steps = append(el.Path.Steps, stepOf(cur, idx))
@@ -272,6 +272,15 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 	}
 	el.Basic, el.Path.Basic = cur.Basic, cur.Basic
 	return el, nil
+}
+
+// level names one level of a type for messages: "s_type(STRUCT)", or
+// "(VECTOR)" when unnamed, or "(DOUBLE_INT)" for a pair type.
+func level(t *Type) string {
+	if t.Combiner == CombinerNamed {
+		return "(" + t.Basic.String() + ")"
+	}
+	return t.Name + "(" + t.Combiner.String() + ")"
 }
 
 func matches(s *Step, t *Type) bool {

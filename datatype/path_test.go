@@ -75,11 +75,12 @@ func TestNestedPaths(t *testing.T) {
 func TestPathErrors(t *testing.T) {
 	s := exampleStruct()
 	for _, tt := range []struct{ text, want string }{
-		{"s_type[2]", "s_type(STRUCT)[2]: STRUCT(STRUCT) needs 2 indices, the path gives 1: path does not fit the type"},
-		{"s_type[9][0]", "s_type(STRUCT)[9][0]: index [9 0] is out of range for s_type(STRUCT): path does not fit the type"},
+		{"s_type[2]", "s_type[2]: s_type(STRUCT) needs 2 indices, the path gives 1: path does not fit the type"},
+		{"s_type[9][0]", "s_type[9][0]: index [9 0] is out of range for s_type(STRUCT): path does not fit the type"},
 		{"other[2][5]", "other[2][5]: names other where the type is s_type(STRUCT): path does not fit the type"},
-		{"s_type[2][5](INT)", "s_type(STRUCT)[2][5](INT): names INT where the element is CHAR: path does not fit the type"},
-		{"s_type[0][0]", "s_type(STRUCT)[0][0]: names an MPI_LB marker, which holds no data: path does not fit the type"},
+		{"s_type[2][5](INT)", "s_type[2][5](INT): names INT where the element is CHAR: path does not fit the type"},
+		{"s_type[0][0]", "s_type[0][0]: names an MPI_LB marker, which holds no data: path does not fit the type"},
+		{"[1]s_type[2][5]", "[1]s_type[2][5]: instance 1 of a buffer of 1: path does not fit the type"},
 	} {
 		p, err := ParsePath(tt.text)
 		if err != nil {
@@ -90,7 +91,9 @@ func TestPathErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want a path mismatch", tt.text, err)
 			continue
 		}
-		_ = tt.want // messages are checked loosely: they name the rule
+		if err.Error() != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.text, err, tt.want)
+		}
 	}
 	for _, text := range []string{"", "s[", "s[-1]", "s(NOPE)[1]", "s[1](INT)[2]", "s..t"} {
 		if _, err := ParsePath(text); err == nil {

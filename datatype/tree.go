@@ -71,13 +71,13 @@ func (t *Type) MetaTree() *Node {
 		if t.Basic.IsPair() {
 			f, at := t.Basic.Fields()
 			for i := range f {
-				n.Children = append(n.Children, &Node{Type: Predefined(f[i]), Edge: fmt.Sprintf("[%d] at +%d", i, at[i])})
+				n.Children = append(n.Children, &Node{Type: Predefined(f[i]), Edge: fmt.Sprintf("[%d] at %+d", i, at[i])})
 			}
 		}
 	case CombinerStruct:
 		for i, c := range t.Types {
 			k := c.MetaTree()
-			k.Edge = fmt.Sprintf("[%d] %d x at +%d", i, t.BlockLens[i], t.Disps[i])
+			k.Edge = fmt.Sprintf("[%d] %d x at %+d", i, t.BlockLens[i], t.Disps[i])
 			n.Children = append(n.Children, k)
 		}
 	default:
@@ -134,6 +134,9 @@ func (t *Type) expand(n *Node, base int64, budget *int) {
 
 // remaining counts the child instances of blocks i and later.
 func remaining(k kids, i int64) int64 {
+	if s, ok := k.(*stridedKids); ok {
+		return (s.count - i) * s.blockLen
+	}
 	var n int64
 	for ; i < k.len(); i++ {
 		_, c, _ := k.at(i)

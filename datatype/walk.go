@@ -120,7 +120,8 @@ func stepOf(t *Type, idx []int64) Step {
 // off falls in a gap.
 func (t *Type) ElementAtOffset(count, off int64) (Element, bool) {
 	ext := t.Extent()
-	for _, r := range candidates(off, 0, count, ext, t.trueLB, t.trueUB) {
+	first, last := candidates(off, 0, count, ext, t.trueLB, t.trueUB)
+	for r := first; r <= last; r++ {
 		el := Element{Offset: r * ext, Index: r * t.nelem, Packed: r * t.size}
 		el.Path.Rep = -1
 		if count > 1 {
@@ -145,15 +146,16 @@ func (t *Type) findOffset(rel int64, el *Element) bool {
 		return true
 	}
 	k := t.kids
-	blocks := allBlocks(k.len())
+	first, last := int64(0), k.len()-1
 	if s, ok := k.(*stridedKids); ok {
 		// blocks are evenly spaced: only a few can hold rel
 		lo, hi := blockTrueBounds(s.blockLen, s.old)
-		blocks = candidates(rel, 0, s.count, s.stride, lo, hi)
+		first, last = candidates(rel, 0, s.count, s.stride, lo, hi)
 	}
-	for _, i := range blocks {
+	for i := first; i <= last; i++ {
 		disp, cnt, c := k.at(i)
-		for _, j := range candidates(rel, disp, cnt, c.Extent(), c.trueLB, c.trueUB) {
+		jf, jl := candidates(rel, disp, cnt, c.Extent(), c.trueLB, c.trueUB)
+		for j := jf; j <= jl; j++ {
 			saved := *el
 			el.Path.Steps = append(el.Path.Steps, stepOf(t, k.indices(nil, i, j)))
 			el.Offset += disp + j*c.Extent()
@@ -180,18 +182,18 @@ func blockTrueBounds(n int64, c *Type) (lo, hi int64) {
 	return lo, hi
 }
 
-// candidates returns, in increasing order, the j in [0,n) for which
+// candidates returns the range first..last of j in [0,n) for which
 // rel - disp - j*step lies in [lo, hi): the instances that may hold rel.
-func candidates(rel, disp, n, step, lo, hi int64) []int64 {
+// The range is empty (first > last) when none can.
+func candidates(rel, disp, n, step, lo, hi int64) (first, last int64) {
 	x := rel - disp
 	if n <= 0 || hi <= lo {
-		return nil
+		return 0, -1
 	}
-	var first, last int64
 	switch {
 	case step == 0:
 		if x < lo || x >= hi {
-			return nil
+			return 0, -1
 		}
 		first, last = 0, n-1
 	case step > 0: // x - hi < j*step <= x - lo
@@ -200,23 +202,7 @@ func candidates(rel, disp, n, step, lo, hi int64) []int64 {
 		s := -step // x - hi < -j*s <= x - lo  =>  lo - x <= j*s < hi - x
 		first, last = ceilDiv(lo-x, s), ceilDiv(hi-x, s)-1
 	}
-	first, last = max(first, 0), min(last, n-1)
-	if first > last {
-		return nil
-	}
-	out := make([]int64, 0, min(last-first+1, 64))
-	for j := first; j <= last; j++ {
-		out = append(out, j)
-	}
-	return out
-}
-
-func allBlocks(n int64) []int64 {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = int64(i)
-	}
-	return out
+	return max(first, 0), min(last, n-1)
 }
 
 func floorDiv(a, b int64) int64 {
