@@ -84,13 +84,14 @@ func (t *Type) finishVector(strideBytes int64) {
 // block starts strideBytes apart. The bounds follow MPICH's rule
 // (MPII_DATATYPE_VEC_LB_UB): they are derived from old's lb and ub, so an
 // inner struct's alignment padding carries over, and a zero blockLen still
-// spans the strides. A zero count makes an empty type with all bounds 0.
+// spans the strides. A zero count or an old type without data (size 0)
+// makes an empty type (see setEmpty).
 func (t *Type) setStrided(count, blockLen, strideBytes int64, old *Type) {
 	t.size = count * blockLen * old.size
 	t.nelem = count * blockLen * old.nelem
 	t.align = old.align
-	if count == 0 {
-		t.align = 1
+	if count == 0 || old.size == 0 {
+		t.setEmpty()
 		return
 	}
 	ext := old.Extent()
@@ -112,7 +113,9 @@ func (t *Type) setStrided(count, blockLen, strideBytes int64, old *Type) {
 }
 
 // Indexed is MPI_Type_indexed: block i is blockLens[i] copies of old at
-// disps[i] extents of old.
+// disps[i] extents of old. Blocks of length 0 add nothing to the bounds; no
+// block of non-zero length, or an old type without data, makes an empty
+// type (see setEmpty). The same holds for Hindexed.
 func Indexed(blockLens, disps []int64, old *Type) (*Type, error) {
 	return indexed("indexed", CombinerIndexed, blockLens, disps, old, true)
 }
@@ -123,7 +126,9 @@ func Hindexed(blockLens, dispsBytes []int64, old *Type) (*Type, error) {
 }
 
 // IndexedBlock is MPI_Type_create_indexed_block: like Indexed with one
-// block length for every block.
+// block length for every block. As in MPICH, the blocks count for the
+// bounds even when that length is 0: indexed_block(0,[1,2],INT) has lb 4
+// and extent 4. The same holds for HindexedBlock.
 func IndexedBlock(blockLen int64, disps []int64, old *Type) (*Type, error) {
 	return indexedBlock("indexed_block", CombinerIndexedBlock, blockLen, disps, old, true)
 }
@@ -171,14 +176,27 @@ func indexed(fn string, c Combiner, blockLens, disps []int64, old *Type, scaled 
 		}
 	}
 	t.kids = newListKids(bytes, t.BlockLens, []*Type{old})
-	t.setBlocks(bytes, t.BlockLens, []*Type{old})
+	// indexed_block and hindexed_block have one block length for all
+	// blocks: MPICH applies its block rule (MPII_DATATYPE_BLOCK_LB_UB) to
+	// every displacement even when that length is 0
+	zeroBlocks := c == CombinerIndexedBlock || c == CombinerHindexedBlock
+	if any := t.setBlocks(bytes, t.BlockLens, []*Type{old}, zeroBlocks); !any || old.size == 0 {
+		t.setEmpty()
+	}
 	return t, nil
 }
 
+// setEmpty makes t an empty type as MPICH's MPII_Type_zerolen does: no
+// data, every bound 0, alignment 1 (it adds no padding to a struct).
+func (t *Type) setEmpty() {
+	t.size, t.nelem, t.align = 0, 0, 1
+	t.lb, t.ub, t.trueLB, t.trueUB = 0, 0, 0, 0
+}
+
 // setBlocks computes size and bounds of a list of blocks. Blocks of length
-// zero add nothing (MPICH skips them); a list of empty blocks is an empty
-// type with all bounds 0.
-func (t *Type) setBlocks(disps, lens []int64, types []*Type) (any bool) {
+// zero add nothing (MPICH skips them) unless zeroBlocks is set; blocks of
+// types without data count. It reports whether any block counted.
+func (t *Type) setBlocks(disps, lens []int64, types []*Type, zeroBlocks bool) (any bool) {
 	t.align = 1
 	for i, n := range lens {
 		c := types[0]
@@ -190,7 +208,7 @@ func (t *Type) setBlocks(disps, lens []int64, types []*Type) (any bool) {
 		}
 		t.size += n * c.size
 		t.nelem += n * c.nelem
-		if n == 0 {
+		if n == 0 && !zeroBlocks {
 			continue
 		}
 		ext := c.Extent()
@@ -214,14 +232,27 @@ func (t *Type) setBlocks(disps, lens []int64, types []*Type) (any bool) {
 }
 
 // Struct is MPI_Type_create_struct: block i is blockLens[i] copies of
-// types[i] at disps[i] bytes. MPI_LB and MPI_UB entries set sticky bounds
-// (MPI-2.2 §4.1.6: the lowest LB and the highest UB marker win; MPICH 4.0
-// keeps the last LB marker instead, and also counts markers of block length
-// zero, which add no entry to the type map: here the standard is followed).
+// types[i] at disps[i] bytes. Blocks of length 0 add nothing; blocks of
+// types without data count for the bounds, but, as in MPICH, a struct
+// without any data is empty (see setEmpty) before its markers apply.
+//
+// MPI_LB and MPI_UB entries set sticky bounds (MPI-2.2 §4.1.6, MPI-4.1
+// §5.1.7). Where MPICH 4.0 departs from the standard, the standard is
+// followed (the differential test avoids these cases):
+//   - several LB (UB) markers: the lowest LB and the highest UB win; MPICH
+//     keeps the last one;
+//   - markers of block length 0 add no entry to the type map; MPICH counts
+//     them;
+//   - no data and markers of one kind: lb and ub are both that marker;
+//     MPICH takes the missing bound as 0;
+//   - an LB marker and no UB marker: the padding makes ub - lb a multiple
+//     of the alignment; MPICH pads the data's extent, then moves lb.
+//
 // Without an UB marker the upper bound is padded so that the extent is a
 // multiple of the largest alignment (the epsilon of MPI-4.1 §5.1.2), except,
 // as in MPICH, when every block has the same type: MPICH then builds an
-// hindexed type, which is not padded.
+// hindexed type, which is not padded. Integer types of one size count as
+// the same type there (see Basic.mpichHandle).
 func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 	const fn = "struct"
 	if len(blockLens) != len(disps) || len(blockLens) != len(types) {
@@ -237,7 +268,10 @@ func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 	}
 	t := &Type{Combiner: CombinerStruct, Count: int64(len(blockLens)), BlockLens: clone(blockLens), Disps: clone(disps), Types: clone(types)}
 	t.kids = newListKids(t.Disps, t.BlockLens, t.Types)
-	hasData := t.setBlocks(t.Disps, t.BlockLens, t.Types)
+	hasData := t.setBlocks(t.Disps, t.BlockLens, t.Types, false) && t.size > 0
+	if !hasData {
+		t.setEmpty()
+	}
 
 	var hasLB, hasUB bool
 	var markLB, markUB int64
@@ -258,12 +292,9 @@ func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 		}
 		if first == nil {
 			first = c
-		} else if c != first {
+		} else if !sameHandle(c, first) {
 			same = false
 		}
-	}
-	if !hasData && !hasLB && !hasUB {
-		t.lb, t.ub = 0, 0
 	}
 	if hasLB {
 		t.lb = markLB
@@ -284,6 +315,67 @@ func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 		}
 	}
 	return t, nil
+}
+
+// sameHandle reports whether MPICH 4.0 sees a and b as one type when it
+// decides whether all blocks of a struct have the same type.
+func sameHandle(a, b *Type) bool { return mpichIdentity(a) == mpichIdentity(b) }
+
+// mpichIdentity is the type MPICH's type engine (yaksa) compares for
+// sameHandle. Constructors that make one copy of their old type at its own
+// place return the old type itself there: dup, contiguous of 1, vector or
+// an indexed type of one block of 1 at displacement 0, a struct of one such
+// block, resized to the old bounds, a subarray or darray of a one-element
+// array. Integer types of one size are one type (Basic.mpichHandle).
+func mpichIdentity(t *Type) *Type {
+	for {
+		next := t.Old
+		switch t.Combiner {
+		case CombinerNamed:
+			return Predefined(t.Basic.mpichHandle())
+		case CombinerDup:
+		case CombinerContiguous:
+			if t.Count != 1 {
+				return t
+			}
+		case CombinerVector, CombinerHvector:
+			if t.Count != 1 || t.BlockLen != 1 {
+				return t
+			}
+		case CombinerIndexed, CombinerHindexed, CombinerIndexedBlock, CombinerHindexedBlock:
+			bl := t.BlockLen
+			if len(t.BlockLens) == 1 {
+				bl = t.BlockLens[0]
+			}
+			if len(t.Disps) != 1 || t.Disps[0] != 0 || bl != 1 {
+				return t
+			}
+		case CombinerStruct:
+			next = nil
+			for i, c := range t.Types {
+				if !(c.IsPredefined() && c.Basic.IsMarker()) {
+					if next != nil || t.BlockLens[i] != 1 || t.Disps[i] != 0 {
+						return t
+					}
+					next = c
+				}
+			}
+			if next == nil || t.lb != next.lb || t.ub != next.ub {
+				return t
+			}
+		case CombinerResized:
+			if t.ResizedLB != t.Old.lb || t.ResizedExtent != t.Old.Extent() {
+				return t
+			}
+		case CombinerSubarray, CombinerDarray:
+			if t.size == 0 || t.size != t.Old.size || t.Extent() != t.Old.Extent() || t.Old.lb != 0 || t.trueLB != t.Old.trueLB {
+				return t
+			}
+		default:
+			return t
+		}
+		t = next
+	}
 }
 
 // Resized is MPI_Type_create_resized: old with lower bound lb and extent

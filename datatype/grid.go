@@ -3,7 +3,8 @@ package datatype
 // Subarray is MPI_Type_create_subarray (MPI-4.1 §5.1.3): the subsizes block
 // starting at starts of an array of sizes elements of old, stored in C
 // (row-major) or Fortran (column-major) order. The type has lb 0 and the
-// extent of the whole array.
+// extent of the whole array. When old holds no data, the true bounds are 0
+// and the alignment 1, as for an empty darray block.
 func Subarray(sizes, subsizes, starts []int64, order Order, old *Type) (*Type, error) {
 	const fn = "subarray"
 	n := len(sizes)
@@ -43,7 +44,14 @@ func Subarray(sizes, subsizes, starts []int64, order Order, old *Type) (*Type, e
 // array is distributed over a psizes process grid, numbered in row-major
 // order whatever the array's order, by distribs with dargs (DargDefault
 // for MPI_DISTRIBUTE_DFLT_DARG). The type has lb 0 and the extent of the
-// whole array.
+// whole array. When this rank owns nothing, or old holds no data, the true
+// bounds are 0 and the alignment 1 (MPICH builds the owned part from an
+// empty type).
+//
+// MPICH 4.0 departs from MPI-4.1 §5.1.8 for a CYCLIC dimension in which
+// this rank owns a single partial block (fewer than darg indices): an
+// empty type at the block's start then widens the true bounds to include
+// that start. The model keeps the standard's true bounds, those of the data.
 func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes []int64, order Order, old *Type) (*Type, error) {
 	const fn = "darray"
 	n := len(gsizes)
@@ -181,7 +189,9 @@ func (t *Type) setGrid(sizes []int64, runs [][]idxRun, order Order, old *Type) {
 	t.kids = g
 	t.size, t.nelem, t.align = elems*old.size, elems*old.nelem, old.align
 	t.lb, t.ub = 0, s // s is now the whole array's extent
-	if elems == 0 {
+	if elems == 0 || old.size == 0 {
+		// MPICH builds the owned part from an empty type (see setEmpty)
+		t.align = 1
 		return
 	}
 	// the data's bounds are at the corners of the owned index box
