@@ -130,6 +130,8 @@ type Type struct {
 
 	sigOnce sync.Once
 	sig     *Sig // regular signature, built on first use
+	layOnce sync.Once
+	lay     *layout // blocks and strided layout, built on first use
 }
 
 // Predefined returns the predefined datatype b. It panics for an invalid b.
