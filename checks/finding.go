@@ -1,0 +1,89 @@
+package checks
+
+import "fmt"
+
+// Category is one of a fixed vocabulary; reports group by it and SARIF
+// uses it as a rule property.
+type Category string
+
+const (
+	CatArgument          Category = "argument"
+	CatDatatypeLifecycle Category = "datatype-lifecycle"
+	CatRequestLifecycle  Category = "request-lifecycle"
+	CatLeak              Category = "leak"
+	CatTypeMismatch      Category = "type-mismatch"
+	CatCollective        Category = "collective-mismatch"
+	CatOverlap           Category = "overlap"
+	CatBufferRace        Category = "buffer-race"
+	CatRMARace           Category = "rma-race"
+	CatDeadlock          Category = "deadlock"
+	CatMessageRace       Category = "message-race"
+	CatLostMessage       Category = "lost-message"
+)
+
+// Categories lists the vocabulary in report order.
+var Categories = []Category{
+	CatArgument, CatDatatypeLifecycle, CatRequestLifecycle, CatLeak, CatTypeMismatch,
+	CatCollective, CatOverlap, CatBufferRace, CatRMARace, CatDeadlock, CatMessageRace, CatLostMessage,
+}
+
+// Severity orders findings: errors break the MPI standard, warnings are
+// legal but almost certainly unintended, info is context.
+type Severity string
+
+const (
+	SevError   Severity = "error"
+	SevWarning Severity = "warning"
+	SevInfo    Severity = "info"
+)
+
+// Location is a place in the program's source, resolved from a Site.
+type Location struct {
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Function string `json:"function,omitempty"`
+}
+
+func (l Location) String() string {
+	switch {
+	case l.File != "" && l.Function != "":
+		return fmt.Sprintf("%s:%d in %s", l.File, l.Line, l.Function)
+	case l.File != "":
+		return fmt.Sprintf("%s:%d", l.File, l.Line)
+	case l.Function != "":
+		return "in " + l.Function
+	}
+	return "unknown location"
+}
+
+// Site is a code address as a rank saw it: the module (executable or
+// shared library) it falls in and its offset from the module's load base,
+// which is what the launcher needs to find file:line in the module's DWARF.
+type Site struct {
+	Module string `json:"module,omitempty"`
+	Offset uint64 `json:"offset,omitempty"`
+}
+
+// Related is a second place that explains a finding: where the datatype
+// was built, where the other operation started.
+type Related struct {
+	Message  string   `json:"message"`
+	Location Location `json:"location"`
+	Site     Site     `json:"site,omitempty"`
+}
+
+// Finding is one MPI usage error (or warning), as a rank reports it and as
+// the report shows it once ranks are merged and sites resolved.
+type Finding struct {
+	ID       string    `json:"id"`
+	Category Category  `json:"category"`
+	Severity Severity  `json:"severity"`
+	Message  string    `json:"message"`
+	Ranks    []int     `json:"ranks"`
+	Call     string    `json:"call"`
+	Location Location  `json:"location"`
+	Path     string    `json:"path,omitempty"`
+	Related  []Related `json:"related,omitempty"`
+	Rule     string    `json:"rule,omitempty"` // the MPI standard section, e.g. "MPI-4.1 §5.1.9"
+	Site     Site      `json:"site,omitempty"`
+}

@@ -1,0 +1,119 @@
+// Package wire is the protocol between the ranks of a job run under the
+// shim and the process that launched it (`mpidbg run`, later `mpidbg dap`):
+// newline-delimited JSON messages over a stream connection, rank to
+// launcher.
+//
+// A rank connects to the address in the environment variable
+// MPIDBG_REPORT ("unix:/path" or "tcp:host:port") when MPI_Init returns,
+// sends one Hello, then a Finding for each finding as it happens (written
+// before the MPI call that found it goes on, so that a rank that crashes
+// afterwards has lost nothing), and a Bye from MPI_Finalize. The launcher
+// takes a connection that closes without Bye as a rank that died. A rank
+// never waits for the launcher to read: if the connection is lost, the
+// rank writes findings to standard error instead and carries on.
+package wire
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+// Version is the protocol version a Hello carries.
+const Version = 1
+
+// Environment variables the launcher sets for every rank.
+const (
+	EnvReport  = "MPIDBG_REPORT"   // where to connect: "unix:/path" or "tcp:host:port"
+	EnvOnError = "MPIDBG_ON_ERROR" // continue (default), abort or stop
+	EnvChecks  = "MPIDBG_CHECKS"   // comma-separated categories to turn off with a leading '-', e.g. "-leak"
+)
+
+// Kind says what a Message carries.
+type Kind string
+
+const (
+	KindHello   Kind = "hello"
+	KindFinding Kind = "finding"
+	KindBye     Kind = "bye"
+)
+
+// Message is one line of the protocol; exactly one of the pointers is set,
+// as Kind says.
+type Message struct {
+	Kind    Kind            `json:"kind"`
+	Hello   *Hello          `json:"hello,omitempty"`
+	Finding *checks.Finding `json:"finding,omitempty"`
+	Bye     *Bye            `json:"bye,omitempty"`
+}
+
+// Hello introduces a rank.
+type Hello struct {
+	Version int    `json:"version"`
+	Rank    int    `json:"rank"` // in MPI_COMM_WORLD
+	Size    int    `json:"size"`
+	PID     int    `json:"pid"`
+	Host    string `json:"host"`
+	Exe     string `json:"exe"` // absolute path of the program
+	MPI     string `json:"mpi"` // "mpich" or "openmpi"
+}
+
+// Bye says the rank reached MPI_Finalize; Findings counts what it sent.
+type Bye struct {
+	Rank     int `json:"rank"`
+	Findings int `json:"findings"`
+}
+
+// Writer encodes messages, one per line.
+type Writer struct{ w io.Writer }
+
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write sends one message as a single write, so that messages from
+// several threads of a rank never interleave.
+func (w *Writer) Write(m Message) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("wire: encode %s: %w", m.Kind, err)
+	}
+	_, err = w.w.Write(append(b, '\n'))
+	return err
+}
+
+// Reader decodes messages.
+type Reader struct{ s *bufio.Scanner }
+
+// MaxLine bounds one message; a longer line is a protocol error.
+const MaxLine = 1 << 20
+
+func NewReader(r io.Reader) *Reader {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	return &Reader{s: s}
+}
+
+// ErrMalformed is wrapped by Read's errors for lines that are not messages.
+var ErrMalformed = errors.New("malformed message")
+
+// Read returns the next message, or io.EOF at the end of the stream.
+func (r *Reader) Read() (Message, error) {
+	if !r.s.Scan() {
+		if err := r.s.Err(); err != nil {
+			return Message{}, fmt.Errorf("wire: %w", err)
+		}
+		return Message{}, io.EOF
+	}
+	var m Message
+	if err := json.Unmarshal(r.s.Bytes(), &m); err != nil {
+		return Message{}, fmt.Errorf("wire: %w: %v", ErrMalformed, err)
+	}
+	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil)
+	if !ok {
+		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)
+	}
+	return m, nil
+}
