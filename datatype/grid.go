@@ -31,9 +31,9 @@ func Subarray(sizes, subsizes, starts []int64, order Order, old *Type) (*Type, e
 		return nil, err
 	}
 	t := &Type{Combiner: CombinerSubarray, Sizes: clone(sizes), Subsizes: clone(subsizes), Starts: clone(starts), Order: order, Old: old}
-	runs := make([][]idxRun, n)
+	runs := make([]runSeq, n)
 	for i := range sizes {
-		runs[i] = []idxRun{{start: starts[i], len: subsizes[i]}}
+		runs[i] = runSeq{first: starts[i], blen: subsizes[i], lastLen: subsizes[i], n: 1}
 	}
 	t.setGrid(sizes, runs, order, old)
 	return t, nil
@@ -108,7 +108,7 @@ func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes 
 		coords[i] = r % psizes[i]
 		r /= psizes[i]
 	}
-	runs := make([][]idxRun, n)
+	runs := make([]runSeq, n)
 	for i := range gsizes {
 		runs[i] = distribute(gsizes[i], distribs[i], dargs[i], psizes[i], coords[i])
 	}
@@ -116,46 +116,42 @@ func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes 
 	return t, nil
 }
 
-// distribute lists the global indices of one dimension that grid
+// distribute returns the global indices of one dimension that grid
 // coordinate coord owns.
-func distribute(gsize int64, d Distrib, darg, psize, coord int64) []idxRun {
-	var runs []idxRun
-	add := func(s, e int64) {
-		if e > gsize {
-			e = gsize
+func distribute(gsize int64, d Distrib, darg, psize, coord int64) runSeq {
+	one := func(s, e int64) runSeq {
+		e = min(e, gsize)
+		if s >= e {
+			return runSeq{}
 		}
-		if s < e {
-			var local int64
-			if k := len(runs); k > 0 {
-				local = runs[k-1].local + runs[k-1].len
-			}
-			runs = append(runs, idxRun{start: s, len: e - s, local: local})
-		}
+		return runSeq{first: s, blen: e - s, lastLen: e - s, n: 1}
 	}
 	switch d {
-	case DistribNone:
-		add(0, gsize)
 	case DistribBlock:
 		b := darg
 		if b == DargDefault {
 			b = (gsize + psize - 1) / psize
 		}
-		add(coord*b, coord*b+b)
+		return one(coord*b, coord*b+b)
 	case DistribCyclic:
 		b := darg
 		if b == DargDefault {
 			b = 1
 		}
-		for s := coord * b; s < gsize; s += psize * b {
-			add(s, s+b)
+		first, period := coord*b, psize*b
+		if first >= gsize {
+			return runSeq{}
 		}
+		n := (gsize - first + period - 1) / period
+		last := first + (n-1)*period
+		return runSeq{first: first, period: period, blen: b, lastLen: min(b, gsize-last), n: n}
 	}
-	return runs
+	return one(0, gsize) // DistribNone
 }
 
 // setGrid lays out a subarray or darray: the owned runs of each dimension
 // of an array of sizes elements of old.
-func (t *Type) setGrid(sizes []int64, runs [][]idxRun, order Order, old *Type) {
+func (t *Type) setGrid(sizes []int64, runs []runSeq, order Order, old *Type) {
 	n := len(sizes)
 	ext := old.Extent()
 	g := &gridKids{old: old, outer: 1}
@@ -176,11 +172,8 @@ func (t *Type) setGrid(sizes []int64, runs [][]idxRun, order Order, old *Type) {
 		if order == OrderFortran {
 			i = n - 1 - k
 		}
-		var total int64
-		if m := len(runs[i]); m > 0 {
-			total = runs[i][m-1].local + runs[i][m-1].len
-		}
-		g.dims = append(g.dims, gridDim{stride: strides[i], runs: runs[i], total: total, argPos: i})
+		total := runs[i].total()
+		g.dims = append(g.dims, gridDim{stride: strides[i], seq: runs[i], total: total, argPos: i})
 		elems *= total
 	}
 	for _, d := range g.dims[:n-1] {
@@ -197,8 +190,9 @@ func (t *Type) setGrid(sizes []int64, runs [][]idxRun, order Order, old *Type) {
 	// the data's bounds are at the corners of the owned index box
 	t.trueLB, t.trueUB = old.trueLB, old.trueUB
 	for _, d := range g.dims {
-		lo := d.runs[0].start * d.stride
-		hi := (d.runs[len(d.runs)-1].start + d.runs[len(d.runs)-1].len - 1) * d.stride
+		last := d.seq.run(d.seq.n - 1)
+		lo := d.seq.first * d.stride
+		hi := (last.start + last.len - 1) * d.stride
 		t.trueLB += min(lo, hi)
 		t.trueUB += max(lo, hi)
 	}

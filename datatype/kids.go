@@ -161,8 +161,8 @@ func (l *listKids) find(pos int64, m measure) (int64, int64) {
 }
 
 // gridKids: subarray and darray. The array's dimensions are held slowest
-// first; each lists the global indices this type owns as runs. One block is
-// one run of the fastest dimension.
+// first; each lists the global indices this type owns as a sequence of
+// runs. One block is one run of the fastest dimension.
 type gridKids struct {
 	dims  []gridDim
 	old   *Type
@@ -170,35 +170,60 @@ type gridKids struct {
 }
 
 type gridDim struct {
-	stride int64    // bytes between consecutive global indices
-	runs   []idxRun // owned global indices, increasing
-	total  int64    // number of owned indices
-	argPos int      // position of this dimension in the constructor's arguments
+	stride int64  // bytes between consecutive global indices
+	seq    runSeq // owned global indices, increasing
+	total  int64  // number of owned indices
+	argPos int    // position of this dimension in the constructor's arguments
 }
+
+// runSeq is the owned indices of one dimension in closed form, so that a
+// cyclic distribution of a billion elements costs no more than a block
+// one: n runs, run r starting at global index first + r*period, each blen
+// long but the last, which is lastLen long (a cyclic block cut by the end
+// of the array). Subarrays and block distributions are one run.
+type runSeq struct{ first, period, blen, lastLen, n int64 }
 
 type idxRun struct{ start, len, local int64 } // global start, length, local index of start
 
+func (s runSeq) run(r int64) idxRun {
+	l := s.blen
+	if r == s.n-1 {
+		l = s.lastLen
+	}
+	return idxRun{start: s.first + r*s.period, len: l, local: r * s.blen}
+}
+
+func (s runSeq) total() int64 {
+	if s.n == 0 {
+		return 0
+	}
+	return (s.n-1)*s.blen + s.lastLen
+}
+
+// find returns the run holding local index l.
+func (s runSeq) find(l int64) int64 { return min(l/s.blen, s.n-1) }
+
 func (g *gridKids) fast() *gridDim { return &g.dims[len(g.dims)-1] }
 
-func (g *gridKids) len() int64 { return g.outer * int64(len(g.fast().runs)) }
+func (g *gridKids) len() int64 { return g.outer * g.fast().seq.n }
 
-// local returns the global index of local index l in dimension d.
+// global returns the global index of local index l in dimension d.
 func (d *gridDim) global(l int64) int64 {
-	r := sort.Search(len(d.runs), func(i int) bool { return d.runs[i].local+d.runs[i].len > l })
-	return d.runs[r].start + l - d.runs[r].local
+	r := d.seq.run(d.seq.find(l))
+	return r.start + l - r.local
 }
 
 func (g *gridKids) at(i int64) (int64, int64, *Type) {
 	f := g.fast()
-	nr := int64(len(f.runs))
-	o, r := i/nr, i%nr
-	disp := f.runs[r].start * f.stride
+	nr := f.seq.n
+	o, run := i/nr, f.seq.run(i%nr)
+	disp := run.start * f.stride
 	for d := len(g.dims) - 2; d >= 0; d-- {
 		dim := &g.dims[d]
 		disp += dim.global(o%dim.total) * dim.stride
 		o /= dim.total
 	}
-	return disp, f.runs[r].len, g.old
+	return disp, run.len, g.old
 }
 
 func (g *gridKids) arity() int { return len(g.dims) }
@@ -209,9 +234,9 @@ func (g *gridKids) indices(dst []int64, i, k int64) []int64 {
 		dst = append(dst, 0)
 	}
 	f := g.fast()
-	nr := int64(len(f.runs))
-	o, r := i/nr, i%nr
-	dst[n+f.argPos] = f.runs[r].local + k
+	nr := f.seq.n
+	o := i / nr
+	dst[n+f.argPos] = f.seq.run(i%nr).local + k
 	for d := len(g.dims) - 2; d >= 0; d-- {
 		dim := &g.dims[d]
 		dst[n+dim.argPos] = o % dim.total
@@ -235,14 +260,14 @@ func (g *gridKids) block(idx []int64) (int64, int64, bool) {
 	if l < 0 || l >= f.total {
 		return 0, 0, false
 	}
-	r := sort.Search(len(f.runs), func(i int) bool { return f.runs[i].local+f.runs[i].len > l })
-	return o*int64(len(f.runs)) + int64(r), l - f.runs[r].local, true
+	r := f.seq.find(l)
+	return o*f.seq.n + r, l - f.seq.run(r).local, true
 }
 
 func (g *gridKids) before(i int64, m measure) int64 {
 	f := g.fast()
-	nr := int64(len(f.runs))
-	return ((i/nr)*f.total + f.runs[i%nr].local) * m.of(g.old)
+	nr := f.seq.n
+	return ((i/nr)*f.total + f.seq.run(i%nr).local) * m.of(g.old)
 }
 
 func (g *gridKids) find(pos int64, m measure) (int64, int64) {
@@ -254,6 +279,6 @@ func (g *gridKids) find(pos int64, m measure) (int64, int64) {
 	}
 	o := pos / group
 	rem := (pos - o*group) / per
-	r := sort.Search(len(f.runs), func(i int) bool { return f.runs[i].local+f.runs[i].len > rem })
-	return o*int64(len(f.runs)) + int64(r), o*group + f.runs[r].local*per
+	r := f.seq.find(rem)
+	return o*f.seq.n + r, o*group + f.seq.run(r).local*per
 }

@@ -283,32 +283,20 @@ type gridPiece struct {
 }
 
 func gridPieces(d *gridDim) []gridPiece {
-	runs := d.runs
-	switch len(runs) {
-	case 0:
+	q := d.seq
+	switch {
+	case q.n == 0:
 		return nil
-	case 1:
-		return []gridPiece{{runs[0].start * d.stride, []Dim{{runs[0].len, d.stride}}}}
+	case q.n == 1:
+		return []gridPiece{{q.first * d.stride, []Dim{{q.lastLen, d.stride}}}} // the only run is the last
 	}
-	period, blen := runs[1].start-runs[0].start, runs[0].len
-	regular := true
-	for i := 1; i < len(runs) && regular; i++ {
-		regular = runs[i].start-runs[i-1].start == period && (runs[i].len == blen || i == len(runs)-1 && runs[i].len < blen)
-	}
-	if !regular {
-		out := make([]gridPiece, len(runs))
-		for i, r := range runs {
-			out[i] = gridPiece{r.start * d.stride, []Dim{{r.len, d.stride}}}
-		}
-		return out
-	}
-	full := int64(len(runs))
-	last := runs[len(runs)-1]
-	if last.len < blen {
+	full := q.n
+	if q.lastLen < q.blen {
 		full--
 	}
-	out := []gridPiece{{runs[0].start * d.stride, []Dim{{blen, d.stride}, {full, period * d.stride}}}}
-	if last.len < blen {
+	out := []gridPiece{{q.first * d.stride, []Dim{{q.blen, d.stride}, {full, q.period * d.stride}}}}
+	if q.lastLen < q.blen {
+		last := q.run(q.n - 1)
 		out = append(out, gridPiece{last.start * d.stride, []Dim{{last.len, d.stride}}})
 	}
 	return out
