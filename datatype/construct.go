@@ -1,5 +1,10 @@
 package datatype
 
+import (
+	"fmt"
+	"math"
+)
+
 // Constructors for every MPI-4.1 type constructor (§5.1.2-§5.1.7). Each
 // checks its arguments against the standard's rules and computes size,
 // bounds and true bounds the way MPICH does; where MPICH and the letter of
@@ -24,6 +29,39 @@ func checkNonNeg(fn, arg string, v int64) error {
 
 func indexedArg(name string, i int) string { return name + "[" + itoa(int64(i)) + "]" }
 
+// maxMagnitude bounds every byte quantity of a type (sizes, bounds,
+// displacements): well inside int64, so no sum or product of the model
+// can wrap, and far beyond any real address space.
+const maxMagnitude = 1 << 62
+
+// checkMagnitude is called before a constructor computes anything, with
+// float64 estimates of the largest quantities the type will hold.
+func checkMagnitude(fn string, vals ...float64) error {
+	for _, v := range vals {
+		if math.Abs(v) >= maxMagnitude {
+			return argErr(fn, "arguments", fmt.Sprintf("%.3g", v), "make a type of more than 2^62 bytes or elements")
+		}
+	}
+	return nil
+}
+
+func abs64(v int64) float64 { return math.Abs(float64(v)) }
+
+// blockMagnitude estimates the bytes and elements of blocks of olds.
+func blockMagnitude(lens, disps []int64, types []*Type, scale int64) []float64 {
+	var size, elems, span float64
+	for i, n := range lens {
+		c := types[0]
+		if len(types) > 1 {
+			c = types[i]
+		}
+		size += float64(n) * float64(c.size)
+		elems += float64(n) * float64(c.nelem)
+		span = math.Max(span, abs64(disps[i])*float64(scale)+float64(n)*abs64(c.Extent())+abs64(c.lb)+abs64(c.ub))
+	}
+	return []float64{size, elems, span}
+}
+
 // Contiguous is MPI_Type_contiguous: count copies of old, spaced by its extent.
 func Contiguous(count int64, old *Type) (*Type, error) {
 	const fn = "contiguous"
@@ -31,6 +69,9 @@ func Contiguous(count int64, old *Type) (*Type, error) {
 		return nil, err
 	}
 	if err := checkOld(fn, old); err != nil {
+		return nil, err
+	}
+	if err := checkMagnitude(fn, float64(count)*float64(old.size), float64(count)*float64(old.nelem), float64(count)*abs64(old.Extent())); err != nil {
 		return nil, err
 	}
 	t := &Type{Combiner: CombinerContiguous, Count: count, Old: old}
@@ -43,6 +84,9 @@ func Contiguous(count int64, old *Type) (*Type, error) {
 // starts stride extents of old apart.
 func Vector(count, blockLen, stride int64, old *Type) (*Type, error) {
 	t, err := vector("vector", count, blockLen, old)
+	if err == nil {
+		err = checkMagnitude("vector", float64(stride)*abs64(old.Extent())*float64(count))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +98,9 @@ func Vector(count, blockLen, stride int64, old *Type) (*Type, error) {
 // Hvector is MPI_Type_create_hvector: like Vector with the stride in bytes.
 func Hvector(count, blockLen, strideBytes int64, old *Type) (*Type, error) {
 	t, err := vector("hvector", count, blockLen, old)
+	if err == nil {
+		err = checkMagnitude("hvector", float64(strideBytes)*float64(count))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +117,10 @@ func vector(fn string, count, blockLen int64, old *Type) (*Type, error) {
 		return nil, err
 	}
 	if err := checkOld(fn, old); err != nil {
+		return nil, err
+	}
+	n := float64(count) * float64(blockLen)
+	if err := checkMagnitude(fn, n*float64(old.size), n*float64(old.nelem), n*abs64(old.Extent())); err != nil {
 		return nil, err
 	}
 	return &Type{Count: count, BlockLen: blockLen, Old: old}, nil
@@ -165,6 +216,13 @@ func indexed(fn string, c Combiner, blockLens, disps []int64, old *Type, scaled 
 		}
 	}
 	if err := checkOld(fn, old); err != nil {
+		return nil, err
+	}
+	scale := int64(1)
+	if scaled {
+		scale = max(old.Extent(), -old.Extent(), 1)
+	}
+	if err := checkMagnitude(fn, blockMagnitude(blockLens, disps, []*Type{old}, scale)...); err != nil {
 		return nil, err
 	}
 	t := &Type{Combiner: c, Count: int64(len(blockLens)), BlockLens: clone(blockLens), Disps: clone(disps), Old: old}
@@ -265,6 +323,9 @@ func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 		if types[i] == nil {
 			return nil, argErr(fn, indexedArg("types", i), "MPI_DATATYPE_NULL", "is not a valid datatype")
 		}
+	}
+	if err := checkMagnitude(fn, blockMagnitude(blockLens, disps, types, 1)...); err != nil {
+		return nil, err
 	}
 	t := &Type{Combiner: CombinerStruct, Count: int64(len(blockLens)), BlockLens: clone(blockLens), Disps: clone(disps), Types: clone(types)}
 	t.kids = newListKids(t.Disps, t.BlockLens, t.Types)
@@ -382,6 +443,9 @@ func mpichIdentity(t *Type) *Type {
 // extent, both in bytes (MPI-4.1 §5.1.7).
 func Resized(lb, extent int64, old *Type) (*Type, error) {
 	if err := checkOld("resized", old); err != nil {
+		return nil, err
+	}
+	if err := checkMagnitude("resized", abs64(lb)+abs64(extent)); err != nil {
 		return nil, err
 	}
 	t := &Type{Combiner: CombinerResized, ResizedLB: lb, ResizedExtent: extent, Old: old}

@@ -30,6 +30,9 @@ func Subarray(sizes, subsizes, starts []int64, order Order, old *Type) (*Type, e
 	if err := checkOld(fn, old); err != nil {
 		return nil, err
 	}
+	if err := checkMagnitude(fn, gridMagnitude(sizes, old)...); err != nil {
+		return nil, err
+	}
 	t := &Type{Combiner: CombinerSubarray, Sizes: clone(sizes), Subsizes: clone(subsizes), Starts: clone(starts), Order: order, Old: old}
 	runs := make([]runSeq, n)
 	for i := range sizes {
@@ -99,6 +102,9 @@ func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes 
 	if err := checkOld(fn, old); err != nil {
 		return nil, err
 	}
+	if err := checkMagnitude(fn, gridMagnitude(gsizes, old)...); err != nil {
+		return nil, err
+	}
 	t := &Type{Combiner: CombinerDarray, Size: size, Rank: rank, Gsizes: clone(gsizes), Distribs: clone(distribs),
 		Dargs: clone(dargs), Psizes: clone(psizes), Order: order, Old: old}
 	// row-major process grid: the last dimension varies fastest
@@ -114,6 +120,15 @@ func Darray(size, rank int64, gsizes []int64, distribs []Distrib, dargs, psizes 
 	}
 	t.setGrid(gsizes, runs, order, old)
 	return t, nil
+}
+
+// gridMagnitude estimates the whole array's bytes and elements.
+func gridMagnitude(sizes []int64, old *Type) []float64 {
+	n := 1.0
+	for _, v := range sizes {
+		n *= float64(v)
+	}
+	return []float64{n * abs64(old.Extent()), n * float64(old.size), n * float64(old.nelem)}
 }
 
 // distribute returns the global indices of one dimension that grid

@@ -94,3 +94,24 @@ func TestTypeMapOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMagnitude: types whose sizes or bounds would not fit the model's
+// int64 byte quantities are refused instead of wrapping around.
+func TestMagnitude(t *testing.T) {
+	big := int64(1) << 61
+	for name, err := range map[string]error{
+		"vector elements":  second(Vector(big, 2, big, P(Double))),
+		"contiguous bytes": second(Contiguous(big, P(LongDouble))),
+		"hvector stride":   second(Hvector(4, 1, big, P(Char))),
+		"struct span":      second(Struct([]int64{1}, []int64{big * 3}, []*Type{P(Int)})),
+		"subarray":         second(Subarray([]int64{1 << 31, 1 << 31}, []int64{1, 1}, []int64{0, 0}, OrderC, P(Double))),
+		"resized":          second(Resized(big*3, 1, P(Int))),
+	} {
+		if err == nil || !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("%s: got %v, want a refusal", name, err)
+		}
+	}
+	if _, err := Vector(1<<30, 1, 1<<20, P(Double)); err != nil {
+		t.Errorf("a large but representable vector: %v", err)
+	}
+}

@@ -150,7 +150,7 @@ func TestRunErrors(t *testing.T) {
 		{"path_marker", []string{"inspect", "--path", "s_type[0][0]", sExpr},
 			"mpidbg inspect: --path: s_type[0][0]: names an MPI_LB marker, which holds no data: path does not fit the type\n"},
 		{"overflow", []string{"inspect", "vector(4611686018427387904,2,4611686018427387904,DOUBLE)"},
-			"mpidbg inspect: EXPR: VECTOR is too large: its element count, size or extent overflows 64 bits\n"},
+			"mpidbg inspect: EXPR: vector: arguments 7.38e+19 make a type of more than 2^62 bytes or elements\n  vector(4611686018427387904,2,4611686018427387904,DOUBLE)\n  ^\n"},
 		{"overflow_count", []string{"inspect", "--count", "4611686018427387904", "INT"},
 			"mpidbg inspect: EXPR: 4611686018427387904 instances of INT are too large: the element count, size or extent overflows 64 bits\n"},
 		{"element_out_of_range", []string{"inspect", "--element", "14", sExpr},
