@@ -16,12 +16,15 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const about = `mpidbg is a debugging companion for MPI programs. Today it explains MPI
-derived datatypes the way the MPI standard (and MPICH) defines them: size,
-bounds and extent, the constructor tree, the type map with an element path
-for every basic element (such as s_type(STRUCT)[2][5](CHAR)), the type
-signature, and whether a sender's type matches a receiver's. Types are
-written as constructor expressions, for example
+const about = `mpidbg is a debugging companion for MPI programs. 'mpidbg run' runs a
+program with every rank's MPI calls checked and reports the errors it
+finds, with ranks and source lines; 'mpidbg explain' documents each kind
+of finding. 'mpidbg inspect' explains MPI derived datatypes the way the
+MPI standard (and MPICH) defines them: size, bounds and extent, the
+constructor tree, the type map with an element path for every basic
+element (such as s_type(STRUCT)[2][5](CHAR)), the type signature, and
+whether a sender's type matches a receiver's. Types are written as
+constructor expressions, for example
   s_type=struct([1,5,7,2,1],[-4,0,47,76,100],[LB,INT,CHAR,DOUBLE,UB])`
 
 // command is one subcommand. flags declares its flags on fs and returns
@@ -36,7 +39,7 @@ type command struct {
 }
 
 // commands lists the subcommands in the order help shows them.
-var commands = []*command{inspectCommand, versionCommand}
+var commands = []*command{runCommand, explainCommand, inspectCommand, versionCommand}
 
 func lookup(name string) *command {
 	for _, c := range commands {
@@ -121,6 +124,10 @@ func (o *output) runCommand(c *command, args []string) int {
 		return o.fail(&usageError{cmd: c.name, msg: flagError(err), hint: true})
 	}
 	if err := body(o, fs.Args()); err != nil {
+		var st exitStatus
+		if errors.As(err, &st) {
+			return int(st)
+		}
 		return o.fail(err)
 	}
 	return 0

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/pretty"
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/symbolize"
+	"github.com/mpidbg/mpidbg/wire"
+	"github.com/spf13/pflag"
+)
+
+// EnvShim names the shim when --shim is not given.
+const EnvShim = "MPIDBG_SHIM"
+
+var runCommand = &command{
+	name:    "run",
+	args:    "-n N PROGRAM [ARGS...]",
+	summary: "run an MPI program with every rank checked; report on standard error",
+	about: `Runs PROGRAM with N ranks under mpiexec, with the shim (libmpidbg.so)
+preloaded into every rank. The shim checks each MPI call as it happens and
+sends what it finds to mpidbg at once, so nothing is lost when a rank
+crashes. When the job ends, mpidbg prints one report on standard error:
+findings merged across ranks (ranks folded into ranges such as 0-63), with
+file:line from the program's debug information (build with -g), and which
+ranks died. The program's standard input, output and error pass through
+unchanged.
+
+mpidbg's flags come before PROGRAM; everything after PROGRAM is the
+program's ("--" ends mpidbg's flags, for a program whose name starts with
+"-"). Options for mpiexec itself go in --launcher-arg, one word each; they
+come before the rest of mpiexec's command line:
+  mpiexec LAUNCHER-ARGS... -genv LD_PRELOAD SHIM -genv MPIDBG_REPORT ADDR ... -n N PROGRAM ARGS...
+The shim goes into the ranks' environment only, never into mpiexec's.
+
+The ranks reach mpidbg through a Unix socket in a private directory. For a
+job that spans machines, --listen HOST:PORT listens on TCP instead; HOST
+must be reachable from every node (":0" picks a port and this host's
+name). The TCP port has no authentication: use it on trusted networks.
+
+The shim is --shim, else $MPIDBG_SHIM, else ../lib/libmpidbg.so next to
+the mpidbg executable (bin/mpidbg in a source tree built with 'make build').
+
+Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
+report of what was collected is still printed.
+
+Exit status: the program's (mpiexec's) when it failed; otherwise 1 when
+there is an error finding, else 0; 2 when mpidbg cannot run the job (a bad
+flag, no program, mpiexec or the shim missing).
+
+Examples:
+  mpidbg run -n 4 ./app input.dat
+  mpidbg run -n 2 --json report.json --sarif report.sarif ./app
+  mpidbg run -n 8 --checks -leak,-overlap --on-error stop ./app
+  mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app`,
+	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
+		r := &runFlags{}
+		fs.SetInterspersed(false) // the program's arguments are its own
+		fs.IntVarP(&r.np, "np", "n", 0, "number of ranks (`N`)")
+		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run, a `PATH` or a name on PATH (default: mpiexec.mpich if installed, else mpiexec)")
+		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
+		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
+		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding (`MODE`): continue, abort (MPI_Abort) or stop (wait for a debugger)")
+		fs.StringVar(&r.checks, "checks", "", "categories to turn off, a `LIST` such as -leak,-overlap (see 'mpidbg explain')")
+		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
+		fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
+		fs.StringVar(&r.listen, "listen", "", "listen for the ranks on TCP `HOST:PORT` instead of a Unix socket (multi-node jobs)")
+		fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
+		return r.run
+	},
+}
+
+type runFlags struct {
+	np                                          int
+	mpiexec, shim, onError, checks, json, sarif string
+	listen                                      string
+	launcherArgs                                []string
+	quiet                                       bool
+}
+
+// exitStatus is an error that only carries run's exit status: the
+// command has said what it had to.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// Hooks for tests: the program's standard input and the signals to
+// forward.
+var (
+	runStdin   io.Reader = os.Stdin
+	runSignals           = func() (<-chan os.Signal, func()) {
+		ch := make(chan os.Signal, 4)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		return ch, func() { signal.Stop(ch) }
+	}
+)
+
+func (rf *runFlags) run(o *output, args []string) error {
+	bad := func(format string, a ...any) error {
+		return &usageError{cmd: "run", msg: fmt.Sprintf(format, a...), hint: true}
+	}
+	switch {
+	case len(args) == 0:
+		return bad("missing the program to run")
+	case rf.np == 0:
+		return bad("missing -n N, the number of ranks")
+	case rf.np < 0:
+		return bad("-n %d: want at least 1", rf.np)
+	case !slices.Contains([]string{"continue", "abort", "stop"}, rf.onError):
+		return bad("--on-error %q: want continue, abort or stop", rf.onError)
+	}
+	if err := validChecks(rf.checks); err != nil {
+		return bad("--checks %q: %v", rf.checks, err)
+	}
+	program := args[0]
+	if strings.Contains(program, "/") {
+		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
+			return &usageError{cmd: "run", msg: fmt.Sprintf("program %s: no such file", program)}
+		}
+	}
+	mpiexec, err := findMPIExec(rf.mpiexec)
+	if err != nil {
+		return err
+	}
+	shim, err := findShim(rf.shim)
+	if err != nil {
+		return err
+	}
+
+	// Open the output files first: a typo in a path should not cost a run.
+	var jsonFile, sarifFile *os.File
+	for _, f := range []struct {
+		name string
+		out  **os.File
+	}{{rf.json, &jsonFile}, {rf.sarif, &sarifFile}} {
+		if f.name == "" {
+			continue
+		}
+		if *f.out, err = os.Create(f.name); err != nil {
+			return &usageError{cmd: "run", msg: err.Error()}
+		}
+		defer (*f.out).Close()
+	}
+
+	preload := shim
+	if old := os.Getenv("LD_PRELOAD"); old != "" {
+		preload += ":" + old // the user's own preloads still reach the ranks
+	}
+	env := []launch.Var{{Name: "LD_PRELOAD", Value: preload}, {Name: wire.EnvOnError, Value: rf.onError}}
+	if rf.checks != "" {
+		env = append(env, launch.Var{Name: wire.EnvChecks, Value: rf.checks})
+	}
+	sigs, stop := runSignals()
+	defer stop()
+	col := report.NewCollector()
+	res, err := launch.Run(launch.Config{
+		MPIExec: mpiexec, LauncherArgs: rf.launcherArgs, NP: rf.np, Env: env,
+		Program: program, Args: args[1:], Listen: rf.listen,
+		Stdin: runStdin, Stdout: o.stdout, Stderr: o.stderr, Signals: sigs,
+	}, col)
+	if err != nil {
+		for _, f := range []*os.File{jsonFile, sarifFile} {
+			if f != nil {
+				os.Remove(f.Name())
+			}
+		}
+		return &usageError{cmd: "run", msg: err.Error()}
+	}
+
+	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted}, symbolize.New())
+	dir, _ := os.Getwd()
+	failed := false
+	if jsonFile != nil {
+		failed = writeReport(o, jsonFile, func() ([]byte, error) { return pretty.ReportJSON(rep) }) || failed
+	}
+	if sarifFile != nil {
+		failed = writeReport(o, sarifFile, func() ([]byte, error) { return pretty.SARIF(rep, checks.All(), dir, versionString()) }) || failed
+	}
+	r := pretty.New(o.stderr, wantColor(o.stderr))
+	switch {
+	case !rf.quiet:
+		fmt.Fprintln(o.stderr, r.Report(rep, dir))
+	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0:
+		fmt.Fprintln(o.stderr, r.ReportSummary(rep))
+	}
+	switch {
+	case res.ExitCode != 0:
+		return exitStatus(res.ExitCode)
+	case failed:
+		return exitStatus(2)
+	case rep.HasErrors():
+		return exitStatus(1)
+	}
+	return nil
+}
+
+// writeReport writes what render makes to f; it says what went wrong and
+// returns true on failure.
+func writeReport(o *output, f *os.File, render func() ([]byte, error)) bool {
+	b, err := render()
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		fmt.Fprintf(o.stderr, "mpidbg run: write %s: %v\n", f.Name(), err)
+		return true
+	}
+	return false
+}
+
+// validChecks checks a --checks list: categories to turn off, each with a
+// leading '-'.
+func validChecks(list string) error {
+	if list == "" {
+		return nil
+	}
+	for _, item := range strings.Split(list, ",") {
+		cat, ok := strings.CutPrefix(strings.TrimSpace(item), "-")
+		if !ok {
+			return fmt.Errorf("%q: want -CATEGORY, a category to turn off", item)
+		}
+		if !slices.Contains(checks.Categories, checks.Category(cat)) {
+			names := make([]string, len(checks.Categories))
+			for i, c := range checks.Categories {
+				names[i] = string(c)
+			}
+			return fmt.Errorf("unknown category %q (categories: %s)", cat, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// findMPIExec resolves --mpiexec, or picks mpiexec.mpich, else mpiexec.
+func findMPIExec(flag string) (string, error) {
+	if flag != "" {
+		p, err := exec.LookPath(flag)
+		if err != nil {
+			return "", &usageError{cmd: "run", msg: fmt.Sprintf("--mpiexec %s: not found or not executable", flag)}
+		}
+		return p, nil
+	}
+	for _, name := range []string{"mpiexec.mpich", "mpiexec"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", &usageError{cmd: "run", msg: "mpiexec not found: install MPICH (apt-get install mpich libmpich-dev) or give --mpiexec PATH"}
+}
+
+// findShim resolves the shim library: --shim, $MPIDBG_SHIM, or
+// ../lib/libmpidbg.so beside the executable. The path returned is
+// absolute: the ranks may start in another directory.
+func findShim(flag string) (string, error) {
+	var tried []string
+	try := func(p, from string) (string, bool) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", false
+		}
+		fi, err := os.Stat(abs)
+		if err == nil && fi.Mode().IsRegular() {
+			return abs, true
+		}
+		tried = append(tried, abs+" ("+from+")")
+		return "", false
+	}
+	switch {
+	case flag != "":
+		if p, ok := try(flag, "--shim"); ok {
+			return p, nil
+		}
+	case os.Getenv(EnvShim) != "":
+		if p, ok := try(os.Getenv(EnvShim), "$"+EnvShim); ok {
+			return p, nil
+		}
+	default:
+		if exe, err := os.Executable(); err == nil {
+			if real, err := filepath.EvalSymlinks(exe); err == nil {
+				exe = real
+			}
+			if p, ok := try(filepath.Join(filepath.Dir(exe), "..", "lib", "libmpidbg.so"), "beside mpidbg"); ok {
+				return p, nil
+			}
+		}
+	}
+	msg := "the shim libmpidbg.so is missing"
+	if len(tried) > 0 {
+		msg += ": no file " + strings.Join(tried, ", ")
+	}
+	return "", &usageError{cmd: "run", msg: msg + "; build it with 'make build' in the mpidbg source tree, or give --shim PATH or " + EnvShim}
+}

@@ -1,0 +1,506 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// The launcher is tested without MPI: the test binary plays mpiexec when
+// MPIDBG_FAKE_MPIEXEC is set. It reads its command line the way Hydra
+// would (-genv NAME VALUE, -n N, the program), then plays every rank
+// itself according to the program's name (a scenario), connecting to
+// MPIDBG_REPORT and speaking the wire protocol.
+
+const (
+	envFake   = "MPIDBG_FAKE_MPIEXEC" // "1": be mpiexec
+	envRecord = "MPIDBG_FAKE_RECORD"  // file for what the fake saw
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envFake) == "1" {
+		os.Exit(fakeMPIExec(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// fakeRecord is what the fake mpiexec saw.
+type fakeRecord struct {
+	Args       []string          // its command line
+	Genv       map[string]string // the -genv variables
+	Launcher   []string          // arguments before the first -genv
+	NP         int
+	Program    string
+	ProgArgs   []string
+	OwnPreload string // LD_PRELOAD in its own environment
+	SocketMode string // permissions of the Unix socket's directory
+}
+
+func fakeMPIExec(args []string) int {
+	rec := fakeRecord{Args: args, Genv: map[string]string{}, OwnPreload: os.Getenv("LD_PRELOAD")}
+	i := 0
+	for ; i < len(args) && args[i] != "-genv" && args[i] != "-n"; i++ {
+		rec.Launcher = append(rec.Launcher, args[i])
+	}
+	for i < len(args) {
+		switch args[i] {
+		case "-genv":
+			rec.Genv[args[i+1]] = args[i+2]
+			i += 3
+			continue
+		case "-n":
+			rec.NP, _ = strconv.Atoi(args[i+1])
+			i += 2
+			continue
+		}
+		break
+	}
+	rec.Program, rec.ProgArgs = args[i], args[i+1:]
+	addr := rec.Genv[wire.EnvReport]
+	if p, ok := strings.CutPrefix(addr, "unix:"); ok {
+		if fi, err := os.Stat(filepath.Dir(p)); err == nil {
+			rec.SocketMode = fi.Mode().Perm().String()
+		}
+	}
+	if f := os.Getenv(envRecord); f != "" {
+		b, _ := json.Marshal(rec)
+		os.WriteFile(f, b, 0o644)
+	}
+
+	network, address, _ := strings.Cut(addr, ":")
+	const host = "node1" // golden files hold it
+	pid := func(rank int) int { return 4000000 + rank }
+	connect := func(rank int) *wire.Writer {
+		c, err := net.Dial(network, address)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "fake rank %d: %v\n", rank, err)
+			os.Exit(99)
+		}
+		w := wire.NewWriter(c)
+		w.Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: rec.NP, PID: pid(rank), Host: host, Exe: "/src/app", MPI: "mpich"}})
+		return w
+	}
+	finding := func(rank int, id string, loc checks.Location, msg string) wire.Message {
+		e, _ := checks.Lookup(id)
+		return wire.Message{Kind: wire.KindFinding, Finding: &checks.Finding{ID: id, Category: e.Category, Severity: e.Severity,
+			Message: msg, Ranks: []int{rank}, Call: "MPI_Send", Location: loc}}
+	}
+	bye := func(rank, n int) wire.Message {
+		return wire.Message{Kind: wire.KindBye, Bye: &wire.Bye{Rank: rank, Findings: n}}
+	}
+	eachRank := func(f func(rank int)) {
+		var wg sync.WaitGroup
+		for r := range rec.NP {
+			wg.Add(1)
+			go func() { defer wg.Done(); f(r) }()
+		}
+		wg.Wait()
+	}
+	send := loc("/src/app.c", 42, "exchange")
+
+	switch rec.Program {
+	case "clean": // echo standard input, write to both streams
+		in, _ := io.ReadAll(os.Stdin)
+		fmt.Printf("stdin: %sprogram output\n", in)
+		fmt.Fprintln(os.Stderr, "program stderr")
+		eachRank(func(r int) { w := connect(r); w.Write(bye(r, 0)) })
+		return 0
+	case "findings": // every rank: an uncommitted type; rank 0 also leaks
+		eachRank(func(r int) {
+			w := connect(r)
+			w.Write(finding(r, "type-not-committed", send, fmt.Sprintf("rank %d sends with datatype 0x8c000001, which is not committed", r)))
+			n := 1
+			if r == 0 {
+				w.Write(finding(r, "leak-type", loc("/src/app.c", 80, "main"), "datatype 0x8c000001 was never freed"))
+				n++
+			}
+			w.Write(bye(r, n))
+		})
+		return 0
+	case "warnings": // a warning only
+		eachRank(func(r int) {
+			w := connect(r)
+			w.Write(finding(r, "commit-twice", loc("/src/app.c", 7, "setup"), "datatype 0x8c000001 is committed already"))
+			w.Write(bye(r, 1))
+		})
+		return 0
+	case "crash": // rank 1 dies after its finding; Hydra says so
+		eachRank(func(r int) {
+			w := connect(r)
+			if r == 1 {
+				w.Write(finding(r, "null-buffer", send, "MPI_Send: buf is NULL and count is 4"))
+				return // no bye
+			}
+			w.Write(bye(r, 0))
+		})
+		fmt.Fprintf(os.Stderr, "\n===================================================================================\n"+
+			"=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID %d RUNNING AT %s\n=   EXIT CODE: 11\n"+
+			"=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW CLEANUP MESSAGES\n"+
+			"===================================================================================\n"+
+			"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)\n", pid(1), host)
+		return 11
+	case "fail": // a clean run whose program fails
+		eachRank(func(r int) { w := connect(r); w.Write(bye(r, 0)) })
+		return 3
+	case "silent": // no rank connects (the shim was not loaded)
+		return 0
+	case "interrupt": // ranks report, then hang until SIGINT
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGINT)
+		eachRank(func(r int) {
+			w := connect(r)
+			w.Write(finding(r, "invalid-tag", send, "MPI_Send: tag -1 is negative"))
+		})
+		fmt.Println("ready")
+		select {
+		case <-sigs:
+			fmt.Println("got SIGINT")
+			return 130
+		case <-time.After(time.Minute):
+			return 98
+		}
+	}
+	fmt.Fprintf(os.Stderr, "fake mpiexec: unknown scenario %q\n", rec.Program)
+	return 97
+}
+
+func loc(file string, line int, fn string) checks.Location {
+	return checks.Location{File: file, Line: line, Function: fn}
+}
+
+// fakeEnv makes the test binary the mpiexec and gives a shim file.
+func fakeEnv(t *testing.T) (shim, record string) {
+	t.Helper()
+	dir := t.TempDir()
+	shim = filepath.Join(dir, "libmpidbg.so")
+	if err := os.WriteFile(shim, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	record = filepath.Join(dir, "record.json")
+	t.Setenv(envFake, "1")
+	t.Setenv(envRecord, record)
+	t.Setenv("NO_COLOR", "1")
+	return shim, record
+}
+
+func readRecord(t *testing.T, path string) fakeRecord {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the fake mpiexec left no record: %v", err)
+	}
+	var rec fakeRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func runWith(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	old := runStdin
+	runStdin = strings.NewReader(stdin)
+	defer func() { runStdin = old }()
+	return runArgs(args...)
+}
+
+func TestRunFake(t *testing.T) {
+	shim, record := fakeEnv(t)
+	self, _ := os.Executable()
+	dir := t.TempDir()
+	jsonOut, sarifOut := filepath.Join(dir, "out.json"), filepath.Join(dir, "out.sarif")
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStdout string
+	}{
+		{"clean", []string{"-n", "2", "clean", "-n", "3", "--json", "x"}, 0, "stdin: input line\nprogram output\n"},
+		{"findings", []string{"-n", "4", "--json", jsonOut, "--sarif", sarifOut, "findings"}, 1, ""},
+		{"warnings", []string{"-n", "2", "warnings"}, 0, ""},
+		{"crash", []string{"-n", "3", "crash"}, 11, ""},
+		{"fail", []string{"-n", "2", "fail"}, 3, ""},
+		{"silent", []string{"-n", "2", "silent"}, 0, ""},
+		{"quiet_clean", []string{"-n", "2", "--quiet", "--", "clean"}, 0, "stdin: input line\nprogram output\n"},
+		{"quiet_findings", []string{"-n", "2", "-q", "findings"}, 1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(record)
+			args := append([]string{"run", "--mpiexec", self, "--shim", shim}, tt.args...)
+			stdout, stderr, code := runWith(t, "input line\n", args...)
+			if code != tt.wantCode {
+				t.Errorf("got exit %d, want %d; stderr:\n%s", code, tt.wantCode, stderr)
+			}
+			if stdout != tt.wantStdout {
+				t.Errorf("got stdout %q, want %q", stdout, tt.wantStdout)
+			}
+			golden(t, stderr)
+		})
+	}
+	t.Run("files", func(t *testing.T) {
+		for _, f := range []string{jsonOut, sarifOut} {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !json.Valid(b) {
+				t.Errorf("%s is not JSON", f)
+			}
+			if strings.HasSuffix(f, ".json") {
+				golden(t, string(b))
+			}
+		}
+	})
+}
+
+// TestRunCommandLine: what mpiexec is given, and what it is not.
+func TestRunCommandLine(t *testing.T) {
+	shim, record := fakeEnv(t)
+	self, _ := os.Executable()
+	t.Setenv("LD_PRELOAD", "")
+	tests := []struct {
+		name         string
+		args         []string
+		wantLauncher []string
+		wantProgArgs []string
+		wantNet      string
+		wantChecks   string
+		wantOnError  string
+	}{
+		{"plain", []string{"-n", "2", "clean"}, nil, []string{}, "unix", "", "continue"},
+		{"program_flags", []string{"-n", "2", "clean", "-n", "3", "--shim", "x", "--"}, nil, []string{"-n", "3", "--shim", "x", "--"}, "unix", "", "continue"},
+		{"dash_dash", []string{"-n", "2", "--", "clean", "a"}, nil, []string{"a"}, "unix", "", "continue"},
+		{"launcher_args", []string{"--launcher-arg=-ppn", "--launcher-arg", "1", "-n", "2", "clean"}, []string{"-ppn", "1"}, []string{}, "unix", "", "continue"},
+		{"options", []string{"-n", "2", "--checks", "-leak,-overlap", "--on-error", "stop", "clean"}, nil, []string{}, "unix", "-leak,-overlap", "stop"},
+		{"tcp", []string{"-n", "2", "--listen", "127.0.0.1:0", "clean"}, nil, []string{}, "tcp", "", "continue"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(record)
+			args := append([]string{"run", "--mpiexec", self, "--shim", shim}, tt.args...)
+			_, stderr, code := runWith(t, "", args...)
+			if code != 0 {
+				t.Fatalf("got exit %d; stderr:\n%s", code, stderr)
+			}
+			if !strings.HasSuffix(stderr, "mpidbg: no findings (2 ranks)\n") {
+				t.Errorf("stderr does not end with the clean summary:\n%s", stderr)
+			}
+			rec := readRecord(t, record)
+			if rec.OwnPreload != "" {
+				t.Errorf("mpiexec's own environment has LD_PRELOAD=%q", rec.OwnPreload)
+			}
+			if rec.Genv["LD_PRELOAD"] != shim {
+				t.Errorf("-genv LD_PRELOAD: got %q, want %q", rec.Genv["LD_PRELOAD"], shim)
+			}
+			if !slices.Equal(rec.Launcher, tt.wantLauncher) || rec.NP != 2 || rec.Program != "clean" || !slices.Equal(rec.ProgArgs, tt.wantProgArgs) {
+				t.Errorf("got launcher args %q, -n %d, program %q %q; want %q, 2, clean %q", rec.Launcher, rec.NP, rec.Program, rec.ProgArgs, tt.wantLauncher, tt.wantProgArgs)
+			}
+			if net, _, _ := strings.Cut(rec.Genv[wire.EnvReport], ":"); net != tt.wantNet {
+				t.Errorf("MPIDBG_REPORT %q: want %s:...", rec.Genv[wire.EnvReport], tt.wantNet)
+			}
+			if tt.wantNet == "unix" && rec.SocketMode != "-rwx------" {
+				t.Errorf("socket directory mode %s, want -rwx------", rec.SocketMode)
+			}
+			if rec.Genv[wire.EnvChecks] != tt.wantChecks || rec.Genv[wire.EnvOnError] != tt.wantOnError {
+				t.Errorf("checks %q on-error %q; want %q %q", rec.Genv[wire.EnvChecks], rec.Genv[wire.EnvOnError], tt.wantChecks, tt.wantOnError)
+			}
+			if p, ok := strings.CutPrefix(rec.Genv[wire.EnvReport], "unix:"); ok {
+				if _, err := os.Stat(filepath.Dir(p)); !os.IsNotExist(err) {
+					t.Errorf("the socket directory %s is left behind", filepath.Dir(p))
+				}
+			}
+		})
+	}
+	t.Run("user_preload_kept", func(t *testing.T) {
+		t.Setenv("LD_PRELOAD", "/opt/libother.so")
+		os.Remove(record)
+		runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "1", "clean")
+		rec := readRecord(t, record)
+		if want := shim + ":/opt/libother.so"; rec.Genv["LD_PRELOAD"] != want || rec.OwnPreload != "/opt/libother.so" {
+			t.Errorf("ranks get LD_PRELOAD %q, mpiexec %q; want %q and its own unchanged", rec.Genv["LD_PRELOAD"], rec.OwnPreload, want)
+		}
+	})
+	t.Run("shim_from_env", func(t *testing.T) {
+		t.Setenv(EnvShim, shim)
+		os.Remove(record)
+		if _, stderr, code := runWith(t, "", "run", "--mpiexec", self, "-n", "1", "clean"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if rec := readRecord(t, record); rec.Genv["LD_PRELOAD"] != shim {
+			t.Errorf("LD_PRELOAD %q, want %q", rec.Genv["LD_PRELOAD"], shim)
+		}
+	})
+}
+
+// signalWriter collects output and closes ready when it has seen "ready".
+type signalWriter struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	ready chan struct{}
+	once  sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), "ready\n") {
+		w.once.Do(func() { close(w.ready) })
+	}
+	return len(p), nil
+}
+
+// TestRunInterrupt: SIGINT reaches mpiexec, and the findings that came
+// before it are reported.
+func TestRunInterrupt(t *testing.T) {
+	shim, _ := fakeEnv(t)
+	self, _ := os.Executable()
+	sigs := make(chan os.Signal, 1)
+	oldSignals := runSignals
+	runSignals = func() (<-chan os.Signal, func()) { return sigs, func() {} }
+	oldStdin := runStdin
+	runStdin = strings.NewReader("") // not a terminal, whatever go test got
+	defer func() { runSignals, runStdin = oldSignals, oldStdin }()
+	out := &signalWriter{ready: make(chan struct{})}
+	var errOut bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"run", "--mpiexec", self, "--shim", shim, "-n", "2", "interrupt"}, out, &errOut)
+	}()
+	select {
+	case <-out.ready:
+	case code := <-done:
+		t.Fatalf("run ended early with %d: %s", code, errOut.String())
+	}
+	sigs <- syscall.SIGINT
+	code := <-done
+	if code != 130 {
+		t.Errorf("got exit %d, want 130 (mpiexec's)", code)
+	}
+	if got := out.buf.String(); got != "ready\ngot SIGINT\n" {
+		t.Errorf("stdout: got %q", got)
+	}
+	golden(t, errOut.String())
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	shim, _ := fakeEnv(t)
+	self, _ := os.Executable()
+	base := []string{"run", "--mpiexec", self, "--shim", shim}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no_program", append(base, "-n", "2"), "mpidbg run: missing the program to run\nRun 'mpidbg run --help' for usage.\n"},
+		{"no_np", append(base, "clean"), "mpidbg run: missing -n N, the number of ranks\nRun 'mpidbg run --help' for usage.\n"},
+		{"negative_np", append(base, "-n", "-1", "clean"), "mpidbg run: -n -1: want at least 1\nRun 'mpidbg run --help' for usage.\n"},
+		{"bad_np", append(base, "-n", "two", "clean"), "mpidbg run: --np \"two\": want an integer\nRun 'mpidbg run --help' for usage.\n"},
+		{"unknown_flag", append(base, "--bogus", "clean"), "mpidbg run: unknown flag: --bogus\nRun 'mpidbg run --help' for usage.\n"},
+		{"on_error", append(base, "-n", "2", "--on-error", "explode", "clean"), "mpidbg run: --on-error \"explode\": want continue, abort or stop\nRun 'mpidbg run --help' for usage.\n"},
+		{"checks_sign", append(base, "-n", "2", "--checks", "leak", "clean"), "mpidbg run: --checks \"leak\": \"leak\": want -CATEGORY, a category to turn off\nRun 'mpidbg run --help' for usage.\n"},
+		{"checks_unknown", append(base, "-n", "2", "--checks", "-leaks", "clean"),
+			"mpidbg run: --checks \"-leaks\": unknown category \"leaks\" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, deadlock, message-race, lost-message)\nRun 'mpidbg run --help' for usage.\n"},
+		{"program_missing", append(base, "-n", "2", "./no-such-program"), "mpidbg run: program ./no-such-program: no such file\n"},
+		{"mpiexec_missing", []string{"run", "--mpiexec", "/nonexistent/mpiexec", "--shim", shim, "-n", "2", "clean"}, "mpidbg run: --mpiexec /nonexistent/mpiexec: not found or not executable\n"},
+		{"shim_missing", []string{"run", "--mpiexec", self, "--shim", "/nonexistent/libmpidbg.so", "-n", "2", "clean"},
+			"mpidbg run: the shim libmpidbg.so is missing: no file /nonexistent/libmpidbg.so (--shim); build it with 'make build' in the mpidbg source tree, or give --shim PATH or MPIDBG_SHIM\n"},
+		{"json_unwritable", append(base, "-n", "2", "--json", "/nonexistent/dir/r.json", "clean"), "mpidbg run: open /nonexistent/dir/r.json: no such file or directory\n"},
+		{"listen_bad", append(base, "-n", "2", "--listen", "nohostport", "clean"), "mpidbg run: --listen \"nohostport\": want HOST:PORT\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runWith(t, "", tt.args...)
+			if code != 2 || stdout != "" {
+				t.Errorf("got exit %d, stdout %q; want 2 and none", code, stdout)
+			}
+			if stderr != tt.want {
+				t.Errorf("got stderr\n%s\nwant\n%s", stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindMPIExecDefault(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", dir)
+	if _, err := findMPIExec(""); err == nil || !strings.Contains(err.Error(), "apt-get install mpich") {
+		t.Errorf("no mpiexec on PATH: got %v, want a message naming the package", err)
+	}
+	for _, name := range []string{"mpiexec", "mpiexec.mpich"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755)
+		got, err := findMPIExec("")
+		if err != nil || filepath.Base(got) != name {
+			t.Errorf("with %s on PATH: got %q, %v", name, got, err)
+		}
+	}
+}
+
+func TestExplain(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"list", []string{"explain"}},
+		{"entry", []string{"explain", "type-not-committed"}},
+		{"category", []string{"explain", "leak"}},
+		{"empty_category", []string{"explain", "deadlock"}},
+		{"help", []string{"explain", "--help"}},
+		{"run_help", []string{"run", "--help"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runArgs(tt.args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("got exit %d, stderr %q", code, stderr)
+			}
+			golden(t, stdout)
+		})
+	}
+	for _, tt := range []struct{ arg, want string }{
+		{"type-not-comitted", "mpidbg explain: unknown finding id \"type-not-comitted\"; did you mean type-not-committed?\nRun 'mpidbg explain' for the list.\n"},
+		{"leak-types", "mpidbg explain: unknown finding id \"leak-types\"; did you mean leak-type, leak?\nRun 'mpidbg explain' for the list.\n"},
+		{"frobnicate", "mpidbg explain: unknown finding id \"frobnicate\"\nRun 'mpidbg explain' for the list.\n"},
+	} {
+		stdout, stderr, code := runArgs("explain", tt.arg)
+		if code != 2 || stdout != "" || stderr != tt.want {
+			t.Errorf("explain %s: got exit %d, %q, %q; want 2 and\n%s", tt.arg, code, stdout, stderr, tt.want)
+		}
+	}
+	if _, stderr, code := runArgs("explain", "a", "b"); code != 2 || !strings.Contains(stderr, "want at most one id") {
+		t.Errorf("two arguments: got %d, %q", code, stderr)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	ids := []string{"type-not-committed", "type-freed", "type-null", "leak-type", "leak-comm", "commit-twice"}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"type-nul", []string{"type-null"}},
+		{"commit", []string{"commit-twice", "type-not-committed"}},
+		{"leak", []string{"leak-type", "leak-comm"}},
+		{"zzz", nil},
+	}
+	for _, tt := range tests {
+		if got := closest(tt.in, ids); !slices.Equal(got, tt.want) {
+			t.Errorf("closest(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

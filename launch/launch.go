@@ -1,0 +1,154 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// Config is one job.
+type Config struct {
+	MPIExec      string   // path of mpiexec
+	LauncherArgs []string // passed to mpiexec before everything else
+	NP           int      // number of ranks
+	Env          []Var    // for the ranks; Run adds MPIDBG_REPORT
+	Program      string
+	Args         []string
+
+	Listen string // "" for a Unix socket, else HOST:PORT for TCP
+
+	Stdin          io.Reader // nil: no input
+	Stdout, Stderr io.Writer
+
+	// Signals are forwarded to mpiexec while it runs. A SIGINT is not
+	// forwarded when standard input is the terminal and mpidbg runs in its
+	// foreground: the terminal sent it to mpiexec too (they share the
+	// process group), and Hydra takes a second SIGINT for SIGKILL.
+	Signals <-chan os.Signal
+
+	// Grace is how long queued connections may wait to be accepted once
+	// mpiexec has exited, Drain how long open connections may take to end.
+	// Zero values mean 200 ms and 3 s.
+	Grace, Drain time.Duration
+}
+
+// Result is how the job ended.
+type Result struct {
+	ExitCode    int    // mpiexec's exit status; 128+N when a signal N killed it
+	Status      string // "" for status 0, else "exit status 3" or "signal 9"
+	Interrupted string // the first signal forwarded ("SIGINT"), or ""
+	Report      string // the MPIDBG_REPORT address the ranks were given
+}
+
+// Run runs the job and returns when mpiexec has exited and the ranks'
+// connections are drained; everything the ranks sent is in col. An error
+// means the job could not be started.
+func Run(cfg Config, col *report.Collector) (Result, error) {
+	var ln *Listener
+	var err error
+	if cfg.Listen != "" {
+		ln, err = ListenTCP(cfg.Listen)
+	} else {
+		ln, err = ListenUnix()
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	defer ln.Close()
+	ln.Serve(col)
+
+	env := append(append([]Var(nil), cfg.Env...), Var{wire.EnvReport, ln.Report()})
+	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
+	cmd.Stdin, cmd.Stdout = cfg.Stdin, cfg.Stdout
+	scan := &statusScanner{report: col.ProcessStatus}
+	cmd.Stderr = io.MultiWriter(cfg.Stderr, scan)
+	// Should a process that outlives mpiexec hold its standard streams,
+	// stop copying them this long after mpiexec exits rather than hang.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		ln.Drain(0, 0)
+		return Result{}, fmt.Errorf("start %s: %w", cfg.MPIExec, err)
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	res := Result{Report: ln.Report()}
+	var werr error
+wait:
+	for {
+		select {
+		case werr = <-done:
+			break wait
+		case sig := <-cfg.Signals:
+			if res.Interrupted == "" {
+				res.Interrupted = signalName(sig)
+			}
+			if sig == syscall.SIGINT && terminalSentIt(cfg.Stdin) {
+				continue
+			}
+			cmd.Process.Signal(sig)
+		}
+	}
+	scan.flush()
+
+	res.ExitCode = cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		res.ExitCode = 128 + int(ws.Signal())
+		res.Status = "signal " + fmt.Sprint(int(ws.Signal()))
+	} else if res.ExitCode != 0 {
+		res.Status = fmt.Sprintf("exit status %d", res.ExitCode)
+	}
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		col.Notef("waiting for %s: %v", cfg.MPIExec, werr) // standard stream copy failed
+	}
+
+	grace, drain := cfg.Grace, cfg.Drain
+	if grace == 0 {
+		grace = 200 * time.Millisecond
+	}
+	if drain == 0 {
+		drain = 3 * time.Second
+	}
+	ln.Drain(grace, drain)
+	return res, nil
+}
+
+// signalName is "SIGINT" for syscall.SIGINT.
+func signalName(s os.Signal) string {
+	if ss, ok := s.(syscall.Signal); ok {
+		switch ss {
+		case syscall.SIGINT:
+			return "SIGINT"
+		case syscall.SIGTERM:
+			return "SIGTERM"
+		case syscall.SIGHUP:
+			return "SIGHUP"
+		case syscall.SIGQUIT:
+			return "SIGQUIT"
+		}
+		return fmt.Sprintf("signal %d", int(ss))
+	}
+	return s.String()
+}
+
+// terminalSentIt reports whether in is a terminal whose foreground
+// process group is ours: then a SIGINT came from the keyboard and reached
+// mpiexec, which shares our process group, as well.
+func terminalSentIt(in io.Reader) bool {
+	f, ok := in.(*os.File)
+	if !ok {
+		return false
+	}
+	var pgrp int32
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp)))
+	return errno == 0 && int(pgrp) == syscall.Getpgrp()
+}

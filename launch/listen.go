@@ -1,0 +1,173 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// Listener accepts the ranks' report connections and reads each into a
+// Collector.
+type Listener struct {
+	ln   net.Listener
+	addr string // the value of MPIDBG_REPORT
+	dir  string // the private directory of a Unix socket, removed by Close
+
+	mu     sync.Mutex
+	conns  map[net.Conn]bool
+	wg     sync.WaitGroup // one per reader
+	accept sync.WaitGroup // the accept loop
+}
+
+// maxSocketPath is the longest path a Unix socket address holds on Linux
+// (sun_path is 108 bytes with the terminating NUL).
+const maxSocketPath = 107
+
+// ListenUnix listens on a Unix socket in a new private directory (mode
+// 0700) under the system's temporary directory, or under /tmp when that
+// path would be too long for a socket.
+func ListenUnix() (*Listener, error) {
+	dir, err := os.MkdirTemp("", "mpidbg-")
+	if err == nil && len(filepath.Join(dir, "report.sock")) > maxSocketPath {
+		os.Remove(dir)
+		dir, err = os.MkdirTemp("/tmp", "mpidbg-")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("make a private directory for the report socket: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		os.Remove(dir)
+		return nil, err
+	}
+	path := filepath.Join(dir, "report.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		os.Remove(dir)
+		return nil, fmt.Errorf("listen on %s: %w", path, err)
+	}
+	return &Listener{ln: ln, addr: "unix:" + path, dir: dir, conns: map[net.Conn]bool{}}, nil
+}
+
+// ListenTCP listens on hostport ("node0:7000", ":0" for any port). The
+// ranks are told to connect to the host as given, or to this machine's
+// host name when the host is empty or a wildcard address.
+func ListenTCP(hostport string) (*Listener, error) {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return nil, fmt.Errorf("--listen %q: want HOST:PORT", hostport)
+	}
+	ln, err := net.Listen("tcp", hostport)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", hostport, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		if host, err = os.Hostname(); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("--listen %q: no host given and no host name: %w", hostport, err)
+		}
+	}
+	return &Listener{ln: ln, addr: "tcp:" + net.JoinHostPort(host, port), conns: map[net.Conn]bool{}}, nil
+}
+
+// Report is the address for MPIDBG_REPORT: "unix:/path" or
+// "tcp:host:port".
+func (l *Listener) Report() string { return l.addr }
+
+// Serve accepts connections in the background, until Drain, and reads
+// each one's messages into col.
+func (l *Listener) Serve(col *report.Collector) {
+	l.accept.Add(1)
+	go func() {
+		defer l.accept.Done()
+		for {
+			c, err := l.ln.Accept()
+			if err != nil {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, net.ErrClosed) {
+					return
+				}
+				col.Notef("accept a report connection: %v", err)
+				return
+			}
+			l.mu.Lock()
+			l.conns[c] = true
+			l.mu.Unlock()
+			l.wg.Add(1)
+			go l.read(c, col.Conn())
+		}
+	}()
+}
+
+func (l *Listener) read(c net.Conn, cn *report.Conn) {
+	defer l.wg.Done()
+	defer func() {
+		l.mu.Lock()
+		delete(l.conns, c)
+		l.mu.Unlock()
+		c.Close()
+	}()
+	r := wire.NewReader(c)
+	for {
+		m, err := r.Read()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				err = errors.New("still open when the job ended")
+			} else if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			cn.End(err)
+			return
+		}
+		cn.Handle(m)
+	}
+}
+
+// Drain stops accepting once the connections already queued have been
+// taken (it waits grace for them), then waits up to timeout for the open
+// connections to end, and closes those still open.
+func (l *Listener) Drain(grace, timeout time.Duration) {
+	type deadliner interface{ SetDeadline(time.Time) error }
+	if d, ok := l.ln.(deadliner); ok {
+		d.SetDeadline(time.Now().Add(grace))
+	} else {
+		l.ln.Close()
+	}
+	l.accept.Wait()
+	l.ln.Close()
+	done := make(chan struct{})
+	go func() { l.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(timeout):
+	}
+	l.mu.Lock()
+	for c := range l.conns {
+		c.Close()
+	}
+	l.mu.Unlock()
+	<-done
+}
+
+// Close stops listening and removes the socket's directory.
+func (l *Listener) Close() error {
+	err := l.ln.Close()
+	if errors.Is(err, net.ErrClosed) {
+		err = nil
+	}
+	if l.dir != "" {
+		if e := os.RemoveAll(l.dir); err == nil {
+			err = e
+		}
+	}
+	return err
+}

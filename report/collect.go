@@ -1,0 +1,220 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"sync"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// Collector gathers what the ranks of one job send, from any number of
+// connections at once. Identical findings are merged as they arrive, so a
+// finding reported in every iteration of a loop costs one entry, not one
+// per report.
+type Collector struct {
+	mu       sync.Mutex
+	conns    int
+	ranks    map[int]*rankState
+	findings map[findingKey]*entry
+	order    []*entry // arrival order, for stable output
+	notes    []string
+	statuses []procStatus
+}
+
+type rankState struct {
+	hello    wire.Hello
+	bye      bool
+	closed   bool   // the connection ended
+	lost     string // why the connection ended without Bye, if not EOF
+	findings int
+}
+
+// entry is one merged finding: the finding as first reported (message
+// normalised), the ranks that reported it, and how often.
+type entry struct {
+	f     checks.Finding
+	ranks map[int]bool
+	count int
+}
+
+// findingKey identifies a finding before its site is resolved.
+type findingKey struct {
+	id, call, message, path string
+	site                    checks.Site
+	loc                     checks.Location
+}
+
+type procStatus struct {
+	pid    int
+	host   string
+	status string
+}
+
+// NewCollector returns an empty Collector.
+func NewCollector() *Collector {
+	return &Collector{ranks: map[int]*rankState{}, findings: map[findingKey]*entry{}}
+}
+
+// Conn is one rank's connection: feed it every message read, then End.
+type Conn struct {
+	c    *Collector
+	rank int // -1 until Hello
+	n    int // findings received
+}
+
+// Conn registers a new connection.
+func (c *Collector) Conn() *Conn {
+	c.mu.Lock()
+	c.conns++
+	c.mu.Unlock()
+	return &Conn{c: c, rank: -1}
+}
+
+// Handle records one message.
+func (cn *Conn) Handle(m wire.Message) {
+	c := cn.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch m.Kind {
+	case wire.KindHello:
+		h := *m.Hello
+		if h.Version != wire.Version {
+			c.notef("rank %d speaks protocol version %d, this mpidbg version %d", h.Rank, h.Version, wire.Version)
+		}
+		if old, dup := c.ranks[h.Rank]; dup && !old.closed {
+			c.notef("rank %d connected twice (pids %d and %d)", h.Rank, old.hello.PID, h.PID)
+		}
+		cn.rank = h.Rank
+		c.ranks[h.Rank] = &rankState{hello: h}
+	case wire.KindFinding:
+		cn.n++
+		c.add(*m.Finding, cn.rank)
+		if r := c.ranks[cn.rank]; r != nil {
+			r.findings++
+		}
+	case wire.KindBye:
+		if r := c.ranks[cn.rank]; r != nil {
+			r.bye = true
+			if m.Bye.Findings != r.findings {
+				c.notef("rank %d says it sent %d findings, %d arrived", cn.rank, m.Bye.Findings, r.findings)
+			}
+		}
+	}
+}
+
+// End records the end of the connection; err is nil at the end of the
+// stream, else what broke it (a malformed message, a read error).
+func (cn *Conn) End(err error) {
+	c := cn.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.ranks[cn.rank]
+	if r == nil {
+		if err != nil {
+			c.notef("a connection ended before it said which rank it is: %v", err)
+		} else if cn.n > 0 {
+			c.notef("a connection sent %d findings without saying which rank it is", cn.n)
+		}
+		return
+	}
+	r.closed = true
+	if err != nil && !r.bye {
+		r.lost = err.Error()
+	} else if err != nil {
+		c.notef("rank %d: %v", cn.rank, err)
+	}
+}
+
+// ProcessStatus records how the launcher says a process ended: status is
+// "signal 11", "exit code 3" and the like. It is matched to a rank by
+// pid (and host, when the launcher names one).
+func (c *Collector) ProcessStatus(pid int, host, status string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.statuses = append(c.statuses, procStatus{pid, host, status})
+}
+
+// Notef adds a line about the run itself to the report.
+func (c *Collector) Notef(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.notef(format, args...)
+}
+
+func (c *Collector) notef(format string, args ...any) {
+	c.notes = append(c.notes, fmt.Sprintf(format, args...))
+}
+
+// add merges f, reported by rank (or -1 if the connection has not said).
+func (c *Collector) add(f checks.Finding, rank int) {
+	if rank < 0 && len(f.Ranks) > 0 {
+		rank = f.Ranks[0]
+	}
+	f.Message = normalise(f.Message, rank)
+	for i := range f.Related {
+		f.Related[i].Message = normalise(f.Related[i].Message, rank)
+	}
+	k := keyOf(f)
+	e := c.findings[k]
+	if e == nil {
+		e = &entry{f: f, ranks: map[int]bool{}}
+		c.findings[k] = e
+		c.order = append(c.order, e)
+	}
+	e.count++
+	if rank >= 0 {
+		e.ranks[rank] = true
+	}
+	for _, r := range f.Ranks {
+		e.ranks[r] = true
+	}
+}
+
+func keyOf(f checks.Finding) findingKey {
+	k := findingKey{id: f.ID, call: f.Call, message: f.Message, path: f.Path, loc: f.Location}
+	if f.Location == (checks.Location{}) {
+		k.site = f.Site
+	}
+	return k
+}
+
+// rankPlaceholder stands for the reporting rank's number in a normalised
+// message; it cannot occur in text.
+const rankPlaceholder = "\x00"
+
+var rankWord = regexp.MustCompile(`\b([Rr]ank) (\d+)\b`)
+
+// normalise replaces "rank N" in msg, where N is the reporting rank, by a
+// placeholder.
+func normalise(msg string, rank int) string {
+	if rank < 0 {
+		return msg
+	}
+	own := strconv.Itoa(rank)
+	return rankWord.ReplaceAllStringFunc(msg, func(s string) string {
+		m := rankWord.FindStringSubmatch(s)
+		if m[2] != own {
+			return s
+		}
+		return m[1] + " " + rankPlaceholder
+	})
+}
+
+// denormalise puts the rank back: its number when one rank reported the
+// finding, "each rank" when several did.
+func denormalise(msg string, ranks []int) string {
+	return placeholderWord.ReplaceAllStringFunc(msg, func(s string) string {
+		if len(ranks) == 1 {
+			return s[:len(s)-len(rankPlaceholder)] + strconv.Itoa(ranks[0])
+		}
+		if s[0] == 'R' {
+			return "Each rank"
+		}
+		return "each rank"
+	})
+}
+
+var placeholderWord = regexp.MustCompile(`[Rr]ank ` + rankPlaceholder)

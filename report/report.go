@@ -1,0 +1,320 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+// Finding is a finding merged across ranks. Ranks (in the embedded
+// checks.Finding) lists every rank that reported it, sorted; Count is how
+// many reports were merged into it (at least len(Ranks)).
+type Finding struct {
+	checks.Finding
+	Count int `json:"count"`
+}
+
+// Death is a group of ranks that ended without saying goodbye (no
+// MPI_Finalize), or that the launcher says ended abnormally, with the
+// same status.
+type Death struct {
+	Ranks  []int
+	Status string // "signal 11", "exit code 3"; "" when the launcher did not say
+	After  bool   // the ranks had reached MPI_Finalize
+}
+
+// Job is what the launcher knows about the run as a whole.
+type Job struct {
+	Size        int    // ranks the job was started with
+	Exit        string // how mpiexec ended when not with status 0: "exit status 3", "signal 9"; "" on success
+	Interrupted string // the signal mpidbg forwarded to the job ("SIGINT"), or ""
+}
+
+// Report is everything `mpidbg run` says about one job.
+type Report struct {
+	Job
+	Reported []int     // ranks that connected, sorted
+	Findings []Finding // merged, in report order
+	Died     []Death   // ordered by first rank
+	Silent   []int     // ranks of the job that never connected, sorted
+	Notes    []string  // about the run itself: protocol trouble, missing debug information
+}
+
+// Resolver turns a site into a source location (package symbolize).
+type Resolver interface {
+	Resolve(checks.Site) (checks.Location, error)
+}
+
+// ModuleError is an error about a whole module (it cannot be read, it has
+// no debug information), reported once per module rather than per
+// address. Resolvers wrap their errors in it when it applies.
+type ModuleError interface {
+	error
+	ModulePath() string
+}
+
+// Build makes the report of what c collected: sites resolved with res
+// (nil: keep locations as the ranks sent them), identical findings
+// merged, everything ordered.
+func Build(c *Collector, job Job, res Resolver) *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := &Report{Job: job, Notes: slices.Clone(c.notes)}
+
+	bad := map[string]bool{} // notes about modules already given
+	resolve := func(loc checks.Location, site checks.Site) checks.Location {
+		if res == nil || loc != (checks.Location{}) || site.Module == "" {
+			return loc
+		}
+		got, err := res.Resolve(site)
+		if err != nil {
+			var me ModuleError
+			if errors.As(err, &me) && !bad[me.ModulePath()] {
+				bad[me.ModulePath()] = true
+				r.Notes = append(r.Notes, fmt.Sprintf("no source locations for %s: %v", me.ModulePath(), err))
+			}
+		}
+		return got
+	}
+
+	// Resolve, then merge again: different sites can be the same line.
+	merged := map[findingKey]*Finding{}
+	var list []*Finding
+	for _, e := range c.order {
+		f := e.f
+		f.Location = resolve(f.Location, f.Site)
+		f.Related = slices.Clone(f.Related)
+		for i := range f.Related {
+			f.Related[i].Location = resolve(f.Related[i].Location, f.Related[i].Site)
+		}
+		k := keyOf(f)
+		m := merged[k]
+		if m == nil {
+			m = &Finding{Finding: f}
+			m.Ranks = nil
+			merged[k] = m
+			list = append(list, m)
+		} else {
+			m.Related = mergeRelated(m.Related, f.Related)
+		}
+		for rank := range e.ranks {
+			m.Ranks = append(m.Ranks, rank)
+		}
+		m.Count += e.count
+	}
+	noFile := false
+	for _, m := range list {
+		slices.Sort(m.Ranks)
+		m.Ranks = slices.Compact(m.Ranks)
+		if m.Ranks == nil {
+			m.Ranks = []int{}
+		}
+		m.Message = denormalise(m.Message, m.Ranks)
+		for i := range m.Related {
+			m.Related[i].Message = denormalise(m.Related[i].Message, m.Ranks)
+		}
+		if e, ok := checks.Lookup(m.ID); ok {
+			if m.Rule == "" {
+				m.Rule = e.Rule
+			}
+			if m.Category == "" {
+				m.Category = e.Category
+			}
+			if m.Severity == "" {
+				m.Severity = e.Severity
+			}
+		}
+		if m.Location.File == "" && m.Location.Function != "" {
+			noFile = true
+		}
+		r.Findings = append(r.Findings, *m)
+	}
+	sort.SliceStable(r.Findings, func(i, j int) bool { return less(&r.Findings[i], &r.Findings[j]) })
+	if noFile {
+		r.Notes = append(r.Notes, "some locations have no file and line: build the program with -g")
+	}
+
+	r.ranks(c)
+	return r
+}
+
+// ranks fills Reported, Died and Silent.
+func (r *Report) ranks(c *Collector) {
+	byPID := map[int][]procStatus{}
+	for _, s := range c.statuses {
+		byPID[s.pid] = append(byPID[s.pid], s)
+	}
+	used := map[procStatus]bool{}
+	type key struct {
+		status string
+		after  bool
+	}
+	died := map[key][]int{}
+	for rank := range c.ranks {
+		r.Reported = append(r.Reported, rank)
+	}
+	slices.Sort(r.Reported)
+	for _, rank := range r.Reported {
+		st := c.ranks[rank]
+		status := ""
+		for _, s := range byPID[st.hello.PID] {
+			if s.host == "" || st.hello.Host == "" || hostMatch(s.host, st.hello.Host) {
+				status = s.status
+				used[s] = true
+			}
+		}
+		if !st.bye || status != "" {
+			k := key{status, st.bye}
+			died[k] = append(died[k], rank)
+		}
+		if !st.bye && st.lost != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("rank %d: connection lost: %s", rank, st.lost))
+		}
+	}
+	for k, ranks := range died {
+		slices.Sort(ranks)
+		r.Died = append(r.Died, Death{Ranks: ranks, Status: k.status, After: k.after})
+	}
+	slices.SortFunc(r.Died, func(a, b Death) int { return cmp.Compare(a.Ranks[0], b.Ranks[0]) })
+	for _, s := range c.statuses {
+		if !used[s] {
+			where := ""
+			if s.host != "" {
+				where = " on " + s.host
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("process %d%s ended with %s before it connected", s.pid, where, s.status))
+		}
+	}
+	if r.Size > 0 {
+		for rank := 0; rank < r.Size; rank++ {
+			if c.ranks[rank] == nil {
+				r.Silent = append(r.Silent, rank)
+			}
+		}
+		if len(c.ranks) == 0 {
+			r.Notes = append(r.Notes, "no rank connected to mpidbg: the program never called MPI_Init, or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)")
+		}
+	}
+}
+
+// hostMatch compares host names the launcher and a rank gave, either of
+// which may be a short name.
+func hostMatch(a, b string) bool {
+	short := func(s string) string { s, _, _ = strings.Cut(s, "."); return s }
+	return a == b || short(a) == short(b)
+}
+
+// mergeRelated appends the related locations of b that a lacks.
+func mergeRelated(a, b []checks.Related) []checks.Related {
+	for _, x := range b {
+		if !slices.ContainsFunc(a, func(y checks.Related) bool {
+			return y.Message == x.Message && y.Location == x.Location && (y.Location != checks.Location{} || y.Site == x.Site)
+		}) {
+			a = append(a, x)
+		}
+	}
+	return a
+}
+
+var sevOrder = map[checks.Severity]int{checks.SevError: 0, checks.SevWarning: 1, checks.SevInfo: 2}
+
+func rankOf[K comparable](m map[K]int, k K) int {
+	if i, ok := m[k]; ok {
+		return i
+	}
+	return len(m)
+}
+
+var catOrder = func() map[checks.Category]int {
+	m := map[checks.Category]int{}
+	for i, c := range checks.Categories {
+		m[c] = i
+	}
+	return m
+}()
+
+// less orders findings by severity, category (checks.Categories order),
+// location (file, line, function), then id, message and first rank.
+func less(a, b *Finding) bool {
+	if x, y := rankOf(sevOrder, a.Severity), rankOf(sevOrder, b.Severity); x != y {
+		return x < y
+	}
+	if x, y := rankOf(catOrder, a.Category), rankOf(catOrder, b.Category); x != y {
+		return x < y
+	}
+	if c := compareLocation(a.Location, b.Location); c != 0 {
+		return c < 0
+	}
+	if a.ID != b.ID {
+		return a.ID < b.ID
+	}
+	if a.Message != b.Message {
+		return a.Message < b.Message
+	}
+	return slices.Compare(a.Ranks, b.Ranks) < 0
+}
+
+// compareLocation puts known files first, in path order, then lines.
+func compareLocation(a, b checks.Location) int {
+	if (a.File == "") != (b.File == "") {
+		if a.File == "" {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Function, b.Function))
+}
+
+// Count returns how many (merged) findings have severity sev.
+func (r *Report) Count(sev checks.Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+// HasErrors reports whether any finding is an error.
+func (r *Report) HasErrors() bool { return r.Count(checks.SevError) > 0 }
+
+// RanksWithFindings is the number of distinct ranks that reported a
+// finding.
+func (r *Report) RanksWithFindings() int {
+	seen := map[int]bool{}
+	for _, f := range r.Findings {
+		for _, rank := range f.Ranks {
+			seen[rank] = true
+		}
+	}
+	return len(seen)
+}
+
+// NumRanks is the job's size: as given to the launcher, else the number
+// of ranks that connected.
+func (r *Report) NumRanks() int {
+	if r.Size > 0 {
+		return r.Size
+	}
+	return len(r.Reported)
+}
+
+// RelPath returns file relative to dir when file lies inside dir, and
+// file unchanged otherwise (or when either is not absolute).
+func RelPath(dir, file string) string {
+	if dir == "" || !filepath.IsAbs(file) || !filepath.IsAbs(dir) {
+		return file
+	}
+	rel, err := filepath.Rel(dir, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return rel
+}

@@ -1,0 +1,390 @@
+// Package symbolize turns code addresses that ranks report (a module path
+// and an offset from the module's load base, checks.Site) into source
+// locations (file, line, function, checks.Location), with the module's
+// DWARF debug information, or with its symbol table when it has none.
+//
+// An offset becomes an ELF virtual address by adding the lowest PT_LOAD
+// segment's address rounded down to a page (0 for position-independent
+// code, 0x400000 for a classic executable), which is where dladdr's base
+// points. Sites are return addresses, which point after the call
+// instruction, so the address looked up is one byte before: the call
+// itself, on the line that made it.
+package symbolize
+
+import (
+	"debug/dwarf"
+	"debug/elf"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+// ErrNotFound is wrapped by Resolve's errors when the module has no
+// information about the address (no line, no symbol covers it).
+var ErrNotFound = errors.New("no symbol covers the address")
+
+// ModuleError is a problem with a whole module: it cannot be opened or is
+// not an ELF file. Resolve returns the same error for every address of
+// the module.
+type ModuleError struct {
+	Path string
+	Err  error
+}
+
+func (e *ModuleError) Error() string      { return e.Err.Error() }
+func (e *ModuleError) Unwrap() error      { return e.Err }
+func (e *ModuleError) ModulePath() string { return e.Path }
+
+// Resolver resolves sites, caching each module's tables and each answer.
+// It is safe for concurrent use. The zero value is not usable: use New.
+type Resolver struct {
+	// DebugDirs are searched for separate debug files by build id
+	// (DIR/.build-id/ab/cdef....debug). New sets /usr/lib/debug.
+	DebugDirs []string
+
+	mu      sync.Mutex
+	modules map[string]*module
+	answers map[checks.Site]answer
+}
+
+type answer struct {
+	loc checks.Location
+	err error
+}
+
+// New returns a Resolver with an empty cache.
+func New() *Resolver {
+	return &Resolver{
+		DebugDirs: []string{"/usr/lib/debug"},
+		modules:   map[string]*module{},
+		answers:   map[checks.Site]answer{},
+	}
+}
+
+// Resolve returns the source location of site. Without DWARF for the
+// address it returns the function from the symbol table and an empty
+// file, and a nil error; with no symbol either, an error wrapping
+// ErrNotFound. A module that cannot be read gives a *ModuleError.
+func (r *Resolver) Resolve(site checks.Site) (checks.Location, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.answers[site]; ok {
+		return a.loc, a.err
+	}
+	m, ok := r.modules[site.Module]
+	if !ok {
+		m = load(site.Module, r.DebugDirs)
+		r.modules[site.Module] = m
+	}
+	var a answer
+	if m.err != nil {
+		a.err = m.err
+	} else {
+		a.loc, a.err = m.resolve(site.Offset)
+	}
+	r.answers[site] = a
+	return a.loc, a.err
+}
+
+// module is what one ELF file says about its addresses.
+type module struct {
+	path string
+	err  error // the module cannot be used at all
+	base uint64
+	d    *dwarf.Data // nil without DWARF
+	cus  []cuRange   // sorted by lo
+	syms []symbol    // function symbols sorted by value
+}
+
+type cuRange struct {
+	lo, hi uint64
+	cu     *dwarf.Entry
+}
+
+type symbol struct {
+	value, size uint64
+	name        string
+}
+
+// load reads path's program headers, symbols and DWARF. It never panics:
+// a malformed file is a ModuleError.
+func load(path string, debugDirs []string) (m *module) {
+	m = &module{path: path}
+	defer func() {
+		if p := recover(); p != nil {
+			m.err = &ModuleError{path, fmt.Errorf("malformed ELF file %s: %v", path, p)}
+		}
+	}()
+	if path == "" {
+		m.err = &ModuleError{path, errors.New("no module path")}
+		return m
+	}
+	f, err := elf.Open(path)
+	if err != nil {
+		m.err = &ModuleError{path, fmt.Errorf("read %s: %w", path, unwrapFormat(err))}
+		return m
+	}
+	defer f.Close()
+	first := true
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && (first || p.Vaddr < m.base) {
+			m.base, first = p.Vaddr, false
+		}
+	}
+	if first {
+		m.err = &ModuleError{path, fmt.Errorf("%s has no loadable segment", path)}
+		return m
+	}
+	m.base &^= uint64(os.Getpagesize() - 1)
+	m.syms = functionSymbols(f)
+
+	d, err := f.DWARF()
+	if err != nil || !hasLines(f) {
+		if dbg := separateDebug(f, debugDirs); dbg != nil {
+			defer dbg.Close()
+			d, err = dbg.DWARF()
+			if len(m.syms) == 0 {
+				m.syms = functionSymbols(dbg)
+			}
+		}
+	}
+	if err == nil {
+		m.d = d
+		m.indexUnits()
+	}
+	return m
+}
+
+// unwrapFormat keeps elf.Open's messages short: "not an ELF file" rather
+// than the magic bytes it found.
+func unwrapFormat(err error) error {
+	var fe *elf.FormatError
+	if errors.As(err, &fe) {
+		return errors.New("not an ELF file")
+	}
+	return err
+}
+
+func hasLines(f *elf.File) bool {
+	return f.Section(".debug_line") != nil || f.Section(".zdebug_line") != nil
+}
+
+// separateDebug opens the debug file of f found by its GNU build id, or
+// returns nil.
+func separateDebug(f *elf.File, dirs []string) *elf.File {
+	s := f.Section(".note.gnu.build-id")
+	if s == nil {
+		return nil
+	}
+	note, err := s.Data()
+	if err != nil || len(note) < 16 {
+		return nil
+	}
+	// namesz, descsz, type, "GNU\0", desc
+	namesz := int(f.ByteOrder.Uint32(note[0:]))
+	descsz := int(f.ByteOrder.Uint32(note[4:]))
+	start := 12 + (namesz+3)&^3
+	if start+descsz > len(note) || descsz < 2 {
+		return nil
+	}
+	id := hex.EncodeToString(note[start : start+descsz])
+	for _, dir := range dirs {
+		dbg, err := elf.Open(filepath.Join(dir, ".build-id", id[:2], id[2:]+".debug"))
+		if err == nil {
+			return dbg
+		}
+	}
+	return nil
+}
+
+// functionSymbols returns the function symbols of the symbol table, or
+// of the dynamic symbol table when the file is stripped.
+func functionSymbols(f *elf.File) []symbol {
+	var out []symbol
+	for _, get := range []func() ([]elf.Symbol, error){f.Symbols, f.DynamicSymbols} {
+		ss, err := get()
+		if err != nil {
+			continue
+		}
+		for _, s := range ss {
+			if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && s.Section != elf.SHN_UNDEF {
+				out = append(out, symbol{s.Value, s.Size, s.Name})
+			}
+		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].value < out[j].value })
+	return out
+}
+
+// indexUnits records the address ranges of every compilation unit.
+func (m *module) indexUnits() {
+	rd := m.d.Reader()
+	for {
+		e, err := rd.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag == dwarf.TagCompileUnit || e.Tag == dwarf.TagPartialUnit {
+			rs, err := m.d.Ranges(e)
+			if err == nil {
+				for _, r := range rs {
+					m.cus = append(m.cus, cuRange{r[0], r[1], e})
+				}
+			}
+		}
+		rd.SkipChildren()
+	}
+	sort.Slice(m.cus, func(i, j int) bool { return m.cus[i].lo < m.cus[j].lo })
+}
+
+// resolve looks up the address of offset (minus one: a return address).
+func (m *module) resolve(offset uint64) (loc checks.Location, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			loc, err = checks.Location{}, fmt.Errorf("%s+%#x: malformed debug information: %v", m.path, offset, p)
+		}
+	}()
+	pc := m.base + offset
+	if pc > 0 {
+		pc--
+	}
+	if cu := m.unit(pc); cu != nil {
+		loc = m.lines(cu, pc)
+		loc.Function = m.function(cu, pc)
+	}
+	if loc.Function == "" {
+		loc.Function = m.symbolAt(pc)
+	}
+	if loc == (checks.Location{}) {
+		return loc, fmt.Errorf("%s+%#x: %w", m.path, offset, ErrNotFound)
+	}
+	return loc, nil
+}
+
+func (m *module) unit(pc uint64) *dwarf.Entry {
+	// Ranges of different units do not overlap, so the unit is the one
+	// with the last range starting at or before pc; look further back
+	// only to be lenient with odd producers.
+	for i := sort.Search(len(m.cus), func(i int) bool { return m.cus[i].lo > pc }) - 1; i >= 0; i-- {
+		if c := m.cus[i]; pc < c.hi {
+			return c.cu
+		}
+	}
+	return nil
+}
+
+// lines finds the file and line of pc in cu's line table.
+func (m *module) lines(cu *dwarf.Entry, pc uint64) checks.Location {
+	lr, err := m.d.LineReader(cu)
+	if err != nil || lr == nil {
+		return checks.Location{}
+	}
+	var le dwarf.LineEntry
+	if err := lr.SeekPC(pc, &le); err != nil || le.File == nil {
+		return checks.Location{}
+	}
+	return checks.Location{File: le.File.Name, Line: le.Line}
+}
+
+// function names the innermost subprogram or inlined subroutine of cu
+// whose ranges hold pc.
+func (m *module) function(cu *dwarf.Entry, pc uint64) string {
+	rd := m.d.Reader()
+	rd.Seek(cu.Offset)
+	if _, err := rd.Next(); err != nil { // the unit itself
+		return ""
+	}
+	name := ""
+	depth := 0 // of the entries rd returns next, below the unit
+	for {
+		e, err := rd.Next()
+		if err != nil || e == nil {
+			return name
+		}
+		if e.Tag == 0 { // end of a list of children
+			if depth == 0 {
+				return name
+			}
+			depth--
+			continue
+		}
+		switch e.Tag {
+		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine, dwarf.TagLexDwarfBlock:
+			rs, err := m.d.Ranges(e)
+			if err != nil || !contains(rs, pc) {
+				if e.Children {
+					rd.SkipChildren()
+				}
+				continue
+			}
+			if e.Tag != dwarf.TagLexDwarfBlock {
+				if n := m.name(e, 0); n != "" {
+					name = n
+				}
+			}
+		case dwarf.TagNamespace, dwarf.TagClassType, dwarf.TagStructType, dwarf.TagModule:
+			// may hold subprograms (C++)
+		default:
+			if e.Children {
+				rd.SkipChildren()
+			}
+			continue
+		}
+		if e.Children {
+			depth++
+		}
+	}
+}
+
+func contains(rs [][2]uint64, pc uint64) bool {
+	for _, r := range rs {
+		if pc >= r[0] && pc < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// name is e's name, following abstract origins and specifications.
+func (m *module) name(e *dwarf.Entry, hops int) string {
+	if n, ok := e.Val(dwarf.AttrName).(string); ok {
+		return n
+	}
+	if hops > 4 {
+		return ""
+	}
+	for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
+		if off, ok := e.Val(a).(dwarf.Offset); ok {
+			rd := m.d.Reader()
+			rd.Seek(off)
+			if o, err := rd.Next(); err == nil && o != nil {
+				return m.name(o, hops+1)
+			}
+		}
+	}
+	return ""
+}
+
+// symbolAt names the function symbol covering pc.
+func (m *module) symbolAt(pc uint64) string {
+	i := sort.Search(len(m.syms), func(i int) bool { return m.syms[i].value > pc }) - 1
+	for ; i >= 0; i-- {
+		s := m.syms[i]
+		if pc < s.value+max(s.size, 1) {
+			return s.name
+		}
+		if s.size > 0 { // a sized symbol that ends before pc: no later match below
+			break
+		}
+	}
+	return ""
+}
