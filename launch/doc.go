@@ -2,7 +2,8 @@
 // report connections (package wire), starts mpiexec with the shim
 // preloaded into the ranks, forwards signals to it, passes the program's
 // standard streams through, and feeds everything the ranks send, and how
-// mpiexec says they ended, into a report.Collector.
+// mpiexec says they ended (read from a copy of its output), into a
+// report.Collector.
 //
 // The ranks reach the launcher through a Unix socket in a private
 // directory (mode 0700) by default, or through TCP on an address the

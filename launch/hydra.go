@@ -7,9 +7,9 @@ import (
 	"sync"
 )
 
-// statusScanner reads what mpiexec writes on standard error, as it passes
-// through to the user unchanged, for Hydra's account of processes that
-// ended badly:
+// statusScanner reads what mpiexec writes, as it passes through to the
+// user unchanged, for Hydra's account of processes that ended badly (on
+// standard output, for MPICH 4.0.2):
 //
 //	=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES
 //	=   PID 31032 RUNNING AT vm

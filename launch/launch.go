@@ -44,7 +44,8 @@ type Config struct {
 type Result struct {
 	ExitCode    int    // mpiexec's exit status; 128+N when a signal N killed it
 	Status      string // "" for status 0, else "exit status 3" or "signal 9"
-	Interrupted string // the first signal forwarded ("SIGINT"), or ""
+	Interrupted string // the first signal that came ("SIGINT"), or ""
+	Signal      int    // its number, or 0
 	Report      string // the MPIDBG_REPORT address the ranks were given
 }
 
@@ -67,9 +68,13 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 
 	env := append(append([]Var(nil), cfg.Env...), Var{wire.EnvReport, ln.Report()})
 	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
-	cmd.Stdin, cmd.Stdout = cfg.Stdin, cfg.Stdout
-	scan := &statusScanner{report: col.ProcessStatus}
-	cmd.Stderr = io.MultiWriter(cfg.Stderr, scan)
+	// Both streams pass through unchanged; a copy of each is scanned for
+	// Hydra's account of processes that died (it prints it on standard
+	// output).
+	scanOut, scanErr := &statusScanner{report: col.ProcessStatus}, &statusScanner{report: col.ProcessStatus}
+	cmd.Stdin = cfg.Stdin
+	cmd.Stdout = io.MultiWriter(cfg.Stdout, scanOut)
+	cmd.Stderr = io.MultiWriter(cfg.Stderr, scanErr)
 	// Should a process that outlives mpiexec hold its standard streams,
 	// stop copying them this long after mpiexec exits rather than hang.
 	cmd.WaitDelay = 2 * time.Second
@@ -90,6 +95,9 @@ wait:
 		case sig := <-cfg.Signals:
 			if res.Interrupted == "" {
 				res.Interrupted = signalName(sig)
+				if ss, ok := sig.(syscall.Signal); ok {
+					res.Signal = int(ss)
+				}
 			}
 			if sig == syscall.SIGINT && terminalSentIt(cfg.Stdin) {
 				continue
@@ -97,7 +105,8 @@ wait:
 			cmd.Process.Signal(sig)
 		}
 	}
-	scan.flush()
+	scanOut.flush()
+	scanErr.flush()
 
 	res.ExitCode = cmd.ProcessState.ExitCode()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"sync"
@@ -91,7 +92,15 @@ func (cn *Conn) Handle(m wire.Message) {
 		c.ranks[h.Rank] = &rankState{hello: h}
 	case wire.KindFinding:
 		cn.n++
-		c.add(*m.Finding, cn.rank)
+		f := *m.Finding
+		if r := c.ranks[cn.rank]; r != nil && cn.rank >= 0 {
+			f.Site = programSite(f.Site, r.hello.Exe)
+			f.Related = append([]checks.Related(nil), f.Related...)
+			for i := range f.Related {
+				f.Related[i].Site = programSite(f.Related[i].Site, r.hello.Exe)
+			}
+		}
+		c.add(f, cn.rank)
 		if r := c.ranks[cn.rank]; r != nil {
 			r.findings++
 		}
@@ -218,3 +227,16 @@ func denormalise(msg string, ranks []int) string {
 }
 
 var placeholderWord = regexp.MustCompile(`[Rr]ank ` + rankPlaceholder)
+
+// programSite names the program by the absolute path its Hello gave when
+// a site names it as /proc/self/exe (meaningless outside the rank) or by a
+// relative path (argv[0], as dladdr gives it for the main program).
+func programSite(s checks.Site, exe string) checks.Site {
+	if exe == "" || !filepath.IsAbs(exe) || s.Module == "" {
+		return s
+	}
+	if s.Module == "/proc/self/exe" || !filepath.IsAbs(s.Module) && filepath.Base(s.Module) == filepath.Base(exe) {
+		s.Module = exe
+	}
+	return s
+}

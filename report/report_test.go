@@ -259,3 +259,23 @@ func TestRelPath(t *testing.T) {
 		}
 	}
 }
+
+func TestProgramSite(t *testing.T) {
+	tests := []struct {
+		module, exe, want string
+	}{
+		{"/proc/self/exe", "/work/app", "/work/app"},
+		{"./app", "/work/app", "/work/app"},
+		{"app", "/work/app", "/work/app"},
+		{"./other", "/work/app", "./other"},
+		{"/lib/libfoo.so", "/work/app", "/lib/libfoo.so"},
+		{"/proc/self/exe", "", "/proc/self/exe"},
+		{"", "/work/app", ""},
+	}
+	for _, tt := range tests {
+		got := programSite(checks.Site{Module: tt.module, Offset: 1}, tt.exe)
+		if got.Module != tt.want {
+			t.Errorf("programSite(%q, %q): got %q, want %q", tt.module, tt.exe, got.Module, tt.want)
+		}
+	}
+}

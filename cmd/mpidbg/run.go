@@ -54,9 +54,10 @@ the mpidbg executable (bin/mpidbg in a source tree built with 'make build').
 Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
 report of what was collected is still printed.
 
-Exit status: the program's (mpiexec's) when it failed; otherwise 1 when
-there is an error finding, else 0; 2 when mpidbg cannot run the job (a bad
-flag, no program, mpiexec or the shim missing).
+Exit status: the program's (mpiexec's) when it failed; 128+N after
+signal N interrupted the job; otherwise 1 when there is an error finding,
+else 0; 2 when mpidbg cannot run the job (a bad flag, no program, mpiexec
+or the shim missing).
 
 Examples:
   mpidbg run -n 4 ./app input.dat
@@ -196,6 +197,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 	switch {
 	case res.ExitCode != 0:
 		return exitStatus(res.ExitCode)
+	case res.Signal != 0: // Hydra exits with 0 after passing SIGINT on
+		return exitStatus(128 + res.Signal)
 	case failed:
 		return exitStatus(2)
 	case rep.HasErrors():

@@ -139,7 +139,7 @@ func fakeMPIExec(args []string) int {
 			w.Write(bye(r, 1))
 		})
 		return 0
-	case "crash": // rank 1 dies after its finding; Hydra says so
+	case "crash": // rank 1 dies after its finding; Hydra says so, on standard output
 		eachRank(func(r int) {
 			w := connect(r)
 			if r == 1 {
@@ -148,11 +148,7 @@ func fakeMPIExec(args []string) int {
 			}
 			w.Write(bye(r, 0))
 		})
-		fmt.Fprintf(os.Stderr, "\n===================================================================================\n"+
-			"=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID %d RUNNING AT %s\n=   EXIT CODE: 11\n"+
-			"=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW CLEANUP MESSAGES\n"+
-			"===================================================================================\n"+
-			"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)\n", pid(1), host)
+		fmt.Print(hydraCrash)
 		return 11
 	case "fail": // a clean run whose program fails
 		eachRank(func(r int) { w := connect(r); w.Write(bye(r, 0)) })
@@ -178,6 +174,13 @@ func fakeMPIExec(args []string) int {
 	fmt.Fprintf(os.Stderr, "fake mpiexec: unknown scenario %q\n", rec.Program)
 	return 97
 }
+
+// hydraCrash is what the fake mpiexec prints when rank 1 "crashes".
+const hydraCrash = "\n===================================================================================\n" +
+	"=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 4000001 RUNNING AT node1\n=   EXIT CODE: 11\n" +
+	"=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW CLEANUP MESSAGES\n" +
+	"===================================================================================\n" +
+	"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)\n"
 
 func loc(file string, line int, fn string) checks.Location {
 	return checks.Location{File: file, Line: line, Function: fn}
@@ -233,7 +236,7 @@ func TestRunFake(t *testing.T) {
 		{"clean", []string{"-n", "2", "clean", "-n", "3", "--json", "x"}, 0, "stdin: input line\nprogram output\n"},
 		{"findings", []string{"-n", "4", "--json", jsonOut, "--sarif", sarifOut, "findings"}, 1, ""},
 		{"warnings", []string{"-n", "2", "warnings"}, 0, ""},
-		{"crash", []string{"-n", "3", "crash"}, 11, ""},
+		{"crash", []string{"-n", "3", "crash"}, 11, hydraCrash},
 		{"fail", []string{"-n", "2", "fail"}, 3, ""},
 		{"silent", []string{"-n", "2", "silent"}, 0, ""},
 		{"quiet_clean", []string{"-n", "2", "--quiet", "--", "clean"}, 0, "stdin: input line\nprogram output\n"},
