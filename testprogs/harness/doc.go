@@ -1,0 +1,90 @@
+// Package harness runs the planted-bug suite: the C programs of
+// testprogs/local, each under `mpidbg run` with the shim, and checks that
+// mpidbg reports exactly the findings the programs announce. It has no
+// code of its own outside its tests.
+//
+// # The programs
+//
+// testprogs/local holds one C99 file per program and nothing else (a
+// folder with .c files holds no .go files, see DESIGN.md). Each starts with
+// a comment that says what it does, which MPI rule it breaks and what
+// mpidbg must report, and a line
+//
+//	// ranks: 3
+//
+// giving the number of ranks it runs with (2 to 4). A program is either
+//
+//   - bug_*.c: one planted bug (rarely two, when the first cannot be
+//     written alone; the comment says why). The line of each faulty MPI
+//     call carries the finding ids mpidbg must report there, in the style
+//     of golang.org/x/tools/go/analysis test inputs:
+//
+//     MPI_Send(buf, n, MPI_INT, 1, 0, comm); // want "negative-count"
+//     MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, comm); // want "ID1" "ID2"
+//
+//     Findings that are reported at MPI_Finalize about an object (the
+//     leak-* ids, request-never-completed) point at the line that created
+//     the object, so that is where their annotation goes: the MPI_Type_*
+//     constructor, MPI_Comm_dup, MPI_Op_create, MPI_Win_allocate_shared,
+//     MPI_Send_init, MPI_Isend... The program's comment says so each time.
+//
+//   - ok_*.c: a correct program exercising the same calls (halo exchanges
+//     with vector and subarray types, resized structs, MPI_IN_PLACE,
+//     persistent requests, wildcards, MPI_PROC_NULL, MPI_BOTTOM,
+//     nonblocking collectives, communicators, RMA, dup, pack, ...). It
+//     checks its own results and prints exactly one line, "NAME: OK".
+//
+// Every program is deterministic, finishes in well under a second and
+// exits 0 when run natively (TestNative checks it). A bug that makes
+// MPICH's default error handler abort the job is written with
+// MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), so that the
+// call fails and the program goes on; such programs are built so that no
+// rank waits for what the failed call would have done.
+//
+// # What passes
+//
+// For each program TestPlanted builds it with `mpicc.mpich -g -O0 -Wall
+// -Wextra` (a compiler warning fails the test), runs
+//
+//	bin/mpidbg run -n RANKS --shim lib/libmpidbg.so --json out.json ./prog
+//
+// and reads out.json ({"version":1,"findings":[...]}). Then:
+//
+//   - every `// want "ID"` must be matched by a finding with that id whose
+//     location.file ends with the program's file name and whose
+//     location.line is the annotated line; the finding's ranks must be
+//     non-empty and within 0..RANKS-1;
+//   - any other finding of severity error or warning is a failure (info
+//     findings are logged);
+//   - an ok_ program must have no finding at all, exit 0 and print its OK
+//     line under mpidbg as it does natively;
+//   - a bug program must end with mpidbg's exit status 0 or 1 (1: there
+//     are error findings); anything else means a rank died under the shim.
+//
+// Failures list, per program, what was missing and what was unexpected as
+// file:line, then every finding mpidbg reported and the tail of its
+// output.
+//
+// TestCoverage needs neither MPI nor the shim: every id in
+// checks/catalogue_local.go must be wanted by at least one bug program,
+// every wanted id must be in the catalogue, and every program must have a
+// valid header.
+//
+// # Running it
+//
+//	make build                        # bin/mpidbg (TestPlanted also builds it when missing or stale)
+//	go test ./testprogs/harness/      # skips what needs MPICH or the shim when they are missing
+//	go test ./testprogs/harness/ -run 'TestPlanted/bug_leak' -v
+//	go test ./testprogs/harness/ -run TestNative   # the programs without mpidbg
+//
+// Programs run two at a time (the development machine has 2 cores), each
+// with a time limit (-harness.timeout, default 60s) after which the whole
+// job is terminated: SIGTERM to mpidbg's process group (mpiexec cleans up
+// its ranks), then SIGKILL to every process the run started.
+//
+// Environment:
+//
+//	MPIDBG_REQUIRE_MPI=1   fail instead of skipping when mpicc.mpich or mpiexec.mpich is missing
+//	MPIDBG_REQUIRE_SHIM=1  fail instead of skipping when the shim library is missing
+//	MPIDBG_SHIM=PATH       the shim library (default: lib/libmpidbg.so of this tree)
+package harness

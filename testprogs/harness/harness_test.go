@@ -1,0 +1,626 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+var timeout = flag.Duration("harness.timeout", 60*time.Second, "time limit of one program run; the job is killed after it")
+
+const (
+	progDir  = "../local"
+	rootDir  = "../.."
+	minRanks = 2
+	maxRanks = 4
+)
+
+// slots runs at most two programs (or compilers) at once: 2 cores.
+var slots = make(chan struct{}, 2)
+
+func acquire() func() {
+	slots <- struct{}{}
+	return func() { <-slots }
+}
+
+// buildDir holds the executables, shared by the tests of one go test run.
+var buildDir string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "mpidbg-harness-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	buildDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func required(env string) bool {
+	v := os.Getenv(env)
+	return v != "" && v != "0"
+}
+
+// ---------------------------------------------------------------- programs
+
+type program struct {
+	name  string // file name without .c: the subtest's name
+	file  string // file name
+	path  string // absolute path of the source
+	ranks int
+	wants map[int][]string // line -> wanted ids
+	ok    bool             // ok_*.c
+}
+
+var (
+	ranksRe   = regexp.MustCompile(`^//\s*ranks:\s*(\d+)\s*$`)
+	wantRe    = regexp.MustCompile(`//\s*want\s+((?:"[^"]*"\s*)+)$`)
+	wantMark  = regexp.MustCompile(`//\s*want\b`)
+	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
+	catalogID = regexp.MustCompile(`\bID:\s*"([^"]+)"`)
+)
+
+func parseProgram(path string) (program, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return program{}, err
+	}
+	file := filepath.Base(abs)
+	p := program{
+		name:  strings.TrimSuffix(file, ".c"),
+		file:  file,
+		path:  abs,
+		wants: map[int][]string{},
+		ok:    strings.HasPrefix(file, "ok_"),
+	}
+	if !p.ok && !strings.HasPrefix(file, "bug_") {
+		return p, fmt.Errorf("%s: a program is named ok_*.c or bug_*.c", file)
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return p, err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), " \t\r")
+		if m := ranksRe.FindStringSubmatch(line); m != nil && p.ranks == 0 {
+			p.ranks, _ = strconv.Atoi(m[1])
+		}
+		if !wantMark.MatchString(line) || strings.HasPrefix(strings.TrimSpace(line), "//") {
+			continue // comments may talk about annotations; only code lines carry them
+		}
+		m := wantRe.FindStringSubmatch(line)
+		if m == nil {
+			return p, fmt.Errorf("%s:%d: malformed annotation, want // want \"ID\" [\"ID\"...] at the end of the line", file, n)
+		}
+		for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+			p.wants[n] = append(p.wants[n], q[1])
+		}
+	}
+	switch {
+	case p.ranks == 0:
+		return p, fmt.Errorf("%s: no \"// ranks: N\" line", file)
+	case p.ranks < minRanks || p.ranks > maxRanks:
+		return p, fmt.Errorf("%s: ranks: %d, want %d to %d", file, p.ranks, minRanks, maxRanks)
+	case p.ok && len(p.wants) > 0:
+		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
+	case !p.ok && len(p.wants) == 0:
+		return p, fmt.Errorf("%s: a bug_ program has no // want annotation", file)
+	}
+	return p, nil
+}
+
+func loadPrograms(t *testing.T) []program {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(progDir, "*.c"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no programs in %s (%v)", progDir, err)
+	}
+	sort.Strings(paths)
+	var progs []program
+	for _, path := range paths {
+		p, err := parseProgram(path)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		progs = append(progs, p)
+	}
+	return progs
+}
+
+// ---------------------------------------------------------------- tools
+
+type mpiTools struct{ cc, exec string }
+
+var (
+	mpiOnce sync.Once
+	mpi     mpiTools
+	mpiErr  error
+)
+
+func needMPI(t *testing.T) mpiTools {
+	t.Helper()
+	mpiOnce.Do(func() {
+		if mpi.cc, mpiErr = exec.LookPath("mpicc.mpich"); mpiErr != nil {
+			return
+		}
+		mpi.exec, mpiErr = exec.LookPath("mpiexec.mpich")
+	})
+	if mpiErr != nil {
+		if required("MPIDBG_REQUIRE_MPI") {
+			t.Fatalf("MPIDBG_REQUIRE_MPI is set but MPICH is missing: %v", mpiErr)
+		}
+		t.Skipf("MPICH not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead: %v", mpiErr)
+	}
+	return mpi
+}
+
+func needShim(t *testing.T) string {
+	t.Helper()
+	shim := os.Getenv("MPIDBG_SHIM")
+	if shim == "" {
+		shim = filepath.Join(rootDir, "lib", "libmpidbg.so")
+	}
+	abs, err := filepath.Abs(shim)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
+	if err != nil {
+		if required("MPIDBG_REQUIRE_SHIM") {
+			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v (make build)", err)
+		}
+		t.Skipf("the shim %s is missing (make build); set MPIDBG_REQUIRE_SHIM=1 to fail instead", shim)
+	}
+	return abs
+}
+
+var (
+	mpidbgOnce sync.Once
+	mpidbgBin  string
+	mpidbgErr  error
+)
+
+// needMpidbg returns bin/mpidbg, built with go build when it is missing or
+// older than a Go source file of the tree.
+func needMpidbg(t *testing.T) string {
+	t.Helper()
+	mpidbgOnce.Do(func() { mpidbgBin, mpidbgErr = buildMpidbg() })
+	if mpidbgErr != nil {
+		t.Fatal(mpidbgErr)
+	}
+	return mpidbgBin
+}
+
+func buildMpidbg() (string, error) {
+	root, err := filepath.Abs(rootDir)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(root, "bin", "mpidbg")
+	if fi, err := os.Stat(bin); err == nil && !newerSource(root, fi.ModTime()) {
+		return bin, nil
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = "/usr/local/go/bin/go"
+	}
+	cmd := exec.Command(goTool, "build", "-o", bin, "./cmd/mpidbg")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building bin/mpidbg: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// newerSource reports whether a non-test Go file of the module (outside
+// testprogs and extensions) is newer than t.
+func newerSource(root string, t time.Time) bool {
+	newer := false
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if newer {
+			return filepath.SkipAll
+		}
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "testprogs", "extensions", "node_modules", "bin", "lib", "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n := d.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") || n == "go.mod" || n == "go.sum" {
+			if fi, err := d.Info(); err == nil && fi.ModTime().After(t) {
+				newer = true
+			}
+		}
+		return nil
+	})
+	return newer
+}
+
+// ---------------------------------------------------------------- building
+
+type built struct {
+	once sync.Once
+	exe  string
+	err  error
+}
+
+var builds sync.Map // program path -> *built
+
+// build compiles p once per test binary; a compiler warning is an error.
+func build(t *testing.T, tools mpiTools, p program) string {
+	t.Helper()
+	v, _ := builds.LoadOrStore(p.path, &built{})
+	b := v.(*built)
+	b.once.Do(func() {
+		exe := filepath.Join(buildDir, p.name)
+		out, err := exec.Command(tools.cc, "-std=c99", "-g", "-O0", "-Wall", "-Wextra", "-o", exe, p.path).CombinedOutput()
+		switch {
+		case err != nil:
+			b.err = fmt.Errorf("%s: compile: %v\n%s", p.file, err, out)
+		case len(bytes.TrimSpace(out)) > 0:
+			b.err = fmt.Errorf("%s: compiler warnings:\n%s", p.file, out)
+		default:
+			b.exe = exe
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.exe
+}
+
+// ---------------------------------------------------------------- running
+
+type runResult struct {
+	stdout, stderr []byte
+	exit           int // -1: killed or not started
+	timedOut       bool
+}
+
+// run starts argv in dir, in its own process group, and kills the whole
+// job when the time limit passes: SIGTERM to the group (mpiexec passes it
+// on to the ranks, which hydra starts in sessions of their own), then,
+// after a grace period, SIGKILL to the group and to every descendant
+// seen.
+func run(dir string, argv ...string) runResult {
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var killed sync.WaitGroup
+	cmd.Cancel = func() error {
+		pid := cmd.Process.Pid
+		family := descendants(pid)
+		syscall.Kill(-pid, syscall.SIGTERM)
+		killed.Add(1)
+		go func() {
+			defer killed.Done()
+			for i := 0; i < 50 && (alive(-pid) || slices.ContainsFunc(family, alive)); i++ {
+				time.Sleep(100 * time.Millisecond)
+			}
+			family = append(family, descendants(pid)...)
+			syscall.Kill(-pid, syscall.SIGKILL)
+			for _, p := range family {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+		}()
+		return nil
+	}
+	cmd.WaitDelay = 10 * time.Second
+	err := cmd.Run()
+	res := runResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exit: -1, timedOut: ctx.Err() != nil}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		res.exit = 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		res.exit = ee.ExitCode()
+	}
+	if res.timedOut {
+		killed.Wait()
+	}
+	return res
+}
+
+// alive reports whether a process (or, for a negative pid, a process
+// group) still exists.
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+// descendants lists the processes below pid, from /proc.
+func descendants(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 {
+			continue
+		}
+		if pp, err := strconv.Atoi(f[1]); err == nil {
+			parent[p] = pp
+		}
+	}
+	var out []int
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				out = append(out, p)
+				break
+			}
+			if _, ok := parent[q]; !ok {
+				break
+			}
+		}
+	}
+	return out
+}
+
+func tail(b []byte, n int) string {
+	s := strings.TrimRight(string(b), "\n")
+	if len(s) > n {
+		s = "..." + s[len(s)-n:]
+	}
+	if s == "" {
+		return "(empty)"
+	}
+	return s
+}
+
+// ---------------------------------------------------------------- findings
+
+type location struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+}
+
+type finding struct {
+	ID       string   `json:"id"`
+	Category string   `json:"category"`
+	Severity string   `json:"severity"`
+	Message  string   `json:"message"`
+	Ranks    []int    `json:"ranks"`
+	Call     string   `json:"call"`
+	Location location `json:"location"`
+	Path     string   `json:"path"`
+}
+
+type jsonReport struct {
+	Version  int       `json:"version"`
+	Findings []finding `json:"findings"`
+}
+
+func (f finding) String() string {
+	loc := "unknown location"
+	if f.Location.File != "" {
+		loc = fmt.Sprintf("%s:%d", filepath.Base(f.Location.File), f.Location.Line)
+	} else if f.Location.Function != "" {
+		loc = "in " + f.Location.Function
+	}
+	return fmt.Sprintf("%s: %q (%s, ranks %v, %s): %s", loc, f.ID, f.Severity, f.Ranks, f.Call, f.Message)
+}
+
+// compare checks the findings of p against its annotations and returns
+// the problems, one per line.
+func compare(p program, fs []finding) []string {
+	var problems []string
+	type key struct {
+		line int
+		id   string
+	}
+	matched := map[key]bool{}
+	for _, f := range fs {
+		file := f.Location.File
+		inProg := file == p.file || strings.HasSuffix(file, "/"+p.file)
+		if inProg && slices.Contains(p.wants[f.Location.Line], f.ID) {
+			matched[key{f.Location.Line, f.ID}] = true
+			if bad := badRanks(f.Ranks, p.ranks); bad != "" {
+				problems = append(problems, fmt.Sprintf("bad ranks  %s: %s", f, bad))
+			}
+			continue
+		}
+		if p.ok || f.Severity == string(checks.SevError) || f.Severity == string(checks.SevWarning) {
+			problems = append(problems, "unexpected "+f.String())
+		}
+	}
+	var lines []int
+	for l := range p.wants {
+		lines = append(lines, l)
+	}
+	sort.Ints(lines)
+	for _, l := range lines {
+		for _, id := range p.wants[l] {
+			if !matched[key{l, id}] {
+				problems = append(problems, fmt.Sprintf("missing    %s:%d: want %q", p.file, l, id))
+			}
+		}
+	}
+	return problems
+}
+
+func badRanks(ranks []int, n int) string {
+	if len(ranks) == 0 {
+		return "no ranks"
+	}
+	for _, r := range ranks {
+		if r < 0 || r >= n {
+			return fmt.Sprintf("rank %d outside 0..%d", r, n-1)
+		}
+	}
+	return ""
+}
+
+// ---------------------------------------------------------------- tests
+
+// TestPlanted runs every program under mpidbg and compares its findings
+// with the program's annotations.
+func TestPlanted(t *testing.T) {
+	progs := loadPrograms(t)
+	tools := needMPI(t)
+	shim := needShim(t)
+	bin := needMpidbg(t)
+	for _, p := range progs {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			release := acquire()
+			defer release()
+			exe := build(t, tools, p)
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.json")
+			res := run(dir, bin, "run", "-n", strconv.Itoa(p.ranks), "--mpiexec", tools.exec,
+				"--shim", shim, "--json", out, exe)
+			details := func() string {
+				return fmt.Sprintf("mpidbg exit status %d\n--- program output:\n%s\n--- mpidbg report and errors:\n%s",
+					res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
+			}
+			if res.timedOut {
+				t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("%s: no JSON report: %v\n%s", p.file, err, details())
+			}
+			var rep jsonReport
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatalf("%s: bad JSON report: %v\n%s", p.file, err, data)
+			}
+			if rep.Version != 1 {
+				t.Errorf("%s: report version %d, want 1", p.file, rep.Version)
+			}
+			problems := compare(p, rep.Findings)
+			switch {
+			case p.ok && res.exit != 0:
+				problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0", res.exit))
+			case p.ok && string(res.stdout) != p.name+": OK\n":
+				problems = append(problems, fmt.Sprintf("program output %q, want %q", res.stdout, p.name+": OK\n"))
+			case !p.ok && res.exit != 0 && res.exit != 1:
+				problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0 or 1 (a rank failed?)", res.exit))
+			}
+			for _, f := range rep.Findings {
+				if f.Severity == string(checks.SevInfo) && !p.ok {
+					t.Logf("info: %s", f)
+				}
+			}
+			if len(problems) > 0 {
+				var b strings.Builder
+				fmt.Fprintf(&b, "%s: got/want mismatch\n", p.file)
+				for _, pr := range problems {
+					fmt.Fprintf(&b, "  %s\n", pr)
+				}
+				fmt.Fprintf(&b, "all findings (%d):\n", len(rep.Findings))
+				for _, f := range rep.Findings {
+					fmt.Fprintf(&b, "  %s\n", f)
+				}
+				b.WriteString(details())
+				t.Error(b.String())
+			}
+		})
+	}
+}
+
+// TestNative runs every program without mpidbg: it must exit 0, an ok_
+// program must print exactly its OK line, and a bug program nothing.
+func TestNative(t *testing.T) {
+	progs := loadPrograms(t)
+	tools := needMPI(t)
+	for _, p := range progs {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			release := acquire()
+			defer release()
+			exe := build(t, tools, p)
+			res := run(filepath.Dir(exe), tools.exec, "-n", strconv.Itoa(p.ranks), exe)
+			want := ""
+			if p.ok {
+				want = p.name + ": OK\n"
+			}
+			switch {
+			case res.timedOut:
+				t.Errorf("%s: timed out after %v natively (hang?)", p.file, *timeout)
+			case res.exit != 0:
+				t.Errorf("%s: exit status %d natively, want 0\nstdout:\n%s\nstderr:\n%s", p.file, res.exit, tail(res.stdout, 2000), tail(res.stderr, 4000))
+			case string(res.stdout) != want:
+				t.Errorf("%s: output %q natively, want %q\nstderr:\n%s", p.file, res.stdout, want, tail(res.stderr, 4000))
+			}
+		})
+	}
+}
+
+// TestCoverage: every finding id of checks/catalogue_local.go has a
+// planted bug, and every annotation names a catalogued id.
+func TestCoverage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(rootDir, "checks", "catalogue_local.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, m := range catalogID.FindAllStringSubmatch(string(src), -1) {
+		ids = append(ids, m[1])
+	}
+	if len(ids) == 0 {
+		t.Fatal("no ids found in checks/catalogue_local.go")
+	}
+	wanted := map[string][]string{} // id -> programs
+	for _, p := range loadPrograms(t) {
+		for l, list := range p.wants {
+			for _, id := range list {
+				if _, ok := checks.Lookup(id); !ok {
+					t.Errorf("%s:%d: want %q: no such finding id in the catalogue", p.file, l, id)
+				}
+				if !slices.Contains(wanted[id], p.file) {
+					wanted[id] = append(wanted[id], p.file)
+				}
+			}
+		}
+	}
+	for _, id := range ids {
+		if len(wanted[id]) == 0 {
+			t.Errorf("finding id %q (checks/catalogue_local.go) has no planted bug in %s", id, progDir)
+			continue
+		}
+		t.Logf("%-24s %s", id, strings.Join(wanted[id], " "))
+	}
+}
