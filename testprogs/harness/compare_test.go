@@ -1,0 +1,91 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestCompare checks the matching rules on made-up findings.
+func TestCompare(t *testing.T) {
+	bug := program{file: "bug_x.c", ranks: 2, wants: map[int][]string{10: {"a", "b"}, 20: {"c"}}}
+	ok := program{file: "ok_x.c", ranks: 2, ok: true, wants: map[int][]string{}}
+	at := func(id, sev, file string, line int, ranks ...int) finding {
+		return finding{ID: id, Severity: sev, Ranks: ranks, Location: location{File: file, Line: line}}
+	}
+	tests := []struct {
+		name string
+		p    program
+		fs   []finding
+		want []string // prefixes of the problems, in order
+	}{
+		{"all matched", bug, []finding{
+			at("a", "error", "/src/bug_x.c", 10, 0), at("b", "warning", "bug_x.c", 10, 1),
+			at("c", "error", "/tmp/testprogs/local/bug_x.c", 20, 0, 1),
+			at("a", "error", "/src/bug_x.c", 10, 1), // duplicates are fine
+		}, nil},
+		{"missing", bug, []finding{at("a", "error", "/src/bug_x.c", 10, 0)}, []string{
+			`missing    bug_x.c:10: want "b"`, `missing    bug_x.c:20: want "c"`}},
+		{"wrong line", bug, []finding{
+			at("a", "error", "/src/bug_x.c", 11, 0), at("b", "error", "/src/bug_x.c", 10, 0), at("c", "error", "/src/bug_x.c", 20, 0),
+		}, []string{`unexpected bug_x.c:11: "a"`, `missing    bug_x.c:10: want "a"`}},
+		{"wrong file", bug, []finding{
+			at("a", "error", "/src/other_bug_x.c", 10, 0), at("b", "error", "/src/bug_x.c", 10, 0), at("c", "error", "/src/bug_x.c", 20, 0),
+		}, []string{`unexpected other_bug_x.c:10: "a"`, `missing    bug_x.c:10: want "a"`}},
+		{"info tolerated in bug programs", bug, []finding{
+			at("a", "error", "/src/bug_x.c", 10, 0), at("b", "error", "/src/bug_x.c", 10, 0), at("c", "error", "/src/bug_x.c", 20, 0),
+			at("z", "info", "/src/bug_x.c", 3, 0),
+		}, nil},
+		{"no ranks", bug, []finding{
+			at("a", "error", "/src/bug_x.c", 10), at("b", "error", "/src/bug_x.c", 10, 2), at("c", "error", "/src/bug_x.c", 20, 0),
+		}, []string{`bad ranks  bug_x.c:10: "a"`, `bad ranks  bug_x.c:10: "b"`}},
+		{"ok clean", ok, nil, nil},
+		{"ok with info", ok, []finding{at("z", "info", "", 0, 0)}, []string{`unexpected unknown location: "z"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := compare(tt.p, tt.fs)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d problems %q, want %d %q", len(got), got, len(tt.want), tt.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("problem %d: got %q, want prefix %q", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestParseProgram checks the header and annotation syntax.
+func TestParseProgram(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := parseProgram(write("bug_a.c", "// ranks: 3\n// a comment about // want \"x\" is not one\nf(); // want \"a\" \"b\"\ng(); // want \"c\"  \n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int][]string{3: {"a", "b"}, 4: {"c"}}; p.ranks != 3 || !reflect.DeepEqual(p.wants, want) || p.ok {
+		t.Errorf("got ranks %d wants %v ok %v, want 3 %v false", p.ranks, p.wants, p.ok, want)
+	}
+	for name, src := range map[string]string{
+		"bug_noranks.c": "f(); // want \"a\"\n",
+		"bug_toomany.c": "// ranks: 9\nf(); // want \"a\"\n",
+		"bug_nowant.c":  "// ranks: 2\nf();\n",
+		"bug_badwant.c": "// ranks: 2\nf(); // want a\n",
+		"ok_withwant.c": "// ranks: 2\nf(); // want \"a\"\n",
+		"other_named.c": "// ranks: 2\n",
+	} {
+		if _, err := parseProgram(write(name, src)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
