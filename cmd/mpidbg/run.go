@@ -67,11 +67,11 @@ Examples:
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
 		r := &runFlags{}
 		fs.SetInterspersed(false) // the program's arguments are its own
-		fs.IntVarP(&r.np, "np", "n", 0, "number of ranks (`N`)")
-		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run, a `PATH` or a name on PATH (default: mpiexec.mpich if installed, else mpiexec)")
+		fs.IntVarP(&r.np, "np", "n", 0, "start `N` ranks")
+		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run: a `PATH` or a name on PATH (default: mpiexec.mpich if installed, else mpiexec)")
 		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
 		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
-		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding (`MODE`): continue, abort (MPI_Abort) or stop (wait for a debugger)")
+		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
 		fs.StringVar(&r.checks, "checks", "", "categories to turn off, a `LIST` such as -leak,-overlap (see 'mpidbg explain')")
 		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
 		fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
