@@ -5,7 +5,8 @@ export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 MPICC   ?= mpicc.mpich
 BIN     := bin/mpidbg
-SOURCES := $(shell find cmd datatype pretty -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+# every Go package the command links (the shim and the tools under bench/ are built apart)
+SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './shim/*' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
 .PHONY: all deps build demo test vet gotest bench fuzz clean
 
