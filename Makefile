@@ -5,6 +5,7 @@ export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 MPICC   ?= mpicc.mpich
 BIN     := bin/mpidbg
+LIB     := lib/libmpidbg.so
 # every Go package the command links (the shim and the tools under bench/ are built apart)
 SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './shim/*' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
@@ -15,10 +16,20 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
-build: deps $(BIN)
+build: deps $(BIN) $(LIB)
 
 $(BIN): $(SOURCES)
 	$(GO) build -o $@ ./cmd/mpidbg
+
+# The PMPI shim: a cgo c-shared library with the Go engine inside. The MPI
+# include and library paths come from the MPI compiler wrapper.
+SHIM_SOURCES := $(wildcard shim/*.c shim/*.h shim/*.go shim/calls.tbl) \
+	$(shell find datatype registry checks wire -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod
+MPI_SHOW     := $(shell $(MPICC) -show 2>/dev/null)
+$(LIB): $(SHIM_SOURCES)
+	CGO_CFLAGS="-g -O2 $(filter -I%,$(MPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(MPI_SHOW))" \
+		$(GO) build -buildmode=c-shared -o $@ ./shim
+	@rm -f lib/libmpidbg.h
 
 # Until the shim (lib/libmpidbg.so) exists, the demo shows the datatype
 # engine on the struct of examples/s_type.expr: its tree, type map, the
@@ -33,7 +44,7 @@ demo: build
 	@echo "== a sender and a receiver that disagree on the layout"
 	$(BIN) inspect --send-count 2 --recv-count 2 --match "$$(cat examples/s_recv.expr)" "$$(cat examples/s_type.expr)"
 
-test: deps vet gotest
+test: deps $(LIB) vet gotest
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,92 @@
+/*
+ * What the C side and the Go side of the shim share: the event a check
+ * hands to Go, a buffer segment, and the functions each side calls in
+ * the other. No MPI types here: the Go files include this header.
+ */
+#ifndef MPIDBG_ENGINE_H
+#define MPIDBG_ENGINE_H
+
+#include <stdint.h>
+
+#include "registry.h"
+
+/* Message variants: which form of the message the Go side writes for a
+ * finding (the same id can arise in several ways). */
+enum mpidbg_variant {
+    MPIDBG_V_PLAIN = 0,
+    MPIDBG_V_NULL,        /* the handle is the null handle */
+    MPIDBG_V_UNKNOWN,     /* no MPI call returned this handle */
+    MPIDBG_V_FREED,       /* the object was freed */
+    MPIDBG_V_RECV,        /* rank/tag: receive side (wildcards legal) */
+    MPIDBG_V_ANY_TAG,     /* MPI_ANY_TAG in a send */
+    MPIDBG_V_ANY_SOURCE,  /* MPI_ANY_SOURCE in a send */
+    MPIDBG_V_INTER,       /* intercommunicator: bound is the remote size */
+    MPIDBG_V_P2P,         /* in-place: point-to-point or not allowed here */
+    MPIDBG_V_NOT_ROOT,    /* in-place: allowed at the root only */
+    MPIDBG_V_INTERCOMM,   /* in-place on an intercommunicator */
+    MPIDBG_V_NOT_PERSISTENT, /* MPI_Start on a request that is not persistent */
+    MPIDBG_V_INACTIVE,    /* request completed already */
+    MPIDBG_V_READS,       /* buffer-overlap: this call reads what a pending one writes */
+    MPIDBG_V_WRITES,      /* this call writes what a pending one reads */
+    MPIDBG_V_BOTH_WRITE,  /* both write */
+};
+
+/* An event: everything the Go side needs to write one finding. */
+struct mpidbg_ev {
+    int32_t fid;      /* enum mpidbg_fid */
+    int32_t variant;  /* enum mpidbg_variant */
+    int32_t call;     /* call id (calls_gen.h) */
+    int32_t index;    /* array index of arg, -1 if arg is not an array entry */
+    uint64_t site;    /* return address of the MPI call */
+    const char *arg;  /* the argument concerned, e.g. "count" */
+    int64_t val, lim, val2;
+    uint64_t handle;  /* the object concerned (datatype, comm, request...) */
+    uint64_t handle2; /* a second object (the other buffer's datatype) */
+    int64_t count, count2;
+    uint64_t addr, addr2; /* buffers */
+    uint64_t at;          /* overlap: the first shared byte */
+    uint64_t related_site;
+    int32_t related_call; /* call that made the related object, -1 none */
+    int32_t related_kind; /* 0 none, 1 datatype made, 2 operation started, 3 object created, 4 finalize */
+    uint64_t type_site;   /* where the datatype concerned was made, 0 none */
+    int32_t type_call;
+    int32_t pad;
+    const char *text;     /* free text, e.g. a constructor rule */
+};
+
+/* A piece of a buffer: count instances of type at addr, with the bytes
+ * its data spans, [lo, hi). */
+struct mpidbg_seg {
+    uint64_t addr;
+    int64_t count;
+    uint64_t type;
+    int64_t lo, hi;
+    int32_t mode; /* MPIDBG_RD or MPIDBG_WR */
+    int32_t side; /* index of the side in the call */
+};
+
+/* ---- the Go side (engine.go); declared here for the C callers ---- */
+extern void mpidbg_go_init(void);
+extern void mpidbg_go_finalize(int64_t findings);
+extern int64_t mpidbg_go_overlap_count(uint64_t type);
+extern int mpidbg_go_ctor_check(int combiner, int32_t *ints, int nints, int64_t *addrs, int naddrs,
+                                uint64_t *types, int ntypes, char *out, int outlen);
+extern int mpidbg_go_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at);
+extern struct mpidbg_finding *mpidbg_go_report(struct mpidbg_ev *ev);
+
+/* Helpers the Go side calls (registry.c, report.c). */
+#define MPIDBG_GOAPI __attribute__((visibility("hidden")))
+MPIDBG_GOAPI uint64_t mpidbg_type_record_addr(uint64_t handle); /* 0 if not a recorded derived type */
+MPIDBG_GOAPI uint64_t mpidbg_model_epoch(void);  /* changes when names or predefined types change */
+MPIDBG_GOAPI int mpidbg_predef_count(void);
+MPIDBG_GOAPI void mpidbg_predef_at(int i, uint64_t *handle, int32_t *basic);
+MPIDBG_GOAPI int mpidbg_read_mem(void *dst, uint64_t addr, uint64_t n); /* 0 ok, -1 unreadable */
+MPIDBG_GOAPI struct mpidbg_finding *mpidbg_ring_put(uint64_t site, uint64_t related_site, uint32_t severity,
+                                                    const char *id, const char *category, const char *call,
+                                                    const char *path, const char *message);
+MPIDBG_GOAPI int mpidbg_site_info(uint64_t pc, char *module, int len, uint64_t *offset);
+MPIDBG_GOAPI const char *mpidbg_fid_name(int fid);
+MPIDBG_GOAPI const char *mpidbg_call_name(int call);
+MPIDBG_GOAPI int mpidbg_world_size_get(void);
+
+#endif

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const root = "../.."
+
+// TestGenerated fails when a generated file differs from what the table
+// gives: run go run ./shim/gen from the repository root.
+func TestGenerated(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root, TablePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			t.Errorf("%s: %v (run go run ./shim/gen)", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go run ./shim/gen from the repository root", name)
+		}
+	}
+	c := string(files[WrappersPath])
+	if first, _, _ := strings.Cut(c, "\n"); first != Header {
+		t.Errorf("first line of %s: got %q, want %q", WrappersPath, first, Header)
+	}
+}
+
+// TestParseErrors checks that the table's mistakes are caught with the
+// line and the reason.
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		line, want string
+	}{
+		{"p2p int MPI_Send(const void *buf{S n=count t=datatype}, int count{count}, MPI_Datatype datatype)", `has role ""`},
+		{"p2p int MPI_Send(const void *buf{S n=count}, int count{count})", "neither t= nor types="},
+		{"p2p int MPI_Send(const void *buf{Q})", `unknown role "Q"`},
+		{"nope int MPI_Send(void)", `unknown class "nope"`},
+		{"p2p+later int MPI_Send(void)", "unknown class flag +later"},
+		{"p2p int MPI_Send(const void *buf{S n=count*many t=datatype}, int count{count}, MPI_Datatype datatype{type})", "unknown multiplier many"},
+		{"coll int MPI_Gatherv(void *recvbuf{R counts=recvcounts t=recvtype}, const int recvcounts[]{counts}, MPI_Datatype recvtype{type})", "needs both counts= and displs="},
+		{"p2p int MPI_Send(const void *buf{S n=count t=datatype sig=top}, int count{count}, MPI_Datatype datatype{type})", "sig=top"},
+		{"p2p int MPI_Send(void)\np2p int MPI_Send(void)", "already on line 1"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.line))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%.60s: got %v, want an error containing %q", tt.line, err, tt.want)
+		}
+	}
+}
+
+// TestRoles checks a few generated wrappers for the checks their roles
+// ask for.
+func TestRoles(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(root, TablePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := string(files[WrappersPath])
+	body := func(name string) string {
+		i := strings.Index(c, "\nint "+name+"(")
+		if i < 0 {
+			t.Fatalf("no wrapper for %s", name)
+		}
+		j := strings.Index(c[i:], "\n}\n")
+		return c[i : i+j]
+	}
+	tests := []struct {
+		fn   string
+		want []string
+	}{
+		{"MPI_Send", []string{`mpidbg_chk_dest(&cx, dest, "dest")`, `mpidbg_chk_stag(&cx, tag, "tag")`, `mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype)`, "mpidbg_chk_overlaps(&cx)", "return PMPI_Send("}},
+		{"MPI_Irecv", []string{`mpidbg_chk_source(&cx, source, "source")`, `mpidbg_chk_rtag(&cx, tag, "tag")`, "MPIDBG_WR", "mpidbg_req_new(&cx, *request, 0)"}},
+		{"MPI_Reduce", []string{"MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT", "MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO", `mpidbg_chk_op(&cx, op, "op")`}},
+		{"MPI_Type_commit", []string{"mpidbg_chk_committype", "mpidbg_type_commit(&cx, *datatype)"}},
+		{"MPI_Type_vector", []string{"mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype)", "mpidbg_type_new(&cx, *newtype)"}},
+		{"MPI_Send_init", []string{"cx.persistent = 1;"}},
+		{"MPI_Comm_idup", []string{"mpidbg_req_deferred_comm(*request, newcomm)"}},
+		{"MPI_Alltoallw", []string{"mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), \"sendtypes\", 1)"}},
+	}
+	for _, tt := range tests {
+		b := body(tt.fn)
+		for _, w := range tt.want {
+			if !strings.Contains(b, w) {
+				t.Errorf("%s: no %q in\n%s", tt.fn, w, b)
+			}
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// writeTimeout bounds one message: a launcher that stops reading must not
+// stop the rank. After a failed write the rank reports to standard error.
+const (
+	dialTimeout  = 2 * time.Second
+	writeTimeout = 2 * time.Second
+)
+
+// launch is the rank's side of the wire protocol: a Hello at MPI_Init, a
+// Finding per finding, a Bye at MPI_Finalize; findings go to standard
+// error, one line each, when MPIDBG_REPORT is unset or the launcher is
+// gone.
+var launch launcher
+
+type launcher struct {
+	mu    sync.Mutex
+	conn  net.Conn
+	raw   syscall.RawConn
+	w     *wire.Writer
+	sent  int
+	where string // MPIDBG_REPORT, for the message when it fails
+}
+
+func (l *launcher) start() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	addr := os.Getenv(wire.EnvReport)
+	if addr == "" {
+		return
+	}
+	l.where = addr
+	network, a, ok := strings.Cut(addr, ":")
+	if !ok || (network != "unix" && network != "tcp") {
+		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: %s=%q is not unix:/path or tcp:host:port; findings go to standard error\n", worldRank(), wire.EnvReport, addr)
+		return
+	}
+	c, err := net.DialTimeout(network, a, dialTimeout)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: cannot reach the launcher at %s (%v); findings go to standard error\n", worldRank(), addr, err)
+		return
+	}
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		c.Close()
+		return
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		c.Close()
+		return
+	}
+	l.conn, l.raw = c, raw
+	l.w = wire.NewWriter(l)
+	host, _ := os.Hostname()
+	exe, _ := os.Executable()
+	l.send(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{
+		Version: wire.Version, Rank: worldRank(), Size: int(mpiWorldSize()), PID: os.Getpid(),
+		Host: host, Exe: exe, MPI: "mpich",
+	}})
+}
+
+// Write sends p on the launcher connection with MSG_NOSIGNAL (a closed
+// connection is an error, not a SIGPIPE) and a deadline.
+func (l *launcher) Write(p []byte) (int, error) {
+	if err := l.conn.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
+		return 0, err
+	}
+	n := 0
+	var werr error
+	err := l.raw.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			k, e := syscall.SendmsgN(int(fd), p[n:], nil, nil, syscall.MSG_NOSIGNAL)
+			switch {
+			case errors.Is(e, syscall.EINTR):
+				continue
+			case errors.Is(e, syscall.EAGAIN):
+				return false
+			case e != nil:
+				werr = e
+				return true
+			}
+			n += k
+		}
+		return true
+	})
+	if werr != nil {
+		err = werr
+	}
+	return n, err
+}
+
+// send writes m, or gives the connection up; under l.mu.
+func (l *launcher) send(m wire.Message) bool {
+	if l.w == nil {
+		return false
+	}
+	if err := l.w.Write(m); err != nil {
+		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: lost the launcher at %s (%v); findings go to standard error\n", worldRank(), l.where, err)
+		l.conn.Close()
+		l.conn, l.raw, l.w = nil, nil, nil
+		return false
+	}
+	return true
+}
+
+func (l *launcher) finding(f checks.Finding) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sent++
+	if l.send(wire.Message{Kind: wire.KindFinding, Finding: &f}) {
+		return
+	}
+	fmt.Fprintln(os.Stderr, stderrLine(f))
+}
+
+func (l *launcher) bye(findings int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.send(wire.Message{Kind: wire.KindBye, Bye: &wire.Bye{Rank: worldRank(), Findings: l.sent}}) {
+		l.conn.Close()
+		l.conn, l.raw, l.w = nil, nil, nil
+	}
+	_ = findings
+}
+
+// stderrLine is a finding on one line, with its place resolved from the
+// module's DWARF when it can be:
+//
+//	mpidbg: rank 0: error type-not-committed: MPI_Send: ... at app.c:12 in main (/abs/app+0x11a9)
+func stderrLine(f checks.Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mpidbg: rank %d: %s %s: %s", worldRank(), f.Severity, f.ID, f.Message)
+	if f.Path != "" {
+		fmt.Fprintf(&b, " [element %s]", f.Path)
+	}
+	b.WriteString(" " + placeOf(f.Site))
+	for _, r := range f.Related {
+		fmt.Fprintf(&b, "; %s %s", r.Message, placeOf(r.Site))
+	}
+	return b.String()
+}
+
+func placeOf(s checks.Site) string {
+	raw := fmt.Sprintf("(%s+%#x)", s.Module, s.Offset)
+	if s.Module == "" {
+		return raw
+	}
+	if loc, ok := resolve(s); ok {
+		return "at " + loc.String() + " " + raw
+	}
+	return raw
+}

@@ -1,0 +1,113 @@
+/*
+ * MPI_Init, MPI_Init_thread and MPI_Finalize, by hand.
+ *
+ * Init contract: pre: nothing (the shim is idle before MPI is); post:
+ * the registry learns the world, the predefined datatypes and
+ * communicators; MPI_TAG_UB is read once; MPIDBG_ON_ERROR and
+ * MPIDBG_CHECKS are read; the Go engine starts (its runtime start, about
+ * a millisecond, is paid here) and says Hello to the launcher; then the
+ * wrappers become active.
+ * Finalize contract: pre: operations never completed
+ * (request-never-completed) and objects never freed (leak-*) are
+ * reported, then Bye, then the wrappers go idle and MPI finalizes.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+__thread int mpidbg_depth __attribute__((tls_model("initial-exec")));
+int mpidbg_active;
+uintptr_t mpidbg_mpi_lo, mpidbg_mpi_len;
+int mpidbg_tag_ub = 32767;
+int mpidbg_world_rank = -1;
+
+/* The MPI library's executable segment: calls coming from there are MPI
+ * calling itself (ROMIO, the Fortran-free internals) and go straight to
+ * PMPI. */
+struct find_text {
+    uintptr_t pc, lo, hi;
+};
+
+static int find_text_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct find_text *f = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (f->pc >= lo && f->pc < hi) {
+            f->lo = lo;
+            f->hi = hi;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void find_mpi_text(void)
+{
+    struct find_text f = {(uintptr_t)&PMPI_Send, 0, 0};
+    if (dl_iterate_phdr(find_text_cb, &f) && f.hi > f.lo) {
+        mpidbg_mpi_lo = f.lo;
+        mpidbg_mpi_len = f.hi - f.lo;
+    }
+}
+
+static void start(void)
+{
+    find_mpi_text();
+    int *ub = NULL, flag = 0;
+    if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
+        mpidbg_tag_ub = *ub;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &mpidbg_world_rank);
+    mpidbg_report_init();
+    mpidbg_registry_at_init();
+    mpidbg_objects_init();
+    mpidbg_go_init();
+    __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    if (mpidbg_depth || mpidbg_active)
+        return PMPI_Init(argc, argv);
+    mpidbg_depth++;
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        start();
+    mpidbg_depth--;
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (mpidbg_depth || mpidbg_active)
+        return PMPI_Init_thread(argc, argv, required, provided);
+    mpidbg_depth++;
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        start();
+    mpidbg_depth--;
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Finalize();
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
+    mpidbg_leaks(&cx);
+    mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
+    mpidbg_registry_at_finalize();
+    __atomic_store_n(&mpidbg_active, 0, __ATOMIC_RELEASE);
+    mpidbg_leave(&cx);
+    return PMPI_Finalize();
+}

@@ -1,0 +1,138 @@
+/*
+ * The way out for a finding: the Go side formats it, writes it to the
+ * registry's ring and to the launcher (or standard error); then the break
+ * hook, on which debuggers stop, and MPIDBG_ON_ERROR.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+#define FID_NAME(n, s, c) s,
+static const char *const fid_names[] = {MPIDBG_FINDINGS(FID_NAME)};
+#undef FID_NAME
+#define FID_CAT(n, s, c) c,
+static const int fid_cats[] = {MPIDBG_FINDINGS(FID_CAT)};
+#undef FID_CAT
+
+const char *mpidbg_fid_name(int fid)
+{
+    return fid >= 0 && fid < MPIDBG_NFID ? fid_names[fid] : "";
+}
+
+unsigned mpidbg_disabled;
+
+int mpidbg_enabled(int fid)
+{
+    return fid >= 0 && fid < MPIDBG_NFID && !(mpidbg_disabled & (1u << fid_cats[fid]));
+}
+
+enum { ON_CONTINUE, ON_ABORT, ON_STOP };
+static int on_error = ON_CONTINUE;
+
+/* Resumes a rank stopped by MPIDBG_ON_ERROR=stop: a debugger sets it to 1. */
+__attribute__((visibility("default"), used)) volatile int mpidbg_resume;
+
+void mpidbg_report_init(void)
+{
+    const char *e = getenv("MPIDBG_ON_ERROR");
+    if (e && strcmp(e, "abort") == 0)
+        on_error = ON_ABORT;
+    else if (e && strcmp(e, "stop") == 0)
+        on_error = ON_STOP;
+    static const char *const cats[MPIDBG_NCAT] = {"argument", "datatype-lifecycle", "request-lifecycle", "leak",
+                                                   "overlap"};
+    const char *c = getenv("MPIDBG_CHECKS");
+    while (c && *c) {
+        const char *end = strchr(c, ',');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        if (n > 1 && c[0] == '-')
+            for (int i = 0; i < MPIDBG_NCAT; i++)
+                if (strlen(cats[i]) == n - 1 && strncmp(cats[i], c + 1, n - 1) == 0)
+                    mpidbg_disabled |= 1u << i;
+        c = end ? end + 1 : NULL;
+    }
+}
+
+void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const char *arg)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->fid = fid;
+    ev->call = cx ? cx->call : -1;
+    ev->site = cx ? cx->site : 0;
+    ev->arg = arg;
+    ev->index = -1;
+    ev->related_call = -1;
+    ev->type_call = -1;
+}
+
+/* mpidbg_break is where debuggers stop on a finding: the finding is in
+ * its argument, and in the registry's ring. Never inlined, never removed. */
+__attribute__((noinline, used, visibility("default"))) void mpidbg_break(const struct mpidbg_finding *f)
+{
+    __asm__ volatile("" : : "r"(f) : "memory");
+}
+
+void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev)
+{
+    if (!mpidbg_enabled(ev->fid))
+        return;
+    if (cx)
+        cx->nfound++;
+    struct mpidbg_finding *f = mpidbg_go_report(ev);
+    if (!f)
+        return;
+    mpidbg_break(f);
+    if (f->severity != 0 || on_error == ON_CONTINUE)
+        return;
+    if (on_error == ON_ABORT) {
+        PMPI_Abort(MPI_COMM_WORLD, 1);
+        return;
+    }
+    /* stop: let any process of ours attach, say how, wait until resumed */
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    fprintf(stderr, "mpidbg: rank %d stopped at %s: attach with gdb -p %d\n", mpidbg_world_rank, f->call,
+            (int)getpid());
+    fflush(stderr);
+    struct timespec ts = {0, 100 * 1000 * 1000};
+    while (!mpidbg_resume)
+        nanosleep(&ts, NULL);
+    mpidbg_resume = 0;
+}
+
+/* mpidbg_site_info names the module a code address is in and its offset
+ * in the module's own addresses (what its DWARF uses): pc minus the load
+ * bias, which is pc - base for position-independent modules and pc
+ * itself for a fixed-address executable. */
+int mpidbg_site_info(uint64_t pc, char *module, int len, uint64_t *offset)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (len <= 0 || !dladdr1((void *)(uintptr_t)pc, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+        return -1;
+    module[0] = 0;
+    if (lm->l_name && lm->l_name[0]) {
+        if (!realpath(lm->l_name, module)) {
+            strncpy(module, lm->l_name, len - 1);
+            module[len - 1] = 0;
+        }
+    } else {
+        ssize_t n = readlink("/proc/self/exe", module, len - 1);
+        module[n > 0 ? n : 0] = 0;
+    }
+    *offset = pc - lm->l_addr;
+    return 0;
+}
+
+/* mpidbg_call_name is the MPI function of a call id. */
+const char *mpidbg_call_name(int call)
+{
+    return call >= 0 && call < MPIDBG_NCALLS ? mpidbg_call_names[call] : "";
+}

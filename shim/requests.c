@@ -1,0 +1,488 @@
+/*
+ * Requests: recorded when a nonblocking or persistent call returns one,
+ * active (with their buffers pending) until a completion call finishes
+ * them, and the hand-written completion and start wrappers.
+ *
+ * Completion family contract (MPI-4.1 §3.7.3-§3.7.5, §3.9):
+ *   pre:  the request array is not NULL when count > 0; every request is
+ *         MPI_REQUEST_NULL or a request the program holds (request-unknown
+ *         otherwise: never made, or completed or freed already); the
+ *         handles are copied, as MPI overwrites them.
+ *   post: (only when MPI returns MPI_SUCCESS) each completed request
+ *         stops being active and its buffers stop being pending; a
+ *         nonblocking request is gone, a persistent one stays, inactive;
+ *         MPI_Comm_idup's communicator is recorded.
+ * Start contract (§3.9): the request is a persistent request of the
+ * program's and not active (request-active-start); its buffers are
+ * checked against the pending ones; post: it is active and they are
+ * pending.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+static uint32_t req_serial;
+
+struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r)
+{
+    return mpidbg_hmap_get(&mpidbg_requests, MPIDBG_H(r));
+}
+
+static int seg_reserve(struct mpidbg_robj *o, int n)
+{
+    if (n <= o->segcap)
+        return 1;
+    int cap = n < 4 ? 4 : n;
+    struct mpidbg_seg *s = realloc(o->seg, sizeof *s * cap);
+    if (!s)
+        return 0;
+    o->seg = s;
+    int32_t *p = realloc(o->pidx, sizeof *p * cap);
+    if (!p)
+        return 0;
+    o->pidx = p;
+    o->segcap = cap;
+    return 1;
+}
+
+/* mpidbg_req_new records the request a call returned; kind 0 takes the
+ * kind from the call's buffer sides. */
+void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
+{
+    if (r == MPI_REQUEST_NULL)
+        return;
+    int nseg = 0, rd = 0, wr = 0;
+    struct mpidbg_seg *wfirst = NULL, *rfirst = NULL;
+    for (int i = 0; i < cx->nside; i++) {
+        struct mpidbg_side *sd = &cx->sides[i];
+        nseg += sd->nseg;
+        if (sd->mode == MPIDBG_WR) {
+            wr = 1;
+            if (!wfirst && sd->nseg)
+                wfirst = &sd->seg[0];
+        } else {
+            rd = 1;
+            if (!rfirst && sd->nseg)
+                rfirst = &sd->seg[0];
+        }
+    }
+    if (!kind)
+        kind = wr && rd ? MPIDBG_REQ_COLL : wr ? MPIDBG_REQ_RECV : rd ? MPIDBG_REQ_SEND : MPIDBG_REQ_OTHER;
+    uint64_t h = MPIDBG_H(r);
+
+    mpidbg_wlock();
+    struct mpidbg_robj *o = mpidbg_hmap_get(&mpidbg_requests, h);
+    if (!o) {
+        struct mpidbg_request *rec = mpidbg_table_add(&mpidbg_registry.requests, NULL);
+        o = calloc(1, sizeof *o);
+        if (!rec || !o) {
+            mpidbg_wunlock();
+            free(o);
+            return;
+        }
+        o->handle = h;
+        o->rec = rec;
+        mpidbg_table_publish(&mpidbg_registry.requests);
+        mpidbg_hmap_put(&mpidbg_requests, h, o);
+    } else if (o->active) {
+        mpidbg_pending_remove(o); /* a completion the shim did not see */
+    }
+    struct mpidbg_request *rec = o->rec;
+    memset(rec, 0, sizeof *rec);
+    rec->handle = h;
+    rec->site = cx->site;
+    struct mpidbg_seg *b = wfirst ? wfirst : rfirst;
+    if (b) {
+        rec->buf = b->addr;
+        rec->datatype = b->type;
+        rec->count = b->count;
+    }
+    if (kind == MPIDBG_REQ_COLL && rfirst) {
+        rec->buf2 = rfirst->addr;
+        rec->datatype2 = rfirst->type;
+        rec->count2 = rfirst->count;
+    }
+    rec->comm = cx->wo ? cx->wo->handle : cx->comm;
+    rec->peer = cx->peer;
+    rec->tag = cx->tag;
+    rec->call = cx->call;
+    rec->serial = ++req_serial;
+    rec->kind = (uint32_t)kind;
+    o->call = cx->call;
+    o->persistent = cx->persistent;
+    o->active = !cx->persistent;
+    o->live = 1;
+    o->newcomm = NULL;
+    o->nseg = 0;
+    if (seg_reserve(o, nseg)) {
+        for (int i = 0; i < cx->nside; i++)
+            for (int j = 0; j < cx->sides[i].nseg; j++)
+                o->seg[o->nseg++] = cx->sides[i].seg[j];
+    }
+    __atomic_store_n(&rec->state, MPIDBG_LIVE | (o->active ? MPIDBG_ACTIVE : 0) | (o->persistent ? MPIDBG_PERSISTENT : 0),
+                     __ATOMIC_RELEASE);
+    if (o->active)
+        mpidbg_pending_add(o);
+    mpidbg_wunlock();
+}
+
+void mpidbg_req_deferred_comm(MPI_Request r, MPI_Comm *newcomm)
+{
+    struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (o)
+        o->newcomm = newcomm;
+}
+
+void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
+{
+    (void)cx;
+    mpidbg_wlock();
+    o->active = 1;
+    o->rec->state |= MPIDBG_ACTIVE;
+    mpidbg_pending_add(o);
+    mpidbg_wunlock();
+}
+
+/* completed_many finishes n requests (handles as they were before the
+ * completion call); freed: MPI_Request_free. */
+static void completed_many(const MPI_Request *hs, int n, int freed)
+{
+    MPI_Comm *deferred[8];
+    uint64_t dsite[8];
+    int32_t dcall[8];
+    int nd = 0;
+    mpidbg_wlock();
+    for (int i = 0; i < n; i++) {
+        if (hs[i] == MPI_REQUEST_NULL)
+            continue;
+        struct mpidbg_robj *o = mpidbg_req_lookup(hs[i]);
+        if (!o)
+            continue;
+        if (o->active) {
+            mpidbg_pending_remove(o);
+            o->active = 0;
+            o->rec->state &= ~MPIDBG_ACTIVE;
+        }
+        if (!o->persistent || freed) {
+            o->live = 0;
+            o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
+        }
+        if (o->newcomm && nd < 8) {
+            deferred[nd] = o->newcomm;
+            dsite[nd] = o->rec->site;
+            dcall[nd] = o->call;
+            nd++;
+            o->newcomm = NULL;
+        }
+    }
+    mpidbg_wunlock();
+    for (int i = 0; i < nd; i++) {
+        struct mpidbg_cx cx;
+        memset(&cx, 0, sizeof cx);
+        cx.site = dsite[i];
+        cx.call = dcall[i];
+        mpidbg_comm_new(&cx, *deferred[i], 0);
+    }
+}
+
+void mpidbg_req_completed(MPI_Request h, int freed_by_program)
+{
+    completed_many(&h, 1, freed_by_program);
+}
+
+/* mpidbg_req_check checks a request a completion call takes: NULL or one
+ * the program holds. */
+int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index)
+{
+    if (r == MPI_REQUEST_NULL)
+        return 1;
+    struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (MPIDBG_LIKELY(o && o->live))
+        return 1;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, cx, MPIDBG_F_REQUEST_UNKNOWN, arg);
+    ev.index = index;
+    ev.handle = MPIDBG_H(r);
+    ev.variant = o ? MPIDBG_V_INACTIVE : MPIDBG_V_UNKNOWN;
+    if (o) {
+        ev.related_site = o->rec->site;
+        ev.related_call = o->call;
+        ev.related_kind = 2;
+    }
+    mpidbg_report(cx, &ev);
+    return 0;
+}
+
+/* ---- the completion wrappers ---- */
+
+#define STACK_REQS 64
+
+/* copy_reqs keeps the handles a completion call will overwrite. */
+static MPI_Request *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], MPI_Request *stack)
+{
+    if (count <= 0)
+        return stack;
+    if (!reqs) {
+        mpidbg_chk_array(cx, reqs, count, "array_of_requests");
+        return NULL;
+    }
+    MPI_Request *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
+    if (!c)
+        return NULL;
+    memcpy(c, reqs, sizeof *c * count);
+    for (int i = 0; i < count; i++)
+        mpidbg_req_check(cx, c[i], "array_of_requests", i);
+    return c;
+}
+
+static void drop_reqs(MPI_Request *c, MPI_Request *stack)
+{
+    if (c != stack)
+        free(c);
+}
+
+#define PROLOGUE(name, pmpi)                                                  \
+    void *ra = __builtin_return_address(0);                                   \
+    if (mpidbg_bypass(ra))                                                    \
+        return pmpi;                                                          \
+    struct mpidbg_cx cx;                                                      \
+    mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    PROLOGUE(MPI_Wait, PMPI_Wait(request, status));
+    MPI_Request h = MPI_REQUEST_NULL;
+    if (mpidbg_chk_array(&cx, request, 1, "request")) {
+        h = *request;
+        mpidbg_req_check(&cx, h, "request", -1);
+    }
+    int rc = PMPI_Wait(request, status);
+    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL)
+        completed_many(&h, 1, 0);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    PROLOGUE(MPI_Test, PMPI_Test(request, flag, status));
+    MPI_Request h = MPI_REQUEST_NULL;
+    if (mpidbg_chk_array(&cx, request, 1, "request")) {
+        h = *request;
+        mpidbg_req_check(&cx, h, "request", -1);
+    }
+    int rc = PMPI_Test(request, flag, status);
+    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL && flag && *flag)
+        completed_many(&h, 1, 0);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    int rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    if (rc == MPI_SUCCESS && c && count > 0)
+        completed_many(c, count, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    int rc = PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+    if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
+        completed_many(c, count, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    int rc = PMPI_Waitany(count, array_of_requests, index, status);
+    if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
+        completed_many(&c[*index], 1, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
+    PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    int rc = PMPI_Testany(count, array_of_requests, index, flag, status);
+    if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
+        completed_many(&c[*index], 1, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+static void some_done(MPI_Request *c, int count, const int *outcount, const int *indices)
+{
+    if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
+        return;
+    for (int i = 0; i < *outcount; i++)
+        if (indices[i] >= 0 && indices[i] < count)
+            completed_many(&c[indices[i]], 1, 0);
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Waitsome, PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, incount, "incount");
+    mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
+    mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
+    MPI_Request *c = copy_reqs(&cx, incount, array_of_requests, stack);
+    int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (rc == MPI_SUCCESS)
+        some_done(c, incount, outcount, array_of_indices);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Testsome, PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
+    MPI_Request stack[STACK_REQS];
+    mpidbg_chk_count(&cx, incount, "incount");
+    mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
+    mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
+    MPI_Request *c = copy_reqs(&cx, incount, array_of_requests, stack);
+    int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (rc == MPI_SUCCESS)
+        some_done(c, incount, outcount, array_of_indices);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* MPI_Request_free: the request must be one the program holds and not
+ * MPI_REQUEST_NULL (MPI-4.1 §3.7.3). An active operation goes on, but
+ * the program can no longer learn when; its buffers stop being pending
+ * so that later reuse is not reported. */
+int MPI_Request_free(MPI_Request *request)
+{
+    PROLOGUE(MPI_Request_free, PMPI_Request_free(request));
+    MPI_Request h = MPI_REQUEST_NULL;
+    if (mpidbg_chk_array(&cx, request, 1, "request")) {
+        h = *request;
+        if (h == MPI_REQUEST_NULL) {
+            struct mpidbg_ev ev;
+            mpidbg_ev_init(&ev, &cx, MPIDBG_F_INVALID_HANDLE, "request");
+            ev.variant = MPIDBG_V_NULL;
+            ev.handle = MPIDBG_H(h);
+            mpidbg_report(&cx, &ev);
+        } else {
+            mpidbg_req_check(&cx, h, "request", -1);
+        }
+    }
+    int rc = PMPI_Request_free(request);
+    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL)
+        completed_many(&h, 1, 1);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* start_check checks one request of MPI_Start(all) and returns its
+ * object if it can be started. */
+static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index)
+{
+    struct mpidbg_ev ev;
+    if (r == MPI_REQUEST_NULL) {
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_HANDLE, arg);
+        ev.variant = MPIDBG_V_NULL;
+        ev.index = index;
+        ev.handle = MPIDBG_H(r);
+        mpidbg_report(cx, &ev);
+        return NULL;
+    }
+    if (!mpidbg_req_check(cx, r, arg, index))
+        return NULL;
+    struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (!o->persistent || o->active) {
+        mpidbg_ev_init(&ev, cx, o->persistent ? MPIDBG_F_REQUEST_ACTIVE_START : MPIDBG_F_REQUEST_UNKNOWN, arg);
+        ev.variant = o->persistent ? 0 : MPIDBG_V_NOT_PERSISTENT;
+        ev.index = index;
+        ev.handle = MPIDBG_H(r);
+        ev.related_site = o->rec->site;
+        ev.related_call = o->call;
+        ev.related_kind = 2;
+        mpidbg_report(cx, &ev);
+        return NULL;
+    }
+    /* its buffers against those of the operations in flight */
+    struct mpidbg_cx sub = *cx;
+    sub.nside = 0;
+    for (int i = 0; i < o->nseg && sub.nside < MPIDBG_MAX_SIDES; i++) {
+        struct mpidbg_side *sd = &sub.sides[sub.nside++];
+        sd->name = "request";
+        sd->mode = o->seg[i].mode;
+        sd->seg = sd->inl;
+        sd->inl[0] = o->seg[i];
+        sd->nseg = 1;
+        sd->lo = o->seg[i].lo;
+        sd->hi = o->seg[i].hi;
+    }
+    mpidbg_pending_check(&sub);
+    cx->nfound += sub.nfound;
+    return o;
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    PROLOGUE(MPI_Start, PMPI_Start(request));
+    struct mpidbg_robj *o = NULL;
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        o = start_check(&cx, *request, "request", -1);
+    int rc = PMPI_Start(request);
+    if (rc == MPI_SUCCESS && o)
+        mpidbg_req_started(o, &cx);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    PROLOGUE(MPI_Startall, PMPI_Startall(count, array_of_requests));
+    struct mpidbg_robj *stack[STACK_REQS], **os = stack;
+    mpidbg_chk_count(&cx, count, "count");
+    int ok = mpidbg_chk_array(&cx, array_of_requests, count, "array_of_requests") && count > 0;
+    if (ok && count > STACK_REQS)
+        os = malloc(sizeof *os * count);
+    if (ok && os)
+        for (int i = 0; i < count; i++)
+            os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
+    int rc = PMPI_Startall(count, array_of_requests);
+    if (rc == MPI_SUCCESS && ok && os)
+        for (int i = 0; i < count; i++)
+            if (os[i])
+                mpidbg_req_started(os[i], &cx);
+    if (os != stack)
+        free(os);
+    mpidbg_leave(&cx);
+    return rc;
+}

@@ -1,0 +1,315 @@
+/*
+ * The shim's internal interface: what the generated wrappers
+ * (wrappers_gen.c), the hand-written wrappers and the Go side call. Not
+ * installed, not a contract: registry.h is the contract.
+ *
+ * Naming: everything here has external linkage because it spans several
+ * C files of one shared library, so it is hidden (MPIDBG_HIDDEN) and
+ * carries the mpidbg_ prefix; the exported symbols are the MPI_ wrappers,
+ * mpidbg_registry, mpidbg_break, mpidbg_resume and the Go entry points
+ * (mpidbg_go_*).
+ */
+#ifndef MPIDBG_SHIM_H
+#define MPIDBG_SHIM_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "registry.h"
+#include "calls_gen.h"
+#include "engine.h"
+
+#define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
+#define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- MPI library specifics (MPICH 4.x handle encoding) ----
+ * MPICH handles are ints: bits 30-31 the handle kind (1 builtin, 2
+ * direct, 3 indirect, 0 invalid), bits 26-29 the object kind. A builtin
+ * datatype carries its size in bits 8-15. */
+#define MPIDBG_H(h) ((uint64_t)(uint32_t)(h))
+#define MPIDBG_IS_BUILTIN_TYPE(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x4c000000u)
+#define MPIDBG_BUILTIN_TYPE_SIZE(h) ((int64_t)((MPIDBG_H(h) >> 8) & 0xff))
+#define MPIDBG_IS_BUILTIN_OP(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x58000000u)
+
+/* ---- the finding catalogue, as C knows it ----
+ * The ids are those of checks/catalogue_local.go; the Go side takes
+ * category, severity and rule from the catalogue. shim/shimtest checks
+ * that every name below is in the catalogue. */
+#define MPIDBG_FINDINGS(X)                                                  \
+    X(NEGATIVE_COUNT, "negative-count", MPIDBG_CAT_ARGUMENT)                \
+    X(INVALID_RANK, "invalid-rank", MPIDBG_CAT_ARGUMENT)                    \
+    X(INVALID_ROOT, "invalid-root", MPIDBG_CAT_ARGUMENT)                    \
+    X(INVALID_TAG, "invalid-tag", MPIDBG_CAT_ARGUMENT)                      \
+    X(NULL_BUFFER, "null-buffer", MPIDBG_CAT_ARGUMENT)                      \
+    X(NULL_ARRAY, "null-array", MPIDBG_CAT_ARGUMENT)                        \
+    X(INVALID_HANDLE, "invalid-handle", MPIDBG_CAT_ARGUMENT)                \
+    X(IN_PLACE_MISUSE, "in-place-misuse", MPIDBG_CAT_ARGUMENT)              \
+    X(INVALID_ARGUMENT, "invalid-argument", MPIDBG_CAT_ARGUMENT)            \
+    X(TYPE_NULL, "type-null", MPIDBG_CAT_TYPE)                              \
+    X(TYPE_UNKNOWN, "type-unknown", MPIDBG_CAT_TYPE)                        \
+    X(TYPE_NOT_COMMITTED, "type-not-committed", MPIDBG_CAT_TYPE)            \
+    X(TYPE_FREED, "type-freed", MPIDBG_CAT_TYPE)                            \
+    X(TYPE_DOUBLE_FREE, "type-double-free", MPIDBG_CAT_TYPE)                \
+    X(TYPE_FREE_PREDEFINED, "type-free-predefined", MPIDBG_CAT_TYPE)        \
+    X(COMMIT_PREDEFINED, "commit-predefined", MPIDBG_CAT_TYPE)              \
+    X(COMMIT_TWICE, "commit-twice", MPIDBG_CAT_TYPE)                        \
+    X(REQUEST_UNKNOWN, "request-unknown", MPIDBG_CAT_REQUEST)               \
+    X(REQUEST_ACTIVE_START, "request-active-start", MPIDBG_CAT_REQUEST)     \
+    X(REQUEST_OVERWRITTEN, "request-overwritten", MPIDBG_CAT_REQUEST)       \
+    X(REQUEST_NEVER_COMPLETED, "request-never-completed", MPIDBG_CAT_REQUEST) \
+    X(LEAK_TYPE, "leak-type", MPIDBG_CAT_LEAK)                              \
+    X(LEAK_COMM, "leak-comm", MPIDBG_CAT_LEAK)                              \
+    X(LEAK_GROUP, "leak-group", MPIDBG_CAT_LEAK)                            \
+    X(LEAK_OP, "leak-op", MPIDBG_CAT_LEAK)                                  \
+    X(LEAK_WIN, "leak-win", MPIDBG_CAT_LEAK)                                \
+    X(LEAK_REQUEST, "leak-request", MPIDBG_CAT_LEAK)                        \
+    X(RECV_TYPE_OVERLAP, "recv-type-overlap", MPIDBG_CAT_OVERLAP)           \
+    X(BUFFER_OVERLAP, "buffer-overlap", MPIDBG_CAT_OVERLAP)                 \
+    X(SEND_RECV_OVERLAP, "send-recv-overlap", MPIDBG_CAT_OVERLAP)
+
+enum mpidbg_cat {
+    MPIDBG_CAT_ARGUMENT,
+    MPIDBG_CAT_TYPE,
+    MPIDBG_CAT_REQUEST,
+    MPIDBG_CAT_LEAK,
+    MPIDBG_CAT_OVERLAP,
+    MPIDBG_NCAT
+};
+
+#define MPIDBG_FID_ENUM(n, s, c) MPIDBG_F_##n,
+enum mpidbg_fid { MPIDBG_FINDINGS(MPIDBG_FID_ENUM) MPIDBG_NFID };
+#undef MPIDBG_FID_ENUM
+
+
+
+/* ---- per-thread and global state ---- */
+extern __thread int mpidbg_depth __attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern int mpidbg_active MPIDBG_HIDDEN;          /* between MPI_Init and MPI_Finalize */
+extern uintptr_t mpidbg_mpi_lo MPIDBG_HIDDEN;    /* the MPI library's text, for calls MPI makes */
+extern uintptr_t mpidbg_mpi_len MPIDBG_HIDDEN;
+extern int mpidbg_tag_ub MPIDBG_HIDDEN;
+extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS */
+extern int mpidbg_world_rank MPIDBG_HIDDEN;
+
+/* A call goes straight to PMPI when it is made inside a wrapper (by MPI
+ * itself, ROMIO, a callback), from inside the MPI library, or outside
+ * MPI_Init..MPI_Finalize. */
+static inline int mpidbg_bypass(void *ra)
+{
+    return mpidbg_depth || !mpidbg_active || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len;
+}
+
+/* ---- datatypes as the checks see them ---- */
+struct mpidbg_tinfo {
+    uint64_t handle;
+    int ok;            /* known and usable: the fields below are valid */
+    int builtin;       /* a predefined type */
+    int64_t size, extent, true_lb, true_ub;
+    int64_t overlap_count; /* 0 never, -1 unknown */
+    uint64_t site;     /* where it was made, 0 for predefined */
+    int32_t call;
+};
+
+enum { MPIDBG_RD = 1, MPIDBG_WR = 2 };
+
+/* Significance of a buffer side in a rooted collective. */
+enum { MPIDBG_SIG_ALL = 0, MPIDBG_SIG_ROOT, MPIDBG_SIG_LEAF, MPIDBG_SIG_BOTH };
+/* Where MPI_IN_PLACE is allowed. */
+enum { MPIDBG_INPLACE_NO = 0, MPIDBG_INPLACE_ANY, MPIDBG_INPLACE_ROOT };
+
+#define MPIDBG_MAX_SIDES 4
+#define MPIDBG_INLINE_SEGS 4
+
+struct mpidbg_side {
+    const char *name;  /* the buffer argument */
+    int mode;
+    int nseg;
+    struct mpidbg_seg *seg; /* inline or malloc'd */
+    struct mpidbg_seg inl[2];
+    int64_t lo, hi;    /* union of the segments' bounds */
+};
+
+struct mpidbg_cobj;
+struct mpidbg_wobj;
+
+/* The context of one wrapped call. */
+struct mpidbg_cx {
+    int32_t call;
+    int32_t nside;
+    uint64_t site;
+    struct mpidbg_cobj *co; /* the communicator, when valid */
+    struct mpidbg_wobj *wo; /* the window, when valid */
+    uint64_t comm;          /* as given */
+    int32_t root_given;     /* a root argument was checked */
+    int32_t at_root, at_leaf;
+    int32_t peer, tag;      /* for request records */
+    int32_t persistent;
+    int32_t nfound;
+    struct mpidbg_side sides[MPIDBG_MAX_SIDES];
+};
+
+/* ---- registry writer (registry.c) ---- */
+MPIDBG_HIDDEN void mpidbg_wlock(void);
+MPIDBG_HIDDEN void mpidbg_wunlock(void);
+MPIDBG_HIDDEN void *mpidbg_table_add(struct mpidbg_table *t, uint32_t *serial_out);
+MPIDBG_HIDDEN void mpidbg_table_publish(struct mpidbg_table *t);
+MPIDBG_HIDDEN void mpidbg_registry_at_init(void);
+MPIDBG_HIDDEN void mpidbg_registry_at_finalize(void);
+MPIDBG_HIDDEN void mpidbg_predef_add(uint64_t handle, int basic);
+MPIDBG_HIDDEN void mpidbg_model_changed(void);
+
+/* An open-addressing map from handle to private object, read without a
+ * lock (entries are never removed; the array is replaced, never freed,
+ * when it grows) and written under the writer lock. */
+struct mpidbg_hslot {
+    uint64_t key;
+    void *val;
+};
+struct mpidbg_harr {
+    uint64_t mask;
+    uint64_t used;
+    int shift;
+    struct mpidbg_hslot s[];
+};
+struct mpidbg_hmap {
+    struct mpidbg_harr *a;
+};
+MPIDBG_HIDDEN void *mpidbg_hmap_get(struct mpidbg_hmap *m, uint64_t key);
+MPIDBG_HIDDEN void mpidbg_hmap_put(struct mpidbg_hmap *m, uint64_t key, void *val);
+MPIDBG_HIDDEN void mpidbg_hmap_each(struct mpidbg_hmap *m, void (*fn)(void *val, void *arg), void *arg);
+
+/* ---- objects (objects.c) ---- */
+struct mpidbg_tobj {
+    uint64_t handle;
+    struct mpidbg_type *rec; /* NULL for predefined types */
+    int32_t predef;
+    int32_t basic;           /* datatype.Basic for predefined types, 0 if not modelled */
+    int32_t refs;            /* handles the program holds (MPI_Type_get_contents adds) */
+    int32_t call;
+    int64_t size, lb, extent, true_lb, true_ub;
+};
+
+struct mpidbg_cobj {
+    uint64_t handle;
+    struct mpidbg_comm *rec;
+    int32_t size, rank, remote_size, inter;
+    int32_t indeg, outdeg; /* neighbourhood collectives; -1 no topology */
+    int32_t predef, freed, call, pad;
+};
+
+struct mpidbg_gobj {
+    uint64_t handle;
+    struct mpidbg_group *rec;
+    int32_t predef, refs, call, pad;
+};
+
+struct mpidbg_oobj {
+    uint64_t handle;
+    struct mpidbg_op *rec;
+    int32_t predef, call;
+};
+
+struct mpidbg_wobj {
+    uint64_t handle;
+    struct mpidbg_win *rec;
+    int32_t size, call; /* size of the window's group */
+};
+
+struct mpidbg_robj {
+    uint64_t handle;
+    struct mpidbg_request *rec;
+    int32_t call;
+    int32_t persistent;
+    int32_t active;
+    int32_t live;
+    int32_t nseg, segcap;
+    struct mpidbg_seg *seg; /* buffers, pending while active */
+    int32_t *pidx;          /* index of each segment in its pending list, -1 */
+    MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
+};
+
+extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN,
+    mpidbg_groups MPIDBG_HIDDEN, mpidbg_ops MPIDBG_HIDDEN, mpidbg_wins MPIDBG_HIDDEN,
+    mpidbg_requests MPIDBG_HIDDEN;
+
+MPIDBG_HIDDEN int mpidbg_tinfo_get(uint64_t handle, struct mpidbg_tinfo *ti);
+MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic);
+MPIDBG_HIDDEN void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t);
+MPIDBG_HIDDEN void mpidbg_type_commit(struct mpidbg_cx *cx, MPI_Datatype t);
+MPIDBG_HIDDEN void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t t);
+MPIDBG_HIDDEN void mpidbg_type_ref(uint64_t t);
+MPIDBG_HIDDEN struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef);
+MPIDBG_HIDDEN void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t c);
+MPIDBG_HIDDEN void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef);
+MPIDBG_HIDDEN void mpidbg_group_freed(struct mpidbg_cx *cx, uint64_t g);
+MPIDBG_HIDDEN void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int commute);
+MPIDBG_HIDDEN void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t op);
+MPIDBG_HIDDEN void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, int disp_unit, MPI_Comm comm);
+MPIDBG_HIDDEN void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t w);
+MPIDBG_HIDDEN void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind);
+MPIDBG_HIDDEN void mpidbg_req_deferred_comm(MPI_Request r, MPI_Comm *newcomm);
+MPIDBG_HIDDEN void mpidbg_type_set_name(MPI_Datatype t, const char *name);
+MPIDBG_HIDDEN void mpidbg_comm_set_name(MPI_Comm c, const char *name);
+MPIDBG_HIDDEN void mpidbg_objects_init(void);
+MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
+
+/* ---- requests and completion (requests.c) ---- */
+MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
+MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
+MPIDBG_HIDDEN void mpidbg_req_completed(MPI_Request handle, int freed_by_program);
+MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);
+
+/* ---- pending buffers (pending.c) ---- */
+extern int mpidbg_npending MPIDBG_HIDDEN;
+MPIDBG_HIDDEN void mpidbg_pending_add(struct mpidbg_robj *ro);    /* under the lock */
+MPIDBG_HIDDEN void mpidbg_pending_remove(struct mpidbg_robj *ro); /* under the lock */
+MPIDBG_HIDDEN void mpidbg_pending_check(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at);
+
+/* ---- checks (checks.c): one function per role ---- */
+MPIDBG_HIDDEN void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra);
+MPIDBG_HIDDEN void mpidbg_leave(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg);
+MPIDBG_HIDDEN struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_count(struct mpidbg_cx *cx, int64_t count, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_counts(struct mpidbg_cx *cx, const void *counts, size_t elem, int64_t n, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_array(struct mpidbg_cx *cx, const void *a, int64_t n, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int commit, struct mpidbg_tinfo *ti);
+MPIDBG_HIDDEN int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, const void *counts, size_t elem, int64_t n, const char *arg, int commit);
+MPIDBG_HIDDEN void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_source(struct mpidbg_cx *cx, int source, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_trank(struct mpidbg_cx *cx, int rank, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_stag(struct mpidbg_cx *cx, int tag, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_rtag(struct mpidbg_cx *cx, int tag, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_root(struct mpidbg_cx *cx, int root, const char *arg);
+MPIDBG_HIDDEN int64_t mpidbg_nproc(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int64_t mpidbg_sum(const void *counts, size_t elem, int64_t n);
+MPIDBG_HIDDEN int64_t mpidbg_nin(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int64_t mpidbg_nout(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int mpidbg_myrank(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int mpidbg_sig(struct mpidbg_cx *cx, const void *buf, const char *arg, int sig, int inplace);
+MPIDBG_HIDDEN void mpidbg_side(struct mpidbg_cx *cx, int mode, const void *buf, const char *arg, int64_t count, const struct mpidbg_tinfo *ti);
+MPIDBG_HIDDEN void mpidbg_side_v(struct mpidbg_cx *cx, int mode, const void *buf, const char *arg,
+                                 const void *counts, size_t celem, const void *displs, size_t delem, int bytes,
+                                 int64_t n, const struct mpidbg_tinfo *ti, const MPI_Datatype *types);
+MPIDBG_HIDDEN void mpidbg_chk_overlaps(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_chk_reqout(struct mpidbg_cx *cx, const MPI_Request *r, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_freetype(struct mpidbg_cx *cx, const MPI_Datatype *t, const char *arg);
+MPIDBG_HIDDEN int mpidbg_chk_committype(struct mpidbg_cx *cx, const MPI_Datatype *t, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_freecomm(struct mpidbg_cx *cx, const MPI_Comm *c, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_freegroup(struct mpidbg_cx *cx, const MPI_Group *g, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_freeop(struct mpidbg_cx *cx, const MPI_Op *op, const char *arg);
+MPIDBG_HIDDEN void mpidbg_chk_freewin(struct mpidbg_cx *cx, const MPI_Win *w, const char *arg);
+MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
+
+/* ---- reporting (report.c) ---- */
+MPIDBG_HIDDEN void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const char *arg);
+MPIDBG_HIDDEN void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev);
+MPIDBG_HIDDEN int mpidbg_enabled(int fid);
+MPIDBG_HIDDEN void mpidbg_report_init(void);
+
+#endif
