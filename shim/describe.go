@@ -295,10 +295,10 @@ func (d *desc) recvOverlap(h uint64, count, from int64) {
 	first, second := collision(h, count)
 	if second != "" {
 		d.path = second
-		d.printf("%s %s overlaps itself from %d instances on and %d are received: elements %s and %s share bytes", d.arg, desc, from, count, first, second)
+		d.printf("%s %s overlaps itself from %s on and %d are received: elements %s and %s share bytes", d.arg, desc, plural(from, "instance", "instances"), count, first, second)
 		return
 	}
-	d.printf("%s %s overlaps itself from %d instances on and %d are received", d.arg, desc, from, count)
+	d.printf("%s %s overlaps itself from %s on and %d are received", d.arg, desc, plural(from, "instance", "instances"), count)
 }
 
 // collisionLimit bounds the elements the search for a colliding pair
