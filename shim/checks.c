@@ -23,30 +23,6 @@
 
 #include "shim.h"
 
-void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
-{
-    mpidbg_depth++;
-    cx->call = call;
-    cx->nside = 0;
-    cx->site = (uint64_t)(uintptr_t)ra;
-    cx->co = NULL;
-    cx->wo = NULL;
-    cx->comm = 0;
-    cx->root_given = 0;
-    cx->at_root = 0;
-    cx->at_leaf = 1;
-    cx->peer = MPI_PROC_NULL;
-    cx->tag = 0;
-    cx->persistent = 0;
-    cx->nfound = 0;
-}
-
-void mpidbg_leave(struct mpidbg_cx *cx)
-{
-    mpidbg_side_free(cx);
-    mpidbg_depth--;
-}
-
 static void report_plain(struct mpidbg_cx *cx, int fid, int variant, const char *arg, int index, int64_t val, int64_t lim)
 {
     struct mpidbg_ev ev;
@@ -77,6 +53,8 @@ static void report_handle(struct mpidbg_cx *cx, int fid, int variant, const char
 struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char *arg)
 {
     cx->comm = MPIDBG_H(c);
+    if (MPIDBG_LIKELY(c == MPI_COMM_WORLD))
+        return cx->co = mpidbg_world;
     if (MPIDBG_UNLIKELY(c == MPI_COMM_NULL)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(c), 0, -1, 0);
         return NULL;
@@ -143,12 +121,9 @@ struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *
 
 /* ---- counts and arrays ---- */
 
-int mpidbg_chk_count(struct mpidbg_cx *cx, int64_t count, const char *arg)
+void mpidbg_bad_count(struct mpidbg_cx *cx, int64_t count, const char *arg)
 {
-    if (MPIDBG_LIKELY(count >= 0))
-        return 1;
     report_plain(cx, MPIDBG_F_NEGATIVE_COUNT, 0, arg, -1, count, 0);
-    return 0;
 }
 
 static int64_t elem_at(const void *a, size_t elem, int64_t i)
@@ -243,27 +218,27 @@ int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, const void *co
 
 /* ---- ranks, tags, roots ---- */
 
-void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *arg)
+/* The inline rank checks (shim.h) pass the common case: an
+ * intracommunicator rank; these take the rest. */
+void mpidbg_bad_dest(struct mpidbg_cx *cx, int dest, const char *arg)
 {
-    cx->peer = dest;
     struct mpidbg_cobj *c = cx->co;
     if (!c)
         return;
     int n = c->inter ? c->remote_size : c->size;
-    if (MPIDBG_LIKELY(dest >= 0 && dest < n) || dest == MPI_PROC_NULL)
+    if ((dest >= 0 && dest < n) || dest == MPI_PROC_NULL)
         return;
     report_plain(cx, MPIDBG_F_INVALID_RANK, dest == MPI_ANY_SOURCE ? MPIDBG_V_ANY_SOURCE : c->inter ? MPIDBG_V_INTER : 0,
                  arg, -1, dest, n);
 }
 
-void mpidbg_chk_source(struct mpidbg_cx *cx, int source, const char *arg)
+void mpidbg_bad_source(struct mpidbg_cx *cx, int source, const char *arg)
 {
-    cx->peer = source;
     struct mpidbg_cobj *c = cx->co;
     if (!c)
         return;
     int n = c->inter ? c->remote_size : c->size;
-    if (MPIDBG_LIKELY(source >= 0 && source < n) || source == MPI_PROC_NULL || source == MPI_ANY_SOURCE)
+    if ((source >= 0 && source < n) || source == MPI_PROC_NULL || source == MPI_ANY_SOURCE)
         return;
     report_plain(cx, MPIDBG_F_INVALID_RANK, c->inter ? MPIDBG_V_INTER : MPIDBG_V_RECV, arg, -1, source, n);
 }
@@ -281,20 +256,10 @@ void mpidbg_chk_trank(struct mpidbg_cx *cx, int rank, const char *arg)
     report_plain(cx, MPIDBG_F_INVALID_RANK, 0, arg, -1, rank, w->size);
 }
 
-void mpidbg_chk_stag(struct mpidbg_cx *cx, int tag, const char *arg)
+void mpidbg_bad_tag(struct mpidbg_cx *cx, int tag, const char *arg, int recv)
 {
-    cx->tag = tag;
-    if (MPIDBG_LIKELY(tag >= 0 && tag <= mpidbg_tag_ub))
-        return;
-    report_plain(cx, MPIDBG_F_INVALID_TAG, tag == MPI_ANY_TAG ? MPIDBG_V_ANY_TAG : 0, arg, -1, tag, mpidbg_tag_ub);
-}
-
-void mpidbg_chk_rtag(struct mpidbg_cx *cx, int tag, const char *arg)
-{
-    cx->tag = tag;
-    if (MPIDBG_LIKELY(tag >= 0 && tag <= mpidbg_tag_ub) || tag == MPI_ANY_TAG)
-        return;
-    report_plain(cx, MPIDBG_F_INVALID_TAG, MPIDBG_V_RECV, arg, -1, tag, mpidbg_tag_ub);
+    int variant = recv ? MPIDBG_V_RECV : tag == MPI_ANY_TAG ? MPIDBG_V_ANY_TAG : 0;
+    report_plain(cx, MPIDBG_F_INVALID_TAG, variant, arg, -1, tag, mpidbg_tag_ub);
 }
 
 /* mpidbg_chk_root checks root and works out which arguments this rank
@@ -440,7 +405,7 @@ static void side_seg(struct mpidbg_cx *cx, struct mpidbg_side *sd, const void *a
 void mpidbg_side_free(struct mpidbg_cx *cx)
 {
     for (int i = 0; i < cx->nside; i++)
-        if (cx->sides[i].seg != cx->sides[i].inl)
+        if (cx->sides[i].seg && cx->sides[i].seg != cx->sides[i].inl)
             free(cx->sides[i].seg);
     cx->nside = 0;
 }
@@ -479,6 +444,8 @@ static void chk_self(struct mpidbg_cx *cx, const char *arg, int index, const voi
     mpidbg_report(cx, &ev);
 }
 
+/* mpidbg_side adds a buffer of count elements: the segment (its bounds)
+ * is built only when something needs it, mpidbg_sides_ready. */
 void mpidbg_side(struct mpidbg_cx *cx, int mode, const void *buf, const char *arg, int64_t count,
                  const struct mpidbg_tinfo *ti)
 {
@@ -487,9 +454,29 @@ void mpidbg_side(struct mpidbg_cx *cx, int mode, const void *buf, const char *ar
     chk_null(cx, buf, arg, -1, count, ti);
     if (mode == MPIDBG_WR)
         chk_self(cx, arg, -1, buf, count, ti);
-    struct mpidbg_side *sd = side_add(cx, mode, arg, 1);
-    if (sd)
-        side_seg(cx, sd, buf, count, ti);
+    if (cx->nside >= MPIDBG_MAX_SIDES)
+        return;
+    struct mpidbg_side *sd = &cx->sides[cx->nside++];
+    sd->name = arg;
+    sd->mode = mode;
+    sd->nseg = -1;
+    sd->seg = sd->inl;
+    sd->buf = buf;
+    sd->count = count;
+    sd->ti = ti;
+}
+
+void mpidbg_sides_ready(struct mpidbg_cx *cx)
+{
+    for (int i = 0; i < cx->nside; i++) {
+        struct mpidbg_side *sd = &cx->sides[i];
+        if (sd->nseg >= 0)
+            continue;
+        sd->nseg = 0;
+        sd->lo = INT64_MAX;
+        sd->hi = INT64_MIN;
+        side_seg(cx, sd, sd->buf, sd->count, sd->ti);
+    }
 }
 
 /* mpidbg_side_v adds the side of a v- or w-collective: segment i holds
@@ -543,6 +530,9 @@ void mpidbg_side_v(struct mpidbg_cx *cx, int mode, const void *buf, const char *
  * still pending. */
 void mpidbg_chk_overlaps(struct mpidbg_cx *cx)
 {
+    if (MPIDBG_LIKELY(cx->nside < 2 && __atomic_load_n(&mpidbg_npending, __ATOMIC_RELAXED) == 0))
+        return;
+    mpidbg_sides_ready(cx);
     if (cx->nside > 1 && mpidbg_enabled(MPIDBG_F_SEND_RECV_OVERLAP)) {
         for (int a = 0; a < cx->nside; a++)
             for (int b = a + 1; b < cx->nside; b++) {

@@ -61,6 +61,9 @@ static void find_mpi_text(void)
 
 static void start(void)
 {
+    int provided = MPI_THREAD_MULTIPLE;
+    PMPI_Query_thread(&provided);
+    mpidbg_mt = provided == MPI_THREAD_MULTIPLE;
     find_mpi_text();
     int *ub = NULL, flag = 0;
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)

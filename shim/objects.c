@@ -670,9 +670,11 @@ void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t h)
 }
 
 /* mpidbg_objects_init records MPI's own communicators. */
+struct mpidbg_cobj *mpidbg_world;
+
 void mpidbg_objects_init(void)
 {
-    mpidbg_comm_new(NULL, MPI_COMM_WORLD, 1);
+    mpidbg_world = mpidbg_comm_new(NULL, MPI_COMM_WORLD, 1);
     mpidbg_comm_new(NULL, MPI_COMM_SELF, 1);
 }
 

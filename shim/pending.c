@@ -6,10 +6,16 @@
  * and a send buffer not written, until the operation completes; two sends
  * may read the same buffer since MPI-3.0).
  *
- * Two unsorted arrays, one for segments MPI writes (receives) and one for
- * segments it reads (sends): a new send scans only the first. The scan
- * compares bounds only; the exact test (datatype.Overlap, in Go) runs
- * when bounds intersect, outside the lock.
+ * Two arrays, one for segments MPI writes (receives) and one for segments
+ * it reads (sends), each sorted by lower bound: a new send looks only at
+ * the first. A query finds the segments below its upper bound by binary
+ * search and walks down from there until a segment starts more than the
+ * widest segment's span below the query: O(log n) for the usual layout of
+ * disjoint buffers, such as a window of receives into consecutive array
+ * elements. Removal marks entries dead; a completion call compacts once
+ * for all the requests it finished. The scan compares bounds only; the
+ * exact test (datatype.Overlap, in Go) runs when bounds intersect,
+ * outside the lock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +24,15 @@
 
 struct pend {
     int64_t lo, hi;
-    struct mpidbg_robj *ro;
+    struct mpidbg_robj *ro; /* NULL: removed, compacted away by flush */
     int32_t seg;
     int32_t pad;
 };
 
 struct plist {
     struct pend *v;
-    int n, cap;
+    int n, cap, dead;
+    int64_t maxspan; /* the widest segment since the list was last empty */
 };
 
 static struct plist writes, reads;
@@ -36,11 +43,24 @@ static struct plist *list_of(int mode)
     return mode == MPIDBG_WR ? &writes : &reads;
 }
 
+/* first index whose lo is >= x (strict: > x) */
+static int bound(const struct plist *L, int64_t x, int strict)
+{
+    int lo = 0, hi = L->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (L->v[mid].lo < x || (strict && L->v[mid].lo == x))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void mpidbg_pending_add(struct mpidbg_robj *ro)
 {
     for (int i = 0; i < ro->nseg; i++) {
         struct mpidbg_seg *s = &ro->seg[i];
-        ro->pidx[i] = -1;
         if (s->hi <= s->lo)
             continue;
         struct plist *L = list_of(s->mode);
@@ -52,27 +72,55 @@ void mpidbg_pending_add(struct mpidbg_robj *ro)
             L->v = v;
             L->cap = cap;
         }
-        L->v[L->n] = (struct pend){s->lo, s->hi, ro, i, 0};
-        ro->pidx[i] = L->n++;
-        __atomic_add_fetch(&mpidbg_npending, 1, __ATOMIC_RELAXED);
+        int k = L->n && L->v[L->n - 1].lo <= s->lo ? L->n : bound(L, s->lo, 1);
+        if (k < L->n)
+            memmove(&L->v[k + 1], &L->v[k], sizeof *L->v * (L->n - k));
+        L->v[k] = (struct pend){s->lo, s->hi, ro, i, 0};
+        L->n++;
+        if (s->hi - s->lo > L->maxspan)
+            L->maxspan = s->hi - s->lo;
+        /* writers hold the lock: a plain atomic store, no locked add */
+        __atomic_store_n(&mpidbg_npending, mpidbg_npending + 1, __ATOMIC_RELAXED);
     }
 }
 
 void mpidbg_pending_remove(struct mpidbg_robj *ro)
 {
     for (int i = 0; i < ro->nseg; i++) {
-        int k = ro->pidx[i];
-        if (k < 0)
+        struct mpidbg_seg *s = &ro->seg[i];
+        if (s->hi <= s->lo)
             continue;
-        struct plist *L = list_of(ro->seg[i].mode);
-        ro->pidx[i] = -1;
-        if (k >= L->n || L->v[k].ro != ro)
-            continue; /* cannot happen; never corrupt the list */
-        L->v[k] = L->v[--L->n];
-        if (k < L->n)
-            L->v[k].ro->pidx[L->v[k].seg] = k;
-        __atomic_sub_fetch(&mpidbg_npending, 1, __ATOMIC_RELAXED);
+        struct plist *L = list_of(s->mode);
+        for (int k = bound(L, s->lo, 0); k < L->n && L->v[k].lo == s->lo; k++)
+            if (L->v[k].ro == ro && L->v[k].seg == i) {
+                L->v[k].ro = NULL;
+                L->dead++;
+                __atomic_store_n(&mpidbg_npending, mpidbg_npending - 1, __ATOMIC_RELAXED);
+                break;
+            }
     }
+}
+
+static void flush(struct plist *L)
+{
+    if (!L->dead)
+        return;
+    int j = 0;
+    for (int k = 0; k < L->n; k++)
+        if (L->v[k].ro)
+            L->v[j++] = L->v[k];
+    L->n = j;
+    L->dead = 0;
+    if (!L->n)
+        L->maxspan = 0;
+}
+
+/* mpidbg_pending_flush drops removed entries; under the lock, after a
+ * batch of removals. */
+void mpidbg_pending_flush(void)
+{
+    flush(&writes);
+    flush(&reads);
 }
 
 /* A candidate conflict, copied out of the lock. */
@@ -87,9 +135,11 @@ struct hit {
 
 static int scan(struct plist *L, const struct mpidbg_seg *s, const char *name, struct hit *hits, int nh)
 {
-    for (int k = 0; k < L->n && nh < MAX_HITS; k++) {
+    for (int k = bound(L, s->hi, 0) - 1; k >= 0 && nh < MAX_HITS; k--) {
         const struct pend *p = &L->v[k];
-        if (p->lo < s->hi && s->lo < p->hi) {
+        if (p->lo + L->maxspan <= s->lo)
+            break; /* this one and all below end before s starts */
+        if (p->ro && p->hi > s->lo) {
             hits[nh].mine = *s;
             hits[nh].other = p->ro->seg[p->seg];
             hits[nh].other_site = p->ro->rec->site;

@@ -28,9 +28,16 @@ static struct mpidbg_finding ring[FINDINGS_CAP];
 static pthread_mutex_t wmutex = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t epoch = 1;
 
+/* mpidbg_mt is set when MPI provides MPI_THREAD_MULTIPLE: only then can
+ * two threads be inside wrappers at once, and only then does the writer
+ * take the mutex. At lower levels the program serialises its MPI calls,
+ * and the seqlock alone keeps outside readers right. */
+int mpidbg_mt = 1;
+
 void mpidbg_wlock(void)
 {
-    pthread_mutex_lock(&wmutex);
+    if (mpidbg_mt)
+        pthread_mutex_lock(&wmutex);
     uint64_t g = mpidbg_registry.generation;
     __atomic_store_n(&mpidbg_registry.generation, g + 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -40,7 +47,8 @@ void mpidbg_wunlock(void)
 {
     uint64_t g = mpidbg_registry.generation;
     __atomic_store_n(&mpidbg_registry.generation, g + 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&wmutex);
+    if (mpidbg_mt)
+        pthread_mutex_unlock(&wmutex);
 }
 
 static void table_init(struct mpidbg_table *t, uint32_t rec_size, uint32_t first_chunk)

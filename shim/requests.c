@@ -31,18 +31,19 @@ struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r)
 
 static int seg_reserve(struct mpidbg_robj *o, int n)
 {
+    if (!o->seg) {
+        o->seg = o->inl;
+        o->segcap = 2;
+    }
     if (n <= o->segcap)
         return 1;
-    int cap = n < 4 ? 4 : n;
-    struct mpidbg_seg *s = realloc(o->seg, sizeof *s * cap);
+    struct mpidbg_seg *s = malloc(sizeof *s * n);
     if (!s)
         return 0;
+    if (o->seg != o->inl)
+        free(o->seg);
     o->seg = s;
-    int32_t *p = realloc(o->pidx, sizeof *p * cap);
-    if (!p)
-        return 0;
-    o->pidx = p;
-    o->segcap = cap;
+    o->segcap = n;
     return 1;
 }
 
@@ -52,6 +53,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
 {
     if (r == MPI_REQUEST_NULL)
         return;
+    mpidbg_sides_ready(cx);
     int nseg = 0, rd = 0, wr = 0;
     struct mpidbg_seg *wfirst = NULL, *rfirst = NULL;
     for (int i = 0; i < cx->nside; i++) {
@@ -87,27 +89,24 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
         mpidbg_hmap_put(&mpidbg_requests, h, o);
     } else if (o->active) {
         mpidbg_pending_remove(o); /* a completion the shim did not see */
+        mpidbg_pending_flush();
     }
     struct mpidbg_request *rec = o->rec;
-    memset(rec, 0, sizeof *rec);
     rec->handle = h;
     rec->site = cx->site;
     struct mpidbg_seg *b = wfirst ? wfirst : rfirst;
-    if (b) {
-        rec->buf = b->addr;
-        rec->datatype = b->type;
-        rec->count = b->count;
-    }
-    if (kind == MPIDBG_REQ_COLL && rfirst) {
-        rec->buf2 = rfirst->addr;
-        rec->datatype2 = rfirst->type;
-        rec->count2 = rfirst->count;
-    }
+    rec->buf = b ? b->addr : 0;
+    rec->datatype = b ? b->type : 0;
+    rec->count = b ? b->count : 0;
+    int two = kind == MPIDBG_REQ_COLL && rfirst;
+    rec->buf2 = two ? rfirst->addr : 0;
+    rec->datatype2 = two ? rfirst->type : 0;
+    rec->count2 = two ? rfirst->count : 0;
     rec->comm = cx->wo ? cx->wo->handle : cx->comm;
     rec->peer = cx->peer;
     rec->tag = cx->tag;
     rec->call = cx->call;
-    rec->serial = ++req_serial;
+    rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
     o->persistent = cx->persistent;
@@ -144,9 +143,18 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
     mpidbg_wunlock();
 }
 
-/* completed_many finishes n requests (handles as they were before the
- * completion call); freed: MPI_Request_free. */
-static void completed_many(const MPI_Request *hs, int n, int freed)
+/* A request a completion call takes, as it was before the call: MPI
+ * overwrites the handle, and may hand the same value to a new request
+ * (of another thread) before the shim records the completion, which the
+ * serial tells apart. */
+struct reqref {
+    MPI_Request h;
+    uint32_t serial;
+    struct mpidbg_robj *o;
+};
+
+/* completed finishes n requests; freed: MPI_Request_free. */
+static void completed(const struct reqref *rs, int n, int freed)
 {
     MPI_Comm *deferred[8];
     uint64_t dsite[8];
@@ -154,10 +162,8 @@ static void completed_many(const MPI_Request *hs, int n, int freed)
     int nd = 0;
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
-        if (hs[i] == MPI_REQUEST_NULL)
-            continue;
-        struct mpidbg_robj *o = mpidbg_req_lookup(hs[i]);
-        if (!o)
+        struct mpidbg_robj *o = rs[i].o;
+        if (!o || o->serial != rs[i].serial)
             continue;
         if (o->active) {
             mpidbg_pending_remove(o);
@@ -176,6 +182,7 @@ static void completed_many(const MPI_Request *hs, int n, int freed)
             o->newcomm = NULL;
         }
     }
+    mpidbg_pending_flush();
     mpidbg_wunlock();
     for (int i = 0; i < nd; i++) {
         struct mpidbg_cx cx;
@@ -184,11 +191,6 @@ static void completed_many(const MPI_Request *hs, int n, int freed)
         cx.call = dcall[i];
         mpidbg_comm_new(&cx, *deferred[i], 0);
     }
-}
-
-void mpidbg_req_completed(MPI_Request h, int freed_by_program)
-{
-    completed_many(&h, 1, freed_by_program);
 }
 
 /* mpidbg_req_check checks a request a completion call takes: NULL or one
@@ -214,12 +216,29 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     return 0;
 }
 
+/* ref checks one request and keeps what completion will need. */
+static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct reqref *out)
+{
+    out->h = h;
+    out->o = NULL;
+    out->serial = 0;
+    if (h == MPI_REQUEST_NULL)
+        return;
+    struct mpidbg_robj *o = mpidbg_req_lookup(h);
+    if (MPIDBG_LIKELY(o && o->live)) {
+        out->o = o;
+        out->serial = o->serial;
+        return;
+    }
+    mpidbg_req_check(cx, h, arg, index);
+}
+
 /* ---- the completion wrappers ---- */
 
 #define STACK_REQS 64
 
-/* copy_reqs keeps the handles a completion call will overwrite. */
-static MPI_Request *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], MPI_Request *stack)
+/* copy_reqs checks the requests of a completion call and keeps them. */
+static struct reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], struct reqref *stack)
 {
     if (count <= 0)
         return stack;
@@ -227,16 +246,15 @@ static MPI_Request *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request
         mpidbg_chk_array(cx, reqs, count, "array_of_requests");
         return NULL;
     }
-    MPI_Request *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
+    struct reqref *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
     if (!c)
         return NULL;
-    memcpy(c, reqs, sizeof *c * count);
     for (int i = 0; i < count; i++)
-        mpidbg_req_check(cx, c[i], "array_of_requests", i);
+        ref(cx, reqs[i], "array_of_requests", i, &c[i]);
     return c;
 }
 
-static void drop_reqs(MPI_Request *c, MPI_Request *stack)
+static void drop_reqs(struct reqref *c, struct reqref *stack)
 {
     if (c != stack)
         free(c);
@@ -252,14 +270,12 @@ static void drop_reqs(MPI_Request *c, MPI_Request *stack)
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     PROLOGUE(MPI_Wait, PMPI_Wait(request, status));
-    MPI_Request h = MPI_REQUEST_NULL;
-    if (mpidbg_chk_array(&cx, request, 1, "request")) {
-        h = *request;
-        mpidbg_req_check(&cx, h, "request", -1);
-    }
+    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        ref(&cx, *request, "request", -1, &r);
     int rc = PMPI_Wait(request, status);
-    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL)
-        completed_many(&h, 1, 0);
+    if (rc == MPI_SUCCESS && r.o)
+        completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -267,14 +283,12 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     PROLOGUE(MPI_Test, PMPI_Test(request, flag, status));
-    MPI_Request h = MPI_REQUEST_NULL;
-    if (mpidbg_chk_array(&cx, request, 1, "request")) {
-        h = *request;
-        mpidbg_req_check(&cx, h, "request", -1);
-    }
+    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        ref(&cx, *request, "request", -1, &r);
     int rc = PMPI_Test(request, flag, status);
-    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL && flag && *flag)
-        completed_many(&h, 1, 0);
+    if (rc == MPI_SUCCESS && r.o && flag && *flag)
+        completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -282,13 +296,13 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
-    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     int rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
     if (rc == MPI_SUCCESS && c && count > 0)
-        completed_many(c, count, 0);
+        completed(c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -297,13 +311,13 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
-    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     int rc = PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
-        completed_many(c, count, 0);
+        completed(c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -312,12 +326,12 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     int rc = PMPI_Waitany(count, array_of_requests, index, status);
     if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
-        completed_many(&c[*index], 1, 0);
+        completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -326,35 +340,35 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
     PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    MPI_Request *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     int rc = PMPI_Testany(count, array_of_requests, index, flag, status);
     if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
-        completed_many(&c[*index], 1, 0);
+        completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
 }
 
-static void some_done(MPI_Request *c, int count, const int *outcount, const int *indices)
+static void some_done(struct reqref *c, int count, const int *outcount, const int *indices)
 {
     if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
         return;
     for (int i = 0; i < *outcount; i++)
         if (indices[i] >= 0 && indices[i] < count)
-            completed_many(&c[indices[i]], 1, 0);
+            completed(&c[indices[i]], 1, 0);
 }
 
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                  MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Waitsome, PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, incount, "incount");
     mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
-    MPI_Request *c = copy_reqs(&cx, incount, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
     int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
@@ -367,11 +381,11 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
                  MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Testsome, PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
-    MPI_Request stack[STACK_REQS];
+    struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, incount, "incount");
     mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
-    MPI_Request *c = copy_reqs(&cx, incount, array_of_requests, stack);
+    struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
     int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
@@ -387,22 +401,21 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Request_free(MPI_Request *request)
 {
     PROLOGUE(MPI_Request_free, PMPI_Request_free(request));
-    MPI_Request h = MPI_REQUEST_NULL;
+    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request")) {
-        h = *request;
-        if (h == MPI_REQUEST_NULL) {
+        if (*request == MPI_REQUEST_NULL) {
             struct mpidbg_ev ev;
             mpidbg_ev_init(&ev, &cx, MPIDBG_F_INVALID_HANDLE, "request");
             ev.variant = MPIDBG_V_NULL;
-            ev.handle = MPIDBG_H(h);
+            ev.handle = MPIDBG_H(*request);
             mpidbg_report(&cx, &ev);
         } else {
-            mpidbg_req_check(&cx, h, "request", -1);
+            ref(&cx, *request, "request", -1, &r);
         }
     }
     int rc = PMPI_Request_free(request);
-    if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL)
-        completed_many(&h, 1, 1);
+    if (rc == MPI_SUCCESS && r.o)
+        completed(&r, 1, 1);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -92,6 +92,8 @@ extern uintptr_t mpidbg_mpi_len MPIDBG_HIDDEN;
 extern int mpidbg_tag_ub MPIDBG_HIDDEN;
 extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS */
 extern int mpidbg_world_rank MPIDBG_HIDDEN;
+extern int mpidbg_mt MPIDBG_HIDDEN;              /* MPI_THREAD_MULTIPLE: writers lock */
+extern struct mpidbg_cobj *mpidbg_world MPIDBG_HIDDEN;
 
 /* A call goes straight to PMPI when it is made inside a wrapper (by MPI
  * itself, ROMIO, a callback), from inside the MPI library, or outside
@@ -125,10 +127,13 @@ enum { MPIDBG_INPLACE_NO = 0, MPIDBG_INPLACE_ANY, MPIDBG_INPLACE_ROOT };
 struct mpidbg_side {
     const char *name;  /* the buffer argument */
     int mode;
-    int nseg;
+    int nseg;          /* -1: one segment, not built yet (buf, count, ti) */
     struct mpidbg_seg *seg; /* inline or malloc'd */
     struct mpidbg_seg inl[2];
     int64_t lo, hi;    /* union of the segments' bounds */
+    const void *buf;
+    int64_t count;
+    const struct mpidbg_tinfo *ti;
 };
 
 struct mpidbg_cobj;
@@ -225,9 +230,11 @@ struct mpidbg_robj {
     int32_t active;
     int32_t live;
     int32_t nseg, segcap;
-    struct mpidbg_seg *seg; /* buffers, pending while active */
-    int32_t *pidx;          /* index of each segment in its pending list, -1 */
+    uint32_t serial;        /* the record's serial: a reused handle is a new request */
+    int32_t pad;
+    struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
+    struct mpidbg_seg inl[2];
 };
 
 extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN,
@@ -258,33 +265,100 @@ MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 /* ---- requests and completion (requests.c) ---- */
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
-MPIDBG_HIDDEN void mpidbg_req_completed(MPI_Request handle, int freed_by_program);
 MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;
 MPIDBG_HIDDEN void mpidbg_pending_add(struct mpidbg_robj *ro);    /* under the lock */
-MPIDBG_HIDDEN void mpidbg_pending_remove(struct mpidbg_robj *ro); /* under the lock */
+MPIDBG_HIDDEN void mpidbg_pending_remove(struct mpidbg_robj *ro); /* under the lock; then flush */
+MPIDBG_HIDDEN void mpidbg_pending_flush(void);
 MPIDBG_HIDDEN void mpidbg_pending_check(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at);
 
 /* ---- checks (checks.c): one function per role ---- */
-MPIDBG_HIDDEN void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra);
-MPIDBG_HIDDEN void mpidbg_leave(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
+
+static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
+{
+    mpidbg_depth++;
+    cx->call = call;
+    cx->nside = 0;
+    cx->site = (uint64_t)(uintptr_t)ra;
+    cx->co = NULL;
+    cx->wo = NULL;
+    cx->comm = 0;
+    cx->root_given = 0;
+    cx->at_root = 0;
+    cx->at_leaf = 1;
+    cx->peer = MPI_PROC_NULL;
+    cx->tag = 0;
+    cx->persistent = 0;
+    cx->nfound = 0;
+}
+
+static inline void mpidbg_leave(struct mpidbg_cx *cx)
+{
+    if (cx->nside)
+        mpidbg_side_free(cx);
+    mpidbg_depth--;
+}
+
+/* The slow paths of the inline checks below: they report. */
+MPIDBG_HIDDEN void mpidbg_bad_count(struct mpidbg_cx *cx, int64_t count, const char *arg);
+MPIDBG_HIDDEN void mpidbg_bad_dest(struct mpidbg_cx *cx, int dest, const char *arg);
+MPIDBG_HIDDEN void mpidbg_bad_source(struct mpidbg_cx *cx, int source, const char *arg);
+MPIDBG_HIDDEN void mpidbg_bad_tag(struct mpidbg_cx *cx, int tag, const char *arg, int recv);
+
+static inline int mpidbg_chk_count(struct mpidbg_cx *cx, int64_t count, const char *arg)
+{
+    if (MPIDBG_LIKELY(count >= 0))
+        return 1;
+    mpidbg_bad_count(cx, count, arg);
+    return 0;
+}
+
+static inline void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *arg)
+{
+    cx->peer = dest;
+    if (MPIDBG_LIKELY(cx->co && !cx->co->inter && (unsigned)dest < (unsigned)cx->co->size) || dest == MPI_PROC_NULL)
+        return;
+    mpidbg_bad_dest(cx, dest, arg);
+}
+
+static inline void mpidbg_chk_source(struct mpidbg_cx *cx, int source, const char *arg)
+{
+    cx->peer = source;
+    if (MPIDBG_LIKELY(cx->co && !cx->co->inter && (unsigned)source < (unsigned)cx->co->size) ||
+        source == MPI_PROC_NULL || source == MPI_ANY_SOURCE)
+        return;
+    mpidbg_bad_source(cx, source, arg);
+}
+
+static inline void mpidbg_chk_stag(struct mpidbg_cx *cx, int tag, const char *arg)
+{
+    cx->tag = tag;
+    if (MPIDBG_LIKELY(tag >= 0 && tag <= mpidbg_tag_ub))
+        return;
+    mpidbg_bad_tag(cx, tag, arg, 0);
+}
+
+static inline void mpidbg_chk_rtag(struct mpidbg_cx *cx, int tag, const char *arg)
+{
+    cx->tag = tag;
+    if (MPIDBG_LIKELY(tag >= 0 && tag <= mpidbg_tag_ub) || tag == MPI_ANY_TAG)
+        return;
+    mpidbg_bad_tag(cx, tag, arg, 1);
+}
 MPIDBG_HIDDEN struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char *arg);
 MPIDBG_HIDDEN int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg);
 MPIDBG_HIDDEN int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg);
 MPIDBG_HIDDEN struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *arg);
-MPIDBG_HIDDEN int mpidbg_chk_count(struct mpidbg_cx *cx, int64_t count, const char *arg);
 MPIDBG_HIDDEN int mpidbg_chk_counts(struct mpidbg_cx *cx, const void *counts, size_t elem, int64_t n, const char *arg);
 MPIDBG_HIDDEN int mpidbg_chk_array(struct mpidbg_cx *cx, const void *a, int64_t n, const char *arg);
 MPIDBG_HIDDEN int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int commit, struct mpidbg_tinfo *ti);
 MPIDBG_HIDDEN int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, const void *counts, size_t elem, int64_t n, const char *arg, int commit);
-MPIDBG_HIDDEN void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *arg);
-MPIDBG_HIDDEN void mpidbg_chk_source(struct mpidbg_cx *cx, int source, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_trank(struct mpidbg_cx *cx, int rank, const char *arg);
-MPIDBG_HIDDEN void mpidbg_chk_stag(struct mpidbg_cx *cx, int tag, const char *arg);
-MPIDBG_HIDDEN void mpidbg_chk_rtag(struct mpidbg_cx *cx, int tag, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_root(struct mpidbg_cx *cx, int root, const char *arg);
 MPIDBG_HIDDEN int64_t mpidbg_nproc(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN int64_t mpidbg_sum(const void *counts, size_t elem, int64_t n);
@@ -304,7 +378,6 @@ MPIDBG_HIDDEN void mpidbg_chk_freecomm(struct mpidbg_cx *cx, const MPI_Comm *c, 
 MPIDBG_HIDDEN void mpidbg_chk_freegroup(struct mpidbg_cx *cx, const MPI_Group *g, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_freeop(struct mpidbg_cx *cx, const MPI_Op *op, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_freewin(struct mpidbg_cx *cx, const MPI_Win *w, const char *arg);
-MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
 
 /* ---- reporting (report.c) ---- */
 MPIDBG_HIDDEN void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const char *arg);
