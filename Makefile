@@ -44,17 +44,21 @@ demo: build
 	@echo "== a sender and a receiver that disagree on the layout"
 	$(BIN) inspect --send-count 2 --recv-count 2 --match "$$(cat examples/s_recv.expr)" "$$(cat examples/s_type.expr)"
 
-test: deps $(LIB) vet gotest
+test: deps $(BIN) $(LIB) vet gotest
 
 vet:
 	$(GO) vet ./...
 
-# MPIDBG_REQUIRE_MPI makes the tests that need MPICH fail instead of skip.
+# MPIDBG_REQUIRE_MPI and MPIDBG_REQUIRE_SHIM make the tests that need MPICH
+# or lib/libmpidbg.so fail instead of skip: `make test` never skips them.
 gotest:
-	MPIDBG_REQUIRE_MPI=1 $(GO) test -race -count=1 ./...
+	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 ./...
 
-bench: deps
+# Go benchmarks of the datatype engine, then what mpidbg costs a running
+# MPI program: native and mpidbg runs of bench/programs in one invocation.
+bench: deps $(BIN) $(LIB)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
+	$(GO) run ./bench/runner -rounds 5 -np 2
 
 # Each fuzzer for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s
