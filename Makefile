@@ -31,18 +31,20 @@ $(LIB): $(SHIM_SOURCES)
 		$(GO) build -buildmode=c-shared -o $@ ./shim
 	@rm -f lib/libmpidbg.h
 
-# Until the shim (lib/libmpidbg.so) exists, the demo shows the datatype
-# engine on the struct of examples/s_type.expr: its tree, type map, the
-# element a path names, and a sender/receiver signature mismatch.
-demo: build
-	@echo "== the datatype of examples/s_type.expr"
-	$(BIN) inspect "$$(cat examples/s_type.expr)"
+# The demo: examples/halo.c, a halo exchange with four planted mistakes,
+# run on 4 ranks under mpidbg. mpidbg exits 1 because it found errors,
+# which is the point of the demo, so only other statuses fail it. Then the
+# datatype engine answers a question about the type one finding names.
+demo: build bin/halo
+	@echo "== mpidbg run -n 4 bin/halo   (examples/halo.c)"
+	@$(BIN) run -n 4 bin/halo || [ $$? -eq 1 ]
 	@echo
-	@echo "== which element is s_type[2][5]?"
-	$(BIN) inspect --path 's_type[2][5]' "$$(cat examples/s_type.expr)"
-	@echo
-	@echo "== a sender and a receiver that disagree on the layout"
-	$(BIN) inspect --send-count 2 --recv-count 2 --match "$$(cat examples/s_recv.expr)" "$$(cat examples/s_type.expr)"
+	@echo "== why rows overlap: two instances of row_packed start 8 bytes apart (mpidbg inspect)"
+	$(BIN) inspect --count 2 --typemap --limit 10 'row_packed=resized(0,8,contiguous(8,DOUBLE))'
+
+bin/halo: examples/halo.c
+	@mkdir -p bin
+	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
 
 test: deps $(BIN) $(LIB) vet gotest
 
