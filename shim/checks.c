@@ -574,7 +574,7 @@ pending:
  * hold an operation still active (its request would be lost). */
 void mpidbg_chk_reqout(struct mpidbg_cx *cx, const MPI_Request *r, const char *arg)
 {
-    if (!r || *r == MPI_REQUEST_NULL)
+    if (!r || *r == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(*r))
         return;
     struct mpidbg_robj *o = mpidbg_req_lookup(*r);
     if (!o || !o->active || !o->live)

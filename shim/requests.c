@@ -51,7 +51,7 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
  * kind from the call's buffer sides. */
 void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
 {
-    if (r == MPI_REQUEST_NULL)
+    if (r == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(r))
         return;
     mpidbg_sides_ready(cx);
     int nseg = 0, rd = 0, wr = 0;
@@ -126,8 +126,12 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
     mpidbg_wunlock();
 }
 
-void mpidbg_req_deferred_comm(MPI_Request r, MPI_Comm *newcomm)
+void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm)
 {
+    if (MPIDBG_IS_BUILTIN_REQ(r)) {
+        mpidbg_comm_new(cx, *newcomm, 0); /* done already */
+        return;
+    }
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
     if (o)
         o->newcomm = newcomm;
@@ -197,7 +201,7 @@ static void completed(const struct reqref *rs, int n, int freed)
  * the program holds. */
 int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index)
 {
-    if (r == MPI_REQUEST_NULL)
+    if (r == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(r))
         return 1;
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
     if (MPIDBG_LIKELY(o && o->live))
@@ -222,7 +226,7 @@ static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index,
     out->h = h;
     out->o = NULL;
     out->serial = 0;
-    if (h == MPI_REQUEST_NULL)
+    if (h == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(h))
         return;
     struct mpidbg_robj *o = mpidbg_req_lookup(h);
     if (MPIDBG_LIKELY(o && o->live)) {

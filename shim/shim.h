@@ -32,6 +32,11 @@
 #define MPIDBG_IS_BUILTIN_TYPE(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x4c000000u)
 #define MPIDBG_BUILTIN_TYPE_SIZE(h) ((int64_t)((MPIDBG_H(h) >> 8) & 0xff))
 #define MPIDBG_IS_BUILTIN_OP(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x58000000u)
+/* MPICH returns builtin request handles (0x6c0000xx) for operations that
+ * completed when they started: one handle value shared by any number of
+ * such operations, which a wait only resets. The shim does not track
+ * them (their buffers are free already). */
+#define MPIDBG_IS_BUILTIN_REQ(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x6c000000u)
 
 /* ---- the finding catalogue, as C knows it ----
  * The ids are those of checks/catalogue_local.go; the Go side takes
@@ -256,7 +261,7 @@ MPIDBG_HIDDEN void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t op);
 MPIDBG_HIDDEN void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, int disp_unit, MPI_Comm comm);
 MPIDBG_HIDDEN void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t w);
 MPIDBG_HIDDEN void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind);
-MPIDBG_HIDDEN void mpidbg_req_deferred_comm(MPI_Request r, MPI_Comm *newcomm);
+MPIDBG_HIDDEN void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm);
 MPIDBG_HIDDEN void mpidbg_type_set_name(MPI_Datatype t, const char *name);
 MPIDBG_HIDDEN void mpidbg_comm_set_name(MPI_Comm c, const char *name);
 MPIDBG_HIDDEN void mpidbg_objects_init(void);

@@ -5162,7 +5162,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         if (request)
             mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
         if (request && newcomm)
-            mpidbg_req_deferred_comm(*request, newcomm);
+            mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5182,7 +5182,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
         if (request)
             mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
         if (request && newcomm)
-            mpidbg_req_deferred_comm(*request, newcomm);
+            mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
     mpidbg_leave(&cx);
     return rc;

@@ -329,7 +329,7 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_type_new(&cx, *%s);", p.Name))
 		case "newcomm":
 			if r := p.Attr["deferred"]; r != "" {
-				post = append(post, fmt.Sprintf("if (%s && %s)", r, p.Name), fmt.Sprintf("    mpidbg_req_deferred_comm(*%s, %s);", r, p.Name))
+				post = append(post, fmt.Sprintf("if (%s && %s)", r, p.Name), fmt.Sprintf("    mpidbg_req_deferred_comm(&cx, *%s, %s);", r, p.Name))
 			} else {
 				post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_comm_new(&cx, *%s, 0);", p.Name))
 			}

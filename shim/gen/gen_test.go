@@ -91,7 +91,7 @@ func TestRoles(t *testing.T) {
 		{"MPI_Type_commit", []string{"mpidbg_chk_committype", "mpidbg_type_commit(&cx, *datatype)"}},
 		{"MPI_Type_vector", []string{"mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype)", "mpidbg_type_new(&cx, *newtype)"}},
 		{"MPI_Send_init", []string{"cx.persistent = 1;"}},
-		{"MPI_Comm_idup", []string{"mpidbg_req_deferred_comm(*request, newcomm)"}},
+		{"MPI_Comm_idup", []string{"mpidbg_req_deferred_comm(&cx, *request, newcomm)"}},
 		{"MPI_Alltoallw", []string{"mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), \"sendtypes\", 1)"}},
 	}
 	for _, tt := range tests {

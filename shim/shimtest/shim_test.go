@@ -86,8 +86,8 @@ func build(t *testing.T) (lib, dir string) {
 			buildErr = fmt.Errorf("building the shim: %v\n%s", err, out)
 			return
 		}
-		for _, p := range []string{"clean", "bugs", "layout"} {
-			cmd := exec.Command(tl.cc, "-g", "-O0", "-w", "-I"+shimDir, "-o", filepath.Join(buildDir, p), filepath.Join(shimDir, "testdata", p+".c"))
+		for _, p := range []string{"clean", "bugs", "layout", "threads", "file"} {
+			cmd := exec.Command(tl.cc, "-g", "-O0", "-w", "-pthread", "-I"+shimDir, "-o", filepath.Join(buildDir, p), filepath.Join(shimDir, "testdata", p+".c"))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				buildErr = fmt.Errorf("compiling %s.c: %v\n%s", p, err, out)
 				return
@@ -214,23 +214,35 @@ func mpirun(t *testing.T, np int, env []string, prog string, args ...string) *ru
 	return r
 }
 
-// TestClean runs a correct program through most of the wrapped API on 2
-// and 3 ranks: every rank says hello and bye and reports nothing.
+// TestClean runs correct programs: one through most of the wrapped API
+// on 2 and 3 ranks, one with four threads per rank under
+// MPI_THREAD_MULTIPLE, one doing MPI-IO through ROMIO. Every rank says
+// hello and bye and reports nothing.
 func TestClean(t *testing.T) {
-	for _, np := range []int{2, 3} {
-		t.Run(fmt.Sprintf("np%d", np), func(t *testing.T) {
-			r := mpirun(t, np, nil, "clean")
+	tests := []struct {
+		prog string
+		np   int
+		args []string
+	}{
+		{"clean", 2, nil},
+		{"clean", 3, nil},
+		{"threads", 2, nil}, // more ranks than cores with four threads each crawls, shim or not
+		{"file", 2, []string{filepath.Join(t.TempDir(), "file.dat")}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/np%d", tt.prog, tt.np), func(t *testing.T) {
+			r := mpirun(t, tt.np, nil, tt.prog, tt.args...)
 			if r.err != nil {
-				t.Fatalf("clean: %v\n%s", r.err, r.stderr)
+				t.Fatalf("%s: %v\n%s", tt.prog, r.err, r.stderr)
 			}
 			for _, f := range r.findings {
 				t.Errorf("rank %d: %s: %s", f.Ranks[0], f.ID, f.Message)
 			}
-			if len(r.hellos) != np || len(r.byes) != np {
-				t.Errorf("got %d hellos and %d byes, want %d each", len(r.hellos), len(r.byes), np)
+			if len(r.hellos) != tt.np || len(r.byes) != tt.np {
+				t.Errorf("got %d hellos and %d byes, want %d each", len(r.hellos), len(r.byes), tt.np)
 			}
 			for rank, h := range r.hellos {
-				if h.Version != wire.Version || h.Size != np || h.MPI != "mpich" || h.PID == 0 || !filepath.IsAbs(h.Exe) {
+				if h.Version != wire.Version || h.Size != tt.np || h.MPI != "mpich" || h.PID == 0 || !filepath.IsAbs(h.Exe) {
 					t.Errorf("rank %d: hello %+v", rank, h)
 				}
 			}
