@@ -22,13 +22,13 @@ import (
 
 //export mpidbg_go_init
 func mpidbg_go_init() {
-	defer recover()
+	defer func() { _ = recover() }()
 	launch.start()
 }
 
 //export mpidbg_go_finalize
 func mpidbg_go_finalize(findings C.int64_t) {
-	defer recover()
+	defer func() { _ = recover() }()
 	launch.bye(int(findings))
 }
 

@@ -397,3 +397,80 @@ func TestCatalogueIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestStop: MPIDBG_ON_ERROR=stop parks the rank after the finding and
+// says how to attach; a debugger that sets mpidbg_resume lets it go on.
+func TestStop(t *testing.T) {
+	gdb, err := exec.LookPath("gdb")
+	if err != nil {
+		t.Skip("gdb not found")
+	}
+	lib, dir := build(t)
+	cmd := exec.Command(needMPI(t).exec, "-n", "2", "-genv", "LD_PRELOAD", lib, "-genv", wire.EnvOnError, "stop",
+		"-genv", wire.EnvReport, "", filepath.Join(dir, "bugs"), "uncommitted")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := make(chan string)
+	go func() {
+		b := make([]byte, 0, 4096)
+		buf := make([]byte, 512)
+		for {
+			n, err := stderr.Read(buf)
+			b = append(b, buf[:n]...)
+			for {
+				i := strings.IndexByte(string(b), '\n')
+				if i < 0 {
+					break
+				}
+				lines <- string(b[:i])
+				b = b[i+1:]
+			}
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}()
+	re := regexp.MustCompile(`^mpidbg: rank 0 stopped at MPI_Send: attach with gdb -p (\d+)$`)
+	var pid string
+	var seen []string
+	timeout := time.After(time.Minute)
+	for pid == "" {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the job ended without stopping:\n%s", strings.Join(seen, "\n"))
+			}
+			seen = append(seen, l)
+			if m := re.FindStringSubmatch(l); m != nil {
+				pid = m[1]
+			}
+		case <-timeout:
+			t.Fatalf("no stop line:\n%s", strings.Join(seen, "\n"))
+		}
+	}
+	out, err := exec.Command(gdb, "-q", "-batch", "-nx", "-p", pid, "-ex", "set var mpidbg_resume = 1", "-ex", "detach").CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for range lines {
+		}
+		done <- cmd.Wait()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("after resuming: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not finish after mpidbg_resume was set")
+	}
+}
