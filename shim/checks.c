@@ -60,6 +60,8 @@ struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char
         return NULL;
     }
     struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
+    if (MPIDBG_UNLIKELY(!o) && (o = mpidbg_adopt_comm(MPIDBG_H(c))))
+        return cx->co = o;
     if (MPIDBG_UNLIKELY(!o || o->freed)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(c),
                       o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
@@ -78,6 +80,8 @@ int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg)
         return 0;
     }
     struct mpidbg_gobj *o = mpidbg_hmap_get(&mpidbg_groups, MPIDBG_H(g));
+    if (!o && mpidbg_adopt_group(MPIDBG_H(g)))
+        return 1;
     if (!o || (!o->predef && o->refs <= 0)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(g),
                       o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
@@ -95,6 +99,8 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
         return 0;
     }
     struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, MPIDBG_H(op));
+    if (!o && mpidbg_adopt_op(MPIDBG_H(op)))
+        return 1;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(op),
                       o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
@@ -110,6 +116,8 @@ struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *
         return NULL;
     }
     struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, MPIDBG_H(w));
+    if (!o && (o = mpidbg_adopt_win(MPIDBG_H(w))))
+        return cx->wo = o;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(w),
                       o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
@@ -160,6 +168,10 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
     int r = mpidbg_tinfo_get(MPIDBG_H(t), ti);
     if (MPIDBG_LIKELY(r == 0))
         return 1;
+    if (r == 2 && mpidbg_adopt_type(MPIDBG_H(t)))
+        r = mpidbg_tinfo_get(MPIDBG_H(t), ti);
+    if (r == 0)
+        return 1;
     switch (r) {
     case 1:
         report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, MPIDBG_H(t), 0, -1, 0);
@@ -200,6 +212,8 @@ int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, const void *co
             continue;
         struct mpidbg_tinfo ti;
         int r = mpidbg_tinfo_get(MPIDBG_H(t[i]), &ti);
+        if (r == 2 && mpidbg_adopt_type(MPIDBG_H(t[i])))
+            r = mpidbg_tinfo_get(MPIDBG_H(t[i]), &ti);
         if (r == 0 || (r == 4 && !commit))
             continue;
         struct mpidbg_ev ev;
@@ -593,6 +607,8 @@ int mpidbg_chk_freetype(struct mpidbg_cx *cx, const MPI_Datatype *t, const char 
     uint64_t h = MPIDBG_H(*t);
     struct mpidbg_tinfo ti;
     int r = mpidbg_tinfo_get(h, &ti);
+    if (r == 2 && mpidbg_adopt_type(h))
+        return 1;
     if (r == 1) {
         report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, 0, -1, 0);
         return 0;
@@ -623,6 +639,9 @@ int mpidbg_chk_committype(struct mpidbg_cx *cx, const MPI_Datatype *t, const cha
     uint64_t h = MPIDBG_H(*t);
     struct mpidbg_tinfo ti;
     int r = mpidbg_tinfo_get(h, &ti);
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
+    if ((r == 2 && mpidbg_adopt_type(h)) || (o && o->opaque))
+        return 1; /* a type the shim did not see made: its state is not known */
     switch (r) {
     case 1:
         report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, 0, -1, 0);

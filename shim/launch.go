@@ -161,6 +161,9 @@ func placeOf(s checks.Site) string {
 		return raw
 	}
 	if loc, ok := resolve(s); ok {
+		if loc.File == "" {
+			return loc.String() + " " + raw // "in main"
+		}
 		return "at " + loc.String() + " " + raw
 	}
 	return raw

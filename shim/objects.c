@@ -115,6 +115,35 @@ struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic)
     return o;
 }
 
+/* mpidbg_type_opaque records a datatype MPI accepts but no recorded
+ * call made (probe.c): known, usable, not modelled. */
+struct mpidbg_tobj *mpidbg_type_opaque(MPI_Datatype t)
+{
+    uint64_t h = MPIDBG_H(t);
+    struct mpidbg_tobj tmp;
+    type_bounds(t, &tmp);
+    mpidbg_wlock();
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
+    int fresh = !o;
+    if (!o)
+        o = calloc(1, sizeof *o);
+    if (o && !o->rec) {
+        o->handle = h;
+        o->opaque = 1;
+        o->refs = 1;
+        o->call = -1;
+        o->size = tmp.size;
+        o->lb = tmp.lb;
+        o->extent = tmp.extent;
+        o->true_lb = tmp.true_lb;
+        o->true_ub = tmp.true_ub;
+        if (fresh)
+            mpidbg_hmap_put(&mpidbg_types, h, o);
+    }
+    mpidbg_wunlock();
+    return o;
+}
+
 /* mpidbg_tinfo_get describes a datatype for the checks: 0 usable (and
  * committed, or predefined), 1 MPI_DATATYPE_NULL, 2 unknown, 3 freed, 4
  * not committed. ti is filled whenever the type is known. */
@@ -135,7 +164,7 @@ int mpidbg_tinfo_get(uint64_t h, struct mpidbg_tinfo *ti)
     if (h == MPIDBG_H(MPI_DATATYPE_NULL))
         return 1;
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
-    if (!o)
+    if (!o || (o->opaque && o->refs <= 0))
         return 2;
     ti->ok = 1;
     ti->builtin = o->predef;
@@ -145,6 +174,10 @@ int mpidbg_tinfo_get(uint64_t h, struct mpidbg_tinfo *ti)
     ti->true_ub = o->true_ub;
     if (o->predef) {
         ti->overlap_count = 0;
+        return 0;
+    }
+    if (o->opaque) {
+        ti->overlap_count = -1;
         return 0;
     }
     struct mpidbg_type *r = o->rec;
@@ -231,7 +264,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
         free((void *)(uintptr_t)r->ints);
         free((void *)(uintptr_t)r->addrs);
         free((void *)(uintptr_t)r->types);
-    } else if (o) {
+    } else if (o && !o->opaque) {
         mpidbg_wunlock(); /* a predefined type's handle: nothing to record */
         return;
     } else {
@@ -240,8 +273,10 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
             mpidbg_wunlock();
             return;
         }
-        o = calloc(1, sizeof *o);
-        fresh = 1;
+        if (!o) {
+            o = calloc(1, sizeof *o);
+            fresh = 1;
+        }
     }
     serial = ++type_serial;
     memset(r, 0, sizeof *r);
@@ -264,6 +299,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
     __atomic_store_n(&r->state, MPIDBG_LIVE, __ATOMIC_RELEASE);
     o->handle = h;
     o->predef = 0;
+    o->opaque = 0;
     o->refs = 1;
     o->call = cx->call;
     o->size = tmp.size;
@@ -311,6 +347,10 @@ void mpidbg_type_commit(struct mpidbg_cx *cx, MPI_Datatype t)
 void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t h)
 {
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
+    if (o && o->opaque) {
+        o->refs = 0; /* unknown again: a later use asks MPI */
+        return;
+    }
     if (!o || !o->rec)
         return;
     mpidbg_wlock();
@@ -640,7 +680,7 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     serial = ++win_serial;
     memset(r, 0, sizeof *r);
     r->handle = h;
-    r->site = cx->site;
+    r->site = cx ? cx->site : 0;
     r->base = (uint64_t)(uintptr_t)base;
     r->size = size;
     r->comm = MPIDBG_H(comm);
@@ -650,7 +690,7 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     o->handle = h;
     o->rec = r;
     o->size = gsize;
-    o->call = cx->call;
+    o->call = cx ? cx->call : -1;
     if (fresh) {
         mpidbg_table_publish(&mpidbg_registry.wins);
         mpidbg_hmap_put(&mpidbg_wins, h, o);
@@ -742,7 +782,7 @@ static void leak_op(void *v, void *arg)
 static void leak_win(void *v, void *arg)
 {
     struct mpidbg_wobj *o = v;
-    if (o->rec->state & MPIDBG_LIVE)
+    if ((o->rec->state & MPIDBG_LIVE) && o->rec->site) /* not adopted (probe.c) */
         leak_add(arg, MPIDBG_F_LEAK_WIN, o->call, o->rec->site, o->handle);
 }
 
@@ -758,10 +798,16 @@ static void leak_request(void *v, void *arg)
 /* mpidbg_leaks reports, at MPI_Finalize, the operations never completed
  * and the objects never freed (MPI-4.1 §11.2.2 for the former; the
  * latter are warnings: not errors at finalize, but leaks in long runs). */
+static void leak_builtin(uint64_t handle, uint64_t site, int call, void *arg)
+{
+    leak_add(arg, MPIDBG_F_REQUEST_NEVER_COMPLETED, call, site, handle);
+}
+
 void mpidbg_leaks(struct mpidbg_cx *cx)
 {
     struct leaks L = {0};
     mpidbg_hmap_each(&mpidbg_requests, leak_request, &L);
+    mpidbg_builtin_pending(leak_builtin, &L);
     if (mpidbg_enabled(MPIDBG_F_LEAK_TYPE)) {
         mpidbg_hmap_each(&mpidbg_types, leak_type, &L);
         mpidbg_hmap_each(&mpidbg_comms, leak_comm, &L);

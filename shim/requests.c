@@ -24,6 +24,77 @@
 
 static uint32_t req_serial;
 
+/* Operations that came back with one of MPICH's builtin request handles
+ * completed when they started, and share that handle value, but each
+ * must still be completed by the program (MPI-4.1 §3.7.3). The shim
+ * keeps, per builtin handle value, a queue of where such operations
+ * started: a completion call on the value takes the oldest; what is left
+ * at MPI_Finalize was never completed. Under the writer lock. */
+#define BUILTIN_QUEUES 64
+
+struct bqueue {
+    uint64_t *site;
+    int32_t *call;
+    uint32_t head, n, cap;
+};
+
+static struct bqueue bqs[BUILTIN_QUEUES];
+
+static void builtin_started(struct mpidbg_cx *cx, MPI_Request r)
+{
+    uint32_t i = MPIDBG_H(r) & 0x03ffffffu;
+    if (i >= BUILTIN_QUEUES)
+        return;
+    struct bqueue *q = &bqs[i];
+    mpidbg_wlock();
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 64;
+        uint64_t *s = malloc(sizeof *s * cap);
+        int32_t *c = malloc(sizeof *c * cap);
+        if (!s || !c) {
+            free(s);
+            free(c);
+            mpidbg_wunlock();
+            return;
+        }
+        for (uint32_t k = 0; k < q->n; k++) {
+            s[k] = q->site[(q->head + k) % q->cap];
+            c[k] = q->call[(q->head + k) % q->cap];
+        }
+        free(q->site);
+        free(q->call);
+        q->site = s;
+        q->call = c;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->site[(q->head + q->n) % q->cap] = cx->site;
+    q->call[(q->head + q->n) % q->cap] = cx->call;
+    q->n++;
+    mpidbg_wunlock();
+}
+
+/* under the lock */
+static void builtin_done(MPI_Request r)
+{
+    uint32_t i = MPIDBG_H(r) & 0x03ffffffu;
+    if (i >= BUILTIN_QUEUES || !bqs[i].n)
+        return;
+    bqs[i].head = (bqs[i].head + 1) % bqs[i].cap;
+    bqs[i].n--;
+}
+
+/* mpidbg_builtin_pending calls fn for every operation with a builtin
+ * request handle not completed yet. */
+void mpidbg_builtin_pending(void (*fn)(uint64_t handle, uint64_t site, int call, void *arg), void *arg)
+{
+    for (uint32_t i = 0; i < BUILTIN_QUEUES; i++)
+        for (uint32_t k = 0; k < bqs[i].n; k++) {
+            uint32_t j = (bqs[i].head + k) % bqs[i].cap;
+            fn(0x6c000000u | i, bqs[i].site[j], bqs[i].call[j], arg);
+        }
+}
+
 struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r)
 {
     return mpidbg_hmap_get(&mpidbg_requests, MPIDBG_H(r));
@@ -51,8 +122,13 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
  * kind from the call's buffer sides. */
 void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
 {
-    if (r == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(r))
+    if (r == MPI_REQUEST_NULL)
         return;
+    if (MPIDBG_IS_BUILTIN_REQ(r)) {
+        if (!cx->persistent)
+            builtin_started(cx, r);
+        return;
+    }
     mpidbg_sides_ready(cx);
     int nseg = 0, rd = 0, wr = 0;
     struct mpidbg_seg *wfirst = NULL, *rfirst = NULL;
@@ -167,6 +243,10 @@ static void completed(const struct reqref *rs, int n, int freed)
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
+        if (MPIDBG_IS_BUILTIN_REQ(rs[i].h) && rs[i].h != MPI_REQUEST_NULL) {
+            builtin_done(rs[i].h);
+            continue;
+        }
         if (!o || o->serial != rs[i].serial)
             continue;
         if (o->active) {
@@ -206,6 +286,8 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
     if (MPIDBG_LIKELY(o && o->live))
         return 1;
+    if (!o && mpidbg_adopt_request(MPIDBG_H(r)))
+        return 1; /* made by a call the shim does not wrap */
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, cx, MPIDBG_F_REQUEST_UNKNOWN, arg);
     ev.index = index;
@@ -278,7 +360,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
     int rc = PMPI_Wait(request, status);
-    if (rc == MPI_SUCCESS && r.o)
+    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)))
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -291,7 +373,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
     int rc = PMPI_Test(request, flag, status);
-    if (rc == MPI_SUCCESS && r.o && flag && *flag)
+    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)) && flag && *flag)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -418,7 +500,7 @@ int MPI_Request_free(MPI_Request *request)
         }
     }
     int rc = PMPI_Request_free(request);
-    if (rc == MPI_SUCCESS && r.o)
+    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)))
         completed(&r, 1, 1);
     mpidbg_leave(&cx);
     return rc;

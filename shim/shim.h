@@ -198,6 +198,8 @@ struct mpidbg_tobj {
     int32_t basic;           /* datatype.Basic for predefined types, 0 if not modelled */
     int32_t refs;            /* handles the program holds (MPI_Type_get_contents adds) */
     int32_t call;
+    int32_t opaque;          /* valid for MPI, made where the shim did not see it: not modelled */
+    int32_t pad;
     int64_t size, lb, extent, true_lb, true_ub;
 };
 
@@ -249,6 +251,15 @@ extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN
 MPIDBG_HIDDEN int mpidbg_tinfo_get(uint64_t handle, struct mpidbg_tinfo *ti);
 MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic);
 MPIDBG_HIDDEN void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t);
+MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_opaque(MPI_Datatype t);
+
+/* probe.c: handles no recorded call made, adopted when MPI accepts them */
+MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_adopt_type(uint64_t h);
+MPIDBG_HIDDEN struct mpidbg_cobj *mpidbg_adopt_comm(uint64_t h);
+MPIDBG_HIDDEN int mpidbg_adopt_group(uint64_t h);
+MPIDBG_HIDDEN int mpidbg_adopt_op(uint64_t h);
+MPIDBG_HIDDEN struct mpidbg_wobj *mpidbg_adopt_win(uint64_t h);
+MPIDBG_HIDDEN int mpidbg_adopt_request(uint64_t h);
 MPIDBG_HIDDEN void mpidbg_type_commit(struct mpidbg_cx *cx, MPI_Datatype t);
 MPIDBG_HIDDEN void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t t);
 MPIDBG_HIDDEN void mpidbg_type_ref(uint64_t t);
@@ -271,6 +282,7 @@ MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
 MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_builtin_pending(void (*fn)(uint64_t handle, uint64_t site, int call, void *arg), void *arg);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;
