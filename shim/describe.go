@@ -254,7 +254,11 @@ func (d *desc) message(id string) {
 	case "request-never-completed":
 		d.printf("%s here never completed before MPI_Finalize", plural(val, "operation started", "operations started"))
 	case "leak-type":
-		d.printf("%s here never freed (%s)", plural(val, "datatype made", "datatypes made"), d.typeDesc(h))
+		one := "it"
+		if val > 1 {
+			one = "one of them"
+		}
+		d.printf("%s here never freed (%s: %s)", plural(val, "datatype made", "datatypes made"), one, d.typeDesc(h))
 	case "leak-comm":
 		d.printf("%s here never freed", plural(val, "communicator made", "communicators made"))
 	case "leak-group":

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -398,16 +399,16 @@ func TestCatalogueIDs(t *testing.T) {
 	}
 }
 
-// TestStop: MPIDBG_ON_ERROR=stop parks the rank after the finding and
-// says how to attach; a debugger that sets mpidbg_resume lets it go on.
-func TestStop(t *testing.T) {
+// stopped runs bugs CASE with MPIDBG_ON_ERROR=stop, calls fn with the
+// pid of rank 0 once it has stopped, and then resumes it with gdb.
+func stopped(t *testing.T, bugCase string, fn func(pid int)) {
 	gdb, err := exec.LookPath("gdb")
 	if err != nil {
 		t.Skip("gdb not found")
 	}
 	lib, dir := build(t)
 	cmd := exec.Command(needMPI(t).exec, "-n", "2", "-genv", "LD_PRELOAD", lib, "-genv", wire.EnvOnError, "stop",
-		"-genv", wire.EnvReport, "", filepath.Join(dir, "bugs"), "uncommitted")
+		"-genv", wire.EnvReport, "", filepath.Join(dir, "bugs"), bugCase)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +419,7 @@ func TestStop(t *testing.T) {
 	defer cmd.Process.Kill()
 	lines := make(chan string)
 	go func() {
-		b := make([]byte, 0, 4096)
+		var b []byte
 		buf := make([]byte, 512)
 		for {
 			n, err := stderr.Read(buf)
@@ -438,10 +439,10 @@ func TestStop(t *testing.T) {
 		}
 	}()
 	re := regexp.MustCompile(`^mpidbg: rank 0 stopped at MPI_Send: attach with gdb -p (\d+)$`)
-	var pid string
+	pid := 0
 	var seen []string
 	timeout := time.After(time.Minute)
-	for pid == "" {
+	for pid == 0 {
 		select {
 		case l, ok := <-lines:
 			if !ok {
@@ -449,13 +450,14 @@ func TestStop(t *testing.T) {
 			}
 			seen = append(seen, l)
 			if m := re.FindStringSubmatch(l); m != nil {
-				pid = m[1]
+				pid, _ = strconv.Atoi(m[1])
 			}
 		case <-timeout:
 			t.Fatalf("no stop line:\n%s", strings.Join(seen, "\n"))
 		}
 	}
-	out, err := exec.Command(gdb, "-q", "-batch", "-nx", "-p", pid, "-ex", "set var mpidbg_resume = 1", "-ex", "detach").CombinedOutput()
+	fn(pid)
+	out, err := exec.Command(gdb, "-q", "-batch", "-nx", "-p", strconv.Itoa(pid), "-ex", "set var mpidbg_resume = 1", "-ex", "detach").CombinedOutput()
 	if err != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
@@ -473,4 +475,10 @@ func TestStop(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the job did not finish after mpidbg_resume was set")
 	}
+}
+
+// TestStop: MPIDBG_ON_ERROR=stop parks the rank after the finding and
+// says how to attach; a debugger that sets mpidbg_resume lets it go on.
+func TestStop(t *testing.T) {
+	stopped(t, "uncommitted", func(int) {})
 }

@@ -72,6 +72,30 @@ static int leaks(void)
     return 0;
 }
 
+static int registry_case(void)
+{
+    /* objects for a debugger to find in the registry while the rank is
+     * stopped at the type-not-committed finding */
+    MPI_Datatype s = s_type(), halo;
+    MPI_Type_contiguous(6, s, &halo);
+    MPI_Type_set_name(halo, "halo");
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_set_name(dup, "dup");
+    static char buf[1024], out[1024];
+    MPI_Request r;
+    MPI_Irecv(buf, 1, s, rank ^ 1, 5, dup, &r);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0)
+        MPI_Send(out, 1, halo, 1, 0, MPI_COMM_WORLD); /* want type-not-committed */
+    MPI_Send(out, 1, s, rank ^ 1, 5, dup);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Type_free(&halo);
+    MPI_Type_free(&s);
+    MPI_Comm_free(&dup);
+    return 0;
+}
+
 static int args(void)
 {
     /* argument errors MPICH reports through MPI_ERRORS_RETURN */
@@ -103,6 +127,8 @@ int main(int argc, char **argv)
         rc = leaks();
     else if (strcmp(c, "args") == 0)
         rc = args();
+    else if (strcmp(c, "registry") == 0)
+        rc = registry_case();
     else if (rank == 0)
         fprintf(stderr, "bugs: unknown case %s\n", c);
     MPI_Finalize();

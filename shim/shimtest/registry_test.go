@@ -1,0 +1,143 @@
+package shimtest
+
+import (
+	"bufio"
+	"debug/elf"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/registry"
+)
+
+// procMem reads a stopped process's memory, as a debugger would.
+type procMem struct{ f *os.File }
+
+func (m procMem) ReadAt(p []byte, addr uint64) error {
+	n, err := m.f.ReadAt(p, int64(addr))
+	if err == nil && n < len(p) {
+		err = fmt.Errorf("short read at %#x", addr)
+	}
+	return err
+}
+
+// registryAddr finds mpidbg_registry in process pid: the library's load
+// address from /proc/PID/maps plus the symbol's value.
+func registryAddr(t *testing.T, pid int, lib string) uint64 {
+	t.Helper()
+	f, err := elf.Open(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.DynamicSymbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var value uint64
+	for _, s := range syms {
+		if s.Name == "mpidbg_registry" {
+			value = s.Value
+		}
+	}
+	if value == 0 {
+		t.Fatal("no mpidbg_registry in the library's dynamic symbols")
+	}
+	maps, err := os.Open(fmt.Sprintf("/proc/%d/maps", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer maps.Close()
+	sc := bufio.NewScanner(maps)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 6 && f[5] == lib && f[2] == "00000000" {
+			lo, _, _ := strings.Cut(f[0], "-")
+			base, err := strconv.ParseUint(lo, 16, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return base + value
+		}
+	}
+	t.Fatalf("%s is not mapped in process %d", lib, pid)
+	return 0
+}
+
+// TestRegistryLive stops a rank at a finding and decodes its registry
+// from /proc/PID/mem with package registry: the writer and the decoder
+// agree on everything a debugger would show.
+func TestRegistryLive(t *testing.T) {
+	lib, _ := build(t)
+	stopped(t, "registry", func(pid int) {
+		mem, err := os.Open(fmt.Sprintf("/proc/%d/mem", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mem.Close()
+		s, err := registry.ReadSnapshot(procMem{mem}, registryAddr(t, pid, lib))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Torn || s.WorldRank != 0 || s.WorldSize != 2 || s.PID != int32(pid) || !s.Initialized || s.Finalized || s.HandleSize != 4 {
+			t.Errorf("header: %+v", s.Header)
+		}
+		if len(s.Predefined) < 40 {
+			t.Errorf("%d predefined datatypes, want 40 or more", len(s.Predefined))
+		}
+		if len(s.Findings) != 1 || s.Findings[0].ID != "type-not-committed" || s.Findings[0].Call != "MPI_Send" || s.Findings[0].Site == 0 || s.Findings[0].RelatedSite == 0 {
+			t.Errorf("findings: %+v", s.Findings)
+		}
+		b := s.Builder()
+		exprs := map[string]string{}
+		for _, ty := range s.Types {
+			m, err := b.Build(ty.Handle)
+			if err != nil {
+				t.Errorf("type %#x: %v", ty.Handle, err)
+				continue
+			}
+			if m.TypeSize() != ty.Size || m.LB() != ty.LB || m.Extent() != ty.Extent || m.TrueLB() != ty.TrueLB || m.TrueExtent() != ty.TrueExt {
+				t.Errorf("%s: the model says size %d, bounds %d+%d, true %d+%d; MPI said %d, %d+%d, %d+%d", m.Expr(),
+					m.TypeSize(), m.LB(), m.Extent(), m.TrueLB(), m.TrueExtent(), ty.Size, ty.LB, ty.Extent, ty.TrueLB, ty.TrueExt)
+			}
+			exprs[ty.Name] = m.Expr()
+			if ty.Site == 0 || ty.Serial == 0 || !ty.State.Has(registry.Live) {
+				t.Errorf("%s: record %+v", ty.Name, ty)
+			}
+			if ty.Name == "s_type" && (!ty.State.Has(registry.Committed) || ty.OverlapCount != 0) {
+				t.Errorf("s_type: state %b, overlap count %d", ty.State, ty.OverlapCount)
+			}
+		}
+		if want := "s_type=struct([1,5,7,2,1],[-4,0,47,76,100],[LB,INT,CHAR,DOUBLE,UB])"; exprs["s_type"] != want {
+			t.Errorf("s_type: got %q, want %q", exprs["s_type"], want)
+		}
+		if want := "halo=contiguous(6," + exprs["s_type"] + ")"; exprs["halo"] != want {
+			t.Errorf("halo: got %q, want %q", exprs["halo"], want)
+		}
+		names := map[string]registry.Comm{}
+		for _, c := range s.Comms {
+			names[c.Name] = c
+		}
+		w, d := names["MPI_COMM_WORLD"], names["dup"]
+		if !w.State.Has(registry.Predef) || len(w.WorldRanks) != 2 || w.Rank != 0 {
+			t.Errorf("MPI_COMM_WORLD: %+v", w)
+		}
+		if d.Size != 2 || len(d.WorldRanks) != 2 || d.WorldRanks[1] != 1 || d.Site == 0 {
+			t.Errorf("dup: %+v", d)
+		}
+		active := 0
+		for _, q := range s.Requests {
+			if q.State.Has(registry.Active) {
+				active++
+				if q.Kind != registry.ReqRecv || q.Peer != 1 || q.Tag != 5 || q.Comm != d.Handle || q.Count != 1 || q.Site == 0 {
+					t.Errorf("the pending receive: %+v", q)
+				}
+			}
+		}
+		if active != 1 {
+			t.Errorf("%d active requests, want 1", active)
+		}
+	})
+}
