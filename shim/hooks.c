@@ -292,6 +292,12 @@ void mpidbg_post_MPI_Comm_set_name(struct mpidbg_cx *cx, MPI_Comm comm, const ch
     mpidbg_comm_set_name(comm, comm_name);
 }
 
+void mpidbg_post_MPI_Comm_get_parent(struct mpidbg_cx *cx, MPI_Comm *parent)
+{
+    if (parent)
+        mpidbg_comm_new(cx, *parent, 1);
+}
+
 void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     mpidbg_op_new(cx, *op, 0, (void *)user_fn, commute);

@@ -273,6 +273,121 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_File_iwrite_all",
     "MPI_File_iread_at_all",
     "MPI_File_iwrite_at_all",
+    "MPI_Send_c",
+    "MPI_Bsend_c",
+    "MPI_Ssend_c",
+    "MPI_Rsend_c",
+    "MPI_Recv_c",
+    "MPI_Sendrecv_c",
+    "MPI_Sendrecv_replace_c",
+    "MPI_Mrecv_c",
+    "MPI_Isend_c",
+    "MPI_Ibsend_c",
+    "MPI_Issend_c",
+    "MPI_Irsend_c",
+    "MPI_Irecv_c",
+    "MPI_Imrecv_c",
+    "MPI_Isendrecv_c",
+    "MPI_Isendrecv_replace_c",
+    "MPI_Send_init_c",
+    "MPI_Bsend_init_c",
+    "MPI_Ssend_init_c",
+    "MPI_Rsend_init_c",
+    "MPI_Recv_init_c",
+    "MPI_Bcast_c",
+    "MPI_Gather_c",
+    "MPI_Gatherv_c",
+    "MPI_Scatter_c",
+    "MPI_Scatterv_c",
+    "MPI_Allgather_c",
+    "MPI_Allgatherv_c",
+    "MPI_Alltoall_c",
+    "MPI_Alltoallv_c",
+    "MPI_Alltoallw_c",
+    "MPI_Reduce_c",
+    "MPI_Allreduce_c",
+    "MPI_Reduce_scatter_c",
+    "MPI_Reduce_scatter_block_c",
+    "MPI_Scan_c",
+    "MPI_Exscan_c",
+    "MPI_Reduce_local_c",
+    "MPI_Neighbor_allgather_c",
+    "MPI_Neighbor_allgatherv_c",
+    "MPI_Neighbor_alltoall_c",
+    "MPI_Neighbor_alltoallv_c",
+    "MPI_Neighbor_alltoallw_c",
+    "MPI_Ibcast_c",
+    "MPI_Igather_c",
+    "MPI_Igatherv_c",
+    "MPI_Iscatter_c",
+    "MPI_Iscatterv_c",
+    "MPI_Iallgather_c",
+    "MPI_Iallgatherv_c",
+    "MPI_Ialltoall_c",
+    "MPI_Ialltoallv_c",
+    "MPI_Ialltoallw_c",
+    "MPI_Ireduce_c",
+    "MPI_Iallreduce_c",
+    "MPI_Ireduce_scatter_c",
+    "MPI_Ireduce_scatter_block_c",
+    "MPI_Iscan_c",
+    "MPI_Iexscan_c",
+    "MPI_Ineighbor_allgather_c",
+    "MPI_Ineighbor_allgatherv_c",
+    "MPI_Ineighbor_alltoall_c",
+    "MPI_Ineighbor_alltoallv_c",
+    "MPI_Ineighbor_alltoallw_c",
+    "MPI_Bcast_init_c",
+    "MPI_Gather_init_c",
+    "MPI_Gatherv_init_c",
+    "MPI_Scatter_init_c",
+    "MPI_Scatterv_init_c",
+    "MPI_Allgather_init_c",
+    "MPI_Allgatherv_init_c",
+    "MPI_Alltoall_init_c",
+    "MPI_Alltoallv_init_c",
+    "MPI_Alltoallw_init_c",
+    "MPI_Reduce_init_c",
+    "MPI_Allreduce_init_c",
+    "MPI_Reduce_scatter_init_c",
+    "MPI_Reduce_scatter_block_init_c",
+    "MPI_Scan_init_c",
+    "MPI_Exscan_init_c",
+    "MPI_Neighbor_allgather_init_c",
+    "MPI_Neighbor_allgatherv_init_c",
+    "MPI_Neighbor_alltoall_init_c",
+    "MPI_Neighbor_alltoallv_init_c",
+    "MPI_Neighbor_alltoallw_init_c",
+    "MPI_Type_get_envelope_c",
+    "MPI_Type_size_c",
+    "MPI_Type_get_extent_c",
+    "MPI_Type_get_true_extent_c",
+    "MPI_Get_count_c",
+    "MPI_Get_elements_c",
+    "MPI_Pack_c",
+    "MPI_Unpack_c",
+    "MPI_Pack_size_c",
+    "MPI_Pack_external_c",
+    "MPI_Unpack_external_c",
+    "MPI_Pack_external_size_c",
+    "MPI_Put_c",
+    "MPI_Get_c",
+    "MPI_Accumulate_c",
+    "MPI_Get_accumulate_c",
+    "MPI_Rput_c",
+    "MPI_Rget_c",
+    "MPI_Raccumulate_c",
+    "MPI_Rget_accumulate_c",
+    "MPI_File_iread_c",
+    "MPI_File_iwrite_c",
+    "MPI_File_iread_at_c",
+    "MPI_File_iwrite_at_c",
+    "MPI_File_iread_shared_c",
+    "MPI_File_iwrite_shared_c",
+    "MPI_File_iread_all_c",
+    "MPI_File_iwrite_all_c",
+    "MPI_File_iread_at_all_c",
+    "MPI_File_iwrite_at_all_c",
 };
 
 /* ---- hand ----
@@ -5421,8 +5536,7 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_get_parent, ra);
     int rc = PMPI_Comm_get_parent(parent);
     if (rc == MPI_SUCCESS) {
-        if (parent)
-            mpidbg_comm_new(&cx, *parent, 0);
+        mpidbg_post_MPI_Comm_get_parent(&cx, parent);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7217,6 +7331,4674 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     int rc = PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- p2p ----
+ * Blocking point-to-point. pre: comm valid; count non-negative; datatype
+ * valid and committed; dest/source a rank of comm, MPI_PROC_NULL (or
+ * MPI_ANY_SOURCE for receives); tag in 0..MPI_TAG_UB (MPI_ANY_TAG for
+ * receives); buffer not NULL with data, not MPI_IN_PLACE; a receive type must
+ * not overlap itself; the buffers must not conflict with pending operations
+ * (or, for sendrecv, with each other). post: nothing.
+ */
+
+int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Send_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Bsend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ssend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Rsend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Recv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Sendrecv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, sendtag, "sendtag");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, recvtag, "recvtag");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Sendrecv_replace_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, sendtag, "sendtag");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, recvtag, "recvtag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Mrecv_c(buf, count, datatype, message, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Mrecv_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Mrecv_c(buf, count, datatype, message, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- p2p-nb ----
+ * Nonblocking point-to-point. pre: as the blocking form, and the request
+ * variable must not hold an active request. post: the request is recorded,
+ * active, its buffer pending until completion.
+ */
+
+int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Isend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ibsend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Issend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Irsend_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Irecv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Imrecv_c(buf, count, datatype, message, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Imrecv_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Imrecv_c(buf, count, datatype, message, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Isendrecv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, sendtag, "sendtag");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, recvtag, "recvtag");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Isendrecv_replace_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, sendtag, "sendtag");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, recvtag, "recvtag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- p2p-init ----
+ * Persistent point-to-point (MPI-4.1 §3.9). pre: as the blocking form. post:
+ * the request is recorded, persistent and inactive; MPI_Start makes its
+ * buffer pending.
+ */
+
+int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Send_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Bsend_init_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Bsend_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Bsend_init_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ssend_init_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ssend_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ssend_init_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Rsend_init_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Rsend_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_dest(&cx, dest, "dest");
+    mpidbg_chk_stag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Rsend_init_c(buf, count, datatype, dest, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Recv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_source(&cx, source, "source");
+    mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- coll ----
+ * Blocking collectives. pre: comm valid; root a rank of comm
+ * (MPI_ROOT/MPI_PROC_NULL/remote rank on intercommunicators) and only the
+ * arguments significant at this rank checked: counts, datatypes (committed),
+ * count and displacement arrays, op; MPI_IN_PLACE only where the collective
+ * allows it; send and receive buffers disjoint; no conflict with pending
+ * operations. post: nothing.
+ */
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Bcast_c(buffer, count, datatype, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Bcast_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buffer, "buffer", MPIDBG_SIG_BOTH, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatter_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatterv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcount = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoall_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallw_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nproc(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nproc(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nproc(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allreduce_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_block_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_recvcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scan_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Exscan_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, op);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_local_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, inbuf, "inbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, inoutbuf, "inoutbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, inoutbuf, "inoutbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, op);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nin(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoall_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nout(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nout(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallw_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nout(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nout(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nin(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- coll-nb ----
+ * Nonblocking collectives. pre: as the blocking form, and the request
+ * variable must not hold an active request. post: the request is recorded,
+ * active, its buffers pending until completion.
+ */
+
+int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ibcast_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buffer, "buffer", MPIDBG_SIG_BOTH, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Igather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Igatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iscatter_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iscatterv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcount = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iallgather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iallgatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ialltoall_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ialltoallv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ialltoallw_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nproc(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nproc(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nproc(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ireduce_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iallreduce_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ireduce_scatter_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ireduce_scatter_block_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_recvcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iscan_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Iexscan_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ineighbor_allgather_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ineighbor_allgatherv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nin(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ineighbor_alltoall_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nout(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ineighbor_alltoallv_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nout(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ineighbor_alltoallw_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nout(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nout(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nin(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- coll-init ----
+ * Persistent collectives (MPI-4). pre: as the blocking form. post: the
+ * request is recorded, persistent and inactive.
+ */
+
+int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Bcast_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buffer, "buffer", MPIDBG_SIG_BOTH, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gather_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gatherv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatter_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatterv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcount = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgather_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgatherv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoall_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallw_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nproc(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nproc(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nproc(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allreduce_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_block_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_recvcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scan_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Exscan_init_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgather_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgatherv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nin(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoall_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nout(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallv_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nout(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallw_init_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nout(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nout(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nin(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, *request, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- type-query ----
+ * Datatype queries and names. pre: the datatype is valid (committed or not).
+ * post: hooks keep names and handed-out references.
+ */
+
+int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_get_envelope_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Type_size_c(datatype, size);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_size_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Type_size_c(datatype, size);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Type_get_extent_c(datatype, lb, extent);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_get_extent_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Type_get_extent_c(datatype, lb, extent);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Type_get_true_extent_c(datatype, true_lb, true_extent);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_get_true_extent_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Type_get_true_extent_c(datatype, true_lb, true_extent);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Get_count_c(status, datatype, count);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Get_count_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Get_count_c(status, datatype, count);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Get_elements_c(status, datatype, count);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Get_elements_c, ra);
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Get_elements_c(status, datatype, count);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- pack ----
+ * Pack and unpack. pre: counts, datatype committed, buffers: the input and
+ * output must not overlap. post: nothing.
+ */
+
+int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Pack_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    struct mpidbg_tinfo ti_MPI_PACKED;
+    int ok_MPI_PACKED = mpidbg_tinfo_get(MPIDBG_H(MPI_PACKED), &ti_MPI_PACKED) == 0;
+    int done_incount = 0;
+    int done_outsize = 0;
+    if (mpidbg_sig(&cx, inbuf, "inbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_incount) {
+            done_incount = 1;
+            mpidbg_chk_count(&cx, incount, "incount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)incount, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_outsize) {
+            done_outsize = 1;
+            mpidbg_chk_count(&cx, outsize, "outsize");
+        }
+        if (ok_MPI_PACKED > 0)
+            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_PACKED);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Unpack_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_MPI_PACKED;
+    int ok_MPI_PACKED = mpidbg_tinfo_get(MPIDBG_H(MPI_PACKED), &ti_MPI_PACKED) == 0;
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_insize = 0;
+    int done_outcount = 0;
+    if (mpidbg_sig(&cx, inbuf, "inbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_insize) {
+            done_insize = 1;
+            mpidbg_chk_count(&cx, insize, "insize");
+        }
+        if (ok_MPI_PACKED > 0)
+            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)insize, &ti_MPI_PACKED);
+    }
+    if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_outcount) {
+            done_outcount = 1;
+            mpidbg_chk_count(&cx, outcount, "outcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Pack_size_c(incount, datatype, comm, size);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Pack_size_c, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_count(&cx, incount, "incount");
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Pack_size_c(incount, datatype, comm, size);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Pack_external_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    struct mpidbg_tinfo ti_MPI_BYTE;
+    int ok_MPI_BYTE = mpidbg_tinfo_get(MPIDBG_H(MPI_BYTE), &ti_MPI_BYTE) == 0;
+    int done_incount = 0;
+    int done_outsize = 0;
+    if (mpidbg_sig(&cx, inbuf, "inbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_incount) {
+            done_incount = 1;
+            mpidbg_chk_count(&cx, incount, "incount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)incount, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_outsize) {
+            done_outsize = 1;
+            mpidbg_chk_count(&cx, outsize, "outsize");
+        }
+        if (ok_MPI_BYTE > 0)
+            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_BYTE);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Unpack_external_c, ra);
+    struct mpidbg_tinfo ti_MPI_BYTE;
+    int ok_MPI_BYTE = mpidbg_tinfo_get(MPIDBG_H(MPI_BYTE), &ti_MPI_BYTE) == 0;
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_insize = 0;
+    int done_outcount = 0;
+    if (mpidbg_sig(&cx, inbuf, "inbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_insize) {
+            done_insize = 1;
+            mpidbg_chk_count(&cx, insize, "insize");
+        }
+        if (ok_MPI_BYTE > 0)
+            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)insize, &ti_MPI_BYTE);
+    }
+    if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_outcount) {
+            done_outcount = 1;
+            mpidbg_chk_count(&cx, outcount, "outcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Pack_external_size_c(datarep, incount, datatype, size);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Pack_external_size_c, ra);
+    mpidbg_chk_count(&cx, incount, "incount");
+    {
+        struct mpidbg_tinfo ti;
+        mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
+    }
+    int rc = PMPI_Pack_external_size_c(datarep, incount, datatype, size);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- rma ----
+ * One-sided communication. pre: window valid; target rank in its group or
+ * MPI_PROC_NULL; counts, origin and target datatypes (committed); origin
+ * buffers not NULL with data, disjoint from the result buffer, not in
+ * conflict with pending operations. post: nothing.
+ */
+
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Put_c, ra);
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Get_c, ra);
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Accumulate_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Get_accumulate_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_result_datatype;
+    int ok_result_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_result_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    if (mpidbg_sig(&cx, result_addr, "result_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_result_count) {
+            done_result_count = 1;
+            mpidbg_chk_count(&cx, result_count, "result_count");
+        }
+        if (ok_result_datatype < 0)
+            ok_result_datatype = mpidbg_chk_type(&cx, result_datatype, "result_datatype", 1, &ti_result_datatype);
+        if (ok_result_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", (int64_t)result_count, &ti_result_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- rma-req ----
+ * Request-based one-sided communication. pre: as the plain form, and the
+ * request variable must not hold an active request. post: the request is
+ * recorded (kind rma), its origin buffers pending.
+ */
+
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Rput_c, ra);
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Rget_c, ra);
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Raccumulate_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Rget_accumulate_c, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_win(&cx, win, "win");
+    mpidbg_chk_trank(&cx, target_rank, "target_rank");
+    struct mpidbg_tinfo ti_origin_datatype;
+    int ok_origin_datatype = -1;
+    struct mpidbg_tinfo ti_result_datatype;
+    int ok_result_datatype = -1;
+    struct mpidbg_tinfo ti_target_datatype;
+    int ok_target_datatype = -1;
+    int done_origin_count = 0;
+    int done_result_count = 0;
+    int done_target_count = 0;
+    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_origin_count) {
+            done_origin_count = 1;
+            mpidbg_chk_count(&cx, origin_count, "origin_count");
+        }
+        if (ok_origin_datatype < 0)
+            ok_origin_datatype = mpidbg_chk_type(&cx, origin_datatype, "origin_datatype", 1, &ti_origin_datatype);
+        if (ok_origin_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, origin_addr, "origin_addr", (int64_t)origin_count, &ti_origin_datatype);
+    }
+    if (mpidbg_sig(&cx, result_addr, "result_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_result_count) {
+            done_result_count = 1;
+            mpidbg_chk_count(&cx, result_count, "result_count");
+        }
+        if (ok_result_datatype < 0)
+            ok_result_datatype = mpidbg_chk_type(&cx, result_datatype, "result_datatype", 1, &ti_result_datatype);
+        if (ok_result_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", (int64_t)result_count, &ti_result_datatype);
+    }
+    { /* target_disp: the target side */
+        if (!done_target_count) {
+            done_target_count = 1;
+            mpidbg_chk_count(&cx, target_count, "target_count");
+        }
+        if (ok_target_datatype < 0)
+            ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- file-nb ----
+ * Nonblocking file access (ROMIO). pre: count, datatype committed, buffer.
+ * post: the request is recorded so that its completion is not reported as
+ * unknown; the buffer is pending.
+ */
+
+int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iread_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iread_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iread_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iwrite_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iwrite_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iwrite_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iread_at_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iwrite_at_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iread_shared_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iwrite_shared_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iread_all_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iread_all_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iread_all_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iwrite_all_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iread_at_all_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
+    if (rc == MPI_SUCCESS) {
+        if (request)
+            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_iwrite_at_all_c, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    int rc = PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
