@@ -273,6 +273,18 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_File_iwrite_all",
     "MPI_File_iread_at_all",
     "MPI_File_iwrite_at_all",
+    "MPI_File_read",
+    "MPI_File_read_all",
+    "MPI_File_read_at",
+    "MPI_File_read_at_all",
+    "MPI_File_read_shared",
+    "MPI_File_read_ordered",
+    "MPI_File_write",
+    "MPI_File_write_all",
+    "MPI_File_write_at",
+    "MPI_File_write_at_all",
+    "MPI_File_write_shared",
+    "MPI_File_write_ordered",
     "MPI_Send_c",
     "MPI_Bsend_c",
     "MPI_Ssend_c",
@@ -7335,6 +7347,323 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
         if (request)
             mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
     }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- file ----
+ * Blocking file access (ROMIO). pre: count, datatype committed, buffer not
+ * NULL with data and not in conflict with pending operations. post: nothing.
+ */
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read_all(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read_all, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read_all(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read_at(fh, offset, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read_at, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read_at(fh, offset, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void * buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read_at_all(fh, offset, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read_at_all, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read_at_all(fh, offset, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read_shared(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read_shared, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read_shared(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_read_ordered(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_read_ordered, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_read_ordered(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write_all(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write_all, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write_all(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void * buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write_at(fh, offset, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write_at, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write_at(fh, offset, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write_at_all, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write_shared(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write_shared, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write_shared(fh, buf, count, datatype, status);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_write_ordered(fh, buf, count, datatype, status);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_write_ordered, ra);
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buf, "buf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    int rc = PMPI_File_write_ordered(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
 }

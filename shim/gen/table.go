@@ -70,6 +70,7 @@ var classes = map[string]string{
 	"rma-req":     "Request-based one-sided communication. pre: as the plain form, and the request variable must not hold an active request. post: the request is recorded (kind rma), its origin buffers pending.",
 	"rma-sync":    "One-sided synchronisation and window queries. pre: window valid; ranks in its group. post: nothing.",
 	"request":     "Request queries, cancellation and generalized requests. pre: the request is one the program holds. post: new generalized requests are recorded.",
+	"file":        "Blocking file access (ROMIO). pre: count, datatype committed, buffer not NULL with data and not in conflict with pending operations. post: nothing.",
 	"file-nb":     "Nonblocking file access (ROMIO). pre: count, datatype committed, buffer. post: the request is recorded so that its completion is not reported as unknown; the buffer is pending.",
 	"topo":        "Process topologies. pre: comm valid. post: new communicators are recorded with their neighbour counts.",
 }
