@@ -584,16 +584,24 @@ pending:
 
 /* ---- requests ---- */
 
-/* mpidbg_chk_reqout: the request variable of a new operation must not
- * hold an operation still active (its request would be lost). */
+/* mpidbg_chk_reqout: the request variable of a new operation holds an
+ * operation still active. That loses the request only if the program
+ * kept no copy of the handle: a correct program may well have copied it
+ * (MPI_Irecv(..., &tmp); reqs[n++] = tmp; in a loop). So the call is
+ * noted on the request, and request-overwritten is reported at
+ * MPI_Finalize if the request was indeed never completed (leaks.c). */
 void mpidbg_chk_reqout(struct mpidbg_cx *cx, const MPI_Request *r, const char *arg)
 {
+    (void)arg;
     if (!r || *r == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(*r))
         return;
     struct mpidbg_robj *o = mpidbg_req_lookup(*r);
-    if (!o || !o->active || !o->live)
+    if (!o || !o->active || !o->live || o->ow_site)
         return;
-    report_handle(cx, MPIDBG_F_REQUEST_OVERWRITTEN, 0, arg, -1, MPIDBG_H(*r), o->rec->site, o->call, 2);
+    mpidbg_wlock();
+    o->ow_site = cx->site;
+    o->ow_call = cx->call;
+    mpidbg_wunlock();
 }
 
 /* ---- object destruction ---- */

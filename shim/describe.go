@@ -250,7 +250,7 @@ func (d *desc) message(id string) {
 	case "request-active-start":
 		d.printf("%s %#x is still active: complete it before starting it again", d.arg, h)
 	case "request-overwritten":
-		d.printf("%s still holds the active request %#x of a %s, which can no longer be completed", d.arg, h, callName(ev.related_call))
+		d.printf("the request variable still held the active request %#x of an earlier %s, which then was never completed", h, callName(ev.related_call))
 	case "request-never-completed":
 		d.printf("%s here never completed before MPI_Finalize", plural(val, "operation started", "operations started"))
 	case "leak-type":

@@ -16,6 +16,8 @@ struct leak {
     uint64_t site;
     uint64_t handle;
     int64_t n;
+    uint64_t rel_site; /* request-overwritten: where the lost operation started */
+    int rel_call;
 };
 
 struct leaks {
@@ -23,12 +25,12 @@ struct leaks {
     int n, cap;
 };
 
-static void leak_add(struct leaks *L, int fid, int call, uint64_t site, uint64_t handle)
+static struct leak *leak_add(struct leaks *L, int fid, int call, uint64_t site, uint64_t handle)
 {
     for (int i = 0; i < L->n; i++)
         if (L->v[i].fid == fid && L->v[i].site == site && L->v[i].call == call) {
             L->v[i].n++;
-            return;
+            return &L->v[i];
         }
     if (L->n == L->cap) {
         L->cap = L->cap ? 2 * L->cap : 16;
@@ -36,7 +38,8 @@ static void leak_add(struct leaks *L, int fid, int call, uint64_t site, uint64_t
         if (!L->v)
             abort();
     }
-    L->v[L->n++] = (struct leak){fid, call, site, handle, 1};
+    L->v[L->n++] = (struct leak){fid, call, site, handle, 1, 0, -1};
+    return &L->v[L->n - 1];
 }
 
 static void leak_type(void *v, void *arg)
@@ -77,6 +80,13 @@ static void leak_win(void *v, void *arg)
 static void leak_request(void *v, void *arg)
 {
     struct mpidbg_robj *o = v;
+    struct leaks *L = arg;
+    if (o->active && o->ow_site) {
+        /* lost when a new operation took its variable (checks.c) */
+        struct leak *e = leak_add(L, MPIDBG_F_REQUEST_OVERWRITTEN, o->ow_call, o->ow_site, o->handle);
+        e->rel_site = o->rec->site;
+        e->rel_call = o->call;
+    }
     if (o->active)
         leak_add(arg, MPIDBG_F_REQUEST_NEVER_COMPLETED, o->call, o->rec->site, o->handle);
     else if (o->persistent && o->live)
@@ -113,6 +123,11 @@ void mpidbg_leaks(struct mpidbg_cx *cx)
         ev.related_site = cx->site;
         ev.related_call = cx->call;
         ev.related_kind = 4;
+        if (L.v[i].rel_site) {
+            ev.related_site = L.v[i].rel_site;
+            ev.related_call = L.v[i].rel_call;
+            ev.related_kind = 2;
+        }
         mpidbg_report(cx, &ev);
     }
     free(L.v);

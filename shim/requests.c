@@ -189,6 +189,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
     o->active = !cx->persistent;
     o->live = 1;
     o->newcomm = NULL;
+    o->ow_site = 0;
     o->nseg = 0;
     if (seg_reserve(o, nseg)) {
         for (int i = 0; i < cx->nside; i++)

@@ -241,6 +241,8 @@ struct mpidbg_robj {
     int32_t pad;
     struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
+    uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
+    int32_t ow_call, pad2;
     struct mpidbg_seg inl[2];
 };
 

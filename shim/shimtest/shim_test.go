@@ -268,6 +268,8 @@ func TestFindings(t *testing.T) {
 		}},
 		{"leaks", []string{"MPIDBG_CHECKS=-leak,-request-lifecycle"}, nil},
 		{"overlap-path", nil, []string{"0:buffer-overlap", "1:buffer-overlap"}},
+		{"reqcopy", nil, nil}, // a request variable reused after its handle was copied
+		{"reqlost", nil, []string{"0:request-never-completed", "0:request-overwritten", "1:request-never-completed", "1:request-overwritten"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+strings.Join(tt.env, ""), func(t *testing.T) {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int rank, size;
+static int rank, size, argc_lost;
 
 /* s_type of examples/s_type.expr:
  * struct([1,5,7,2,1], [-4,0,47,76,100], [LB,INT,CHAR,DOUBLE,UB]) */
@@ -96,6 +96,28 @@ static int registry_case(void)
     return 0;
 }
 
+static int reqcopy(void)
+{
+    /* correct: one request variable, its handle copied out before the
+     * next operation reuses it; then a real loss of one */
+    static int in[4], out[4];
+    MPI_Request tmp, reqs[4];
+    for (int i = 0; i < 4; i++) {
+        MPI_Irecv(&in[i], 1, MPI_INT, rank ^ 1, i, MPI_COMM_WORLD, &tmp);
+        reqs[i] = tmp;
+    }
+    for (int i = 0; i < 4; i++)
+        MPI_Send(&out[i], 1, MPI_INT, rank ^ 1, i, MPI_COMM_WORLD);
+    MPI_Waitall(4, reqs, MPI_STATUSES_IGNORE);
+    if (argc_lost) {
+        MPI_Irecv(&in[0], 1, MPI_INT, rank ^ 1, 9, MPI_COMM_WORLD, &tmp); /* want request-never-completed */
+        MPI_Irecv(&in[1], 1, MPI_INT, rank ^ 1, 10, MPI_COMM_WORLD, &tmp); /* want request-overwritten */
+        MPI_Send(&out[0], 1, MPI_INT, rank ^ 1, 10, MPI_COMM_WORLD);
+        MPI_Wait(&tmp, MPI_STATUS_IGNORE);
+    }
+    return 0;
+}
+
 static int args(void)
 {
     /* argument errors MPICH reports through MPI_ERRORS_RETURN */
@@ -129,6 +151,12 @@ int main(int argc, char **argv)
         rc = args();
     else if (strcmp(c, "registry") == 0)
         rc = registry_case();
+    else if (strcmp(c, "reqcopy") == 0)
+        rc = reqcopy();
+    else if (strcmp(c, "reqlost") == 0) {
+        argc_lost = 1;
+        rc = reqcopy();
+    }
     else if (rank == 0)
         fprintf(stderr, "bugs: unknown case %s\n", c);
     MPI_Finalize();
