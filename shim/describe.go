@@ -305,7 +305,7 @@ func (d *desc) recvOverlap(h uint64, count, from int64) {
 	d.printf("%s %s overlaps itself from %s on and %d are received", d.arg, desc, plural(from, "instance", "instances"), count)
 }
 
-// collisionLimit bounds the elements the search for a colliding pair
+// collisionLimit bounds the bytes of data the search for a colliding pair
 // walks; beyond it the message names no elements.
 const collisionLimit = 1 << 20
 
@@ -313,7 +313,7 @@ const collisionLimit = 1 << 20
 // shares a byte with an earlier one, and returns both paths.
 func collision(h uint64, count int64) (string, string) {
 	t, err := modelOf(h)
-	if err != nil || t.NumElements()*count > collisionLimit {
+	if err != nil || count <= 0 || t.TypeSize() > collisionLimit/count {
 		return "", ""
 	}
 	owner := map[int64]int64{}
