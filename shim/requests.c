@@ -198,7 +198,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
     }
     __atomic_store_n(&rec->state, MPIDBG_LIVE | (o->active ? MPIDBG_ACTIVE : 0) | (o->persistent ? MPIDBG_PERSISTENT : 0),
                      __ATOMIC_RELEASE);
-    if (o->active)
+    if (o->active && !(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
 }
@@ -220,7 +220,8 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
     mpidbg_wlock();
     o->active = 1;
     o->rec->state |= MPIDBG_ACTIVE;
-    mpidbg_pending_add(o);
+    if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
+        mpidbg_pending_add(o);
     mpidbg_wunlock();
 }
 
