@@ -1,83 +1,30 @@
 package shimtest
 
 import (
-	"bufio"
-	"debug/elf"
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/registry"
 )
 
-// procMem reads a stopped process's memory, as a debugger would.
-type procMem struct{ f *os.File }
-
-func (m procMem) ReadAt(p []byte, addr uint64) error {
-	n, err := m.f.ReadAt(p, int64(addr))
-	if err == nil && n < len(p) {
-		err = fmt.Errorf("short read at %#x", addr)
-	}
-	return err
-}
-
-// registryAddr finds mpidbg_registry in process pid: the library's load
-// address from /proc/PID/maps plus the symbol's value.
-func registryAddr(t *testing.T, pid int, lib string) uint64 {
-	t.Helper()
-	f, err := elf.Open(lib)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.DynamicSymbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var value uint64
-	for _, s := range syms {
-		if s.Name == "mpidbg_registry" {
-			value = s.Value
-		}
-	}
-	if value == 0 {
-		t.Fatal("no mpidbg_registry in the library's dynamic symbols")
-	}
-	maps, err := os.Open(fmt.Sprintf("/proc/%d/maps", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer maps.Close()
-	sc := bufio.NewScanner(maps)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) >= 6 && f[5] == lib && f[2] == "00000000" {
-			lo, _, _ := strings.Cut(f[0], "-")
-			base, err := strconv.ParseUint(lo, 16, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return base + value
-		}
-	}
-	t.Fatalf("%s is not mapped in process %d", lib, pid)
-	return 0
-}
-
 // TestRegistryLive stops a rank at a finding and decodes its registry
 // from /proc/PID/mem with package registry: the writer and the decoder
 // agree on everything a debugger would show.
 func TestRegistryLive(t *testing.T) {
-	lib, _ := build(t)
 	stopped(t, "registry", func(pid int) {
-		mem, err := os.Open(fmt.Sprintf("/proc/%d/mem", pid))
+		proc, err := registry.OpenProc(pid)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer mem.Close()
-		s, err := registry.ReadSnapshot(procMem{mem}, registryAddr(t, pid, lib))
+		defer proc.Close()
+		maps, err := proc.Mappings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr, err := registry.Locate(maps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := registry.ReadSnapshot(proc, addr)
 		if err != nil {
 			t.Fatal(err)
 		}
