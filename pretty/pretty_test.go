@@ -2,41 +2,15 @@ package pretty
 
 import (
 	"encoding/binary"
-	"flag"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/datatype"
 	"github.com/muesli/termenv"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/<test name>.golden, or writes it with
-// -update.
-func golden(t *testing.T, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
 
 // The example struct of the issue, a vector of it, and a subarray.
 const (
@@ -133,7 +107,7 @@ func TestPlain(t *testing.T) {
 			if strings.Contains(got, "\x1b") {
 				t.Errorf("plain rendering holds an escape sequence: %q", got)
 			}
-			golden(t, got+"\n")
+			golden.Check(t, got+"\n")
 		})
 	}
 }
@@ -152,7 +126,7 @@ func TestColor(t *testing.T) {
 			if !strings.Contains(got, "\x1b[") {
 				t.Errorf("ANSI rendering holds no escape sequence: %q", got)
 			}
-			golden(t, got+"\n")
+			golden.Check(t, got+"\n")
 		})
 	}
 }

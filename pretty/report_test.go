@@ -3,6 +3,7 @@ package pretty
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"net/url"
 	"slices"
 	"strings"
@@ -78,7 +79,7 @@ func TestReport(t *testing.T) {
 			if strings.Contains(got, "\x1b") {
 				t.Errorf("plain rendering holds an escape sequence")
 			}
-			golden(t, got+"\n")
+			golden.Check(t, got+"\n")
 		})
 	}
 	t.Run("color", func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestReport(t *testing.T) {
 		if !strings.Contains(got, "\x1b[") {
 			t.Errorf("ANSI rendering holds no escape sequence")
 		}
-		golden(t, got+"\n")
+		golden.Check(t, got+"\n")
 	})
 }
 
@@ -128,7 +129,7 @@ func TestReportJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, string(b))
+			golden.Check(t, string(b))
 			// exactly {"version":1,"findings":[...]}; every finding carries the
 			// documented fields.
 			var top map[string]json.RawMessage
@@ -192,7 +193,7 @@ func TestSARIF(t *testing.T) {
 			}
 			json.Unmarshal(b, &log)
 			short, _ := json.MarshalIndent(log, "", "  ")
-			golden(t, string(short)+"\n")
+			golden.Check(t, string(short)+"\n")
 		})
 	}
 }

@@ -2,37 +2,11 @@ package main
 
 import (
 	"bytes"
-	"flag"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/<test name>.golden, or writes it with
-// -update.
-func golden(t *testing.T, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", filepath.FromSlash(t.Name())+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
-	}
-}
 
 // The example struct of the issue, a vector of it, and a subarray.
 const (
@@ -85,7 +59,7 @@ func TestRun(t *testing.T) {
 			if strings.Contains(stdout, "\x1b") {
 				t.Errorf("output to a buffer holds escape sequences")
 			}
-			golden(t, stdout)
+			golden.Check(t, stdout)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"io"
 	"net"
 	"os"
@@ -253,7 +254,7 @@ func TestRunFake(t *testing.T) {
 			if stdout != tt.wantStdout {
 				t.Errorf("got stdout %q, want %q", stdout, tt.wantStdout)
 			}
-			golden(t, stderr)
+			golden.Check(t, stderr)
 		})
 	}
 	t.Run("files", func(t *testing.T) {
@@ -266,7 +267,7 @@ func TestRunFake(t *testing.T) {
 				t.Errorf("%s is not JSON", f)
 			}
 			if strings.HasSuffix(f, ".json") {
-				golden(t, string(b))
+				golden.Check(t, string(b))
 			}
 		}
 	})
@@ -399,7 +400,7 @@ func TestRunInterrupt(t *testing.T) {
 	if got := out.buf.String(); got != "ready\ngot SIGINT\n" {
 		t.Errorf("stdout: got %q", got)
 	}
-	golden(t, errOut.String())
+	golden.Check(t, errOut.String())
 }
 
 func TestRunUsageErrors(t *testing.T) {
@@ -472,7 +473,7 @@ func TestExplain(t *testing.T) {
 			if code != 0 || stderr != "" {
 				t.Fatalf("got exit %d, stderr %q", code, stderr)
 			}
-			golden(t, stdout)
+			golden.Check(t, stdout)
 		})
 	}
 	for _, tt := range []struct{ arg, want string }{
