@@ -96,16 +96,10 @@ static void leak_request(void *v, void *arg)
 /* mpidbg_leaks reports, at MPI_Finalize, the operations never completed
  * and the objects never freed (MPI-4.1 §11.2.2 for the former; the
  * latter are warnings: not errors at finalize, but leaks in long runs). */
-static void leak_builtin(uint64_t handle, uint64_t site, int call, void *arg)
-{
-    leak_add(arg, MPIDBG_F_REQUEST_NEVER_COMPLETED, call, site, handle);
-}
-
 void mpidbg_leaks(struct mpidbg_cx *cx)
 {
     struct leaks L = {0};
     mpidbg_hmap_each(&mpidbg_requests, leak_request, &L);
-    mpidbg_builtin_pending(leak_builtin, &L);
     if (mpidbg_enabled(MPIDBG_F_LEAK_TYPE)) {
         mpidbg_hmap_each(&mpidbg_types, leak_type, &L);
         mpidbg_hmap_each(&mpidbg_comms, leak_comm, &L);

@@ -25,74 +25,43 @@
 static uint32_t req_serial;
 
 /* Operations that came back with one of MPICH's builtin request handles
- * completed when they started, and share that handle value, but each
- * must still be completed by the program (MPI-4.1 §3.7.3). The shim
- * keeps, per builtin handle value, a queue of where such operations
- * started: a completion call on the value takes the oldest; what is left
- * at MPI_Finalize was never completed. Under the writer lock. */
-#define BUILTIN_QUEUES 64
+ * completed when they started and share that handle value, but each is
+ * pending until the program completes it (MPI-4.1 §3.7.2, §3.7.3): a
+ * receive into a buffer such a send still reads is an error. So the
+ * program gets a handle minted for the operation (shim.h), tracked like
+ * any other request, and MPI gets the builtin value back in every call
+ * that takes requests (the completion wrappers below, and the reqin role
+ * of the generated ones). Slots are reused last-freed first, so a loop
+ * of small sends reuses the same few handles and their records. Under
+ * the writer lock. */
+#define MINT_SLOTS (1u << 19)
 
-struct bqueue {
-    uint64_t *site;
-    int32_t *call;
-    uint32_t head, n, cap;
-};
+static uint32_t *mint_free;
+static uint32_t mint_nfree, mint_cap, mint_next;
 
-static struct bqueue bqs[BUILTIN_QUEUES];
-
-static void builtin_started(struct mpidbg_cx *cx, MPI_Request r)
+static MPI_Request mint(MPI_Request r)
 {
-    uint32_t i = MPIDBG_H(r) & 0x03ffffffu;
-    if (i >= BUILTIN_QUEUES)
-        return;
-    struct bqueue *q = &bqs[i];
-    mpidbg_wlock();
-    if (q->n == q->cap) {
-        uint32_t cap = q->cap ? 2 * q->cap : 64;
-        uint64_t *s = malloc(sizeof *s * cap);
-        int32_t *c = malloc(sizeof *c * cap);
-        if (!s || !c) {
-            free(s);
-            free(c);
-            mpidbg_wunlock();
-            return;
-        }
-        for (uint32_t k = 0; k < q->n; k++) {
-            s[k] = q->site[(q->head + k) % q->cap];
-            c[k] = q->call[(q->head + k) % q->cap];
-        }
-        free(q->site);
-        free(q->call);
-        q->site = s;
-        q->call = c;
-        q->head = 0;
-        q->cap = cap;
+    uint32_t s;
+    if (mint_nfree)
+        s = mint_free[--mint_nfree];
+    else if (mint_next < MINT_SLOTS)
+        s = mint_next++;
+    else
+        return r; /* half a million pending: the rest goes untracked */
+    return (MPI_Request)(0x6e000000u | (s << 6) | (MPIDBG_H(r) & 0x3fu));
+}
+
+static void unmint(uint64_t h)
+{
+    if (mint_nfree == mint_cap) {
+        uint32_t cap = mint_cap ? 2 * mint_cap : 256;
+        uint32_t *v = realloc(mint_free, sizeof *v * cap);
+        if (!v)
+            return; /* the slot is lost, not reused */
+        mint_free = v;
+        mint_cap = cap;
     }
-    q->site[(q->head + q->n) % q->cap] = cx->site;
-    q->call[(q->head + q->n) % q->cap] = cx->call;
-    q->n++;
-    mpidbg_wunlock();
-}
-
-/* under the lock */
-static void builtin_done(MPI_Request r)
-{
-    uint32_t i = MPIDBG_H(r) & 0x03ffffffu;
-    if (i >= BUILTIN_QUEUES || !bqs[i].n)
-        return;
-    bqs[i].head = (bqs[i].head + 1) % bqs[i].cap;
-    bqs[i].n--;
-}
-
-/* mpidbg_builtin_pending calls fn for every operation with a builtin
- * request handle not completed yet. */
-void mpidbg_builtin_pending(void (*fn)(uint64_t handle, uint64_t site, int call, void *arg), void *arg)
-{
-    for (uint32_t i = 0; i < BUILTIN_QUEUES; i++)
-        for (uint32_t k = 0; k < bqs[i].n; k++) {
-            uint32_t j = (bqs[i].head + k) % bqs[i].cap;
-            fn(0x6c000000u | i, bqs[i].site[j], bqs[i].call[j], arg);
-        }
+    mint_free[mint_nfree++] = (uint32_t)((h >> 6) & (MINT_SLOTS - 1));
 }
 
 struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r)
@@ -120,15 +89,14 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
 
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
  * kind from the call's buffer sides. */
-void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
+void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
 {
+    MPI_Request r = *rp;
     if (r == MPI_REQUEST_NULL)
         return;
-    if (MPIDBG_IS_BUILTIN_REQ(r)) {
-        if (!cx->persistent)
-            builtin_started(cx, r);
+    int minting = MPIDBG_IS_BUILTIN_REQ(r);
+    if (minting && (cx->persistent || (MPIDBG_H(r) & 0x03ffffffu) > 0x3fu))
         return;
-    }
     mpidbg_sides_ready(cx);
     int nseg = 0, rd = 0, wr = 0;
     struct mpidbg_seg *wfirst = NULL, *rfirst = NULL;
@@ -147,9 +115,17 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind)
     }
     if (!kind)
         kind = wr && rd ? MPIDBG_REQ_COLL : wr ? MPIDBG_REQ_RECV : rd ? MPIDBG_REQ_SEND : MPIDBG_REQ_OTHER;
-    uint64_t h = MPIDBG_H(r);
 
     mpidbg_wlock();
+    if (minting) {
+        r = mint(r);
+        if (r == *rp) {
+            mpidbg_wunlock();
+            return;
+        }
+        *rp = r;
+    }
+    uint64_t h = MPIDBG_H(r);
     struct mpidbg_robj *o = mpidbg_hmap_get(&mpidbg_requests, h);
     if (!o) {
         struct mpidbg_request *rec = mpidbg_table_add(&mpidbg_registry.requests, NULL);
@@ -245,10 +221,6 @@ static void completed(const struct reqref *rs, int n, int freed)
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
-        if (MPIDBG_IS_BUILTIN_REQ(rs[i].h) && rs[i].h != MPI_REQUEST_NULL) {
-            builtin_done(rs[i].h);
-            continue;
-        }
         if (!o || o->serial != rs[i].serial)
             continue;
         if (o->active) {
@@ -259,6 +231,8 @@ static void completed(const struct reqref *rs, int n, int freed)
         if (!o->persistent || freed) {
             o->live = 0;
             o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
+            if (MPIDBG_IS_MINTED_REQ(o->handle))
+                unmint(o->handle);
         }
         if (o->newcomm && nd < 8) {
             deferred[nd] = o->newcomm;
@@ -348,6 +322,51 @@ static void drop_reqs(struct reqref *c, struct reqref *stack)
         free(c);
 }
 
+/* MPI gets the builtin value of a minted request (requests the program
+ * holds, as it holds them, are what the checks look at); the program's
+ * variable changes only where MPI changed the value it was given. */
+#define REAL1(request)                                                        \
+    MPI_Request *u_req = request, x_req = MPI_REQUEST_NULL;                   \
+    if (request && MPIDBG_IS_MINTED_REQ(*request)) {                          \
+        x_req = mpidbg_req_real(*request);                                    \
+        request = &x_req;                                                     \
+    }
+#define BACK1(request)                                                        \
+    if (request != u_req && x_req != mpidbg_req_real(*u_req))                 \
+        *u_req = x_req;
+
+/* real_reqs returns the array MPI is given: reqs itself when it holds no
+ * minted handle, else a scratch copy with their builtin values. */
+static MPI_Request *real_reqs(int count, MPI_Request reqs[], MPI_Request *stack)
+{
+    if (count <= 0 || !reqs)
+        return reqs;
+    int i = 0;
+    while (i < count && !MPIDBG_IS_MINTED_REQ(reqs[i]))
+        i++;
+    if (i == count)
+        return reqs;
+    MPI_Request *x = count <= STACK_REQS ? stack : malloc(sizeof *x * count);
+    if (!x)
+        return reqs; /* MPI rejects the minted handle: better than a wrong answer */
+    for (int k = 0; k < count; k++)
+        x[k] = mpidbg_req_real(reqs[k]);
+    return x;
+}
+
+/* back_reqs writes what MPI changed (MPI_REQUEST_NULL where it completed
+ * a request) into the program's array. */
+static void back_reqs(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack)
+{
+    if (x == reqs)
+        return;
+    for (int k = 0; k < count; k++)
+        if (x[k] != mpidbg_req_real(reqs[k]))
+            reqs[k] = x[k];
+    if (x != stack)
+        free(x);
+}
+
 #define PROLOGUE(name, pmpi)                                                  \
     void *ra = __builtin_return_address(0);                                   \
     if (mpidbg_bypass(ra))                                                    \
@@ -361,8 +380,10 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    REAL1(request);
     int rc = PMPI_Wait(request, status);
-    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)))
+    BACK1(request);
+    if (rc == MPI_SUCCESS && r.o)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -374,8 +395,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    REAL1(request);
     int rc = PMPI_Test(request, flag, status);
-    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)) && flag && *flag)
+    BACK1(request);
+    if (rc == MPI_SUCCESS && r.o && flag && *flag)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -388,7 +411,9 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
-    int rc = PMPI_Waitall(count, array_of_requests, array_of_statuses);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
+    int rc = PMPI_Waitall(count, x, array_of_statuses);
+    back_reqs(count, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS && c && count > 0)
         completed(c, count, 0);
     drop_reqs(c, stack);
@@ -403,7 +428,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
-    int rc = PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
+    int rc = PMPI_Testall(count, x, flag, array_of_statuses);
+    back_reqs(count, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
         completed(c, count, 0);
     drop_reqs(c, stack);
@@ -417,7 +444,9 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
-    int rc = PMPI_Waitany(count, array_of_requests, index, status);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
+    int rc = PMPI_Waitany(count, x, index, status);
+    back_reqs(count, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
         completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -431,7 +460,9 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
-    int rc = PMPI_Testany(count, array_of_requests, index, flag, status);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
+    int rc = PMPI_Testany(count, x, index, flag, status);
+    back_reqs(count, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
         completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -457,7 +488,9 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
-    int rc = PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(incount, array_of_requests, xstack);
+    int rc = PMPI_Waitsome(incount, x, outcount, array_of_indices, array_of_statuses);
+    back_reqs(incount, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);
@@ -474,7 +507,9 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
-    int rc = PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(incount, array_of_requests, xstack);
+    int rc = PMPI_Testsome(incount, x, outcount, array_of_indices, array_of_statuses);
+    back_reqs(incount, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);
@@ -501,8 +536,10 @@ int MPI_Request_free(MPI_Request *request)
             ref(&cx, *request, "request", -1, &r);
         }
     }
+    REAL1(request);
     int rc = PMPI_Request_free(request);
-    if (rc == MPI_SUCCESS && (r.o || MPIDBG_IS_BUILTIN_REQ(r.h)))
+    BACK1(request);
+    if (rc == MPI_SUCCESS && r.o)
         completed(&r, 1, 1);
     mpidbg_leave(&cx);
     return rc;
@@ -559,7 +596,9 @@ int MPI_Start(MPI_Request *request)
     struct mpidbg_robj *o = NULL;
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         o = start_check(&cx, *request, "request", -1);
+    REAL1(request);
     int rc = PMPI_Start(request);
+    BACK1(request);
     if (rc == MPI_SUCCESS && o)
         mpidbg_req_started(o, &cx);
     mpidbg_leave(&cx);
@@ -577,7 +616,9 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     if (ok && os)
         for (int i = 0; i < count; i++)
             os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
-    int rc = PMPI_Startall(count, array_of_requests);
+    MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
+    int rc = PMPI_Startall(count, x);
+    back_reqs(count, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS && ok && os)
         for (int i = 0; i < count; i++)
             if (os[i])

@@ -34,9 +34,18 @@
 #define MPIDBG_IS_BUILTIN_OP(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x58000000u)
 /* MPICH returns builtin request handles (0x6c0000xx) for operations that
  * completed when they started: one handle value shared by any number of
- * such operations, which a wait only resets. The shim does not track
- * them (their buffers are free already). */
-#define MPIDBG_IS_BUILTIN_REQ(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x6c000000u)
+ * such operations, each still pending for the program until a completion
+ * call (MPI-4.1 §3.7.3). The shim hands the program a handle of its own
+ * instead, minted in the builtin request range with bit 25 set (MPICH's
+ * builtin indices are a few dozen, so it never uses such a value): bits
+ * 6-24 a slot, bits 0-5 the builtin index, which mpidbg_req_real gives
+ * back to MPI. See requests.c. */
+#define MPIDBG_IS_BUILTIN_REQ(h) ((MPIDBG_H(h) & 0xfe000000u) == 0x6c000000u)
+#define MPIDBG_IS_MINTED_REQ(h) ((MPIDBG_H(h) & 0xfe000000u) == 0x6e000000u)
+static inline MPI_Request mpidbg_req_real(MPI_Request r)
+{
+    return MPIDBG_IS_MINTED_REQ(r) ? (MPI_Request)(0x6c000000u | (MPIDBG_H(r) & 0x3fu)) : r;
+}
 
 /* ---- the finding catalogue, as C knows it ----
  * The ids are those of checks/catalogue_local.go; the Go side takes
@@ -273,7 +282,7 @@ MPIDBG_HIDDEN void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, vo
 MPIDBG_HIDDEN void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t op);
 MPIDBG_HIDDEN void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, int disp_unit, MPI_Comm comm);
 MPIDBG_HIDDEN void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t w);
-MPIDBG_HIDDEN void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request r, int kind);
+MPIDBG_HIDDEN void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *r, int kind);
 MPIDBG_HIDDEN void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm);
 MPIDBG_HIDDEN void mpidbg_type_set_name(MPI_Datatype t, const char *name);
 MPIDBG_HIDDEN void mpidbg_comm_set_name(MPI_Comm c, const char *name);
@@ -284,7 +293,6 @@ MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
 MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);
-MPIDBG_HIDDEN void mpidbg_builtin_pending(void (*fn)(uint64_t handle, uint64_t site, int call, void *arg), void *arg);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;

@@ -696,7 +696,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -730,7 +730,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     int rc = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -764,7 +764,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -798,7 +798,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     int rc = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -832,7 +832,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -863,7 +863,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     int rc = PMPI_Imrecv(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -912,7 +912,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -948,7 +948,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     int rc = PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -989,7 +989,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1024,7 +1024,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1059,7 +1059,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1094,7 +1094,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1129,7 +1129,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1156,7 +1156,7 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1183,7 +1183,7 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1273,7 +1273,14 @@ int MPI_Cancel(MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cancel, ra);
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         mpidbg_req_check(&cx, *request, "request", -1);
+    MPI_Request *u_request = request, x_request = MPI_REQUEST_NULL;
+    if (request && MPIDBG_IS_MINTED_REQ(*request)) {
+        x_request = mpidbg_req_real(*request);
+        request = &x_request;
+    }
     int rc = PMPI_Cancel(request);
+    if (request != u_request && x_request != mpidbg_req_real(*u_request))
+        *u_request = x_request;
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1286,6 +1293,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Request_get_status, ra);
     mpidbg_req_check(&cx, request, "request", -1);
+    request = mpidbg_req_real(request);
     int rc = PMPI_Request_get_status(request, flag, status);
     mpidbg_leave(&cx);
     return rc;
@@ -1302,7 +1310,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
     int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -1316,6 +1324,7 @@ int MPI_Grequest_complete(MPI_Request request)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Grequest_complete, ra);
     mpidbg_req_check(&cx, request, "request", -1);
+    request = mpidbg_req_real(request);
     int rc = PMPI_Grequest_complete(request);
     mpidbg_leave(&cx);
     return rc;
@@ -2288,7 +2297,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     int rc = PMPI_Ibarrier(comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2321,7 +2330,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2367,7 +2376,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2419,7 +2428,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2465,7 +2474,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2517,7 +2526,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2562,7 +2571,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2613,7 +2622,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2658,7 +2667,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2715,7 +2724,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2774,7 +2783,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2818,7 +2827,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2861,7 +2870,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2897,7 +2906,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2940,7 +2949,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -2983,7 +2992,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3026,7 +3035,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3071,7 +3080,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3122,7 +3131,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     int rc = PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3167,7 +3176,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3224,7 +3233,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     int rc = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3283,7 +3292,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     int rc = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3307,7 +3316,7 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3341,7 +3350,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3388,7 +3397,7 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3441,7 +3450,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3488,7 +3497,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3541,7 +3550,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3587,7 +3596,7 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3639,7 +3648,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3685,7 +3694,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3743,7 +3752,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3803,7 +3812,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3848,7 +3857,7 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3892,7 +3901,7 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3929,7 +3938,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -3973,7 +3982,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4017,7 +4026,7 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4061,7 +4070,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4107,7 +4116,7 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4159,7 +4168,7 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4205,7 +4214,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4263,7 +4272,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -4323,7 +4332,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5287,7 +5296,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     int rc = PMPI_Comm_idup(comm, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
         if (request && newcomm)
             mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
@@ -5307,7 +5316,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
     int rc = PMPI_Comm_idup_with_info(comm, info, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
         if (request && newcomm)
             mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
@@ -6637,7 +6646,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6681,7 +6690,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6726,7 +6735,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6784,7 +6793,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     int rc = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7066,7 +7075,7 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
     int rc = PMPI_File_iread(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7097,7 +7106,7 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
     int rc = PMPI_File_iwrite(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7128,7 +7137,7 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
     int rc = PMPI_File_iread_at(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7159,7 +7168,7 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
     int rc = PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7190,7 +7199,7 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     int rc = PMPI_File_iread_shared(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7221,7 +7230,7 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
     int rc = PMPI_File_iwrite_shared(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7252,7 +7261,7 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     int rc = PMPI_File_iread_all(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7283,7 +7292,7 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
     int rc = PMPI_File_iwrite_all(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7314,7 +7323,7 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
     int rc = PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7345,7 +7354,7 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
     int rc = PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7957,7 +7966,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7991,7 +8000,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8025,7 +8034,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8059,7 +8068,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8093,7 +8102,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8124,7 +8133,7 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     int rc = PMPI_Imrecv_c(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8173,7 +8182,7 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     int rc = PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8209,7 +8218,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
     int rc = PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8250,7 +8259,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8285,7 +8294,7 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8320,7 +8329,7 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8355,7 +8364,7 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -8390,7 +8399,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9365,7 +9374,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9411,7 +9420,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     int rc = PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9463,7 +9472,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     int rc = PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9509,7 +9518,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     int rc = PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9561,7 +9570,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     int rc = PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9606,7 +9615,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     int rc = PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9657,7 +9666,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     int rc = PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9702,7 +9711,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     int rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9759,7 +9768,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     int rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9818,7 +9827,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     int rc = PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9862,7 +9871,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     int rc = PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9905,7 +9914,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9941,7 +9950,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     int rc = PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -9984,7 +9993,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     int rc = PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10027,7 +10036,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     int rc = PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10070,7 +10079,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     int rc = PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10115,7 +10124,7 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     int rc = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10166,7 +10175,7 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     int rc = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10211,7 +10220,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     int rc = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10268,7 +10277,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     int rc = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10327,7 +10336,7 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     int rc = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10366,7 +10375,7 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10413,7 +10422,7 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10466,7 +10475,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10513,7 +10522,7 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10566,7 +10575,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10612,7 +10621,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10664,7 +10673,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10710,7 +10719,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10768,7 +10777,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10828,7 +10837,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10873,7 +10882,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10917,7 +10926,7 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10954,7 +10963,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -10998,7 +11007,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11042,7 +11051,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11086,7 +11095,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11132,7 +11141,7 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11184,7 +11193,7 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11230,7 +11239,7 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11288,7 +11297,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11348,7 +11357,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
-            mpidbg_req_new(&cx, *request, 0);
+            mpidbg_req_new(&cx, request, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11867,7 +11876,7 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     int rc = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11911,7 +11920,7 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     int rc = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -11956,7 +11965,7 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     int rc = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12014,7 +12023,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     int rc = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_RMA);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12051,7 +12060,7 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
     int rc = PMPI_File_iread_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12082,7 +12091,7 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
     int rc = PMPI_File_iwrite_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12113,7 +12122,7 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
     int rc = PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12144,7 +12153,7 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
     int rc = PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12175,7 +12184,7 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     int rc = PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12206,7 +12215,7 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
     int rc = PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12237,7 +12246,7 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
     int rc = PMPI_File_iread_all_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12268,7 +12277,7 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
     int rc = PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12299,7 +12308,7 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
     int rc = PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -12330,7 +12339,7 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
     int rc = PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
-            mpidbg_req_new(&cx, *request, MPIDBG_REQ_OTHER);
+            mpidbg_req_new(&cx, request, MPIDBG_REQ_OTHER);
     }
     mpidbg_leave(&cx);
     return rc;

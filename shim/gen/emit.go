@@ -305,7 +305,30 @@ func emitWrapper(b *strings.Builder, c *Call) {
 	if c.Pre {
 		w.f("mpidbg_pre_%s(%s);", c.Name, hookArgs(c))
 	}
+	// requests the program holds may be handles the shim minted for
+	// MPICH's builtin (completed at start) requests: MPI gets the builtin
+	// value, and the program's variable changes only where MPI changed it
+	var back []string
+	for _, p := range c.Params {
+		if p.Role != "reqin" {
+			continue
+		}
+		if p.IsPtr() {
+			w.f("MPI_Request *u_%s = %s, x_%s = MPI_REQUEST_NULL;", p.Name, p.Name, p.Name)
+			w.f("if (%s && MPIDBG_IS_MINTED_REQ(*%s)) {", p.Name, p.Name)
+			w.f("    x_%s = mpidbg_req_real(*%s);", p.Name, p.Name)
+			w.f("    %s = &x_%s;", p.Name, p.Name)
+			w.f("}")
+			back = append(back, fmt.Sprintf("if (%s != u_%s && x_%s != mpidbg_req_real(*u_%s))", p.Name, p.Name, p.Name, p.Name),
+				fmt.Sprintf("    *u_%s = x_%s;", p.Name, p.Name))
+		} else {
+			w.f("%s = mpidbg_req_real(%s);", p.Name, p.Name)
+		}
+	}
 	w.f("int rc = P%s(%s);", c.Name, argList(c))
+	for _, s := range back {
+		w.f("%s", s)
+	}
 	var post []string
 	for _, p := range c.Params {
 		switch p.Role {
@@ -320,7 +343,7 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			if strings.HasSuffix(c.Class, "-init") {
 				post = append(post, "cx.persistent = 1;")
 			}
-			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_req_new(&cx, *%s, %s);", p.Name, kind))
+			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_req_new(&cx, %s, %s);", p.Name, kind))
 		}
 	}
 	for _, p := range c.Params {
