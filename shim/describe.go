@@ -241,16 +241,16 @@ func (d *desc) message(id string) {
 	case "request-unknown":
 		switch ev.variant {
 		case C.MPIDBG_V_INACTIVE:
-			d.printf("%s %#x was completed or freed already", d.arg, h)
+			d.printf("%s was completed or freed already", d.arg)
 		case C.MPIDBG_V_NOT_PERSISTENT:
-			d.printf("%s %#x is not a persistent request: only those can be started", d.arg, h)
+			d.printf("%s is not a persistent request: only those can be started", d.arg)
 		default:
-			d.printf("%s %#x is not a request any MPI call returned", d.arg, h)
+			d.printf("%s is not a request any MPI call returned", d.arg)
 		}
 	case "request-active-start":
-		d.printf("%s %#x is still active: complete it before starting it again", d.arg, h)
+		d.printf("%s is still active: complete it before starting it again", d.arg)
 	case "request-overwritten":
-		d.printf("the request variable still held the active request %#x of an earlier %s, which then was never completed", h, callName(ev.related_call))
+		d.printf("the request variable still held the active request of an earlier %s, which then was never completed", callName(ev.related_call))
 	case "request-never-completed":
 		d.printf("%s here never completed before MPI_Finalize", plural(val, "operation started", "operations started"))
 	case "leak-type":
@@ -351,7 +351,34 @@ func (d *desc) bufferOverlap() {
 	case C.MPIDBG_V_BOTH_WRITE:
 		verb = "writes memory that the " + other + " still in progress also writes"
 	}
-	d.printf("%s %s: first shared byte %#x%s", d.arg, verb, uint64(ev.at), elements(here, there))
+	d.printf("%s %s: first shared byte%s%s", d.arg, verb, offsets(uint64(ev.at), uint64(ev.addr), "", uint64(ev.addr2), other), elements(here, there))
+}
+
+// offsets places the first shared byte at as offsets from the start of
+// both buffers, never as an address: addresses differ from rank to rank,
+// and the report merges only findings with the same message. A buffer at
+// MPI_BOTTOM (0) has no start to count from. an and bn name the buffers
+// ("" for the call's own, where the message names it already).
+func offsets(at, a uint64, an string, b uint64, bn string) string {
+	var parts []string
+	if a != 0 {
+		if an == "" {
+			parts = append(parts, fmt.Sprintf("at offset %d here", int64(at-a)))
+		} else {
+			parts = append(parts, fmt.Sprintf("at offset %d of %s", int64(at-a), an))
+		}
+	}
+	if b != 0 {
+		if an == "" {
+			parts = append(parts, fmt.Sprintf("%d in the %s's buffer", int64(at-b), bn))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d of %s", int64(at-b), bn))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, ", ")
 }
 
 func elements(here, there string) string {
@@ -371,7 +398,7 @@ func (d *desc) sendRecvOverlap() {
 	there := elementAt(uint64(ev.handle), uint64(ev.addr), int64(ev.count), uint64(ev.at))
 	d.path = here
 	d.typeDesc(uint64(ev.handle2))
-	d.printf("%s and %s overlap: first shared byte %#x%s; use disjoint buffers or MPI_IN_PLACE", d.arg, recv, uint64(ev.at), elementsOf(recv, here, d.arg, there))
+	d.printf("%s and %s overlap: first shared byte%s%s; use disjoint buffers or MPI_IN_PLACE", d.arg, recv, offsets(uint64(ev.at), uint64(ev.addr), d.arg, uint64(ev.addr2), recv), elementsOf(recv, here, d.arg, there))
 }
 
 func elementsOf(a, pa, b, pb string) string {
