@@ -18,6 +18,7 @@ type Builder struct {
 
 	mu    sync.Mutex
 	cache map[builtKey]*datatype.Type
+	users map[uint64][]uint64 // old type handle -> handles of cached types built on it
 }
 
 type builtKey struct {
@@ -76,5 +77,37 @@ func (b *Builder) build(handle uint64, depth int) (*datatype.Type, error) {
 		b.cache = map[builtKey]*datatype.Type{}
 	}
 	b.cache[key] = t
+	if b.users == nil {
+		b.users = map[uint64][]uint64{}
+	}
+	for _, h := range rec.Types {
+		b.users[h] = append(b.users[h], handle)
+	}
 	return t, nil
+}
+
+// Forget drops the cached models of the datatype with this handle, and
+// of every cached type built on it, so that the next Build reads the
+// registry again: for a change the record's serial does not show, such
+// as a name MPI_Type_set_name gave after the first build.
+func (b *Builder) Forget(handle uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.forget(handle, 0)
+}
+
+func (b *Builder) forget(handle uint64, depth int) {
+	if depth > maxDepth {
+		return
+	}
+	for k := range b.cache {
+		if k.handle == handle {
+			delete(b.cache, k)
+		}
+	}
+	users := b.users[handle]
+	delete(b.users, handle)
+	for _, u := range users {
+		b.forget(u, depth+1)
+	}
 }

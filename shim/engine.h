@@ -77,7 +77,10 @@ extern struct mpidbg_finding *mpidbg_go_report(struct mpidbg_ev *ev);
 /* Helpers the Go side calls (registry.c, report.c). */
 #define MPIDBG_GOAPI __attribute__((visibility("hidden")))
 MPIDBG_GOAPI uint64_t mpidbg_type_record_addr(uint64_t handle); /* 0 if not a recorded derived type */
-MPIDBG_GOAPI uint64_t mpidbg_model_epoch(void);  /* changes when names or predefined types change */
+MPIDBG_GOAPI uint64_t mpidbg_model_epoch(void);  /* changes when the predefined types change */
+MPIDBG_GOAPI uint64_t mpidbg_renamed_seq(void);  /* how many MPI_Type_set_name calls changed a record */
+MPIDBG_GOAPI uint64_t mpidbg_renamed_at(uint64_t seq); /* the handle renamed by call seq (mod MPIDBG_RENAMED) */
+#define MPIDBG_RENAMED 64
 MPIDBG_GOAPI int mpidbg_predef_count(void);
 MPIDBG_GOAPI void mpidbg_predef_at(int i, uint64_t *handle, int32_t *basic);
 MPIDBG_GOAPI int mpidbg_read_mem(void *dst, uint64_t addr, uint64_t n); /* 0 ok, -1 unreadable */

@@ -30,19 +30,32 @@ func (self) ReadAt(p []byte, addr uint64) error {
 }
 
 // models hands out datatype models built from the registry. The builder
-// caches by handle and record serial; it is replaced when a name or the
-// set of predefined types changes (the C side's model epoch), so that
-// element paths carry the names MPI_Type_set_name gave.
+// caches by handle and record serial; it is replaced when the set of
+// predefined types changes (the C side's model epoch), and forgets the
+// models of the types MPI_Type_set_name renamed (the C side's ring of
+// renamed handles), so that element paths carry the names given.
 var models struct {
 	sync.Mutex
-	epoch uint64
-	b     *registry.Builder
+	epoch   uint64
+	renamed uint64
+	b       *registry.Builder
 }
 
 func builder() *registry.Builder {
 	e := uint64(C.mpidbg_model_epoch())
+	seq := uint64(C.mpidbg_renamed_seq())
 	models.Lock()
 	defer models.Unlock()
+	if models.b != nil && models.epoch == e && seq != models.renamed {
+		if seq-models.renamed > C.MPIDBG_RENAMED/2 {
+			models.b = nil // too far behind the ring: start over
+		} else {
+			for s := models.renamed; s < seq; s++ {
+				models.b.Forget(uint64(C.mpidbg_renamed_at(C.uint64_t(s))))
+			}
+			models.renamed = seq
+		}
+	}
 	if models.b == nil || models.epoch != e {
 		pre := map[uint64]datatype.Basic{}
 		for i := 0; i < int(C.mpidbg_predef_count()); i++ {
@@ -55,6 +68,7 @@ func builder() *registry.Builder {
 		}
 		models.b = &registry.Builder{MPI: registry.MPICH, Predefined: pre, Lookup: lookupType}
 		models.epoch = e
+		models.renamed = seq
 	}
 	return models.b
 }

@@ -314,7 +314,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
     if (fresh)
         mpidbg_hmap_put(&mpidbg_types, h, o);
     mpidbg_wunlock();
-    mpidbg_model_changed();
+    /* no model to forget: a reused handle's record has a new serial */
     /* MPI_Type_dup: the new type has the committed state of the old one
      * (MPI-4.1 §5.1.10) */
     if (comb == MPI_COMBINER_DUP && nt == 1) {
@@ -518,8 +518,8 @@ void mpidbg_type_set_name(MPI_Datatype t, const char *name)
         return;
     mpidbg_wlock();
     copy_name(o->rec->name, name);
+    mpidbg_type_renamed(MPIDBG_H(t));
     mpidbg_wunlock();
-    mpidbg_model_changed();
 }
 
 /* ---- groups ---- */

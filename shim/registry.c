@@ -225,6 +225,28 @@ void mpidbg_model_changed(void)
     __atomic_add_fetch(&epoch, 1, __ATOMIC_RELEASE);
 }
 
+/* Types renamed after their model may have been built: a ring the Go
+ * side reads to forget those models (model.go); it starts over when it
+ * falls more than half the ring behind. */
+static uint64_t renamed[MPIDBG_RENAMED];
+static uint64_t renamed_seq;
+
+void mpidbg_type_renamed(uint64_t h) /* under the lock */
+{
+    __atomic_store_n(&renamed[renamed_seq % MPIDBG_RENAMED], h, __ATOMIC_RELAXED);
+    __atomic_store_n(&renamed_seq, renamed_seq + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t mpidbg_renamed_seq(void)
+{
+    return __atomic_load_n(&renamed_seq, __ATOMIC_ACQUIRE);
+}
+
+uint64_t mpidbg_renamed_at(uint64_t seq)
+{
+    return __atomic_load_n(&renamed[seq % MPIDBG_RENAMED], __ATOMIC_RELAXED);
+}
+
 uint64_t mpidbg_model_epoch(void)
 {
     return __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);

@@ -178,6 +178,7 @@ MPIDBG_HIDDEN void mpidbg_registry_at_init(void);
 MPIDBG_HIDDEN void mpidbg_registry_at_finalize(void);
 MPIDBG_HIDDEN void mpidbg_predef_add(uint64_t handle, int basic);
 MPIDBG_HIDDEN void mpidbg_model_changed(void);
+MPIDBG_HIDDEN void mpidbg_type_renamed(uint64_t h);
 
 /* An open-addressing map from handle to private object, read without a
  * lock (entries are never removed; the array is replaced, never freed,
