@@ -262,6 +262,7 @@ void mpidbg_bad_source(struct mpidbg_cx *cx, int source, const char *arg)
 void mpidbg_chk_trank(struct mpidbg_cx *cx, int rank, const char *arg)
 {
     cx->peer = rank;
+    cx->null_send = cx->null_recv = rank == MPI_PROC_NULL;
     struct mpidbg_wobj *w = cx->wo;
     if (!w || w->size <= 0)
         return;

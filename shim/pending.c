@@ -258,7 +258,7 @@ void mpidbg_pending_check(struct mpidbg_cx *cx)
             continue;
         for (int j = 0; j < sd->nseg; j++) {
             struct mpidbg_seg *s = &sd->seg[j];
-            if (s->hi <= s->lo)
+            if (s->hi <= s->lo || mpidbg_seg_untouched(cx, s->mode))
                 continue;
             nh = scan(&writes, s, sd->name, hits, nh);
             if (s->mode == MPIDBG_WR)

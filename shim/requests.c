@@ -170,7 +170,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     if (seg_reserve(o, nseg)) {
         for (int i = 0; i < cx->nside; i++)
             for (int j = 0; j < cx->sides[i].nseg; j++)
-                o->seg[o->nseg++] = cx->sides[i].seg[j];
+                if (!mpidbg_seg_untouched(cx, cx->sides[i].seg[j].mode))
+                    o->seg[o->nseg++] = cx->sides[i].seg[j];
     }
     __atomic_store_n(&rec->state, MPIDBG_LIVE | (o->active ? MPIDBG_ACTIVE : 0) | (o->persistent ? MPIDBG_PERSISTENT : 0),
                      __ATOMIC_RELEASE);

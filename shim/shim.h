@@ -164,6 +164,9 @@ struct mpidbg_cx {
     int32_t root_given;     /* a root argument was checked */
     int32_t at_root, at_leaf;
     int32_t peer, tag;      /* for request records */
+    /* the peer of the send (receive) side is MPI_PROC_NULL: MPI neither
+     * reads nor writes that buffer (MPI-4.1 §3.11), so it cannot conflict */
+    uint8_t null_send, null_recv;
     int32_t persistent;
     int32_t nfound;
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
@@ -320,9 +323,17 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->at_root = 0;
     cx->at_leaf = 1;
     cx->peer = MPI_PROC_NULL;
+    cx->null_send = cx->null_recv = 0;
     cx->tag = 0;
     cx->persistent = 0;
     cx->nfound = 0;
+}
+
+/* mpidbg_seg_untouched says whether MPI leaves a segment alone because its
+ * side talks to MPI_PROC_NULL. */
+static inline int mpidbg_seg_untouched(const struct mpidbg_cx *cx, int mode)
+{
+    return mode == MPIDBG_WR ? cx->null_recv : cx->null_send;
 }
 
 static inline void mpidbg_leave(struct mpidbg_cx *cx)
@@ -349,6 +360,7 @@ static inline int mpidbg_chk_count(struct mpidbg_cx *cx, int64_t count, const ch
 static inline void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *arg)
 {
     cx->peer = dest;
+    cx->null_send = dest == MPI_PROC_NULL;
     if (MPIDBG_LIKELY(cx->co && !cx->co->inter && (unsigned)dest < (unsigned)cx->co->size) || dest == MPI_PROC_NULL)
         return;
     mpidbg_bad_dest(cx, dest, arg);
@@ -357,6 +369,7 @@ static inline void mpidbg_chk_dest(struct mpidbg_cx *cx, int dest, const char *a
 static inline void mpidbg_chk_source(struct mpidbg_cx *cx, int source, const char *arg)
 {
     cx->peer = source;
+    cx->null_recv = source == MPI_PROC_NULL;
     if (MPIDBG_LIKELY(cx->co && !cx->co->inter && (unsigned)source < (unsigned)cx->co->size) ||
         source == MPI_PROC_NULL || source == MPI_ANY_SOURCE)
         return;
