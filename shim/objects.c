@@ -101,6 +101,8 @@ struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic)
     if (o)
         return o;
     o = calloc(1, sizeof *o);
+    if (!o)
+        return NULL; /* out of memory: the type goes unrecorded, the program on */
     o->handle = h;
     o->predef = 1;
     o->basic = basic;
@@ -235,8 +237,12 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
     MPI_Datatype *dts = malloc(sizeof(MPI_Datatype) * (nt ? nt : 1));
     MPI_Aint *aints = malloc(sizeof(MPI_Aint) * (na ? na : 1));
     int *iints = malloc(sizeof(int) * (ni ? ni : 1));
-    if (!ints || !addrs || !types || !dts || !aints || !iints)
-        abort();
+    if (!ints || !addrs || !types || !dts || !aints || !iints) {
+        /* out of memory: the type goes unrecorded (later calls adopt it,
+         * see probe.c); never take the program down */
+        free(ints), free(addrs), free(types), free(dts), free(aints), free(iints);
+        return;
+    }
     PMPI_Type_get_contents(t, ni, na, nt, iints, aints, dts);
     for (int i = 0; i < ni; i++)
         ints[i] = iints[i];
@@ -275,6 +281,11 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
         }
         if (!o) {
             o = calloc(1, sizeof *o);
+            if (!o) {
+                free(ints), free(addrs), free(types);
+                mpidbg_wunlock();
+                return;
+            }
             fresh = 1;
         }
     }
@@ -457,6 +468,11 @@ struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef
             return NULL;
         }
         o = calloc(1, sizeof *o);
+        if (!o) {
+            mpidbg_wunlock();
+            free(wr);
+            return NULL;
+        }
         fresh = 1;
     }
     serial = ++comm_serial;
@@ -558,6 +574,10 @@ void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef)
             return;
         }
         o = calloc(1, sizeof *o);
+        if (!o) {
+            mpidbg_wunlock();
+            return;
+        }
         fresh = 1;
     }
     serial = ++group_serial;
@@ -616,6 +636,10 @@ void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int co
             return;
         }
         o = calloc(1, sizeof *o);
+        if (!o) {
+            mpidbg_wunlock();
+            return;
+        }
         fresh = 1;
     }
     serial = ++op_serial;
@@ -675,6 +699,10 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
             return;
         }
         o = calloc(1, sizeof *o);
+        if (!o) {
+            mpidbg_wunlock();
+            return;
+        }
         fresh = 1;
     }
     serial = ++win_serial;
