@@ -62,11 +62,13 @@ bench: deps $(BIN) $(LIB)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
 	$(GO) run ./bench/runner -rounds 5 -np 2
 
-# Each fuzzer for a short while (make fuzz FUZZTIME=5m for longer).
+# Each fuzzer of each package for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s
+FUZZPKGS := ./datatype/ ./registry/
 fuzz:
-	@for f in $$($(GO) test -list 'Fuzz.*' ./datatype/ | grep ^Fuzz); do \
-		echo "== $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./datatype/ || exit 1; done
+	@for p in $(FUZZPKGS); do \
+		for f in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
+			echo "== $$p $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$p || exit 1; done; done
 
 clean:
 	rm -rf bin lib
