@@ -125,7 +125,7 @@ func readRequest(r Reader, addr uint64) (Request, error) {
 // Comm is a communicator with its ranks translated to MPI_COMM_WORLD.
 type Comm struct {
 	Addr, Handle, Site     uint64
-	WorldRanks             []int32
+	WorldRanks             []int32 // nil when the shim could not translate them
 	Size, Rank, RemoteSize int32
 	State                  State
 	Serial                 uint32
@@ -144,6 +144,9 @@ func readComm(r Reader, addr uint64) (Comm, error) {
 		return Comm{}, err
 	}
 	c.Size = int32(n)
+	if x.u64(16) == 0 {
+		return c, nil // the shim could not translate the ranks: not known
+	}
 	c.WorldRanks, err = int32s(r, x.u64(16), n, "mpidbg_comm.world_ranks")
 	return c, err
 }
@@ -168,6 +171,9 @@ func readGroup(r Reader, addr uint64) (Group, error) {
 		return Group{}, err
 	}
 	g.Size = int32(n)
+	if x.u64(16) == 0 {
+		return g, nil // not known
+	}
 	g.WorldRanks, err = int32s(r, x.u64(16), n, "mpidbg_group.world_ranks")
 	return g, err
 }

@@ -185,3 +185,19 @@ func FuzzSnapshot(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownWorldRanks: a communicator whose ranks the shim could not
+// translate (out of memory) has a null world_ranks; that decodes as "not
+// known" and keeps the rest of the registry readable.
+func TestUnknownWorldRanks(t *testing.T) {
+	m := exampleImage()
+	s, _ := ReadSnapshot(m.reader(), m.base)
+	m.u64(s.Comms[0].Addr+16, 0)
+	s, err := ReadSnapshot(m.reader(), m.base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := s.Comms[0]; c.WorldRanks != nil || c.Size != 4 || c.Name != "MPI_COMM_WORLD" {
+		t.Errorf("got %+v, want size 4 with unknown world ranks", c)
+	}
+}

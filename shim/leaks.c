@@ -33,10 +33,12 @@ static struct leak *leak_add(struct leaks *L, int fid, int call, uint64_t site, 
             return &L->v[i];
         }
     if (L->n == L->cap) {
-        L->cap = L->cap ? 2 * L->cap : 16;
-        L->v = realloc(L->v, sizeof *L->v * L->cap);
-        if (!L->v)
-            abort();
+        int cap = L->cap ? 2 * L->cap : 16;
+        struct leak *v = realloc(L->v, sizeof *L->v * cap);
+        if (!v)
+            return NULL; /* out of memory: this leak goes unreported */
+        L->v = v;
+        L->cap = cap;
     }
     L->v[L->n++] = (struct leak){fid, call, site, handle, 1, 0, -1};
     return &L->v[L->n - 1];
@@ -84,8 +86,10 @@ static void leak_request(void *v, void *arg)
     if (o->active && o->ow_site) {
         /* lost when a new operation took its variable (checks.c) */
         struct leak *e = leak_add(L, MPIDBG_F_REQUEST_OVERWRITTEN, o->ow_call, o->ow_site, o->handle);
-        e->rel_site = o->rec->site;
-        e->rel_call = o->call;
+        if (e) {
+            e->rel_site = o->rec->site;
+            e->rel_call = o->call;
+        }
     }
     if (o->active)
         leak_add(arg, MPIDBG_F_REQUEST_NEVER_COMPLETED, o->call, o->rec->site, o->handle);

@@ -394,8 +394,11 @@ static int32_t *world_ranks_of_group(MPI_Group g, int n)
     int *in = malloc(sizeof(int) * (n ? n : 1));
     int *tr = malloc(sizeof(int) * (n ? n : 1));
     MPI_Group wg;
-    if (!out || !in || !tr)
-        abort();
+    if (!out || !in || !tr) {
+        /* out of memory: the record says the translation is not known */
+        free(out), free(in), free(tr);
+        return NULL;
+    }
     for (int i = 0; i < n; i++)
         in[i] = i;
     PMPI_Comm_group(MPI_COMM_WORLD, &wg);
@@ -424,7 +427,7 @@ struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef
     int32_t *wr;
     if (c == MPI_COMM_WORLD) {
         wr = malloc(sizeof(int32_t) * (size ? size : 1));
-        for (int i = 0; i < size; i++)
+        for (int i = 0; wr && i < size; i++)
             wr[i] = i;
     } else {
         MPI_Group g;

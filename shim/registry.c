@@ -114,7 +114,7 @@ static struct mpidbg_harr *harr_new(int bits)
 {
     struct mpidbg_harr *a = calloc(1, sizeof *a + (sizeof(struct mpidbg_hslot) << bits));
     if (!a)
-        abort();
+        return NULL;
     a->mask = (1ull << bits) - 1;
     a->shift = 64 - bits;
     return a;
@@ -137,16 +137,22 @@ void mpidbg_hmap_put(struct mpidbg_hmap *m, uint64_t key, void *val)
 {
     struct mpidbg_harr *a = m->a;
     if (!a) {
-        a = harr_new(6);
+        if (!(a = harr_new(6)))
+            return; /* out of memory: the object stays unmapped, and a later
+                       call with its handle adopts it (probe.c) */
         __atomic_store_n(&m->a, a, __ATOMIC_RELEASE);
     }
     if ((a->used + 1) * 2 > a->mask + 1) {
         struct mpidbg_harr *b = harr_new(64 - a->shift + 1);
-        for (uint64_t i = 0; i <= a->mask; i++)
-            if (a->s[i].key)
-                harr_insert(b, a->s[i].key, a->s[i].val);
-        __atomic_store_n(&m->a, b, __ATOMIC_RELEASE);
-        a = b;
+        if (b) {
+            for (uint64_t i = 0; i <= a->mask; i++)
+                if (a->s[i].key)
+                    harr_insert(b, a->s[i].key, a->s[i].val);
+            __atomic_store_n(&m->a, b, __ATOMIC_RELEASE);
+            a = b;
+        } else if (a->used + 1 > a->mask) {
+            return; /* full (a probe needs one empty slot), no memory to grow: as above */
+        }
     }
     harr_insert(a, key, val);
 }

@@ -127,7 +127,7 @@ enum mpidbg_req_kind {
 struct mpidbg_comm {
     uint64_t handle;
     uint64_t site;
-    uint64_t world_ranks; /* address of int32_t[size]: world rank of each rank */
+    uint64_t world_ranks; /* address of int32_t[size]: world rank of each rank; 0 if not known */
     int32_t  size, rank;  /* rank is MPI_UNDEFINED if not a member; remote size for intercomms in remote_size */
     int32_t  remote_size; /* 0 for intracommunicators */
     uint32_t state;
@@ -139,7 +139,7 @@ struct mpidbg_comm {
 struct mpidbg_group {
     uint64_t handle;
     uint64_t site;
-    uint64_t world_ranks; /* address of int32_t[size], MPI_UNDEFINED where not in world */
+    uint64_t world_ranks; /* address of int32_t[size], MPI_UNDEFINED where not in world; 0 if not known */
     int32_t  size, rank;
     uint32_t state;
     uint32_t serial;
