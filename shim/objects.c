@@ -386,6 +386,43 @@ void mpidbg_type_ref(uint64_t h)
     mpidbg_wunlock();
 }
 
+/* ---- shadow objects and their records ---- */
+
+/* A slot is an object's shadow (in a handle map) and its registry record,
+ * found or made for one handle under the writer lock. */
+struct slot {
+    void *obj, *rec;
+    int fresh; /* made here: slot_publish once the record is filled */
+};
+
+/* slot_for reuses obj and its record rec (MPI gave a freed object's handle
+ * to a new one) or makes both, and clears the record. A result with obj
+ * NULL means memory ran out: the object goes unrecorded, and a later call
+ * with its handle adopts it (probe.c). */
+static struct slot slot_for(void *obj, void *rec, struct mpidbg_table *tab, size_t objsize, size_t recsize)
+{
+    struct slot s = {obj, rec, 0};
+    if (!obj) {
+        s.rec = mpidbg_table_add(tab, NULL);
+        s.obj = s.rec ? calloc(1, objsize) : NULL;
+        if (!s.obj)
+            return (struct slot){0};
+        s.fresh = 1;
+    }
+    memset(s.rec, 0, recsize);
+    return s;
+}
+
+/* slot_publish makes a fresh slot visible: the record to registry
+ * readers, the shadow to handle lookups. */
+static void slot_publish(struct slot s, struct mpidbg_table *tab, struct mpidbg_hmap *map, uint64_t h)
+{
+    if (s.fresh) {
+        mpidbg_table_publish(tab);
+        mpidbg_hmap_put(map, h, s.obj);
+    }
+}
+
 /* ---- communicators ---- */
 
 static int32_t *world_ranks_of_group(MPI_Group g, int n)
@@ -457,29 +494,17 @@ struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef
     uint64_t h = MPIDBG_H(c);
     mpidbg_wlock();
     struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, h);
-    struct mpidbg_comm *r;
-    uint32_t serial;
-    int fresh = 0;
-    if (o) {
-        r = o->rec;
-        free((void *)(uintptr_t)r->world_ranks);
-    } else {
-        r = mpidbg_table_add(&mpidbg_registry.comms, NULL);
-        if (!r) {
-            mpidbg_wunlock();
-            free(wr);
-            return NULL;
-        }
-        o = calloc(1, sizeof *o);
-        if (!o) {
-            mpidbg_wunlock();
-            free(wr);
-            return NULL;
-        }
-        fresh = 1;
+    if (o)
+        free((void *)(uintptr_t)o->rec->world_ranks);
+    struct slot slot = slot_for(o, o ? o->rec : NULL, &mpidbg_registry.comms, sizeof *o, sizeof *o->rec);
+    if (!slot.obj) {
+        mpidbg_wunlock();
+        free(wr);
+        return NULL;
     }
-    serial = ++comm_serial;
-    memset(r, 0, sizeof *r);
+    o = slot.obj;
+    struct mpidbg_comm *r = slot.rec;
+    uint32_t serial = ++comm_serial;
     r->handle = h;
     r->site = cx ? cx->site : 0;
     r->world_ranks = (uint64_t)(uintptr_t)wr;
@@ -500,10 +525,7 @@ struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef
     o->predef = predef;
     o->freed = 0;
     o->call = cx ? cx->call : -1;
-    if (fresh) {
-        mpidbg_table_publish(&mpidbg_registry.comms);
-        mpidbg_hmap_put(&mpidbg_comms, h, o);
-    }
+    slot_publish(slot, &mpidbg_registry.comms, &mpidbg_comms, h);
     mpidbg_wunlock();
     return o;
 }
@@ -563,28 +585,17 @@ void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef)
     int32_t *wr = world_ranks_of_group(g, size);
     mpidbg_wlock();
     o = mpidbg_hmap_get(&mpidbg_groups, h);
-    struct mpidbg_group *r;
-    uint32_t serial;
-    int fresh = 0;
-    if (o) {
-        r = o->rec;
-        free((void *)(uintptr_t)r->world_ranks);
-    } else {
-        r = mpidbg_table_add(&mpidbg_registry.groups, NULL);
-        if (!r) {
-            mpidbg_wunlock();
-            free(wr);
-            return;
-        }
-        o = calloc(1, sizeof *o);
-        if (!o) {
-            mpidbg_wunlock();
-            return;
-        }
-        fresh = 1;
+    if (o)
+        free((void *)(uintptr_t)o->rec->world_ranks);
+    struct slot slot = slot_for(o, o ? o->rec : NULL, &mpidbg_registry.groups, sizeof *o, sizeof *o->rec);
+    if (!slot.obj) {
+        mpidbg_wunlock();
+        free(wr);
+        return;
     }
-    serial = ++group_serial;
-    memset(r, 0, sizeof *r);
+    o = slot.obj;
+    struct mpidbg_group *r = slot.rec;
+    uint32_t serial = ++group_serial;
     r->handle = h;
     r->site = cx ? cx->site : 0;
     r->world_ranks = (uint64_t)(uintptr_t)wr;
@@ -597,10 +608,7 @@ void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef)
     o->predef = predef;
     o->refs = 1;
     o->call = cx ? cx->call : -1;
-    if (fresh) {
-        mpidbg_table_publish(&mpidbg_registry.groups);
-        mpidbg_hmap_put(&mpidbg_groups, h, o);
-    }
+    slot_publish(slot, &mpidbg_registry.groups, &mpidbg_groups, h);
     mpidbg_wunlock();
 }
 
@@ -627,26 +635,14 @@ void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int co
     uint64_t h = MPIDBG_H(op);
     mpidbg_wlock();
     struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, h);
-    struct mpidbg_op *r;
-    uint32_t serial;
-    int fresh = 0;
-    if (o) {
-        r = o->rec;
-    } else {
-        r = mpidbg_table_add(&mpidbg_registry.ops, NULL);
-        if (!r) {
-            mpidbg_wunlock();
-            return;
-        }
-        o = calloc(1, sizeof *o);
-        if (!o) {
-            mpidbg_wunlock();
-            return;
-        }
-        fresh = 1;
+    struct slot slot = slot_for(o, o ? o->rec : NULL, &mpidbg_registry.ops, sizeof *o, sizeof *o->rec);
+    if (!slot.obj) {
+        mpidbg_wunlock();
+        return;
     }
-    serial = ++op_serial;
-    memset(r, 0, sizeof *r);
+    o = slot.obj;
+    struct mpidbg_op *r = slot.rec;
+    uint32_t serial = ++op_serial;
     r->handle = h;
     r->site = cx ? cx->site : 0;
     r->fn = (uint64_t)(uintptr_t)fn;
@@ -657,10 +653,7 @@ void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int co
     o->rec = r;
     o->predef = predef;
     o->call = cx ? cx->call : -1;
-    if (fresh) {
-        mpidbg_table_publish(&mpidbg_registry.ops);
-        mpidbg_hmap_put(&mpidbg_ops, h, o);
-    }
+    slot_publish(slot, &mpidbg_registry.ops, &mpidbg_ops, h);
     mpidbg_wunlock();
 }
 
@@ -690,26 +683,14 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     uint64_t h = MPIDBG_H(w);
     mpidbg_wlock();
     struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, h);
-    struct mpidbg_win *r;
-    uint32_t serial;
-    int fresh = 0;
-    if (o) {
-        r = o->rec;
-    } else {
-        r = mpidbg_table_add(&mpidbg_registry.wins, NULL);
-        if (!r) {
-            mpidbg_wunlock();
-            return;
-        }
-        o = calloc(1, sizeof *o);
-        if (!o) {
-            mpidbg_wunlock();
-            return;
-        }
-        fresh = 1;
+    struct slot slot = slot_for(o, o ? o->rec : NULL, &mpidbg_registry.wins, sizeof *o, sizeof *o->rec);
+    if (!slot.obj) {
+        mpidbg_wunlock();
+        return;
     }
-    serial = ++win_serial;
-    memset(r, 0, sizeof *r);
+    o = slot.obj;
+    struct mpidbg_win *r = slot.rec;
+    uint32_t serial = ++win_serial;
     r->handle = h;
     r->site = cx ? cx->site : 0;
     r->base = (uint64_t)(uintptr_t)base;
@@ -722,10 +703,7 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     o->rec = r;
     o->size = gsize;
     o->call = cx ? cx->call : -1;
-    if (fresh) {
-        mpidbg_table_publish(&mpidbg_registry.wins);
-        mpidbg_hmap_put(&mpidbg_wins, h, o);
-    }
+    slot_publish(slot, &mpidbg_registry.wins, &mpidbg_wins, h);
     mpidbg_wunlock();
 }
 
