@@ -480,42 +480,38 @@ static void some_done(struct reqref *c, int count, const int *outcount, const in
             completed(&c[indices[i]], 1, 0);
 }
 
-int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-                 MPI_Status array_of_statuses[])
+/* some runs MPI_Waitsome or MPI_Testsome, which take the same arguments
+ * and complete the requests their indices name, then leaves the call. */
+static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[], MPI_Status[]), int incount,
+                MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    PROLOGUE(MPI_Waitsome, PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
     struct reqref stack[STACK_REQS];
-    mpidbg_chk_count(&cx, incount, "incount");
-    mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
-    mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
-    struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
+    mpidbg_chk_count(cx, incount, "incount");
+    mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
+    mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
+    struct reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(incount, array_of_requests, xstack);
-    int rc = PMPI_Waitsome(incount, x, outcount, array_of_indices, array_of_statuses);
+    int rc = fn(incount, x, outcount, array_of_indices, array_of_statuses);
     back_reqs(incount, array_of_requests, x, xstack);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);
-    mpidbg_leave(&cx);
+    mpidbg_leave(cx);
     return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Waitsome, PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
+    return some(&cx, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
 }
 
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                  MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Testsome, PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
-    struct reqref stack[STACK_REQS];
-    mpidbg_chk_count(&cx, incount, "incount");
-    mpidbg_chk_array(&cx, array_of_indices, incount, "array_of_indices");
-    mpidbg_chk_array(&cx, array_of_statuses, incount, "array_of_statuses");
-    struct reqref *c = copy_reqs(&cx, incount, array_of_requests, stack);
-    MPI_Request xstack[STACK_REQS], *x = real_reqs(incount, array_of_requests, xstack);
-    int rc = PMPI_Testsome(incount, x, outcount, array_of_indices, array_of_statuses);
-    back_reqs(incount, array_of_requests, x, xstack);
-    if (rc == MPI_SUCCESS)
-        some_done(c, incount, outcount, array_of_indices);
-    drop_reqs(c, stack);
-    mpidbg_leave(&cx);
-    return rc;
+    return some(&cx, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
 }
 
 /* MPI_Request_free: the request must be one the program holds and not
