@@ -1,0 +1,64 @@
+/*
+ * What the rank is blocked in, for the deadlock detector. The C side
+ * writes it around every call that can block (blocked.c); the Go side
+ * (watch.go) reads it from another thread every few tens of
+ * milliseconds, tells the launcher when a call has not returned for a
+ * while, and again when it returns. No MPI types: Go includes this.
+ *
+ * Consistency: a seqlock. The writer makes seq odd, writes, makes it
+ * even; a reader copies the struct and retries when seq was odd or
+ * changed. One record per process: with MPI_THREAD_MULTIPLE the thread
+ * that blocked last owns it (see docs/DESIGN-SCALE.md).
+ */
+#ifndef MPIDBG_BLOCKED_H
+#define MPIDBG_BLOCKED_H
+
+#include <stdint.h>
+
+/* What one entry waits for. */
+enum mpidbg_wait_kind {
+    MPIDBG_WAIT_RECV = 1, /* a message from peer (comm rank; -1: any rank of comm) */
+    MPIDBG_WAIT_SEND,     /* peer to take a message (synchronous, or not buffered) */
+    MPIDBG_WAIT_COLL,     /* every rank of comm to reach collective number coll_seq */
+    MPIDBG_WAIT_OTHER,    /* something the detector cannot name (RMA, I/O, generalized) */
+};
+
+/* How the entries combine. */
+enum { MPIDBG_WAIT_AND = 0, MPIDBG_WAIT_OR = 1 };
+
+struct mpidbg_wait {
+    int32_t kind;      /* enum mpidbg_wait_kind */
+    int32_t peer;      /* rank in comm (remote group for intercommunicators); -1 any */
+    int32_t tag;       /* MPI_ANY_TAG allowed */
+    int32_t call;      /* the call that started the operation (calls_gen.h) */
+    uint64_t comm;     /* the communicator handle, as this rank knows it */
+    uint64_t comm_id;  /* the communicator's job-wide id (mpidbg_cobj.gid); 0 unknown */
+    uint64_t coll_seq; /* WAIT_COLL: the collective's number on comm, from 1 */
+    uint64_t site;     /* where the operation started (a request's start), 0 this call */
+};
+
+#define MPIDBG_WAIT_MAX 16   /* entries kept; nwait may be larger (then truncated) */
+#define MPIDBG_STACK_MAX 32
+
+struct mpidbg_blocked {
+    volatile uint64_t seq;   /* seqlock; also counts calls: begin and end each add 2 */
+    int32_t active;          /* inside a blocking call */
+    int32_t call;            /* call id (calls_gen.h) */
+    uint64_t site;           /* return address of the call */
+    int64_t since_ns;        /* CLOCK_MONOTONIC when it began */
+    int32_t mode;            /* MPIDBG_WAIT_AND or MPIDBG_WAIT_OR */
+    int32_t nwait;           /* entries the call waits for (may exceed MPIDBG_WAIT_MAX) */
+    int32_t zero_buffered;   /* a standard-mode send made synchronous by --buffering=zero */
+    int32_t nframes;         /* stack, filled on request (mpidbg_blocked_stack) */
+    struct mpidbg_wait wait[MPIDBG_WAIT_MAX];
+    uint64_t frames[MPIDBG_STACK_MAX]; /* return addresses, innermost first */
+    char args[256];          /* the call's arguments, "dest=1, tag=0, comm=MPI_COMM_WORLD" */
+};
+
+/* The Go side reads these (blocked.c). */
+#define MPIDBG_GOAPI_B __attribute__((visibility("hidden")))
+MPIDBG_GOAPI_B int mpidbg_blocked_read(struct mpidbg_blocked *out); /* 1 when a consistent copy was made */
+MPIDBG_GOAPI_B int mpidbg_blocked_stack(uint64_t seq);  /* capture the stack of call seq; 1 when taken */
+MPIDBG_GOAPI_B int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t remote); /* size, or -1 */
+
+#endif
