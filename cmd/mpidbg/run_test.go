@@ -464,7 +464,7 @@ func TestExplain(t *testing.T) {
 		{"list", []string{"explain"}},
 		{"entry", []string{"explain", "type-not-committed"}},
 		{"category", []string{"explain", "leak"}},
-		{"empty_category", []string{"explain", "deadlock"}},
+		{"empty_category", []string{"explain", "rma-race"}},
 		{"help", []string{"explain", "--help"}},
 		{"run_help", []string{"run", "--help"}},
 	} {
