@@ -11,6 +11,13 @@
 // takes a connection that closes without Bye as a rank that died. A rank
 // never waits for the launcher to read: if the connection is lost, the
 // rank writes findings to standard error instead and carries on.
+//
+// For the deadlock detector (blocked.go) a rank also sends Blocked when
+// one MPI call has not returned for 100 ms (what it waits for, in
+// MPI_COMM_WORLD ranks, and its stack) and Unblocked when that call
+// returns. The launcher's only message to a rank, on the same connection,
+// is Stop: stop yourself (SIGSTOP) for a debugger. A rank ignores kinds
+// it does not know, so that new commands can be added.
 package wire
 
 import (
@@ -45,10 +52,13 @@ const (
 // Message is one line of the protocol; exactly one of the pointers is set,
 // as Kind says.
 type Message struct {
-	Kind    Kind            `json:"kind"`
-	Hello   *Hello          `json:"hello,omitempty"`
-	Finding *checks.Finding `json:"finding,omitempty"`
-	Bye     *Bye            `json:"bye,omitempty"`
+	Kind      Kind            `json:"kind"`
+	Hello     *Hello          `json:"hello,omitempty"`
+	Finding   *checks.Finding `json:"finding,omitempty"`
+	Bye       *Bye            `json:"bye,omitempty"`
+	Blocked   *Blocked        `json:"blocked,omitempty"`
+	Unblocked *Unblocked      `json:"unblocked,omitempty"`
+	Stop      *Stop           `json:"stop,omitempty"`
 }
 
 // Hello introduces a rank.
@@ -111,9 +121,15 @@ func (r *Reader) Read() (Message, error) {
 	if err := json.Unmarshal(r.s.Bytes(), &m); err != nil {
 		return Message{}, fmt.Errorf("wire: %w: %v", ErrMalformed, err)
 	}
-	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil)
+	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil) ||
+		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil)
 	if !ok {
 		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)
+	}
+	if m.Blocked != nil {
+		if err := m.Blocked.check(); err != nil {
+			return Message{}, fmt.Errorf("wire: %w: %v", ErrMalformed, err)
+		}
 	}
 	return m, nil
 }

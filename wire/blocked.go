@@ -1,0 +1,112 @@
+package wire
+
+import (
+	"fmt"
+
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+// The deadlock detector's messages. A rank sends Blocked when one MPI call
+// has not returned for a while (100 ms) and Unblocked when it returns; the
+// launcher keeps the wait-for graph from them. The launcher sends Stop to
+// a rank that should wait for a debugger.
+
+const (
+	KindBlocked   Kind = "blocked"   // rank to launcher
+	KindUnblocked Kind = "unblocked" // rank to launcher
+	KindStop      Kind = "stop"      // launcher to rank
+)
+
+// EnvBuffering is "zero" or "eager" (the default): with zero, the shim
+// makes standard-mode sends synchronous, as an MPI with no buffer space
+// may, so that a program that relies on eager buffering deadlocks.
+const EnvBuffering = "MPIDBG_BUFFERING"
+
+// Mode says how a blocked call's waits combine.
+type Mode string
+
+const (
+	And Mode = "and" // every wait must be satisfied (MPI_Wait, MPI_Waitall, blocking calls)
+	Or  Mode = "or"  // one is enough (MPI_Waitany, MPI_Waitsome)
+)
+
+// WaitKind says what one wait needs.
+type WaitKind string
+
+const (
+	WaitRecv  WaitKind = "recv"  // a message from one of Ranks
+	WaitSend  WaitKind = "send"  // Ranks[0] to take a message (synchronous, or not buffered)
+	WaitColl  WaitKind = "coll"  // every rank of Ranks to reach collective Coll on Comm
+	WaitOther WaitKind = "other" // something the detector cannot name (RMA, I/O, generalized requests)
+)
+
+// AnyTag is the tag of a receive that takes any tag (MPI_ANY_TAG is -1
+// in MPICH and Open MPI alike).
+const AnyTag = -1
+
+// Blocked says that a rank has been inside one MPI call for a while.
+// Ranks are MPI_COMM_WORLD ranks: the rank translated them from the
+// communicator's group, so the launcher needs no communicator tables.
+type Blocked struct {
+	Rank  int         `json:"rank"`
+	Seq   uint64      `json:"seq"` // names the call: Unblocked carries the same
+	Call  string      `json:"call"`
+	Site  checks.Site `json:"site"`           // the call's return address
+	Args  string      `json:"args,omitempty"` // "source=1, tag=0, comm=MPI_COMM_WORLD"
+	Mode  Mode        `json:"mode"`
+	Waits []Wait      `json:"waits,omitempty"`
+	// Truncated: the call waits for more than Waits lists (the rank keeps
+	// a bounded number); the detector then assumes nothing about the rest.
+	Truncated bool          `json:"truncated,omitempty"`
+	Stack     []checks.Site `json:"stack,omitempty"` // return addresses, innermost first, from the call's site outwards
+	// ZeroBuffered: a standard-mode send that --buffering=zero made
+	// synchronous; MPI would probably have buffered it.
+	ZeroBuffered bool `json:"zero_buffered,omitempty"`
+	// ForMS is how long the call had been blocked when the rank sent this
+	// (the launcher's clock and the rank's need not agree, a duration
+	// does).
+	ForMS int64 `json:"for_ms"`
+}
+
+// Wait is one thing a blocked call waits for.
+type Wait struct {
+	Kind WaitKind `json:"kind"`
+	// Ranks that can satisfy it, in MPI_COMM_WORLD: the peer, every rank
+	// of the group for MPI_ANY_SOURCE (Any set), every other member for a
+	// collective. Empty when the rank could not translate them.
+	Ranks    []int       `json:"ranks,omitempty"`
+	Any      bool        `json:"any,omitempty"`
+	Tag      int         `json:"tag"`
+	Call     string      `json:"call,omitempty"`      // the call that started the operation
+	Comm     uint64      `json:"comm,omitempty"`      // the communicator's job-wide id; 0 unknown
+	CommName string      `json:"comm_name,omitempty"` // "MPI_COMM_WORLD", a name given by MPI_Comm_set_name
+	Coll     uint64      `json:"coll,omitempty"`      // WaitColl: the collective's number on Comm, from 1
+	Site     checks.Site `json:"site,omitempty"`      // where the operation started, when not in this call
+}
+
+// Unblocked says that the call Blocked announced has returned.
+type Unblocked struct {
+	Rank int    `json:"rank"`
+	Seq  uint64 `json:"seq"`
+}
+
+// Stop asks a rank to stop itself (SIGSTOP) for a debugger, after saying
+// on standard error how to attach. Why is printed with it.
+type Stop struct {
+	Why string `json:"why,omitempty"`
+}
+
+// check tells whether the enumerations of b hold known values.
+func (b *Blocked) check() error {
+	if b.Mode != And && b.Mode != Or {
+		return fmt.Errorf("blocked: mode %q is not and or or", b.Mode)
+	}
+	for i, w := range b.Waits {
+		switch w.Kind {
+		case WaitRecv, WaitSend, WaitColl, WaitOther:
+		default:
+			return fmt.Errorf("blocked: waits[%d]: kind %q is not recv, send, coll or other", i, w.Kind)
+		}
+	}
+	return nil
+}
