@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/wire"
@@ -16,6 +17,9 @@ import (
 // finding reported in every iteration of a loop costs one entry, not one
 // per report.
 type Collector struct {
+	// Clock is the time messages arrive at (nil: time.Now); tests set it.
+	Clock func() time.Time
+
 	mu       sync.Mutex
 	conns    int
 	ranks    map[int]*rankState
@@ -23,6 +27,7 @@ type Collector struct {
 	order    []*entry // arrival order, for stable output
 	notes    []string
 	statuses []procStatus
+	changed  time.Time // when the last message came or a connection ended
 }
 
 type rankState struct {
@@ -31,6 +36,8 @@ type rankState struct {
 	closed   bool   // the connection ended
 	lost     string // why the connection ended without Bye, if not EOF
 	findings int
+	blocked  *wire.Blocked // the call the rank is blocked in, nil when running
+	since    time.Time     // when it began, on the launcher's clock
 }
 
 // entry is one merged finding: the finding as first reported (message
@@ -64,6 +71,7 @@ type Conn struct {
 	c    *Collector
 	rank int // -1 until Hello
 	n    int // findings received
+	bad  int // lines that were not messages
 }
 
 // Conn registers a new connection.
@@ -79,6 +87,7 @@ func (cn *Conn) Handle(m wire.Message) {
 	c := cn.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.changed = c.now()
 	switch m.Kind {
 	case wire.KindHello:
 		h := *m.Hello
@@ -110,7 +119,10 @@ func (cn *Conn) Handle(m wire.Message) {
 			if m.Bye.Findings != r.findings {
 				c.notef("rank %d says it sent %d findings, %d arrived", cn.rank, m.Bye.Findings, r.findings)
 			}
+			r.blocked = nil
 		}
+	case wire.KindBlocked, wire.KindUnblocked:
+		cn.blockedState(m)
 	}
 }
 
@@ -120,6 +132,7 @@ func (cn *Conn) End(err error) {
 	c := cn.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.changed = c.now()
 	r := c.ranks[cn.rank]
 	if r == nil {
 		if err != nil {
@@ -135,6 +148,25 @@ func (cn *Conn) End(err error) {
 	} else if err != nil {
 		c.notef("rank %d: %v", cn.rank, err)
 	}
+}
+
+// maxMalformedNotes bounds the notes about one connection's bad lines.
+const maxMalformedNotes = 3
+
+// Malformed records a line the connection sent that is not a message;
+// the connection goes on.
+func (cn *Conn) Malformed(err error) {
+	c := cn.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cn.bad++; cn.bad > maxMalformedNotes {
+		return
+	}
+	who := "a connection that has not said which rank it is"
+	if cn.rank >= 0 {
+		who = "rank " + strconv.Itoa(cn.rank)
+	}
+	c.notef("%s sent a line that is not a message, ignored: %v", who, err)
 }
 
 // ProcessStatus records how the launcher says a process ended: status is
@@ -166,6 +198,20 @@ func (c *Collector) add(f checks.Finding, rank int) {
 	for i := range f.Related {
 		f.Related[i].Message = normalise(f.Related[i].Message, rank)
 	}
+	c.merge(f, rank)
+}
+
+// AddJobFinding adds a finding about the job as a whole, which the
+// launcher made (a deadlock): no rank reported it, so its message names
+// ranks as they are.
+func (c *Collector) AddJobFinding(f checks.Finding) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.merge(f, -1)
+}
+
+// merge adds f, its message normalised already, to the finding it is.
+func (c *Collector) merge(f checks.Finding, rank int) {
 	k := keyOf(f)
 	e := c.findings[k]
 	if e == nil {

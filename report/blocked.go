@@ -1,0 +1,72 @@
+package report
+
+import (
+	"time"
+
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// What the deadlock detector needs from the Collector: which rank is
+// blocked in which call since when, which ended, and when anything last
+// changed.
+
+// RankState is what the launcher knows of one rank at one moment.
+type RankState struct {
+	Hello  wire.Hello
+	Bye    bool // reached MPI_Finalize
+	Closed bool // the connection ended (without Bye: the rank died)
+	// Blocked is the call the rank has been blocked in since Since (on the
+	// launcher's clock), nil while it runs.
+	Blocked *wire.Blocked
+	Since   time.Time
+}
+
+// JobState is what the ranks have said so far.
+type JobState struct {
+	Ranks   map[int]RankState // by rank, those that said Hello
+	Changed time.Time         // when the last message came or a connection ended
+}
+
+// State returns a copy of what the ranks have said so far.
+func (c *Collector) State() JobState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := JobState{Ranks: make(map[int]RankState, len(c.ranks)), Changed: c.changed}
+	for n, r := range c.ranks {
+		st.Ranks[n] = RankState{Hello: r.hello, Bye: r.bye, Closed: r.closed, Blocked: r.blocked, Since: r.since}
+	}
+	return st
+}
+
+func (c *Collector) now() time.Time {
+	if c.Clock != nil {
+		return c.Clock()
+	}
+	return time.Now()
+}
+
+// blockedState records Blocked and Unblocked; under c.mu. The rank is the
+// connection's (a message naming another rank is noted and ignored); the
+// Blocked record is kept as sent and never changed, so State can share it.
+func (cn *Conn) blockedState(m wire.Message) {
+	c := cn.c
+	r := c.ranks[cn.rank]
+	if r == nil {
+		c.notef("a connection sent %s before it said which rank it is", m.Kind)
+		return
+	}
+	switch {
+	case m.Blocked != nil:
+		if m.Blocked.Rank != cn.rank {
+			c.notef("rank %d sent a blocked message for rank %d, ignored", cn.rank, m.Blocked.Rank)
+			return
+		}
+		b := *m.Blocked
+		r.blocked = &b
+		r.since = c.changed.Add(-time.Duration(max(b.ForMS, 0)) * time.Millisecond)
+	case m.Unblocked != nil:
+		// Whatever call returned, the rank moved: it runs until it says
+		// otherwise.
+		r.blocked = nil
+	}
+}

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/deadlock"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// clock is a settable time for a Collector.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func blockedRecv(rank, from int, zero bool) wire.Message {
+	return wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{
+		Rank: rank, Seq: 10, Call: "MPI_Recv", Args: fmt.Sprintf("source=%d, tag=0, comm=MPI_COMM_WORLD", from),
+		Site: checks.Site{Module: "/bin/app", Offset: 200 + 2*uint64(rank)}, Mode: wire.And,
+		Waits: []wire.Wait{{Kind: wire.WaitRecv, Ranks: []int{from}, Call: "MPI_Irecv", Comm: 1, CommName: "MPI_COMM_WORLD",
+			Site: checks.Site{Module: "/bin/app", Offset: 300}}},
+		Stack: []checks.Site{
+			{Module: "/lib/libmpich.so", Offset: 0x99},          // inside MPI: dropped
+			{Module: "/bin/app", Offset: 200 + 2*uint64(rank)}, // the call
+			{Module: "/proc/self/exe", Offset: 400},            // its caller
+		},
+		ZeroBuffered: zero, ForMS: 100,
+	}}
+}
+
+func TestCollectorState(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := NewCollector()
+	c.Clock = clk.now
+	c0, c1, c2 := c.Conn(), c.Conn(), c.Conn()
+	c0.Handle(hello(0, 100))
+	c1.Handle(hello(1, 101))
+	c2.Handle(hello(2, 102))
+	clk.t = clk.t.Add(time.Second)
+	c0.Handle(blockedRecv(0, 1, false))
+	c1.Handle(blockedRecv(0, 1, false)) // names another rank: ignored
+	c1.Malformed(errors.New("wire: malformed message: x"))
+	c2.Handle(bye(2, 0))
+
+	st := c.State()
+	if !st.Changed.Equal(clk.t) {
+		t.Errorf("changed %v, want %v", st.Changed, clk.t)
+	}
+	r0 := st.Ranks[0]
+	if r0.Blocked == nil || r0.Blocked.Call != "MPI_Recv" || !r0.Since.Equal(clk.t.Add(-100*time.Millisecond)) {
+		t.Errorf("rank 0: blocked %+v since %v; want MPI_Recv since 100 ms before it arrived", r0.Blocked, r0.Since)
+	}
+	if st.Ranks[1].Blocked != nil || !st.Ranks[2].Bye {
+		t.Errorf("rank 1 blocked %+v (want nil), rank 2 bye %v (want true)", st.Ranks[1].Blocked, st.Ranks[2].Bye)
+	}
+	got := st.DeadlockRanks()
+	want := []deadlock.Rank{
+		{Rank: 0, State: deadlock.Blocked, Call: "MPI_Recv", Args: "source=1, tag=0, comm=MPI_COMM_WORLD",
+			Waits: []deadlock.Wait{{Kind: deadlock.Recv, Ranks: []int{1}, Call: "MPI_Irecv", Comm: 1, CommName: "MPI_COMM_WORLD"}}},
+		{Rank: 1, State: deadlock.Running},
+		{Rank: 2, State: deadlock.Finished},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DeadlockRanks:\ngot  %+v\nwant %+v", got, want)
+	}
+
+	c0.Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 10}})
+	c1.End(errors.New("connection reset by peer"))
+	st = c.State()
+	if st.Ranks[0].Blocked != nil || !st.Ranks[1].Closed {
+		t.Errorf("after unblocked and end: rank 0 blocked %+v, rank 1 closed %v", st.Ranks[0].Blocked, st.Ranks[1].Closed)
+	}
+	if got := st.DeadlockRanks()[1].State; got != deadlock.Dead {
+		t.Errorf("rank 1 ended without bye: got state %v, want Dead", got)
+	}
+
+	anon := c.Conn()
+	anon.Handle(blockedRecv(5, 1, false))
+	for range 5 {
+		anon.Malformed(errors.New("bad"))
+	}
+	r := Build(c, Job{}, nil)
+	wantNotes := []string{
+		"rank 1 sent a blocked message for rank 0, ignored",
+		"rank 1 sent a line that is not a message, ignored: wire: malformed message: x",
+		"a connection sent blocked before it said which rank it is",
+		"a connection that has not said which rank it is sent a line that is not a message, ignored: bad",
+		"a connection that has not said which rank it is sent a line that is not a message, ignored: bad",
+		"a connection that has not said which rank it is sent a line that is not a message, ignored: bad",
+		"rank 1: connection lost: connection reset by peer",
+	}
+	if !slices.Equal(r.Notes, wantNotes) {
+		t.Errorf("notes:\ngot  %q\nwant %q", r.Notes, wantNotes)
+	}
+}
+
+// headToHead is a job where ranks 0 and 1 both receive first.
+func headToHead(t *testing.T, zero bool) (*Collector, JobState, deadlock.Result) {
+	t.Helper()
+	c := NewCollector()
+	for rank := range 2 {
+		cn := c.Conn()
+		h := hello(rank, 100+rank)
+		h.Hello.Exe = "/bin/app"
+		cn.Handle(h)
+		cn.Handle(blockedRecv(rank, 1-rank, zero && rank == 1))
+	}
+	st := c.State()
+	res := deadlock.Analyse(st.DeadlockRanks())
+	if len(res.Deadlocked) != 2 {
+		t.Fatalf("analysis: %+v", res)
+	}
+	return c, st, res
+}
+
+func TestDeadlockFinding(t *testing.T) {
+	c, st, res := headToHead(t, false)
+	f := DeadlockFinding(res, st, false)
+	c.AddJobFinding(f)
+	r := Build(c, Job{Size: 2}, fakeResolver{})
+	if len(r.Findings) != 1 {
+		t.Fatalf("got %d findings, want 1", len(r.Findings))
+	}
+	got := r.Findings[0]
+	if got.ID != "deadlock" || got.Severity != checks.SevError || got.Category != checks.CatDeadlock || !slices.Equal(got.Ranks, []int{0, 1}) || got.Call != "MPI_Recv" {
+		t.Errorf("got %s %s %s %v %s", got.ID, got.Severity, got.Category, got.Ranks, got.Call)
+	}
+	wantMsg := "ranks 0,1 can never continue (a cycle: rank 0 → rank 1 → rank 0): " +
+		"rank 0 MPI_Recv(source=1, tag=0, comm=MPI_COMM_WORLD) waits for rank 1; rank 1 MPI_Recv(source=0, tag=0, comm=MPI_COMM_WORLD) waits for rank 0"
+	if got.Message != wantMsg {
+		t.Errorf("message:\ngot  %s\nwant %s", got.Message, wantMsg)
+	}
+	if got.Location.Line != 100 {
+		t.Errorf("location %v, want rank 0's call at line 100", got.Location)
+	}
+	var rel []string
+	for _, x := range got.Related {
+		rel = append(rel, fmt.Sprintf("%s @ %s", x.Message, x.Location))
+	}
+	wantRel := []string{
+		"rank 0 MPI_Recv(source=1, tag=0, comm=MPI_COMM_WORLD) waits for rank 1 @ /src/app.c:100 in main",
+		"rank 0 frame #1 @ /src/app.c:200 in main",
+		"rank 0 waits for the MPI_Irecv started here @ /src/app.c:150 in main",
+		"rank 1 MPI_Recv(source=0, tag=0, comm=MPI_COMM_WORLD) waits for rank 0 @ /src/app.c:101 in main",
+		"rank 1 frame #1 @ /src/app.c:200 in main",
+		"rank 1 waits for the MPI_Irecv started here @ /src/app.c:150 in main",
+	}
+	if !slices.Equal(rel, wantRel) {
+		t.Errorf("related:\ngot  %q\nwant %q", rel, wantRel)
+	}
+	if f.Related[1].Site.Module != "/bin/app" {
+		t.Errorf("a frame in /proc/self/exe: got module %q, want the program's path", f.Related[1].Site.Module)
+	}
+}
+
+func TestPotentialDeadlock(t *testing.T) {
+	_, st, res := headToHead(t, true)
+	for _, tt := range []struct {
+		zero bool
+		id   string
+		sev  checks.Severity
+	}{{false, "deadlock", checks.SevError}, {true, "potential-deadlock", checks.SevWarning}} {
+		f := DeadlockFinding(res, st, tt.zero)
+		if f.ID != tt.id || f.Severity != tt.sev {
+			t.Errorf("zero buffering %v: got %s %s, want %s %s", tt.zero, f.ID, f.Severity, tt.id, tt.sev)
+		}
+		if tt.zero != strings.HasPrefix(f.Message, "with standard-mode sends unbuffered (--buffering=zero), ") {
+			t.Errorf("zero buffering %v: message %q", tt.zero, f.Message)
+		}
+	}
+	if f := DeadlockFinding(deadlock.Result{}, st, false); f.ID != "" {
+		t.Errorf("no deadlock: got %+v", f)
+	}
+}
+
+// TestDeadlockFindingLong: a ring of 20 ranks spells out 8 edges and
+// says where the rest are.
+func TestDeadlockFindingLong(t *testing.T) {
+	c := NewCollector()
+	for rank := range 20 {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 100+rank))
+		cn.Handle(blockedRecv(rank, (rank+19)%20, false))
+	}
+	st := c.State()
+	res := deadlock.Analyse(st.DeadlockRanks())
+	f := DeadlockFinding(res, st, false)
+	if n := strings.Count(f.Message, " waits for "); n != 8 || !strings.HasSuffix(f.Message, "; 12 more in the related locations") {
+		t.Errorf("got %d edges in the message: %s", n, f.Message)
+	}
+	if !strings.HasPrefix(f.Message, "ranks 0-19 can never continue (a cycle: rank 0 → rank 19 → rank 18") {
+		t.Errorf("message: %s", f.Message)
+	}
+}
