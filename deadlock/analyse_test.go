@@ -127,7 +127,7 @@ func TestAnalyse(t *testing.T) {
 				{Rank: 1, State: Finished},
 			},
 			deadlocked: []int{0}, shape: Ended, core: []int{1},
-			texts:      []string{"rank 0 MPI_Recv(source=1, tag=0, comm=MPI_COMM_WORLD) waits for rank 1 (finalized)"},
+			texts: []string{"rank 0 MPI_Recv(source=1, tag=0, comm=MPI_COMM_WORLD) waits for rank 1 (finalized)"},
 		},
 		{
 			name: "any_of_ranks_that_ended",
@@ -137,7 +137,7 @@ func TestAnalyse(t *testing.T) {
 				{Rank: 2, State: Finished},
 			},
 			deadlocked: []int{0}, shape: Ended, core: []int{1, 2},
-			texts:      []string{"rank 0 MPI_Waitany(count=2) waits for any of ranks 1 (died), 2 (finalized)"},
+			texts: []string{"rank 0 MPI_Waitany(count=2) waits for any of ranks 1 (died), 2 (finalized)"},
 		},
 		{
 			name: "waitall_needs_all",
@@ -173,7 +173,7 @@ func TestAnalyse(t *testing.T) {
 				{Rank: 1, State: Finished},
 			},
 			deadlocked: []int{0}, shape: Cycle, core: []int{0},
-			texts:      []string{"rank 0 MPI_Recv(source=0) waits for rank 0"},
+			texts: []string{"rank 0 MPI_Recv(source=0) waits for rank 0"},
 		},
 		{
 			name: "mixed_waitall",

@@ -26,7 +26,7 @@ func blockedRecv(rank, from int, zero bool) wire.Message {
 		Waits: []wire.Wait{{Kind: wire.WaitRecv, Ranks: []int{from}, Call: "MPI_Irecv", Comm: 1, CommName: "MPI_COMM_WORLD",
 			Site: checks.Site{Module: "/bin/app", Offset: 300}}},
 		Stack: []checks.Site{
-			{Module: "/lib/libmpich.so", Offset: 0x99},          // inside MPI: dropped
+			{Module: "/lib/libmpich.so", Offset: 0x99},         // inside MPI: dropped
 			{Module: "/bin/app", Offset: 200 + 2*uint64(rank)}, // the call
 			{Module: "/proc/self/exe", Offset: 400},            // its caller
 		},
