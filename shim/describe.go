@@ -38,6 +38,9 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		Rule:     e.Rule,
 		Site:     site(uint64(ev.site)),
 	}
+	if e.Category != checks.CatArgument && ev.text != nil && crossCategory[e.Category] {
+		crossRank(ev, &f)
+	}
 	var rel uint64
 	if ev.related_site != 0 {
 		rel = uint64(ev.related_site)
@@ -50,6 +53,12 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		f.Related = append(f.Related, checks.Related{Message: d.typeText, Site: site(d.typeSite)})
 	}
 	return f, rel
+}
+
+// crossCategory holds the categories of the cross-rank findings, whose
+// message the C side writes (xr_p2p.c, xr_coll.c).
+var crossCategory = map[checks.Category]bool{
+	checks.CatTypeMismatch: true, checks.CatCollective: true, checks.CatMessageRace: true, checks.CatLostMessage: true,
 }
 
 type desc struct {

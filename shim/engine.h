@@ -29,6 +29,7 @@ enum mpidbg_variant {
     MPIDBG_V_READS,       /* buffer-overlap: this call reads what a pending one writes */
     MPIDBG_V_WRITES,      /* this call writes what a pending one reads */
     MPIDBG_V_BOTH_WRITE,  /* both write */
+    MPIDBG_V_REMOTE,      /* the finding's place is the first remote one (cross-rank) */
 };
 
 /* An event: everything the Go side needs to write one finding. */
@@ -52,6 +53,31 @@ struct mpidbg_ev {
     int32_t type_call;
     int32_t pad;
     const char *text;     /* free text, e.g. a constructor rule */
+    /* cross-rank findings: the message is text, the element path path,
+     * and places in other ranks (module hash and offset, see xr_p2p.c) */
+    const char *path;
+    int32_t nremote, pad2;
+    int32_t remote_rank[2];
+    uint32_t remote_mod[2];
+    uint64_t remote_off[2];
+    const char *remote_text[2];
+};
+
+/* The slow path of point-to-point type matching (xr.go): the sender's
+ * description as it came in the shadow message, the receive's side. */
+struct mpidbg_xrmatch {
+    const uint8_t *sig;   /* the sender's signature bytes */
+    const uint8_t *expr;  /* its constructor expression, may be empty */
+    int32_t siglen, exprlen;
+    int64_t scount;
+    int32_t srank, scall; /* world rank, call id */
+    uint64_t rtype;       /* the receive's datatype handle */
+    int64_t rcount;
+    int32_t rcall, pad;
+    /* out */
+    char msg[1024];
+    char path[256];
+    int32_t fid_truncated; /* 1: message-truncated, 0: type-mismatch */
 };
 
 /* A piece of a buffer: count instances of type at addr, with the bytes
@@ -73,6 +99,10 @@ extern int mpidbg_go_ctor_check(int combiner, int32_t *ints, int nints, int64_t 
                                 uint64_t *types, int ntypes, char *out, int outlen);
 extern int mpidbg_go_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at);
 extern struct mpidbg_finding *mpidbg_go_report(struct mpidbg_ev *ev);
+extern uint8_t *mpidbg_go_type_blob(uint64_t type, int32_t *len); /* malloc'd: u32 siglen, u32 exprlen, sig, expr; NULL unknown */
+extern int mpidbg_go_xr_match(struct mpidbg_xrmatch *m);           /* 1: a finding to report, m->msg says it */
+extern uint64_t mpidbg_go_sig_hash(uint64_t type, int64_t count);  /* hash of count x type's signature; 0 unknown */
+extern int mpidbg_go_type_name(uint64_t type, char *out, int len);
 
 /* Helpers the Go side calls (registry.c, report.c). */
 #define MPIDBG_GOAPI __attribute__((visibility("hidden")))

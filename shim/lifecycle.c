@@ -71,6 +71,7 @@ static void start(void)
     PMPI_Comm_rank(MPI_COMM_WORLD, &mpidbg_world_rank);
     mpidbg_report_init();
     mpidbg_registry_at_init();
+    mpidbg_xr_init();
     mpidbg_objects_init();
     mpidbg_go_init();
     __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
@@ -107,6 +108,7 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
+    mpidbg_xr_finalize(&cx);
     mpidbg_leaks(&cx);
     mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
     mpidbg_registry_at_finalize();

@@ -313,6 +313,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
     o->opaque = 0;
     o->refs = 1;
     o->call = cx->call;
+    o->xr_state = 0; /* a reused handle: the old signature is not this type's (the blob stays: a reader may hold it) */
     o->size = tmp.size;
     o->lb = tmp.lb;
     o->extent = tmp.extent;
@@ -540,6 +541,7 @@ void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t h)
     o->freed = 1;
     o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
     mpidbg_wunlock();
+    mpidbg_xr_comm_freed(o);
 }
 
 void mpidbg_comm_set_name(MPI_Comm c, const char *name)
@@ -724,5 +726,6 @@ struct mpidbg_cobj *mpidbg_world;
 void mpidbg_objects_init(void)
 {
     mpidbg_world = mpidbg_comm_new(NULL, MPI_COMM_WORLD, 1);
-    mpidbg_comm_new(NULL, MPI_COMM_SELF, 1);
+    mpidbg_xr_comm_new(mpidbg_world, MPI_COMM_WORLD);
+    mpidbg_xr_comm_new(mpidbg_comm_new(NULL, MPI_COMM_SELF, 1), MPI_COMM_SELF);
 }

@@ -48,7 +48,8 @@ void mpidbg_report_init(void)
     else if (e && strcmp(e, "stop") == 0)
         on_error = ON_STOP;
     static const char *const cats[MPIDBG_NCAT] = {"argument", "datatype-lifecycle", "request-lifecycle", "leak",
-                                                   "overlap"};
+                                                   "overlap", "type-mismatch", "collective-mismatch",
+                                                   "deadlock", "message-race", "lost-message"};
     const char *c = getenv("MPIDBG_CHECKS");
     while (c && *c) {
         const char *end = strchr(c, ',');

@@ -194,6 +194,7 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
 void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
 {
     (void)cx;
+    mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;
     o->rec->state |= MPIDBG_ACTIVE;
@@ -368,6 +369,129 @@ static void back_reqs(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request
         free(x);
 }
 
+/* ---- cross-rank work around completion (xr_p2p.c, xr_coll.c) ----
+ * Before: a nonblocking collective's agreement is finished (waited for
+ * when the call waits for that request anyway, tested otherwise); the
+ * blocked-call record names what the call waits for. The statuses MPI
+ * writes are the shim's own when the program ignores them, since a
+ * completed receive's source and tag find its shadow. After: each
+ * completed receive takes its shadow and is checked. */
+struct xwait {
+    int any;            /* a receive request: statuses are needed */
+    int blocked;
+    MPI_Status *st;     /* the statuses MPI is given */
+    MPI_Status stack[8];
+    /* the communicators of the receives get MPI_ERRORS_RETURN for the
+     * call, so that a truncation is reported before MPI's handler runs */
+    int neh;
+    MPI_Comm ehc[4];
+    MPI_Errhandler eh[4];
+};
+
+static void swap_eh(struct xwait *xw, MPI_Comm c)
+{
+    for (int i = 0; i < xw->neh; i++)
+        if (xw->ehc[i] == c)
+            return;
+    MPI_Errhandler eh;
+    if (xw->neh == 4 || PMPI_Comm_get_errhandler(c, &eh) != MPI_SUCCESS)
+        return;
+    if (eh == MPI_ERRORS_RETURN) {
+        PMPI_Errhandler_free(&eh);
+        return;
+    }
+    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    xw->ehc[xw->neh] = c;
+    xw->eh[xw->neh++] = eh;
+}
+
+/* unswap restores the handlers and, when the call failed, calls the
+ * first one as MPI would have. */
+static int unswap(struct xwait *xw, int rc)
+{
+    for (int i = 0; i < xw->neh; i++) {
+        PMPI_Comm_set_errhandler(xw->ehc[i], xw->eh[i]);
+        PMPI_Errhandler_free(&xw->eh[i]);
+    }
+    if (xw->neh && rc != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(xw->ehc[0], rc);
+    xw->neh = 0;
+    return rc;
+}
+
+static void xr_before(struct mpidbg_cx *cx, struct reqref *c, int n, int wait, int mode, struct xwait *xw)
+{
+    xw->any = xw->blocked = xw->neh = 0;
+    if (!mpidbg_xr_on || !c)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        if (!o)
+            continue;
+        if (o->xc)
+            mpidbg_xc_req_done(o, wait && mode == MPIDBG_WAIT_AND);
+        if (mpidbg_xr_is_recv(o) && o->active) {
+            xw->any = 1;
+            struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+            if (co && !co->freed && co->xr != MPI_COMM_NULL)
+                swap_eh(xw, (MPI_Comm)co->handle);
+        }
+    }
+    if (!wait)
+        return;
+    mpidbg_blocked_begin(cx, mode);
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        if (!o || !o->active || !o->rec)
+            continue;
+        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+        int kind = o->rec->kind == MPIDBG_REQ_RECV || mpidbg_xr_is_recv(o) ? MPIDBG_WAIT_RECV
+                   : o->rec->kind == MPIDBG_REQ_SEND                       ? MPIDBG_WAIT_SEND
+                   : o->rec->kind == MPIDBG_REQ_COLL                       ? MPIDBG_WAIT_COLL
+                                                                           : MPIDBG_WAIT_OTHER;
+        if (kind == MPIDBG_WAIT_COLL && !o->coll_seq)
+            kind = MPIDBG_WAIT_OTHER;
+        int peer = o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+        if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
+            continue;
+        mpidbg_blocked_wait(kind, kind == MPIDBG_WAIT_COLL ? -1 : peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
+    }
+    mpidbg_blocked_publish();
+    xw->blocked = 1;
+}
+
+/* xr_statuses returns the statuses array to give MPI. */
+static MPI_Status *xr_statuses(struct xwait *xw, MPI_Status *st, int n)
+{
+    xw->st = st;
+    if (!xw->any || (st != MPI_STATUSES_IGNORE && st != MPI_STATUS_IGNORE) || n <= 0)
+        return st;
+    xw->st = n <= 8 ? xw->stack : malloc(sizeof *xw->st * n);
+    if (!xw->st)
+        xw->st = st;
+    return xw->st;
+}
+
+static int xr_after(struct xwait *xw, struct reqref *c, int count, const int *done, int ndone, MPI_Status *given, int rc)
+{
+    if (xw->blocked)
+        mpidbg_blocked_end();
+    if (xw->any && c && xw->st != MPI_STATUSES_IGNORE && xw->st != MPI_STATUS_IGNORE) {
+        for (int k = 0; k < ndone; k++) {
+            int i = done ? done[k] : k;
+            if (i < 0 || i >= count || !c[i].o || c[i].o->serial != c[i].serial)
+                continue;
+            /* MPI_Waitany's one status and MPI_Waitsome's are by completion, the others by request */
+            MPI_Status *st = &xw->st[done ? k : i];
+            int err = rc == MPI_SUCCESS ? MPI_SUCCESS : rc == MPI_ERR_IN_STATUS || mpidbg_xr_truncated(rc) == 0 ? st->MPI_ERROR : rc;
+            mpidbg_xr_recv_done(c[i].o, st, err);
+        }
+    }
+    if (xw->st != given && xw->st != xw->stack)
+        free(xw->st);
+    return unswap(xw, rc);
+}
+
 #define PROLOGUE(name, pmpi)                                                  \
     void *ra = __builtin_return_address(0);                                   \
     if (mpidbg_bypass(ra))                                                    \
@@ -381,9 +505,14 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    struct xwait xw;
+    xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
     REAL1(request);
     int rc = PMPI_Wait(request, status);
     BACK1(request);
+    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
     if (rc == MPI_SUCCESS && r.o)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
@@ -396,9 +525,14 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    struct xwait xw;
+    xr_before(&cx, &r, 1, 0, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
     REAL1(request);
     int rc = PMPI_Test(request, flag, status);
     BACK1(request);
+    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
     if (rc == MPI_SUCCESS && r.o && flag && *flag)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
@@ -412,9 +546,14 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Waitall(count, x, array_of_statuses);
     back_reqs(count, array_of_requests, x, xstack);
+    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
     if (rc == MPI_SUCCESS && c && count > 0)
         completed(c, count, 0);
     drop_reqs(c, stack);
@@ -429,9 +568,14 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Testall(count, x, flag, array_of_statuses);
     back_reqs(count, array_of_requests, x, xstack);
+    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
     if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
         completed(c, count, 0);
     drop_reqs(c, stack);
@@ -445,9 +589,15 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Waitany(count, x, index, status);
     back_reqs(count, array_of_requests, x, xstack);
+    int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
+    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
     if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
         completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -461,9 +611,15 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     struct reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Testany(count, x, index, flag, status);
     back_reqs(count, array_of_requests, x, xstack);
+    int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
+    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
     if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
         completed(&c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -490,9 +646,15 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
     struct reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
+    struct xwait xw;
+    xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, incount);
     MPI_Request xstack[STACK_REQS], *x = real_reqs(incount, array_of_requests, xstack);
     int rc = fn(incount, x, outcount, array_of_indices, array_of_statuses);
     back_reqs(incount, array_of_requests, x, xstack);
+    int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
+    rc = xr_after(&xw, c, incount, array_of_indices, nd, given, rc);
     if (rc == MPI_SUCCESS)
         some_done(c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);

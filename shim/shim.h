@@ -19,6 +19,7 @@
 #include "registry.h"
 #include "calls_gen.h"
 #include "engine.h"
+#include "xr.h"
 
 #define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -81,7 +82,15 @@ static inline MPI_Request mpidbg_req_real(MPI_Request r)
     X(LEAK_REQUEST, "leak-request", MPIDBG_CAT_LEAK)                        \
     X(RECV_TYPE_OVERLAP, "recv-type-overlap", MPIDBG_CAT_OVERLAP)           \
     X(BUFFER_OVERLAP, "buffer-overlap", MPIDBG_CAT_OVERLAP)                 \
-    X(SEND_RECV_OVERLAP, "send-recv-overlap", MPIDBG_CAT_OVERLAP)
+    X(SEND_RECV_OVERLAP, "send-recv-overlap", MPIDBG_CAT_OVERLAP)           \
+    X(TYPE_MISMATCH, "type-mismatch", MPIDBG_CAT_TYPEMATCH)                 \
+    X(MESSAGE_TRUNCATED, "message-truncated", MPIDBG_CAT_TYPEMATCH)         \
+    X(COLLECTIVE_MISMATCH, "collective-mismatch", MPIDBG_CAT_COLL)          \
+    X(COLLECTIVE_ROOT_MISMATCH, "collective-root-mismatch", MPIDBG_CAT_COLL) \
+    X(COLLECTIVE_OP_MISMATCH, "collective-op-mismatch", MPIDBG_CAT_COLL)    \
+    X(COLLECTIVE_TYPE_MISMATCH, "collective-type-mismatch", MPIDBG_CAT_COLL) \
+    X(MESSAGE_RACE, "message-race", MPIDBG_CAT_RACE)                        \
+    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST)
 
 enum mpidbg_cat {
     MPIDBG_CAT_ARGUMENT,
@@ -89,6 +98,11 @@ enum mpidbg_cat {
     MPIDBG_CAT_REQUEST,
     MPIDBG_CAT_LEAK,
     MPIDBG_CAT_OVERLAP,
+    MPIDBG_CAT_TYPEMATCH,
+    MPIDBG_CAT_COLL,
+    MPIDBG_CAT_DEADLOCK,
+    MPIDBG_CAT_RACE,
+    MPIDBG_CAT_LOST,
     MPIDBG_NCAT
 };
 
@@ -106,6 +120,7 @@ extern uintptr_t mpidbg_mpi_len MPIDBG_HIDDEN;
 extern int mpidbg_tag_ub MPIDBG_HIDDEN;
 extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS */
 extern int mpidbg_world_rank MPIDBG_HIDDEN;
+extern uint64_t mpidbg_xr_clock MPIDBG_HIDDEN;
 extern int mpidbg_mt MPIDBG_HIDDEN;              /* MPI_THREAD_MULTIPLE: writers lock */
 extern struct mpidbg_cobj *mpidbg_world MPIDBG_HIDDEN;
 
@@ -169,6 +184,8 @@ struct mpidbg_cx {
     uint8_t null_send, null_recv;
     int32_t persistent;
     int32_t nfound;
+    int32_t xr_blocked;     /* the blocked-call record is this call's */
+    void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
@@ -214,6 +231,10 @@ struct mpidbg_tobj {
     int32_t opaque;          /* valid for MPI, made where the shim did not see it: not modelled */
     int32_t pad;
     int64_t size, lb, extent, true_lb, true_ub;
+    /* cross-rank checks: the signature sent with messages, made once (xr_p2p.c) */
+    uint8_t *xr_blob;        /* header, signature bytes, constructor expression */
+    int32_t xr_state;        /* 0 not made, 1 made, -1 the model does not know the type */
+    int32_t xr_len;
 };
 
 struct mpidbg_cobj {
@@ -222,6 +243,13 @@ struct mpidbg_cobj {
     int32_t size, rank, remote_size, inter;
     int32_t indeg, outdeg; /* neighbourhood collectives; -1 no topology */
     int32_t predef, freed, call, pad;
+    /* cross-rank checks (xr_comm.c) */
+    MPI_Comm xr;             /* the shadow; MPI_COMM_NULL: not checked */
+    uint64_t gid;            /* job-wide id, the same on every member */
+    uint64_t coll_seq;       /* collectives called on it so far */
+    int32_t *peers;          /* world ranks of the group messages go to (remote group of an intercommunicator) */
+    int32_t npeers, pad2;
+    struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
 };
 
 struct mpidbg_gobj {
@@ -257,6 +285,8 @@ struct mpidbg_robj {
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
     int32_t ow_call, pad2;
     struct mpidbg_seg inl[2];
+    void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
+    uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
 };
 
 extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN,
@@ -327,6 +357,8 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->tag = 0;
     cx->persistent = 0;
     cx->nfound = 0;
+    cx->xr_blocked = 0;
+    cx->xr_state = NULL;
 }
 
 /* mpidbg_seg_untouched says whether MPI leaves a segment alone because its

@@ -440,7 +440,16 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Ssend : PMPI_Send)(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -469,7 +478,16 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -498,7 +516,16 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -527,7 +554,16 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -556,7 +592,20 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -600,7 +649,25 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)sendcount;
+    xp.stype = sendtype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.recv = 1;
+    xp.rcount = (int64_t)recvcount;
+    xp.rtype = recvtype;
+    xp.source = source;
+    xp.rtag = recvtag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -631,7 +698,22 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = xp.recv = 1;
+    xp.scount = xp.rcount = (int64_t)count;
+    xp.stype = xp.rtype = datatype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.source = source;
+    xp.rtag = recvtag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -657,7 +739,19 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, MPI_COMM_NULL);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.message = message;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv(buf, count, datatype, message, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -693,11 +787,21 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Issend : PMPI_Isend)(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -727,11 +831,21 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -761,11 +875,21 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -795,11 +919,21 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Irsend(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -829,11 +963,21 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -860,11 +1004,20 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, MPI_COMM_NULL);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.message = message;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Imrecv(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -909,11 +1062,26 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)sendcount;
+    xp.stype = sendtype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.recv = 1;
+    xp.rcount = (int64_t)recvcount;
+    xp.rtype = recvtype;
+    xp.source = source;
+    xp.rtag = recvtag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -945,11 +1113,23 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = xp.recv = 1;
+    xp.scount = xp.rcount = (int64_t)count;
+    xp.stype = xp.rtype = datatype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.source = source;
+    xp.rtag = recvtag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -985,12 +1165,22 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Send_init(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Ssend_init : PMPI_Send_init)(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1020,12 +1210,22 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1055,12 +1255,22 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1090,12 +1300,22 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1125,12 +1345,22 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv_init(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1204,7 +1434,18 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.source = source;
+    xp.rtag = tag;
+    xp.probe = 1;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Probe(source, tag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1219,7 +1460,19 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.source = source;
+    xp.rtag = tag;
+    xp.probe = 1;
+    xp.nonblocking = 1;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Iprobe(source, tag, comm, flag, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1234,7 +1487,19 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.source = source;
+    xp.rtag = tag;
+    xp.message = message;
+    xp.probe = 1;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mprobe(source, tag, comm, message, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1249,7 +1514,20 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.source = source;
+    xp.rtag = tag;
+    xp.message = message;
+    xp.probe = 1;
+    xp.nonblocking = 1;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1347,7 +1625,11 @@ int MPI_Barrier(MPI_Comm comm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Barrier, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 0);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Barrier(comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1375,7 +1657,18 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
             mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1416,7 +1709,18 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1463,7 +1767,19 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1504,7 +1820,18 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1551,7 +1878,19 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1591,7 +1930,17 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1637,7 +1986,18 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1677,7 +2037,17 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1729,7 +2099,19 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1783,7 +2165,19 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1822,7 +2216,19 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1860,7 +2266,18 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1891,7 +2308,18 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1929,7 +2357,18 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1967,7 +2406,18 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2005,7 +2455,18 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2082,7 +2543,17 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2128,7 +2599,18 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2168,7 +2650,17 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2220,7 +2712,19 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2274,7 +2778,19 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2294,11 +2810,15 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ibarrier, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 1);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ibarrier(comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2327,11 +2847,22 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ibcast(buffer, count, datatype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2373,11 +2904,22 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2425,11 +2967,23 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2471,11 +3025,22 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2523,11 +3088,23 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2568,11 +3145,21 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2619,11 +3206,22 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2664,11 +3262,21 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2721,11 +3329,23 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2780,11 +3400,23 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2824,11 +3456,23 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2867,11 +3511,22 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2903,11 +3558,22 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2946,11 +3612,22 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -2989,11 +3666,22 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3032,11 +3720,22 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iexscan(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3077,11 +3776,21 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3128,11 +3837,22 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3173,11 +3893,21 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3230,11 +3960,23 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3289,11 +4031,23 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3312,12 +4066,16 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Barrier_init, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 2);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Barrier_init(comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3346,12 +4104,23 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3393,12 +4162,23 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3446,12 +4226,24 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3493,12 +4285,23 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3546,12 +4349,24 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3592,12 +4407,22 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3644,12 +4469,23 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3690,12 +4526,22 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3748,12 +4594,24 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3808,12 +4666,24 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3853,12 +4723,24 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3897,12 +4779,23 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3934,12 +4827,23 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -3978,12 +4882,23 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4022,12 +4937,23 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4066,12 +4992,23 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4112,12 +5049,22 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4164,12 +5111,23 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4210,12 +5168,22 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4268,12 +5236,24 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -4328,12 +5308,24 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -5261,7 +6253,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5278,7 +6270,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5335,7 +6327,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5352,7 +6344,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5370,7 +6362,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int rc = PMPI_Comm_create(comm, group, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5389,7 +6381,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5406,7 +6398,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     int rc = PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5423,7 +6415,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     int rc = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
-            mpidbg_comm_new(&cx, *newintercomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5441,7 +6433,7 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     int rc = PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
-            mpidbg_comm_new(&cx, *newintercomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5458,7 +6450,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     int rc = PMPI_Intercomm_merge(intercomm, high, newintracomm);
     if (rc == MPI_SUCCESS) {
         if (newintracomm)
-            mpidbg_comm_new(&cx, *newintracomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintracomm, 0), *newintracomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5475,7 +6467,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_comm_new(&cx, *intercomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5492,7 +6484,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     int rc = PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_comm_new(&cx, *intercomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5509,7 +6501,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
     int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5526,7 +6518,7 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5542,7 +6534,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     int rc = PMPI_Comm_join(fd, intercomm);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_comm_new(&cx, *intercomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6034,7 +7026,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (rc == MPI_SUCCESS) {
         if (comm_cart)
-            mpidbg_comm_new(&cx, *comm_cart, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_cart, 0), *comm_cart);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6051,7 +7043,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_comm_new(&cx, *newcomm, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6069,7 +7061,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
     int rc = PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_graph)
-            mpidbg_comm_new(&cx, *comm_graph, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_graph, 0), *comm_graph);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6088,7 +7080,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
-            mpidbg_comm_new(&cx, *comm_dist_graph, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6107,7 +7099,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
-            mpidbg_comm_new(&cx, *comm_dist_graph, 0);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7710,7 +8702,16 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Send_c(buf, count, datatype, dest, tag, comm);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Ssend_c : PMPI_Send_c)(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7739,7 +8740,16 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7768,7 +8778,16 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7797,7 +8816,16 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7826,7 +8854,20 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7870,7 +8911,25 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)sendcount;
+    xp.stype = sendtype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.recv = 1;
+    xp.rcount = (int64_t)recvcount;
+    xp.rtype = recvtype;
+    xp.source = source;
+    xp.rtag = recvtag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7901,7 +8960,22 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = xp.recv = 1;
+    xp.scount = xp.rcount = (int64_t)count;
+    xp.stype = xp.rtype = datatype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.source = source;
+    xp.rtag = recvtag;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7927,7 +9001,19 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, MPI_COMM_NULL);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.message = message;
+    MPI_Status xp_st;
+    if (status == MPI_STATUS_IGNORE)
+        status = &xp_st;
+    xp.status = status;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv_c(buf, count, datatype, message, status);
+    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7963,11 +9049,21 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Isend_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Issend_c : PMPI_Isend_c)(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7997,11 +9093,21 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ibsend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8031,11 +9137,21 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Issend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8065,11 +9181,21 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Irsend_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8099,11 +9225,21 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8130,11 +9266,20 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, MPI_COMM_NULL);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.message = message;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Imrecv_c(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8179,11 +9324,26 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)sendcount;
+    xp.stype = sendtype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.recv = 1;
+    xp.rcount = (int64_t)recvcount;
+    xp.rtype = recvtype;
+    xp.source = source;
+    xp.rtag = recvtag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8215,11 +9375,23 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = xp.recv = 1;
+    xp.scount = xp.rcount = (int64_t)count;
+    xp.stype = xp.rtype = datatype;
+    xp.dest = dest;
+    xp.stag = sendtag;
+    xp.source = source;
+    xp.rtag = recvtag;
+    xp.nonblocking = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8255,12 +9427,22 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Send_init_c(buf, count, datatype, dest, tag, comm, request);
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
+    int rc = (xp.sync ? PMPI_Ssend_init_c : PMPI_Send_init_c)(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8290,12 +9472,22 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend_init_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8325,12 +9517,22 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend_init_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8360,12 +9562,22 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.send = 1;
+    xp.scount = (int64_t)count;
+    xp.stype = datatype;
+    xp.dest = dest;
+    xp.stag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend_init_c(buf, count, datatype, dest, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8395,12 +9607,22 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xp xp;
+    mpidbg_xp_init(&xp, comm);
+    xp.recv = 1;
+    xp.rcount = (int64_t)count;
+    xp.rtype = datatype;
+    xp.source = source;
+    xp.rtag = tag;
+    xp.persistent = 1;
+    mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv_init_c(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xp_post(&cx, &xp, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8437,7 +9659,18 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
             mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Bcast_c(buffer, count, datatype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8478,7 +9711,18 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8525,7 +9769,19 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8566,7 +9822,18 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8613,7 +9880,19 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8653,7 +9932,17 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8699,7 +9988,18 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8739,7 +10039,17 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8791,7 +10101,19 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8845,7 +10167,19 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8884,7 +10218,19 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8922,7 +10268,18 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8953,7 +10310,18 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8991,7 +10359,18 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9029,7 +10408,18 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9067,7 +10457,18 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9144,7 +10545,17 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9190,7 +10601,18 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9230,7 +10652,17 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9282,7 +10714,19 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9336,7 +10780,19 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9371,11 +10827,22 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ibcast_c(buffer, count, datatype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9417,11 +10884,22 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9469,11 +10947,23 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9515,11 +11005,22 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9567,11 +11068,23 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9612,11 +11125,21 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9663,11 +11186,22 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9708,11 +11242,21 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9765,11 +11309,23 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9824,11 +11380,23 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9868,11 +11436,23 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9911,11 +11491,22 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9947,11 +11538,22 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9990,11 +11592,22 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10033,11 +11646,22 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10076,11 +11700,22 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10121,11 +11756,21 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10172,11 +11817,22 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10217,11 +11873,21 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10274,11 +11940,23 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10333,11 +12011,23 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10371,12 +12061,23 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10418,12 +12119,23 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10471,12 +12183,24 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10518,12 +12242,23 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10571,12 +12306,24 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10617,12 +12364,22 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10669,12 +12426,23 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10715,12 +12483,22 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10773,12 +12551,24 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10833,12 +12623,24 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10878,12 +12680,24 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10922,12 +12736,23 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -10959,12 +12784,23 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11003,12 +12839,23 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11047,12 +12894,23 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11091,12 +12949,23 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11137,12 +13006,22 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11189,12 +13068,23 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11235,12 +13125,22 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11293,12 +13193,24 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -11353,12 +13265,24 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -103,6 +103,9 @@ func callsGo(calls []*Call) string {
 	return b.String()
 }
 
+// knownCalls holds the names of the table's calls while wrappers runs.
+var knownCalls map[string]bool
+
 func wrappers(calls []*Call) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", Header)
@@ -125,6 +128,10 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
 		fmt.Fprintf(&b, "    %q,\n", c.Name)
 	}
 	b.WriteString("};\n")
+	knownCalls = map[string]bool{}
+	for _, c := range calls {
+		knownCalls[c.Name] = true
+	}
 	class := ""
 	for _, c := range calls {
 		if c.Class != class {
@@ -325,7 +332,8 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			w.f("%s = mpidbg_req_real(%s);", p.Name, p.Name)
 		}
 	}
-	w.f("int rc = P%s(%s);", c.Name, argList(c))
+	pmpi := emitXRPre(w, c)
+	w.f("int rc = %s(%s);", pmpi, argList(c))
 	for _, s := range back {
 		w.f("%s", s)
 	}
@@ -354,7 +362,7 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			if r := p.Attr["deferred"]; r != "" {
 				post = append(post, fmt.Sprintf("if (%s && %s)", r, p.Name), fmt.Sprintf("    mpidbg_req_deferred_comm(&cx, *%s, %s);", r, p.Name))
 			} else {
-				post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_comm_new(&cx, *%s, 0);", p.Name))
+				post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *%s, 0), *%s);", p.Name, p.Name))
 			}
 		case "newgroup":
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_group_new(&cx, *%s, 0);", p.Name))
@@ -382,6 +390,7 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		}
 		w.f("}")
 	}
+	emitXRPost(w, c)
 	w.f("mpidbg_leave(&cx);")
 	w.f("return rc;")
 	b.WriteString("}\n")

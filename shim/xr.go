@@ -1,0 +1,269 @@
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+*/
+import "C"
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+	"unsafe"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/datatype"
+)
+
+// The Go half of the cross-rank checks (xr_p2p.c, xr_coll.c): what a
+// datatype looks like in a shadow message, the exact comparison of a
+// sender's signature with a receive's, and the signature digests of
+// collectives.
+
+// maxExpr bounds the constructor expression a shadow message carries for
+// element paths: larger types are matched exactly all the same, and the
+// report names the element by index instead of by path.
+const maxExpr = 1024
+
+// mpidbg_go_type_blob describes a datatype for shadow messages: the
+// signature's bytes (datatype.Sig.AppendBinary) and its constructor
+// expression, behind their lengths. The C side keeps it per type.
+//
+//export mpidbg_go_type_blob
+func mpidbg_go_type_blob(h C.uint64_t, n *C.int32_t) (out *C.uint8_t) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	t, err := modelOf(uint64(h))
+	if err != nil {
+		return nil
+	}
+	sig := t.Signature().AppendBinary(nil)
+	expr := t.Expr()
+	if len(expr) > maxExpr {
+		expr = ""
+	}
+	b := make([]byte, 8, 8+len(sig)+len(expr))
+	binary.LittleEndian.PutUint32(b, uint32(len(sig)))
+	binary.LittleEndian.PutUint32(b[4:], uint32(len(expr)))
+	b = append(append(b, sig...), expr...)
+	p := C.malloc(C.size_t(len(b)))
+	if p == nil {
+		return nil
+	}
+	copy(unsafe.Slice((*byte)(p), len(b)), b)
+	*n = C.int32_t(len(b))
+	return (*C.uint8_t)(p)
+}
+
+// mpidbg_go_sig_hash is the digest of count instances of a datatype's
+// signature, or 0 when the model does not know the type.
+//
+//export mpidbg_go_sig_hash
+func mpidbg_go_sig_hash(h C.uint64_t, count C.int64_t) (out C.uint64_t) {
+	defer func() {
+		if recover() != nil {
+			out = 0
+		}
+	}()
+	t, err := modelOf(uint64(h))
+	if err != nil {
+		return 0
+	}
+	return C.uint64_t(t.Signature().HashRepeat(int64(count)))
+}
+
+//export mpidbg_go_type_name
+func mpidbg_go_type_name(h C.uint64_t, out *C.char, n C.int) C.int {
+	defer func() { _ = recover() }()
+	cstr(out, int(n), typeName(uint64(h)))
+	return 0
+}
+
+func typeName(h uint64) string {
+	if s := predefinedName(h); s != "" {
+		return s
+	}
+	if t, err := modelOf(h); err == nil && t.Name != "" {
+		return t.Name
+	}
+	return fmt.Sprintf("datatype %#x", h)
+}
+
+// mpidbg_go_xr_match compares a message's signature (from its shadow)
+// with the receive that took it, exactly (MPI-4.1 §3.3.1; §5.2 for
+// MPI_PACKED, §3.2.4 for the legal shorter message). It returns 1 and
+// fills m.msg and m.path when the pair is a finding.
+//
+//export mpidbg_go_xr_match
+func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
+	defer func() {
+		if recover() != nil {
+			found = 0
+		}
+	}()
+	ssig, err := datatype.DecodeSig(C.GoBytes(unsafe.Pointer(m.sig), C.int(m.siglen)))
+	if err != nil {
+		return 0
+	}
+	rt, err := modelOf(uint64(m.rtype))
+	if err != nil {
+		return 0
+	}
+	var sexpr *datatype.Type
+	if m.exprlen > 0 {
+		if t, err := datatype.ParseExpr(string(C.GoBytes(unsafe.Pointer(m.expr), C.int(m.exprlen)))); err == nil {
+			sexpr = t
+		}
+	}
+	scount, rcount := int64(m.scount), int64(m.rcount)
+	rsig := rt.Signature()
+	var res datatype.MatchResult
+	if allPacked(ssig) || allPacked(rsig) {
+		sb, rb := ssig.Size()*scount, rsig.Size()*rcount
+		if sb <= rb {
+			return 0
+		}
+		res = datatype.MatchResult{Kind: datatype.Truncated, Byte: rb, Element: rb}
+	} else {
+		res = datatype.MatchSig(ssig, scount, rsig, rcount)
+	}
+	sname := "the sender's datatype"
+	if sexpr != nil {
+		sname = describeType(sexpr)
+	}
+	rname := describeType(rt)
+	srank, me := int(m.srank), worldRank()
+	var msg, path string
+	switch res.Kind {
+	case datatype.Match, datatype.Prefix:
+		return 0
+	case datatype.Mismatch:
+		spath := elementName(sexpr, scount, res.Element, res.Send)
+		rpath := elementName(rt, rcount, res.Element, res.Recv)
+		path = rpath
+		msg = fmt.Sprintf("rank %d sends %s where rank %d receives %s: element %d (packed byte %d) of the message is %s on the sending side and %s on the receiving side (%d x %s sent, %d x %s received)",
+			srank, spath, me, rpath, res.Element, res.Byte, basicName(res.Send), basicName(res.Recv), scount, sname, rcount, rname)
+	case datatype.Truncated:
+		m.fid_truncated = 1
+		msg = fmt.Sprintf("rank %d sends %d element(s) (%d bytes packed: %d x %s) but the receive of rank %d has room for %d (%d x %s); the first element without room is element %d",
+			srank, ssig.NumElements()*scount, ssig.Size()*scount, scount, sname, me, rsig.NumElements()*rcount, rcount, rname, res.Element)
+		if sexpr != nil {
+			if e, err := sexpr.ElementAt(scount, res.Element); err == nil {
+				path = e.Path.String()
+				msg += " (" + path + ")"
+			}
+		}
+	}
+	cstr(&m.msg[0], len(m.msg), msg)
+	cstr(&m.path[0], len(m.path), path)
+	return 1
+}
+
+func allPacked(s *datatype.Sig) bool {
+	runs := s.Runs()
+	return len(runs) == 1 && runs[0].Basic == datatype.Packed
+}
+
+func basicName(b datatype.Basic) string { return "MPI_" + b.String() }
+
+// describeType is "t_a" for a named type, "MPI_INT" for a predefined one,
+// else the constructor.
+func describeType(t *datatype.Type) string {
+	switch {
+	case t.IsPredefined():
+		return "MPI_" + t.Basic.String()
+	case t.Name != "":
+		return t.Name
+	}
+	e := t.Expr()
+	if len(e) > 80 {
+		e = e[:77] + "..."
+	}
+	return e
+}
+
+// elementName names element i of count instances of t by its type-tree
+// path, or by index and type when t is unknown.
+func elementName(t *datatype.Type, count, i int64, b datatype.Basic) string {
+	if t != nil {
+		if e, err := t.ElementAt(count, i); err == nil {
+			if t.IsPredefined() {
+				return fmt.Sprintf("%s[%d]", basicName(b), i)
+			}
+			return e.Path.String()
+		}
+	}
+	return fmt.Sprintf("element %d (%s)", i, basicName(b))
+}
+
+// remoteSite turns a place in another rank (the hash of its module's file
+// name and an offset, xr_p2p.c) into a Site, when this process has a
+// module of that name: the ranks of a job run the same binaries.
+func remoteSite(mod uint32, off uint64) checks.Site {
+	if mod == 0 {
+		return checks.Site{}
+	}
+	for _, path := range loadedModules() {
+		h := fnv.New32a()
+		h.Write([]byte(filepath.Base(path)))
+		v := h.Sum32()
+		if v == 0 {
+			v = 1
+		}
+		if v == mod {
+			return checks.Site{Module: path, Offset: off}
+		}
+	}
+	return checks.Site{}
+}
+
+// loadedModules lists the files mapped executable in this process.
+func loadedModules() []string {
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	if exe, err := os.Executable(); err == nil {
+		out = append(out, exe)
+		seen[exe] = true
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 || !strings.Contains(f[1], "x") || !strings.HasPrefix(f[5], "/") || seen[f[5]] {
+			continue
+		}
+		seen[f[5]] = true
+		out = append(out, f[5])
+	}
+	return out
+}
+
+// crossRank fills a finding the C side wrote as text, with the places it
+// names in other ranks.
+func crossRank(ev *C.struct_mpidbg_ev, f *checks.Finding) {
+	f.Message = C.GoString(ev.text)
+	if ev.path != nil {
+		f.Path = C.GoString(ev.path)
+	}
+	for i := 0; i < int(ev.nremote) && i < 2; i++ {
+		s := remoteSite(uint32(ev.remote_mod[i]), uint64(ev.remote_off[i]))
+		text := C.GoString(ev.remote_text[i])
+		if ev.variant == C.MPIDBG_V_REMOTE && i == 0 {
+			// the finding's own place is in the other rank (lost-message: the send)
+			f.Site = s
+			f.Ranks = []int{int(ev.remote_rank[i])}
+			continue
+		}
+		f.Related = append(f.Related, checks.Related{Message: text, Site: s})
+	}
+}

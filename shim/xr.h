@@ -1,0 +1,120 @@
+/*
+ * Cross-rank checks (issue 4): the shim's internal interface for type
+ * matching, message races, lost messages and collective consistency, and
+ * the blocked-call record. docs/cross-rank.md says why it works this way;
+ * docs/DESIGN-SCALE.md what it costs.
+ *
+ * The mechanism in one paragraph: every communicator the program makes
+ * gets a private duplicate, its shadow. Each send also sends, on the
+ * shadow, with the same destination and tag, a small message describing
+ * the real one (the sender's type signature, count, logical clock and
+ * call site). When a receive completes, the shim receives the shadow
+ * message from the status's source and tag: MPI's non-overtaking rule
+ * (MPI-4.1 §3.5) pairs the n-th shadow from a source and tag with the
+ * n-th real message, wildcards included. Collectives first agree, on the
+ * shadow, on what is being called.
+ */
+#ifndef MPIDBG_XR_H
+#define MPIDBG_XR_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "blocked.h"
+
+struct mpidbg_cx;
+
+/* A point-to-point call, as the generated wrapper gives it. */
+struct mpidbg_xp {
+    MPI_Comm comm;
+    int32_t send, recv;         /* which sides the call has */
+    int32_t nonblocking, persistent, probe;
+    int32_t dest, stag, source, rtag;
+    int64_t scount, rcount;
+    MPI_Datatype stype, rtype;
+    MPI_Status *status;         /* never MPI_STATUS_IGNORE: the wrapper substitutes */
+    MPI_Message *message;       /* MPI_Mprobe, MPI_Mrecv... */
+    /* set by mpidbg_xp_pre */
+    int32_t sync;               /* --buffering=zero: call the synchronous form */
+    int32_t swapped;            /* the error handler was swapped (see xr_p2p.c) */
+    MPI_Errhandler eh;
+    struct mpidbg_cobj *co;     /* the communicator, when checked */
+};
+
+/* A collective call. Per side: a block count, or a counts array (v),
+ * and a type, or a types array (w). */
+struct mpidbg_xc {
+    int32_t kind;               /* call id of the blocking form */
+    int32_t mode;               /* 0 blocking, 1 nonblocking, 2 persistent init */
+    int32_t root;               /* -1: no root */
+    int32_t pad;
+    uint64_t op;                /* 0: no op */
+    const void *sbuf, *rbuf;
+    int64_t scount, rcount;     /* -1: none */
+    const void *scounts, *rcounts;
+    size_t scelem, rcelem;
+    MPI_Datatype stype, rtype;
+    const MPI_Datatype *stypes, *rtypes;
+    /* set by mpidbg_xc_pre */
+    struct mpidbg_cobj *co;
+    uint64_t seq;               /* the collective's number on the communicator */
+    int32_t blocked;
+};
+
+#define MPIDBG_HIDDEN_XR __attribute__((visibility("hidden")))
+
+MPIDBG_HIDDEN_XR extern int mpidbg_xr_on;        /* the checks run: MPIDBG_CHECKS does not turn them off */
+MPIDBG_HIDDEN_XR extern int mpidbg_xr_zero;      /* MPIDBG_BUFFERING=zero */
+
+static inline void mpidbg_xp_init(struct mpidbg_xp *xp, MPI_Comm comm)
+{
+    __builtin_memset(xp, 0, sizeof *xp);
+    xp->comm = comm;
+    xp->dest = xp->source = MPI_PROC_NULL;
+}
+
+static inline void mpidbg_xc_init(struct mpidbg_xc *xc, int kind, int mode)
+{
+    __builtin_memset(xc, 0, sizeof *xc);
+    xc->kind = kind;
+    xc->mode = mode;
+    xc->root = -1;
+    xc->scount = xc->rcount = -1;
+    xc->stype = xc->rtype = MPI_DATATYPE_NULL;
+}
+
+/* xr_p2p.c */
+MPIDBG_HIDDEN_XR void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp);
+MPIDBG_HIDDEN_XR int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Request *req);
+MPIDBG_HIDDEN_XR void mpidbg_xr_init(void);
+MPIDBG_HIDDEN_XR void mpidbg_xr_finalize(struct mpidbg_cx *cx);
+/* requests.c calls these: a persistent send started, a receive request
+ * completed with status (rc: the completion's error for it). */
+struct mpidbg_robj;
+MPIDBG_HIDDEN_XR void mpidbg_xr_started(struct mpidbg_robj *o);
+MPIDBG_HIDDEN_XR void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err);
+MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
+MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);
+
+/* xr_coll.c */
+MPIDBG_HIDDEN_XR void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc);
+MPIDBG_HIDDEN_XR int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Request *req);
+MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
+
+/* xr_comm.c: shadows and job-wide ids */
+MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c);
+MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
+MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c);
+MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);
+MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c);
+MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m);
+
+/* blocked.c */
+MPIDBG_HIDDEN_XR void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, uint64_t coll_seq,
+                                          int call, uint64_t site);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_publish(void);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_end(void);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_init(void);
+
+#endif

@@ -1,0 +1,491 @@
+/*
+ * Collectives across ranks: before the program's collective, the ranks
+ * of the communicator agree on the shadow on what they are calling.
+ *
+ * Pre contract (mpidbg_xc_pre): the collective gets its number on the
+ * communicator; a blocking one writes the blocked-call record; every
+ * rank contributes a fixed vector (which collective, blocking or not,
+ * root, operation, digests of the signatures that must be equal, the
+ * logical clock) to an allreduce that yields each entry's minimum and
+ * maximum. Blocking collectives wait for it, so they become
+ * synchronizing: MPI-4.1 §6.14 says a correct program must not depend on
+ * whether they are. Nonblocking and persistent ones (§6.12, §6.13) start
+ * it as MPI_Iallreduce and finish it when their request is completed
+ * (mpidbg_xc_req_done), so the shim never blocks where MPI would not. The
+ * blocking form uses MPI_Iallreduce too, with a wait: a blocking and a
+ * nonblocking collective never match each other, but the shim's
+ * exchanges must, to tell the program that it mixed them.
+ * When minimum and maximum differ somewhere, every rank gathers every
+ * rank's entries (a rare, slow path) and reports, at its own call, which
+ * ranks called what.
+ * The v and w forms then compare each block with its partner's (count
+ * and signature digest, sent with the same pattern as the collective's
+ * data) and the ranks gather who found a mismatch.
+ *
+ * The digests are hashes of the whole sequence of basic types
+ * (datatype.Sig.HashRepeat): equal signatures always have equal digests,
+ * so differing digests prove a mismatch; a collision could only hide one.
+ * MPI_PACKED, which matches any signature of the same size (§5.2), turns
+ * the signature comparison off for that collective.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+enum { V_KIND, V_ROOT, V_OP, V_SIGA, V_SIGB, V_COUNTS, V_PACKED, V_CLOCK, NV };
+
+struct xc_state {
+    MPI_Request r;
+    int64_t v[2 * NV];   /* in: this rank's entries and their negations; out: minima and negated maxima */
+    int64_t mine[NV];
+    struct mpidbg_xc xc;  /* pointers into the program's arrays are not kept */
+    uint64_t site;
+    int32_t call, pad;
+    struct mpidbg_cobj *co;
+};
+
+static int is_packed(MPI_Datatype t)
+{
+    return t == MPI_PACKED;
+}
+
+static int64_t sig(MPI_Datatype t, int64_t n)
+{
+    if (t == MPI_DATATYPE_NULL || n < 0)
+        return 0;
+    return (int64_t)(mpidbg_go_sig_hash(MPIDBG_H(t), n) & 0x1fffffffffffffffull);
+}
+
+static int64_t count_at(const void *a, size_t elem, int64_t i)
+{
+    if (!a)
+        return 0;
+    return elem == 8 ? ((const int64_t *)a)[i] : ((const int *)a)[i];
+}
+
+static int64_t hash_counts(const void *a, size_t elem, int64_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t i = 0; i < n; i++)
+        h = (h ^ (uint64_t)count_at(a, elem, i)) * 1099511628211ull;
+    return (int64_t)(h & 0x1fffffffffffffffull);
+}
+
+static int is_v(int kind)
+{
+    return kind == MPIDBG_CALL_MPI_Gatherv || kind == MPIDBG_CALL_MPI_Scatterv || kind == MPIDBG_CALL_MPI_Allgatherv ||
+           kind == MPIDBG_CALL_MPI_Alltoallv || kind == MPIDBG_CALL_MPI_Alltoallw;
+}
+
+static int rooted(int kind)
+{
+    return kind == MPIDBG_CALL_MPI_Bcast || kind == MPIDBG_CALL_MPI_Reduce || kind == MPIDBG_CALL_MPI_Gather ||
+           kind == MPIDBG_CALL_MPI_Gatherv || kind == MPIDBG_CALL_MPI_Scatter || kind == MPIDBG_CALL_MPI_Scatterv;
+}
+
+/* vector fills this rank's entries. */
+static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *v)
+{
+    memset(v, 0, sizeof(int64_t) * NV);
+    v[V_KIND] = (int64_t)xc->kind * 4 + xc->mode;
+    v[V_ROOT] = rooted(xc->kind) ? xc->root : -1;
+    v[V_OP] = xc->op ? (MPIDBG_IS_BUILTIN_OP(xc->op) ? (int64_t)xc->op : 1) : 0;
+    v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
+    int me = co->rank, root = xc->root == me;
+    int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
+    int64_t a = 0, b = 0;
+    v[V_PACKED] = is_packed(xc->stype) || is_packed(xc->rtype);
+    switch (xc->kind) {
+    case MPIDBG_CALL_MPI_Bcast:
+    case MPIDBG_CALL_MPI_Reduce:
+    case MPIDBG_CALL_MPI_Allreduce:
+    case MPIDBG_CALL_MPI_Scan:
+    case MPIDBG_CALL_MPI_Exscan:
+        a = b = sig(xc->stype != MPI_DATATYPE_NULL ? xc->stype : xc->rtype, xc->scount >= 0 ? xc->scount : xc->rcount);
+        break;
+    case MPIDBG_CALL_MPI_Reduce_scatter_block:
+        a = b = sig(xc->rtype, xc->rcount);
+        break;
+    case MPIDBG_CALL_MPI_Reduce_scatter:
+        a = b = sig(xc->rtype, 1);
+        v[V_COUNTS] = hash_counts(xc->rcounts, xc->rcelem, co->size);
+        break;
+    case MPIDBG_CALL_MPI_Gather:
+        if (root) {
+            a = sig(xc->rtype, xc->rcount);
+            b = sin ? a : sig(xc->stype, xc->scount);
+        } else {
+            a = b = sig(xc->stype, xc->scount);
+        }
+        break;
+    case MPIDBG_CALL_MPI_Scatter:
+        if (root) {
+            a = sig(xc->stype, xc->scount);
+            b = rin ? a : sig(xc->rtype, xc->rcount);
+        } else {
+            a = b = sig(xc->rtype, xc->rcount);
+        }
+        break;
+    case MPIDBG_CALL_MPI_Allgather:
+    case MPIDBG_CALL_MPI_Alltoall:
+        b = sig(xc->rtype, xc->rcount);
+        a = sin ? b : sig(xc->stype, xc->scount);
+        break;
+    }
+    if (co->inter)
+        a = b = v[V_COUNTS] = 0; /* the two groups' sides differ by design */
+    v[V_SIGA] = a;
+    v[V_SIGB] = b;
+}
+
+static void ranks_text(char *p, size_t n, const int32_t *ranks, int k)
+{
+    size_t used = 0;
+    for (int i = 0; i < k && used < n; i++) {
+        int j = i;
+        while (j + 1 < k && ranks[j + 1] == ranks[j] + 1)
+            j++;
+        const char *sep = i ? "," : "";
+        if (j > i + 1)
+            used += snprintf(p + used, n - used, "%s%d-%d", sep, ranks[i], ranks[j]);
+        else if (j == i + 1)
+            used += snprintf(p + used, n - used, "%s%d,%d", sep, ranks[i], ranks[j]);
+        else
+            used += snprintf(p + used, n - used, "%s%d", sep, ranks[i]);
+        i = j;
+    }
+}
+
+static const char *mode_word(int mode)
+{
+    return mode == 1 ? "nonblocking " : mode == 2 ? "persistent " : "";
+}
+
+struct rec {
+    int64_t v[NV];
+    int64_t scount, rcount;
+    int32_t world, call;
+};
+
+static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, const char *msg)
+{
+    struct mpidbg_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.call = call;
+    cx.site = site;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, &cx, fid, NULL);
+    ev.text = msg;
+    ev.handle = co->handle;
+    mpidbg_report(&cx, &ev);
+}
+
+/* disagree gathers every rank's entries and reports what differs. */
+static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
+{
+    int n = co->size;
+    struct rec me = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, call};
+    memcpy(me.v, mine, sizeof me.v);
+    struct rec *all = calloc((size_t)n, sizeof *all);
+    int32_t *grp = calloc((size_t)n, sizeof *grp);
+    char *msg = malloc(4096);
+    if (!all || !grp || !msg || PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) != MPI_SUCCESS)
+        goto out;
+    int fid = MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, field = V_SIGA;
+    for (int i = 1; i < n; i++) {
+        if (all[i].v[V_KIND] != all[0].v[V_KIND]) {
+            fid = MPIDBG_F_COLLECTIVE_MISMATCH, field = V_KIND;
+            break;
+        }
+    }
+    if (field != V_KIND)
+        for (int i = 1; i < n; i++)
+            if (all[i].v[V_ROOT] != all[0].v[V_ROOT])
+                fid = MPIDBG_F_COLLECTIVE_ROOT_MISMATCH, field = V_ROOT;
+    if (field == V_SIGA)
+        for (int i = 1; i < n; i++)
+            if (all[i].v[V_OP] != all[0].v[V_OP])
+                fid = MPIDBG_F_COLLECTIVE_OP_MISMATCH, field = V_OP;
+    if (field == V_SIGA) {
+        int packed = 0;
+        for (int i = 0; i < n; i++)
+            packed |= all[i].v[V_PACKED] != 0;
+        int differ = 0;
+        for (int i = 0; i < n; i++)
+            differ |= all[i].v[V_SIGA] != all[0].v[V_SIGA] || all[i].v[V_SIGB] != all[0].v[V_SIGA] ||
+                      all[i].v[V_COUNTS] != all[0].v[V_COUNTS];
+        if (packed || !differ)
+            goto out;
+    }
+    /* groups of ranks with equal entries */
+    size_t used = 0;
+    used += snprintf(msg + used, 4096 - used, "the ranks of the communicator disagree: ");
+    char *done = calloc((size_t)n, 1);
+    for (int i = 0; done && i < n && used < 3900; i++) {
+        if (done[i])
+            continue;
+        int k = 0;
+        for (int j = i; j < n; j++)
+            if (!done[j] && all[j].v[field] == all[i].v[field] &&
+                (field != V_SIGA || (all[j].v[V_SIGB] == all[i].v[V_SIGB] && all[j].v[V_COUNTS] == all[i].v[V_COUNTS] &&
+                                     all[j].scount == all[i].scount && all[j].rcount == all[i].rcount))) {
+                done[j] = 1;
+                grp[k++] = all[j].world;
+            }
+        char rs[256];
+        ranks_text(rs, sizeof rs, grp, k);
+        int kind = (int)(all[i].v[V_KIND] / 4), mode = (int)(all[i].v[V_KIND] % 4);
+        const char *sep = i ? "; " : "";
+        used += snprintf(msg + used, 4096 - used, "%s%s %s %s%s", sep, k > 1 ? "ranks" : "rank", rs, mode_word(mode),
+                         mpidbg_call_name(all[i].call));
+        if (used < 3900 && field == V_ROOT)
+            used += snprintf(msg + used, 4096 - used, " with root %lld", (long long)all[i].v[V_ROOT]);
+        if (used < 3900 && field == V_OP)
+            used += snprintf(msg + used, 4096 - used, " with op %s", all[i].v[V_OP] == 1 ? "(a user-defined op)" : "");
+        if (used < 3900 && field == V_SIGA) {
+            if (all[i].scount >= 0 && all[i].rcount >= 0 && all[i].scount != all[i].rcount)
+                used += snprintf(msg + used, 4096 - used, " with sendcount %lld, recvcount %lld", (long long)all[i].scount,
+                                 (long long)all[i].rcount);
+            else
+                used += snprintf(msg + used, 4096 - used, " with count %lld",
+                                 (long long)(all[i].scount >= 0 ? all[i].scount : all[i].rcount));
+        }
+        (void)kind;
+    }
+    free(done);
+    if (field == V_OP) {
+        /* name builtin ops by handle: the text says which differ */
+    }
+    if (used < 3900)
+        snprintf(msg + used, 4096 - used, "%s",
+                 field == V_KIND ? " (the n-th collective of every rank must be the same call)"
+                 : field == V_SIGA ? " (a collective's blocks must match in count and type signature exactly)"
+                                   : "");
+    report(co, fid, site, call, msg);
+out:
+    free(all);
+    free(grp);
+    free(msg);
+}
+
+/* agree looks at the allreduce's result: v holds minima, then the
+ * negated maxima. */
+static void agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site,
+                  int call)
+{
+    int64_t maxclock = -res[NV + V_CLOCK];
+    if ((uint64_t)maxclock > mpidbg_xr_clock)
+        mpidbg_xr_clock = (uint64_t)maxclock;
+    mpidbg_xr_clock++;
+    int same = 1;
+    for (int i = 0; i < NV; i++) {
+        if (i == V_CLOCK || i == V_PACKED)
+            continue;
+        if (res[i] != -res[NV + i])
+            same = 0;
+    }
+    if (same && res[V_SIGA] != res[V_SIGB] && -res[NV + V_PACKED] == 0)
+        same = 0;
+    if (!same && mpidbg_enabled(MPIDBG_F_COLLECTIVE_MISMATCH))
+        disagree(co, mine, xc, site, call);
+}
+
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *detail, size_t dn);
+
+void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
+{
+    if (!mpidbg_xr_on)
+        return;
+    struct mpidbg_cobj *co = xc->co = mpidbg_xr_comm(cx->comm ? (MPI_Comm)cx->comm : MPI_COMM_NULL);
+    if (!co)
+        return;
+    xc->seq = ++co->coll_seq;
+    if (xc->mode == 0) {
+        mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
+        mpidbg_blocked_wait(MPIDBG_WAIT_COLL, -1, 0, co, xc->seq, cx->call, 0);
+        mpidbg_blocked_publish();
+        xc->blocked = 1;
+    }
+    if (co->inter && xc->mode == 0)
+        return; /* intercommunicators: only the blocked-call record */
+    int64_t mine[NV], buf[2 * NV], res[2 * NV];
+    vector(xc, co, mine);
+    for (int i = 0; i < NV; i++) {
+        buf[i] = mine[i];
+        buf[NV + i] = -mine[i];
+    }
+    if (xc->mode != 0) {
+        struct xc_state *s = calloc(1, sizeof *s);
+        if (!s)
+            return;
+        memcpy(s->v, buf, sizeof buf);
+        if (PMPI_Iallreduce(MPI_IN_PLACE, s->v, 2 * NV, MPI_INT64_T, MPI_MIN, co->xr, &s->r) != MPI_SUCCESS) {
+            free(s);
+            return;
+        }
+        s->xc = *xc;
+        s->site = cx->site;
+        s->call = cx->call;
+        s->co = co;
+        memcpy(s->mine, mine, sizeof mine);
+        cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
+        return;
+    }
+    MPI_Request r;
+    if (PMPI_Iallreduce(buf, res, 2 * NV, MPI_INT64_T, MPI_MIN, co->xr, &r) != MPI_SUCCESS ||
+        PMPI_Wait(&r, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return;
+    agree(co, res, mine, xc, cx->site, cx->call);
+    if (is_v(xc->kind) && res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT] &&
+        mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
+        char detail[512] = "";
+        int bad = pairwise(co, xc, detail, sizeof detail);
+        int32_t *flags = calloc((size_t)co->size, sizeof *flags);
+        int32_t mineflag = bad;
+        if (flags && PMPI_Allgather(&mineflag, 1, MPI_INT32_T, flags, 1, MPI_INT32_T, co->xr) == MPI_SUCCESS) {
+            int k = 0;
+            for (int i = 0; i < co->size; i++)
+                if (flags[i])
+                    flags[k++] = mpidbg_xr_world_of(co, i);
+            if (k) {
+                char rs[256], msg[1024];
+                ranks_text(rs, sizeof rs, flags, k);
+                snprintf(msg, sizeof msg, "the blocks of %s do not pair up: %s %s found a block whose count or type signature differs from its partner's%s%s",
+                         mpidbg_call_name(cx->call), k > 1 ? "ranks" : "rank", rs, bad ? "; here: " : "", bad ? detail : "");
+                report(co, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, cx->site, cx->call, msg);
+            }
+        }
+        free(flags);
+    }
+}
+
+int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Request *req)
+{
+    if (xc->blocked) {
+        mpidbg_blocked_end();
+        xc->blocked = 0;
+    }
+    struct xc_state *s = cx->xr_state;
+    if (!s)
+        return rc;
+    cx->xr_state = NULL;
+    struct mpidbg_robj *o = rc == MPI_SUCCESS && req ? mpidbg_req_lookup(*req) : NULL;
+    if (o && !o->xc) {
+        o->xc = s;
+        o->coll_seq = xc->seq;
+        return rc;
+    }
+    /* no request to wait with: finish now */
+    if (PMPI_Wait(&s->r, MPI_STATUS_IGNORE) == MPI_SUCCESS)
+        agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+    free(s);
+    return rc;
+}
+
+void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
+{
+    struct xc_state *s = o ? o->xc : NULL;
+    if (!s)
+        return;
+    int done = 0;
+    if (wait) {
+        done = PMPI_Wait(&s->r, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    } else if (PMPI_Test(&s->r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+        done = 0;
+    }
+    if (!done)
+        return;
+    o->xc = NULL;
+    agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+    free(s);
+}
+
+/* ---- the v and w forms: each block against its partner ---- */
+struct pair {
+    int64_t count, hash;
+};
+
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *detail, size_t dn)
+{
+    int n = co->size, me = co->rank, bad = 0;
+    if (co->inter || is_packed(xc->stype) || is_packed(xc->rtype))
+        return 0;
+    struct pair *p = calloc((size_t)n, sizeof *p), *q = calloc((size_t)n, sizeof *q);
+    if (!p || !q)
+        goto out;
+    int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
+    switch (xc->kind) {
+    case MPIDBG_CALL_MPI_Gatherv: {
+        int root = xc->root == me;
+        if (root)
+            for (int i = 0; i < n; i++)
+                p[i] = (struct pair){count_at(xc->rcounts, xc->rcelem, i), sig(xc->rtype, count_at(xc->rcounts, xc->rcelem, i))};
+        struct pair e;
+        if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
+            goto out;
+        if (!(root && sin) && sig(xc->stype, xc->scount) != e.hash) {
+            bad = 1;
+            snprintf(detail, dn, "this rank sends %lld element(s) of its sendtype, the root receives %lld of its recvtype (recvcounts[%d])",
+                     (long long)xc->scount, (long long)e.count, me);
+        }
+        break;
+    }
+    case MPIDBG_CALL_MPI_Scatterv: {
+        int root = xc->root == me;
+        if (root)
+            for (int i = 0; i < n; i++)
+                p[i] = (struct pair){count_at(xc->scounts, xc->scelem, i), sig(xc->stype, count_at(xc->scounts, xc->scelem, i))};
+        struct pair e;
+        if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
+            goto out;
+        if (!(root && rin) && sig(xc->rtype, xc->rcount) != e.hash) {
+            bad = 1;
+            snprintf(detail, dn, "the root sends %lld element(s) of its sendtype (sendcounts[%d]), this rank receives %lld of its recvtype",
+                     (long long)e.count, me, (long long)xc->rcount);
+        }
+        break;
+    }
+    case MPIDBG_CALL_MPI_Allgatherv: {
+        int64_t c = sin ? count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
+        struct pair d = {c, sin ? sig(xc->rtype, c) : sig(xc->stype, c)};
+        if (PMPI_Allgather(&d, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
+            goto out;
+        for (int i = 0; i < n && !bad; i++) {
+            int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
+            if (sig(xc->rtype, rc) != q[i].hash) {
+                bad = 1;
+                snprintf(detail, dn, "rank %d sends %lld element(s), this rank receives recvcounts[%d] = %lld of its recvtype",
+                         mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);
+            }
+        }
+        break;
+    }
+    case MPIDBG_CALL_MPI_Alltoallv:
+    case MPIDBG_CALL_MPI_Alltoallw:
+        for (int j = 0; j < n; j++) {
+            const void *cs = sin ? xc->rcounts : xc->scounts;
+            size_t ce = sin ? xc->rcelem : xc->scelem;
+            MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
+            int64_t c = count_at(cs, ce, j);
+            p[j] = (struct pair){c, sig(t, c)};
+        }
+        if (PMPI_Alltoall(p, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
+            goto out;
+        for (int i = 0; i < n && !bad; i++) {
+            MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? xc->rtypes[i] : xc->rtype;
+            int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
+            if (sig(t, rc) != q[i].hash) {
+                bad = 1;
+                snprintf(detail, dn, "rank %d sends %lld element(s) to this rank, which receives recvcounts[%d] = %lld",
+                         mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);
+            }
+        }
+        break;
+    }
+out:
+    free(p);
+    free(q);
+    return bad;
+}

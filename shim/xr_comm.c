@@ -1,0 +1,176 @@
+/*
+ * Shadow communicators and job-wide communicator ids.
+ *
+ * Every communicator the program makes through a wrapped call (and
+ * MPI_COMM_WORLD, MPI_COMM_SELF) gets a shadow: a duplicate made in the
+ * same collective call, so every member makes it at the same point
+ * (MPI_Comm_dup is collective over the new communicator, MPI-4.1 §7.4.2).
+ * The shadow carries the descriptions of the program's messages and the
+ * collectives' agreement; being a different communicator, it never
+ * matches the program's own traffic (§7.1.2). Its error handler is
+ * MPI_ERRORS_RETURN: a failure in the shim's own traffic is noted, never
+ * fatal.
+ *
+ * Not shadowed, so not checked across ranks: communicators made by calls
+ * the shim does not see (MPI's own, adopted ones) and MPI_Comm_idup's,
+ * whose completion differs between ranks (a blocking duplicate there could
+ * deadlock a correct program).
+ *
+ * The job-wide id: MPI_COMM_WORLD is 1; another intracommunicator's is
+ * chosen by its rank 0 ((world rank + 1) << 32 | a counter) and
+ * broadcast on the shadow. The deadlock detector uses it to tell which
+ * ranks wait in the same collective.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+int mpidbg_xr_on;
+int mpidbg_xr_zero;
+static uint64_t gid_counter;
+/* peers is read by the deadlock watcher's thread, which the writer lock
+ * (a no-op below MPI_THREAD_MULTIPLE) does not exclude */
+static pthread_mutex_t peers_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int32_t *peers_of(MPI_Comm c, int inter, int *n)
+{
+    MPI_Group g, wg;
+    *n = 0;
+    if ((inter ? PMPI_Comm_remote_group(c, &g) : PMPI_Comm_group(c, &g)) != MPI_SUCCESS)
+        return NULL;
+    int size = 0;
+    PMPI_Group_size(g, &size);
+    int32_t *out = malloc(sizeof *out * (size ? size : 1));
+    int *in = malloc(sizeof *in * (size ? size : 1)), *wr = malloc(sizeof *wr * (size ? size : 1));
+    if (out && in && wr && PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
+        for (int i = 0; i < size; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(g, size, in, wg, wr) == MPI_SUCCESS) {
+            for (int i = 0; i < size; i++)
+                out[i] = wr[i] == MPI_UNDEFINED ? -1 : wr[i];
+            *n = size;
+        }
+        PMPI_Group_free(&wg);
+    }
+    PMPI_Group_free(&g);
+    free(in);
+    free(wr);
+    if (!*n) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
+{
+    if (!co || !mpidbg_xr_on || c == MPI_COMM_NULL)
+        return;
+    MPI_Comm xr = MPI_COMM_NULL;
+    if (PMPI_Comm_dup(c, &xr) != MPI_SUCCESS)
+        return;
+    PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
+    int n = 0;
+    int32_t *peers = peers_of(c, co->inter, &n);
+    uint64_t gid = 0;
+    if (c == MPI_COMM_WORLD) {
+        gid = 1;
+    } else if (!co->inter) {
+        if (co->rank == 0)
+            gid = (uint64_t)(mpidbg_world_rank + 1) << 32 | (++gid_counter & 0xffffffffu);
+        PMPI_Bcast(&gid, 1, MPI_UINT64_T, 0, xr);
+    }
+    mpidbg_wlock();
+    pthread_mutex_lock(&peers_mu);
+    int32_t *old = co->peers;
+    co->xr = xr;
+    co->gid = gid;
+    co->coll_seq = 0;
+    co->peers = peers;
+    co->npeers = n;
+    pthread_mutex_unlock(&peers_mu);
+    mpidbg_wunlock();
+    free(old);
+}
+
+void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
+{
+    if (!co || co->xr == MPI_COMM_NULL)
+        return;
+    MPI_Comm xr = co->xr;
+    mpidbg_wlock();
+    co->xr = MPI_COMM_NULL;
+    mpidbg_wunlock();
+    PMPI_Comm_free(&xr);
+}
+
+struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c)
+{
+    if (!mpidbg_xr_on || c == MPI_COMM_NULL)
+        return NULL;
+    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
+    if (!co || co->freed || co->xr == MPI_COMM_NULL)
+        return NULL;
+    return co;
+}
+
+int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer)
+{
+    if (!co || peer < 0 || peer >= co->npeers || !co->peers)
+        return -1;
+    return co->peers[peer];
+}
+
+/* MPI_Mprobe and MPI_Improbe hand out a message handle; MPI_Mrecv and
+ * MPI_Imrecv name no communicator, so the shim remembers whose it was. */
+#define NMSG 256
+static struct {
+    MPI_Message m;
+    MPI_Comm c;
+} msgs[NMSG];
+static unsigned msg_next;
+
+void mpidbg_xr_message(MPI_Message m, MPI_Comm c)
+{
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+        return;
+    mpidbg_wlock();
+    unsigned i = msg_next++ % NMSG;
+    msgs[i].m = m;
+    msgs[i].c = c;
+    mpidbg_wunlock();
+}
+
+MPI_Comm mpidbg_xr_message_comm(MPI_Message m)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    mpidbg_wlock();
+    for (unsigned k = 0; k < NMSG && k < msg_next; k++) {
+        unsigned i = (msg_next - 1 - k) % NMSG;
+        if (msgs[i].m == m) {
+            c = msgs[i].c;
+            msgs[i].m = MPI_MESSAGE_NULL;
+            break;
+        }
+    }
+    mpidbg_wunlock();
+    return c;
+}
+
+/* mpidbg_comm_world_ranks copies the world ranks of a communicator's
+ * peers (the remote group of an intercommunicator) for the Go side. */
+int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t remote)
+{
+    (void)remote;
+    int n = -1;
+    pthread_mutex_lock(&peers_mu);
+    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, comm);
+    if (co && co->peers) {
+        n = co->npeers;
+        memcpy(out, co->peers, sizeof *out * (size_t)(n < max ? n : max));
+    }
+    pthread_mutex_unlock(&peers_mu);
+    return n;
+}
