@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -38,6 +39,20 @@ type Config struct {
 	// mpiexec has exited, Drain how long open connections may take to end.
 	// Zero values mean 200 ms and 3 s.
 	Grace, Drain time.Duration
+
+	// DeadlockTimeout turns the deadlock detector on: when every rank that
+	// has not finished has been blocked this long with nothing changing,
+	// and the wait-for graph says some can never continue, a deadlock
+	// finding goes into the Collector and the job ends (SIGTERM to
+	// mpiexec, SIGKILL to what is left after KillGrace, 3 s when zero).
+	// With StopOnDeadlock the blocked ranks stop themselves for a
+	// debugger instead, and the job runs on until it is ended. With
+	// ZeroBuffering (the ranks run with MPIDBG_BUFFERING=zero) a deadlock
+	// through a send only zero buffering blocked is a potential one.
+	DeadlockTimeout time.Duration
+	ZeroBuffering   bool
+	StopOnDeadlock  bool
+	KillGrace       time.Duration
 }
 
 // Result is how the job ended.
@@ -47,6 +62,9 @@ type Result struct {
 	Interrupted string // the first signal that came ("SIGINT"), or ""
 	Signal      int    // its number, or 0
 	Report      string // the MPIDBG_REPORT address the ranks were given
+	// Deadlock: the detector found one (and mpidbg ended the job, unless
+	// StopOnDeadlock); then mpiexec's status says only how it took that.
+	Deadlock bool
 }
 
 // Run runs the job and returns when mpiexec has exited and the ranks'
@@ -72,9 +90,12 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	// Hydra's account of processes that died (it prints it on standard
 	// output).
 	scanOut, scanErr := &statusScanner{report: col.ProcessStatus}, &statusScanner{report: col.ProcessStatus}
+	// mpidbg writes to standard error too while the job runs (how to
+	// attach to stopped ranks): one writer at a time.
+	stderr := &lockedWriter{w: cfg.Stderr}
 	cmd.Stdin = cfg.Stdin
 	cmd.Stdout = io.MultiWriter(cfg.Stdout, scanOut)
-	cmd.Stderr = io.MultiWriter(cfg.Stderr, scanErr)
+	cmd.Stderr = io.MultiWriter(stderr, scanErr)
 	// Should a process that outlives mpiexec hold its standard streams,
 	// stop copying them this long after mpiexec exits rather than hang.
 	cmd.WaitDelay = 2 * time.Second
@@ -86,13 +107,44 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	res := Result{Report: ln.Report()}
+	deadlocked := make(chan found, 1)
+	stopDetector := make(chan struct{})
+	defer close(stopDetector)
+	if cfg.DeadlockTimeout > 0 {
+		d := &detector{col: col, size: cfg.NP, timeout: cfg.DeadlockTimeout, zero: cfg.ZeroBuffering}
+		go d.watch(deadlocked, stopDetector)
+	}
+	killGrace := cfg.KillGrace
+	if killGrace == 0 {
+		killGrace = 3 * time.Second
+	}
+	var kill <-chan time.Time // armed once the job is being ended
 	var werr error
 wait:
 	for {
 		select {
 		case werr = <-done:
 			break wait
+		case f := <-deadlocked:
+			res.Deadlock = true
+			col.AddJobFinding(f.finding)
+			if cfg.StopOnDeadlock {
+				stopRanks(ln, f, stderr)
+				continue
+			}
+			col.EndedJob(f.finding.ID)
+			col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.result.Describe(), cfg.MPIExec)
+			cmd.Process.Signal(syscall.SIGTERM)
+			kill = time.After(killGrace)
+		case <-kill:
+			col.Notef("%s did not end within %v of SIGTERM: SIGKILL to it and the processes below it", cfg.MPIExec, killGrace)
+			killTree(cmd.Process.Pid)
 		case sig := <-cfg.Signals:
+			if res.Deadlock && kill == nil {
+				// The ranks are stopped for a debugger and take no
+				// signal: the user ends the job, mpidbg makes sure.
+				kill = time.After(killGrace)
+			}
 			if res.Interrupted == "" {
 				res.Interrupted = signalName(sig)
 				if ss, ok := sig.(syscall.Signal); ok {
@@ -129,6 +181,18 @@ wait:
 	}
 	ln.Drain(grace, drain)
 	return res, nil
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // signalName is "SIGINT" for syscall.SIGINT.

@@ -23,9 +23,21 @@ type Listener struct {
 
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
-	wg     sync.WaitGroup // one per reader
-	accept sync.WaitGroup // the accept loop
+	ranks  map[int]*rankConn // by the rank its Hello named
+	wg     sync.WaitGroup    // one per reader
+	accept sync.WaitGroup    // the accept loop
 }
+
+// rankConn is a rank's connection, for the commands the launcher sends
+// (package wire: Stop); writes are one at a time.
+type rankConn struct {
+	mu sync.Mutex
+	c  net.Conn
+}
+
+// sendTimeout bounds one command: a rank that does not read (stopped,
+// or its socket buffer full) must not hold the launcher.
+const sendTimeout = 2 * time.Second
 
 // maxSocketPath is the longest path a Unix socket address holds on Linux
 // (sun_path is 108 bytes with the terminating NUL).
@@ -53,7 +65,7 @@ func ListenUnix() (*Listener, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	return &Listener{ln: ln, addr: "unix:" + path, dir: dir, conns: map[net.Conn]bool{}}, nil
+	return &Listener{ln: ln, addr: "unix:" + path, dir: dir, conns: map[net.Conn]bool{}, ranks: map[int]*rankConn{}}, nil
 }
 
 // ListenTCP listens on hostport ("node0:7000", ":0" for any port). The
@@ -75,7 +87,7 @@ func ListenTCP(hostport string) (*Listener, error) {
 			return nil, fmt.Errorf("--listen %q: no host given and no host name: %w", hostport, err)
 		}
 	}
-	return &Listener{ln: ln, addr: "tcp:" + net.JoinHostPort(host, port), conns: map[net.Conn]bool{}}, nil
+	return &Listener{ln: ln, addr: "tcp:" + net.JoinHostPort(host, port), conns: map[net.Conn]bool{}, ranks: map[int]*rankConn{}}, nil
 }
 
 // Report is the address for MPIDBG_REPORT: "unix:/path" or
@@ -109,15 +121,25 @@ func (l *Listener) Serve(col *report.Collector) {
 
 func (l *Listener) read(c net.Conn, cn *report.Conn) {
 	defer l.wg.Done()
+	rc := &rankConn{c: c}
 	defer func() {
 		l.mu.Lock()
 		delete(l.conns, c)
+		for n, x := range l.ranks {
+			if x == rc {
+				delete(l.ranks, n)
+			}
+		}
 		l.mu.Unlock()
 		c.Close()
 	}()
 	r := wire.NewReader(c)
 	for {
 		m, err := r.Read()
+		if errors.Is(err, wire.ErrMalformed) {
+			cn.Malformed(err) // a bad line is not the end of the rank
+			continue
+		}
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				err = errors.New("still open when the job ended")
@@ -127,8 +149,32 @@ func (l *Listener) read(c net.Conn, cn *report.Conn) {
 			cn.End(err)
 			return
 		}
+		if m.Kind == wire.KindHello {
+			l.mu.Lock()
+			l.ranks[m.Hello.Rank] = rc
+			l.mu.Unlock()
+		}
 		cn.Handle(m)
 	}
+}
+
+// Send writes m to the connection of rank, within sendTimeout.
+func (l *Listener) Send(rank int, m wire.Message) error {
+	l.mu.Lock()
+	rc := l.ranks[rank]
+	l.mu.Unlock()
+	if rc == nil {
+		return fmt.Errorf("rank %d is not connected", rank)
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if err := rc.c.SetWriteDeadline(time.Now().Add(sendTimeout)); err != nil {
+		return fmt.Errorf("rank %d: %w", rank, err)
+	}
+	if err := wire.NewWriter(rc.c).Write(m); err != nil {
+		return fmt.Errorf("rank %d: %w", rank, err)
+	}
+	return nil
 }
 
 // Drain stops accepting once the connections already queued have been

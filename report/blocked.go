@@ -45,10 +45,18 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
-// blockedState records Blocked and Unblocked; under c.mu. The rank is the
-// connection's (a message naming another rank is noted and ignored); the
-// Blocked record is kept as sent and never changed, so State can share it.
-func (cn *Conn) blockedState(m wire.Message) {
+// maxForMS bounds the age a Blocked message claims (an hour), so that a
+// bad value cannot overflow a time.Duration.
+const maxForMS = 3600 * 1000
+
+// blockedState records Blocked and Unblocked, which arrived at now;
+// under c.mu. The rank is the connection's (a message naming another rank
+// is noted and ignored); the Blocked record is kept as sent and never
+// changed, so State can share it. A rank that blocks changed the job's
+// state when its call began, ForMS before the message came: that is the
+// time Changed takes, so that the deadlock timeout counts from when the
+// job stopped, not from when the ranks noticed.
+func (cn *Conn) blockedState(m wire.Message, now time.Time) {
 	c := cn.c
 	r := c.ranks[cn.rank]
 	if r == nil {
@@ -63,7 +71,10 @@ func (cn *Conn) blockedState(m wire.Message) {
 		}
 		b := *m.Blocked
 		r.blocked = &b
-		r.since = c.changed.Add(-time.Duration(max(b.ForMS, 0)) * time.Millisecond)
+		r.since = now.Add(-time.Duration(min(max(b.ForMS, 0), maxForMS)) * time.Millisecond)
+		if r.since.After(c.changed) {
+			c.changed = r.since
+		}
 	case m.Unblocked != nil:
 		// Whatever call returned, the rank moved: it runs until it says
 		// otherwise.

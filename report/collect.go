@@ -28,6 +28,8 @@ type Collector struct {
 	notes    []string
 	statuses []procStatus
 	changed  time.Time // when the last message came or a connection ended
+	ended    string    // why the launcher ended the job, "" if it did not
+	endedAt  time.Time
 }
 
 type rankState struct {
@@ -35,6 +37,7 @@ type rankState struct {
 	bye      bool
 	closed   bool   // the connection ended
 	lost     string // why the connection ended without Bye, if not EOF
+	closedAt time.Time
 	findings int
 	blocked  *wire.Blocked // the call the rank is blocked in, nil when running
 	since    time.Time     // when it began, on the launcher's clock
@@ -87,7 +90,10 @@ func (cn *Conn) Handle(m wire.Message) {
 	c := cn.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.changed = c.now()
+	now := c.now()
+	if m.Kind != wire.KindBlocked {
+		c.changed = now
+	}
 	switch m.Kind {
 	case wire.KindHello:
 		h := *m.Hello
@@ -122,7 +128,7 @@ func (cn *Conn) Handle(m wire.Message) {
 			r.blocked = nil
 		}
 	case wire.KindBlocked, wire.KindUnblocked:
-		cn.blockedState(m)
+		cn.blockedState(m, now)
 	}
 }
 
@@ -134,6 +140,9 @@ func (cn *Conn) End(err error) {
 	defer c.mu.Unlock()
 	c.changed = c.now()
 	r := c.ranks[cn.rank]
+	if r != nil {
+		r.closedAt = c.changed
+	}
 	if r == nil {
 		if err != nil {
 			c.notef("a connection ended before it said which rank it is: %v", err)
@@ -176,6 +185,15 @@ func (c *Collector) ProcessStatus(pid int, host, status string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.statuses = append(c.statuses, procStatus{pid, host, status})
+}
+
+// EndedJob records that the launcher ended the job, and why ("deadlock"):
+// a rank whose connection ends from now on without Bye, and of which
+// mpiexec says nothing, died of that rather than of itself.
+func (c *Collector) EndedJob(why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended, c.endedAt = why, c.now()
 }
 
 // Notef adds a line about the run itself to the report.

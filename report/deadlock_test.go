@@ -198,3 +198,30 @@ func TestDeadlockFindingLong(t *testing.T) {
 		t.Errorf("message: %s", f.Message)
 	}
 }
+
+// TestEndedJob: ranks whose connections end after the launcher ended the
+// job died of that; a rank that died before did not.
+func TestEndedJob(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := NewCollector()
+	c.Clock = clk.now
+	var conns []*Conn
+	for rank := range 4 {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 100+rank))
+		conns = append(conns, cn)
+	}
+	conns[0].End(nil) // died by itself
+	clk.t = clk.t.Add(time.Second)
+	c.EndedJob("deadlock")
+	clk.t = clk.t.Add(time.Second)
+	conns[1].End(nil)
+	conns[2].End(nil)
+	c.ProcessStatus(103, "node1", "signal 9")
+	conns[3].End(nil)
+	r := Build(c, Job{Size: 4}, nil)
+	want := []Death{{Ranks: []int{0}}, {Ranks: []int{1, 2}, Status: "ended by mpidbg: deadlock"}, {Ranks: []int{3}, Status: "signal 9"}}
+	if !reflect.DeepEqual(r.Died, want) {
+		t.Errorf("died:\ngot  %+v\nwant %+v", r.Died, want)
+	}
+}

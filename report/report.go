@@ -169,6 +169,9 @@ func (r *Report) ranks(c *Collector) {
 				used[s] = true
 			}
 		}
+		if !st.bye && status == "" && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+			status = "ended by mpidbg: " + c.ended
+		}
 		if !st.bye || status != "" {
 			k := key{status, st.bye}
 			died[k] = append(died[k], rank)

@@ -1,0 +1,128 @@
+package launch
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/deadlock"
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// detector decides when the job has stopped: every rank that has not
+// finished or died is blocked, and nothing has changed for the timeout.
+// Then it analyses the wait-for graph (package deadlock) once per state.
+type detector struct {
+	col     *report.Collector
+	size    int // ranks the job was started with
+	timeout time.Duration
+	zero    bool      // --buffering=zero
+	seen    time.Time // the state last analysed (its Changed)
+}
+
+// found is a deadlock: the finding, and the state it was found in.
+type found struct {
+	finding checks.Finding
+	state   report.JobState
+	result  deadlock.Result
+}
+
+// check looks at the job at now; it returns the deadlock when there is
+// one.
+func (d *detector) check(now time.Time) (found, bool) {
+	st := d.col.State()
+	if !stopped(st, d.size) || now.Sub(st.Changed) < d.timeout || st.Changed.Equal(d.seen) {
+		return found{}, false
+	}
+	d.seen = st.Changed
+	res := deadlock.Analyse(st.DeadlockRanks())
+	if len(res.Deadlocked) == 0 {
+		return found{}, false // blocked but matched: slow, not stuck
+	}
+	return found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}, true
+}
+
+// stopped tells whether every rank of the job has connected, and every
+// one that has not finished or died is blocked (at least one is). The
+// job's size is what the ranks say (MPI_COMM_WORLD), else size.
+func stopped(st report.JobState, size int) bool {
+	for _, r := range st.Ranks {
+		if r.Hello.Size > 0 {
+			size = r.Hello.Size
+			break
+		}
+	}
+	blocked := 0
+	for n := range size {
+		r, ok := st.Ranks[n]
+		switch {
+		case !ok:
+			return false // not connected yet, or without the shim: unknown
+		case r.Bye || r.Closed:
+		case r.Blocked == nil:
+			return false
+		default:
+			blocked++
+		}
+	}
+	return blocked > 0
+}
+
+// watch runs d until it finds a deadlock, which it sends on out, or
+// until done closes.
+func (d *detector) watch(out chan<- found, done <-chan struct{}) {
+	tick := time.NewTicker(min(max(d.timeout/10, 10*time.Millisecond), 100*time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case now := <-tick.C:
+			if f, ok := d.check(now); ok {
+				out <- f
+				return
+			}
+		}
+	}
+}
+
+// stopRanks asks every blocked rank to stop itself for a debugger, and
+// says on w how to attach to each.
+func stopRanks(ln *Listener, f found, w io.Writer) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mpidbg: %s: %s\n", f.finding.ID, f.finding.Message)
+	fmt.Fprintf(&b, "mpidbg: the blocked ranks stop for a debugger (--on-error=stop); attach with:\n")
+	here, _ := os.Hostname()
+	var ranks []int
+	for n, r := range f.state.Ranks {
+		if r.Blocked != nil {
+			ranks = append(ranks, n)
+		}
+	}
+	slices.Sort(ranks)
+	for _, n := range ranks {
+		h := f.state.Ranks[n].Hello
+		where := ""
+		if h.Host != "" && !sameHost(h.Host, here) {
+			where = "ssh -t " + h.Host + " "
+		}
+		status := ""
+		if err := ln.Send(n, wire.Message{Kind: wire.KindStop, Stop: &wire.Stop{Why: f.finding.ID}}); err != nil {
+			status = fmt.Sprintf("  (not stopped: %v)", err)
+		}
+		fmt.Fprintf(&b, "  rank %d  pid %d on %s:  %sgdb -p %d%s\n", n, h.PID, h.Host, where, h.PID, status)
+	}
+	b.WriteString("mpidbg: end the job with Ctrl-C (or kill mpiexec); the report follows\n")
+	io.WriteString(w, b.String())
+}
+
+// sameHost compares host names, either of which may be a short name.
+func sameHost(a, b string) bool {
+	short := func(s string) string { s, _, _ = strings.Cut(s, "."); return s }
+	return a == b || short(a) == short(b)
+}

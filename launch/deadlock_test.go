@@ -1,0 +1,252 @@
+package launch
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func hello(rank, size int) wire.Message {
+	return wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: size, PID: 5000 + rank, Host: "remote-node-1"}}
+}
+
+func recvFrom(rank, from int, tag int) wire.Message {
+	return wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: rank, Seq: 2, Call: "MPI_Recv", Mode: wire.And, ForMS: 100,
+		Waits: []wire.Wait{{Kind: wire.WaitRecv, Ranks: []int{from}, Tag: tag, Comm: 1}}}}
+}
+
+func sendTo(rank, to int, tag int) wire.Message {
+	return wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: rank, Seq: 2, Call: "MPI_Send", Mode: wire.And, ForMS: 100, ZeroBuffered: true,
+		Waits: []wire.Wait{{Kind: wire.WaitSend, Ranks: []int{to}, Tag: tag, Comm: 1}}}}
+}
+
+// TestDetector walks a job through states on a clock of its own: the
+// detector speaks only when every live rank is blocked, the timeout has
+// passed since the last change, and the graph has no way out.
+func TestDetector(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	d := &detector{col: col, size: 3, timeout: 2 * time.Second, zero: true}
+	later := func(dt time.Duration) time.Time { clk.t = clk.t.Add(dt); return clk.t }
+	expect := func(what string, want bool) found {
+		t.Helper()
+		f, ok := d.check(clk.t)
+		if ok != want {
+			t.Fatalf("%s: got deadlock %v, want %v (%+v)", what, ok, want, f.finding)
+		}
+		return f
+	}
+
+	conns := []*report.Conn{col.Conn(), col.Conn(), col.Conn()}
+	conns[0].Handle(hello(0, 3))
+	conns[1].Handle(hello(1, 3))
+	conns[0].Handle(recvFrom(0, 1, 0))
+	conns[1].Handle(recvFrom(1, 0, 0))
+	later(time.Minute)
+	expect("rank 2 has not connected", false)
+
+	conns[2].Handle(hello(2, 3))
+	later(time.Minute)
+	expect("rank 2 runs", false)
+
+	conns[2].Handle(wire.Message{Kind: wire.KindBye, Bye: &wire.Bye{Rank: 2}})
+	later(time.Second)
+	expect("within the timeout", false)
+	later(time.Second)
+	f := expect("stopped for the timeout", true)
+	if f.finding.ID != "deadlock" || len(f.finding.Ranks) != 2 || f.result.Describe() != "a cycle: rank 0 → rank 1 → rank 0" {
+		t.Errorf("got %s %v %s", f.finding.ID, f.finding.Ranks, f.result.Describe())
+	}
+	expect("the same state again", false)
+
+	// A send that only zero buffering blocked, into the same cycle.
+	conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
+	later(time.Minute)
+	expect("rank 1 runs again", false)
+	conns[1].Handle(sendTo(1, 0, 5))
+	later(3 * time.Second)
+	if f := expect("send against receive with another tag", true); f.finding.ID != "potential-deadlock" {
+		t.Errorf("got %s, want potential-deadlock", f.finding.ID)
+	}
+
+	// Matching send and receive both blocked: a slow transfer.
+	conns[0].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 2}})
+	conns[0].Handle(recvFrom(0, 1, 5))
+	later(time.Minute)
+	expect("a transfer in progress", false)
+}
+
+func TestDetectorBlockedSince(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	d := &detector{col: col, size: 1, timeout: 2 * time.Second}
+	cn := col.Conn()
+	cn.Handle(hello(0, 1))
+	clk.t = clk.t.Add(time.Minute)
+	m := recvFrom(0, 0, 0)
+	m.Blocked.ForMS = 1500 // blocked 1.5 s before the message came
+	cn.Handle(m)
+	clk.t = clk.t.Add(time.Second)
+	if _, ok := d.check(clk.t); !ok {
+		t.Errorf("2.5 s after the call began: no deadlock")
+	}
+}
+
+func TestStopped(t *testing.T) {
+	blocked := report.RankState{Blocked: &wire.Blocked{}}
+	tests := []struct {
+		name  string
+		ranks map[int]report.RankState
+		size  int
+		want  bool
+	}{
+		{"all_blocked", map[int]report.RankState{0: blocked, 1: blocked}, 2, true},
+		{"one_missing", map[int]report.RankState{0: blocked}, 2, false},
+		{"one_running", map[int]report.RankState{0: blocked, 1: {}}, 2, false},
+		{"finished_and_dead", map[int]report.RankState{0: blocked, 1: {Bye: true}, 2: {Closed: true}}, 3, true},
+		{"nobody_left", map[int]report.RankState{0: {Bye: true}}, 1, false},
+		{"size_from_hello", map[int]report.RankState{0: {Hello: wire.Hello{Size: 2}, Blocked: &wire.Blocked{}}}, 1, false},
+		{"no_ranks", nil, 0, false},
+	}
+	for _, tt := range tests {
+		if got := stopped(report.JobState{Ranks: tt.ranks}, tt.size); got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSendStop: the launcher's command reaches the rank on its report
+// connection; a bad line from the rank does not end the connection.
+func TestSendStop(t *testing.T) {
+	ln, err := ListenUnix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	col := report.NewCollector()
+	ln.Serve(col)
+	if err := ln.Send(0, wire.Message{Kind: wire.KindStop, Stop: &wire.Stop{}}); err == nil {
+		t.Errorf("Send to a rank not connected: no error")
+	}
+	c, err := net.Dial("unix", strings.TrimPrefix(ln.Report(), "unix:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	w := wire.NewWriter(c)
+	w.Write(hello(0, 1))
+	c.Write([]byte("not a message\n"))
+	w.Write(recvFrom(0, 0, 0))
+	// The detector's view tells when the listener has read it all.
+	deadline := time.Now().Add(10 * time.Second)
+	for col.State().Ranks[0].Blocked == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the blocked message after a bad line never arrived")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f := found{state: col.State(), finding: checks.Finding{ID: "deadlock", Message: "rank 0 MPI_Recv waits for rank 0"}}
+	var out bytes.Buffer
+	stopRanks(ln, f, &out)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	m, err := wire.NewReader(c).Read()
+	if err != nil || m.Kind != wire.KindStop || m.Stop.Why != "deadlock" {
+		t.Errorf("the rank read %+v, %v; want stop", m, err)
+	}
+	if !strings.Contains(out.String(), "rank 0  pid 5000 on remote-node-1:  ssh -t remote-node-1 gdb -p 5000\n") {
+		t.Errorf("attach hints:\n%s", out.String())
+	}
+	ln.Drain(0, 100*time.Millisecond)
+	r := report.Build(col, report.Job{}, nil)
+	if len(r.Notes) == 0 || !strings.Contains(r.Notes[0], "rank 0 sent a line that is not a message") {
+		t.Errorf("notes: %q", r.Notes)
+	}
+}
+
+func TestKillTree(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	// A parent with a child and a grandchild, like mpiexec, a proxy and a
+	// rank.
+	cmd := exec.CommandContext(ctx, "sh", "-c", `sh -c 'sleep 300 & echo $! >> `+pids+`; wait' & echo $! >> `+pids+`; wait`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var below []int
+	for len(below) < 2 {
+		if ctx.Err() != nil {
+			t.Fatal("the processes never started")
+		}
+		b, _ := os.ReadFile(pids)
+		below = below[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			below = append(below, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := killTree(cmd.Process.Pid); n < 3 {
+		t.Errorf("killTree signalled %d processes, want 3", n)
+	}
+	cmd.Wait()
+	for _, p := range below {
+		for alive(p) {
+			if ctx.Err() != nil {
+				t.Fatalf("process %d outlived killTree", p)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// alive: the process exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && !strings.HasPrefix(s[i+1:], " Z")
+}
+
+func TestParentOf(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		stat string
+		want int
+		ok   bool
+	}{
+		{"123 (sh) S 45 123 123 0", 45, true},
+		{"123 (a) b) (c) R 7 1 1", 7, true},
+		{"123 (x", 0, false},
+		{"123 (x) S", 0, false},
+	} {
+		os.WriteFile(filepath.Join(dir, "stat"), []byte(tt.stat), 0o644)
+		if got, ok := parentOf(dir); got != tt.want || ok != tt.ok {
+			t.Errorf("%q: got %d %v, want %d %v", tt.stat, got, ok, tt.want, tt.ok)
+		}
+	}
+	if _, ok := parentOf(filepath.Join(dir, "none")); ok {
+		t.Errorf("no stat file: got ok")
+	}
+}
