@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -133,11 +134,11 @@ wait:
 				continue
 			}
 			col.EndedJob(f.finding.ID)
-			col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.result.Describe(), cfg.MPIExec)
+			col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.result.Describe(), filepath.Base(cfg.MPIExec))
 			cmd.Process.Signal(syscall.SIGTERM)
 			kill = time.After(killGrace)
 		case <-kill:
-			col.Notef("%s did not end within %v of SIGTERM: SIGKILL to it and the processes below it", cfg.MPIExec, killGrace)
+			col.Notef("%s did not end within %v of SIGTERM: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace)
 			killTree(cmd.Process.Pid)
 		case sig := <-cfg.Signals:
 			if res.Deadlock && kill == nil {

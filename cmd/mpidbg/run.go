@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/launch"
@@ -51,18 +52,33 @@ name). The TCP port has no authentication: use it on trusted networks.
 The shim is --shim, else $MPIDBG_SHIM, else ../lib/libmpidbg.so next to
 the mpidbg executable (bin/mpidbg in a source tree built with 'make build').
 
+Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
+100 ms. When every rank that has not finished has been blocked for
+--deadlock-timeout (2s; 0 turns the detector off) with nothing changing,
+and the wait-for graph shows ranks that can never continue, mpidbg reports
+the deadlock (the cycle or knot, each blocked rank's call, arguments and
+stack) and ends the job: SIGTERM to mpiexec, SIGKILL to what is left 3 s
+later. With --on-error stop, the blocked ranks stop themselves (SIGSTOP)
+instead, and mpidbg prints a gdb command for each. --buffering zero makes
+every standard-mode send synchronous, as an MPI without buffer space may:
+a program that then deadlocks only works thanks to eager buffering
+(reported as potential-deadlock).
+
 Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
 report of what was collected is still printed.
 
-Exit status: the program's (mpiexec's) when it failed; 128+N after
-signal N interrupted the job; otherwise 1 when there is an error finding,
-else 0; 2 when mpidbg cannot run the job (a bad flag, no program, mpiexec
-or the shim missing).
+Exit status: 1 when mpidbg found a deadlock (it ended the job, so
+mpiexec's status says nothing about the program); otherwise the
+program's (mpiexec's) when it failed; 128+N after signal N interrupted
+the job; otherwise 1 when there is an error finding, else 0; 2 when
+mpidbg cannot run the job (a bad flag, no program, mpiexec or the shim
+missing).
 
 Examples:
   mpidbg run -n 4 ./app input.dat
   mpidbg run -n 2 --json report.json --sarif report.sarif ./app
   mpidbg run -n 8 --checks -leak,-overlap --on-error stop ./app
+  mpidbg run -n 4 --buffering zero --deadlock-timeout 5s ./app
   mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app`,
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
 		r := &runFlags{}
@@ -76,6 +92,8 @@ Examples:
 		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
 		fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
 		fs.StringVar(&r.listen, "listen", "", "listen for the ranks on TCP `HOST:PORT` instead of a Unix socket (multi-node jobs)")
+		fs.DurationVar(&r.deadlockTimeout, "deadlock-timeout", 2*time.Second, "report a deadlock once every rank has been blocked this `DURATION` (0: never)")
+		fs.StringVar(&r.buffering, "buffering", "eager", "standard-mode sends, `MODE`: eager (as MPI does) or zero (synchronous: finds programs that rely on buffering)")
 		fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
 		return r.run
 	},
@@ -84,9 +102,10 @@ Examples:
 type runFlags struct {
 	np                                          int
 	mpiexec, shim, onError, checks, json, sarif string
-	listen                                      string
+	listen, buffering                           string
 	launcherArgs                                []string
 	quiet                                       bool
+	deadlockTimeout                             time.Duration
 }
 
 // exitStatus is an error that only carries run's exit status: the
@@ -95,11 +114,13 @@ type exitStatus int
 
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
-// Hooks for tests: the program's standard input and the signals to
-// forward.
+// Hooks for tests: the program's standard input, the signals to
+// forward, and the time between SIGTERM and SIGKILL when mpidbg ends a
+// deadlocked job (0: launch's default).
 var (
-	runStdin   io.Reader = os.Stdin
-	runSignals           = func() (<-chan os.Signal, func()) {
+	runKillGrace time.Duration
+	runStdin     io.Reader = os.Stdin
+	runSignals             = func() (<-chan os.Signal, func()) {
 		ch := make(chan os.Signal, 4)
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 		return ch, func() { signal.Stop(ch) }
@@ -119,6 +140,10 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return bad("-n %d: want at least 1", rf.np)
 	case !slices.Contains([]string{"continue", "abort", "stop"}, rf.onError):
 		return bad("--on-error %q: want continue, abort or stop", rf.onError)
+	case rf.buffering != "eager" && rf.buffering != "zero":
+		return bad("--buffering %q: want eager or zero", rf.buffering)
+	case rf.deadlockTimeout < 0:
+		return bad("--deadlock-timeout %v: want 0 (off) or more", rf.deadlockTimeout)
 	}
 	if err := validChecks(rf.checks); err != nil {
 		return bad("--checks %q: %v", rf.checks, err)
@@ -161,6 +186,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if rf.checks != "" {
 		env = append(env, launch.Var{Name: wire.EnvChecks, Value: rf.checks})
 	}
+	if rf.buffering == "zero" {
+		env = append(env, launch.Var{Name: wire.EnvBuffering, Value: rf.buffering})
+	}
 	sigs, stop := runSignals()
 	defer stop()
 	col := report.NewCollector()
@@ -168,6 +196,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 		MPIExec: mpiexec, LauncherArgs: rf.launcherArgs, NP: rf.np, Env: env,
 		Program: program, Args: args[1:], Listen: rf.listen,
 		Stdin: runStdin, Stdout: o.stdout, Stderr: o.stderr, Signals: sigs,
+		DeadlockTimeout: rf.deadlockTimeout, ZeroBuffering: rf.buffering == "zero", StopOnDeadlock: rf.onError == "stop",
+		KillGrace: runKillGrace,
 	}, col)
 	if err != nil {
 		for _, f := range []*os.File{jsonFile, sarifFile} {
@@ -195,6 +225,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 		fmt.Fprintln(o.stderr, r.ReportSummary(rep))
 	}
 	switch {
+	case res.Deadlock: // mpidbg ended the job: mpiexec's status is about that
+		return exitStatus(1)
 	case res.ExitCode != 0:
 		return exitStatus(res.ExitCode)
 	case res.Signal != 0: // Hydra exits with 0 after passing SIGINT on

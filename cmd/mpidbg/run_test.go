@@ -94,6 +94,9 @@ func fakeMPIExec(args []string) int {
 		}
 		w := wire.NewWriter(c)
 		w.Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: rec.NP, PID: pid(rank), Host: host, Exe: "/src/app", MPI: "mpich"}})
+		fakeConnsMu.Lock()
+		fakeConns[w] = c
+		fakeConnsMu.Unlock()
 		return w
 	}
 	finding := func(rank int, id string, loc checks.Location, msg string) wire.Message {
@@ -171,10 +174,80 @@ func fakeMPIExec(args []string) int {
 		case <-time.After(time.Minute):
 			return 98
 		}
+	case "deadlock", "deadlock_stop", "deadlock_stubborn", "ring_zero":
+		return fakeDeadlock(rec, connect, bye)
 	}
 	fmt.Fprintf(os.Stderr, "fake mpiexec: unknown scenario %q\n", rec.Program)
 	return 97
 }
+
+// fakeDeadlock plays a job that stops: ranks 0 and 1 receive from each
+// other, rank 2 finishes (deadlock, deadlock_stop, deadlock_stubborn), or
+// every rank sends to the next with sends made synchronous by
+// --buffering=zero (ring_zero). Then it waits to be ended: by SIGTERM,
+// which deadlock_stubborn ignores (mpidbg must SIGKILL it), or, for
+// deadlock_stop, by SIGINT once every blocked rank has been told to stop.
+func fakeDeadlock(rec fakeRecord, connect func(rank int) *wire.Writer, bye func(rank, n int) wire.Message) int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT)
+	if rec.Program == "deadlock_stubborn" {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	site := func(off uint64) checks.Site { return checks.Site{Module: "/src/app", Offset: off} }
+	blocked := func(rank int) *wire.Blocked {
+		b := &wire.Blocked{Rank: rank, Seq: 8, Site: site(0x1200 + uint64(rank)), Mode: wire.And, ForMS: 100,
+			Stack: []checks.Site{site(0x1200 + uint64(rank)), site(0x1300)}}
+		if rec.Program == "ring_zero" {
+			to := (rank + 1) % rec.NP
+			b.Call, b.Args, b.ZeroBuffered = "MPI_Send", fmt.Sprintf("dest=%d, tag=0, comm=MPI_COMM_WORLD", to), rec.Genv[wire.EnvBuffering] == "zero"
+			b.Waits = []wire.Wait{{Kind: wire.WaitSend, Ranks: []int{to}, Comm: 1, CommName: "MPI_COMM_WORLD"}}
+			return b
+		}
+		b.Call, b.Args = "MPI_Recv", fmt.Sprintf("source=%d, tag=0, comm=MPI_COMM_WORLD", 1-rank)
+		b.Waits = []wire.Wait{{Kind: wire.WaitRecv, Ranks: []int{1 - rank}, Comm: 1, CommName: "MPI_COMM_WORLD"}}
+		return b
+	}
+	stopped := make(chan int, rec.NP)
+	var conns []net.Conn
+	for r := range rec.NP {
+		w := connect(r)
+		if rec.Program != "ring_zero" && r >= 2 {
+			w.Write(bye(r, 0))
+			continue
+		}
+		w.Write(wire.Message{Kind: wire.KindBlocked, Blocked: blocked(r)})
+		fakeConnsMu.Lock()
+		c := fakeConns[w]
+		fakeConnsMu.Unlock()
+		conns = append(conns, c)
+		go func() { // the rank's command reader
+			m, err := wire.NewReader(c).Read()
+			if err == nil && m.Kind == wire.KindStop {
+				stopped <- r
+			}
+		}()
+	}
+	if rec.Program == "deadlock_stop" {
+		for range conns {
+			fmt.Printf("rank %d stops\n", <-stopped)
+		}
+		fmt.Println("ready")
+	}
+	select {
+	case <-sigs:
+		fmt.Println("got SIGINT")
+		return 130
+	case <-time.After(time.Minute):
+		return 98
+	}
+}
+
+// fakeConns is each fake rank's connection, by its writer: the
+// deadlock scenarios read the launcher's commands from it.
+var (
+	fakeConnsMu sync.Mutex
+	fakeConns   = map[*wire.Writer]net.Conn{}
+)
 
 // hydraCrash is what the fake mpiexec prints when rank 1 "crashes".
 const hydraCrash = "\n===================================================================================\n" +
@@ -228,6 +301,7 @@ func TestRunFake(t *testing.T) {
 	self, _ := os.Executable()
 	dir := t.TempDir()
 	jsonOut, sarifOut := filepath.Join(dir, "out.json"), filepath.Join(dir, "out.sarif")
+	jsonDeadlock := filepath.Join(dir, "deadlock.json")
 	tests := []struct {
 		name       string
 		args       []string
@@ -242,7 +316,14 @@ func TestRunFake(t *testing.T) {
 		{"silent", []string{"-n", "2", "silent"}, 0, ""},
 		{"quiet_clean", []string{"-n", "2", "--quiet", "--", "clean"}, 0, "stdin: input line\nprogram output\n"},
 		{"quiet_findings", []string{"-n", "2", "-q", "findings"}, 1, ""},
+		{"deadlock", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock"}, 1, ""},
+		{"deadlock_stubborn", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock_stubborn"}, 1, ""},
+		{"ring_zero", []string{"-n", "3", "--buffering", "zero", "--deadlock-timeout", "100ms", "--json", jsonDeadlock, "ring_zero"}, 1, ""},
+		{"ring_eager", []string{"-n", "3", "--deadlock-timeout", "100ms", "ring_zero"}, 1, ""},
 	}
+	oldGrace := runKillGrace
+	runKillGrace = 100 * time.Millisecond // deadlock_stubborn ignores SIGTERM
+	defer func() { runKillGrace = oldGrace }()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			os.Remove(record)
@@ -270,6 +351,13 @@ func TestRunFake(t *testing.T) {
 				golden.Check(t, string(b))
 			}
 		}
+	})
+	t.Run("deadlock_json", func(t *testing.T) {
+		b, err := os.ReadFile(jsonDeadlock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, string(b))
 	})
 }
 
@@ -403,6 +491,39 @@ func TestRunInterrupt(t *testing.T) {
 	golden.Check(t, errOut.String())
 }
 
+// TestRunDeadlockStop: with --on-error stop the blocked ranks are told to
+// stop and mpidbg says how to attach; the job runs on until it is ended.
+func TestRunDeadlockStop(t *testing.T) {
+	shim, _ := fakeEnv(t)
+	self, _ := os.Executable()
+	sigs := make(chan os.Signal, 1)
+	oldSignals, oldStdin := runSignals, runStdin
+	runSignals = func() (<-chan os.Signal, func()) { return sigs, func() {} }
+	runStdin = strings.NewReader("")
+	defer func() { runSignals, runStdin = oldSignals, oldStdin }()
+	out := &signalWriter{ready: make(chan struct{})}
+	errOut := &signalWriter{ready: make(chan struct{})}
+	done := make(chan int)
+	go func() {
+		done <- run([]string{"run", "--mpiexec", self, "--shim", shim, "--on-error", "stop", "--deadlock-timeout", "100ms", "-n", "3", "deadlock_stop"}, out, errOut)
+	}()
+	select {
+	case <-out.ready:
+	case code := <-done:
+		t.Fatalf("run ended early with %d: %s", code, errOut.buf.String())
+	case <-time.After(time.Minute):
+		t.Fatal("the ranks were never told to stop")
+	}
+	sigs <- syscall.SIGINT
+	if code := <-done; code != 1 {
+		t.Errorf("got exit %d, want 1 (a deadlock)", code)
+	}
+	if got := out.buf.String(); got != "rank 0 stops\nrank 1 stops\nready\ngot SIGINT\n" && got != "rank 1 stops\nrank 0 stops\nready\ngot SIGINT\n" {
+		t.Errorf("stdout: got %q", got)
+	}
+	golden.Check(t, errOut.buf.String())
+}
+
 func TestRunUsageErrors(t *testing.T) {
 	shim, _ := fakeEnv(t)
 	self, _ := os.Executable()
@@ -418,6 +539,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{"bad_np", append(base, "-n", "two", "clean"), "mpidbg run: --np \"two\": want an integer\nRun 'mpidbg run --help' for usage.\n"},
 		{"unknown_flag", append(base, "--bogus", "clean"), "mpidbg run: unknown flag: --bogus\nRun 'mpidbg run --help' for usage.\n"},
 		{"on_error", append(base, "-n", "2", "--on-error", "explode", "clean"), "mpidbg run: --on-error \"explode\": want continue, abort or stop\nRun 'mpidbg run --help' for usage.\n"},
+		{"buffering", append(base, "-n", "2", "--buffering", "none", "clean"), "mpidbg run: --buffering \"none\": want eager or zero\nRun 'mpidbg run --help' for usage.\n"},
+		{"deadlock_timeout", append(base, "-n", "2", "--deadlock-timeout", "-1s", "clean"), "mpidbg run: --deadlock-timeout -1s: want 0 (off) or more\nRun 'mpidbg run --help' for usage.\n"},
 		{"checks_sign", append(base, "-n", "2", "--checks", "leak", "clean"), "mpidbg run: --checks \"leak\": \"leak\": want -CATEGORY, a category to turn off\nRun 'mpidbg run --help' for usage.\n"},
 		{"checks_unknown", append(base, "-n", "2", "--checks", "-leaks", "clean"),
 			"mpidbg run: --checks \"-leaks\": unknown category \"leaks\" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, deadlock, message-race, lost-message)\nRun 'mpidbg run --help' for usage.\n"},
