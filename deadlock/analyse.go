@@ -86,7 +86,7 @@ func (g *graph) edge(r *Rank) Edge {
 		e.To = append(e.To, b...)
 		switch {
 		case w.Kind == Coll:
-			p := g.ranksText(b) + " (collective " + strconv.FormatUint(w.Coll, 10) + commSuffix(w) + ")"
+			p := g.ranksText(b) + " (" + collText(w) + ")"
 			if !seen[p] {
 				seen[p] = true
 				colls = append(colls, p)
@@ -126,6 +126,16 @@ func (g *graph) edge(r *Rank) Edge {
 	}
 	e.Text = fmt.Sprintf("rank %d %s waits for %s", r.Rank, call, what)
 	return e
+}
+
+// collText names a collective: "collective 3 on MPI_COMM_WORLD", or by
+// its call when it has no number (the shim's own collective in
+// MPI_Finalize): "MPI_Finalize on MPI_COMM_WORLD".
+func collText(w Wait) string {
+	if w.Coll == 0 && w.Call != "" {
+		return w.Call + commSuffix(w)
+	}
+	return "collective " + strconv.FormatUint(w.Coll, 10) + commSuffix(w)
 }
 
 func commSuffix(w Wait) string {

@@ -121,6 +121,18 @@ func TestAnalyse(t *testing.T) {
 			},
 		},
 		{
+			name: "receive_from_a_rank_in_finalize",
+			ranks: []Rank{
+				blocked(0, "MPI_Recv", "source=1", And, recv(1, 0)),
+				blocked(1, "MPI_Finalize", "", And, coll("MPI_Finalize", 0, 0, 1)),
+			},
+			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
+			texts: []string{
+				"rank 0 MPI_Recv(source=1) waits for rank 1",
+				"rank 1 MPI_Finalize waits for rank 0 (MPI_Finalize on MPI_COMM_WORLD)",
+			},
+		},
+		{
 			name: "rank_that_finalized",
 			ranks: []Rank{
 				blocked(0, "MPI_Recv", "source=1, tag=0, comm=MPI_COMM_WORLD", And, recv(1, 0)),

@@ -120,6 +120,8 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 		killGrace = 3 * time.Second
 	}
 	var kill <-chan time.Time // armed once the job is being ended
+	var ending string         // the signal that began it, for the note
+	var why string            // the deadlock finding's id
 	var werr error
 wait:
 	for {
@@ -127,7 +129,7 @@ wait:
 		case werr = <-done:
 			break wait
 		case f := <-deadlocked:
-			res.Deadlock = true
+			res.Deadlock, why = true, f.finding.ID
 			col.AddJobFinding(f.finding)
 			if cfg.StopOnDeadlock {
 				stopRanks(ln, f, stderr)
@@ -136,15 +138,16 @@ wait:
 			col.EndedJob(f.finding.ID)
 			col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.result.Describe(), filepath.Base(cfg.MPIExec))
 			cmd.Process.Signal(syscall.SIGTERM)
-			kill = time.After(killGrace)
+			kill, ending = time.After(killGrace), "SIGTERM"
 		case <-kill:
-			col.Notef("%s did not end within %v of SIGTERM: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace)
+			col.EndedJob(why) // already so unless the ranks were stopped
+			col.Notef("%s did not end within %v of %s: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace, ending)
 			killTree(cmd.Process.Pid)
 		case sig := <-cfg.Signals:
 			if res.Deadlock && kill == nil {
 				// The ranks are stopped for a debugger and take no
 				// signal: the user ends the job, mpidbg makes sure.
-				kill = time.After(killGrace)
+				kill, ending = time.After(killGrace), signalName(sig)
 			}
 			if res.Interrupted == "" {
 				res.Interrupted = signalName(sig)

@@ -189,11 +189,14 @@ func (c *Collector) ProcessStatus(pid int, host, status string) {
 
 // EndedJob records that the launcher ended the job, and why ("deadlock"):
 // a rank whose connection ends from now on without Bye, and of which
-// mpiexec says nothing, died of that rather than of itself.
+// mpiexec says nothing or a SIGTERM or SIGKILL, died of that rather than
+// of itself. The first call counts.
 func (c *Collector) EndedJob(why string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ended, c.endedAt = why, c.now()
+	if c.ended == "" {
+		c.ended, c.endedAt = why, c.now()
+	}
 }
 
 // Notef adds a line about the run itself to the report.

@@ -217,10 +217,11 @@ func TestEndedJob(t *testing.T) {
 	clk.t = clk.t.Add(time.Second)
 	conns[1].End(nil)
 	conns[2].End(nil)
-	c.ProcessStatus(103, "node1", "signal 9")
+	c.ProcessStatus(102, "node1", "signal 15") // Hydra passed the SIGTERM on
+	c.ProcessStatus(103, "node1", "signal 11")
 	conns[3].End(nil)
 	r := Build(c, Job{Size: 4}, nil)
-	want := []Death{{Ranks: []int{0}}, {Ranks: []int{1, 2}, Status: "ended by mpidbg: deadlock"}, {Ranks: []int{3}, Status: "signal 9"}}
+	want := []Death{{Ranks: []int{0}}, {Ranks: []int{1, 2}, Status: "ended by mpidbg: deadlock"}, {Ranks: []int{3}, Status: "signal 11"}}
 	if !reflect.DeepEqual(r.Died, want) {
 		t.Errorf("died:\ngot  %+v\nwant %+v", r.Died, want)
 	}

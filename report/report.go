@@ -169,7 +169,8 @@ func (r *Report) ranks(c *Collector) {
 				used[s] = true
 			}
 		}
-		if !st.bye && status == "" && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+		// SIGTERM and SIGKILL after the launcher ended the job are its own.
+		if !st.bye && (status == "" || status == "signal 15" || status == "signal 9") && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
 			status = "ended by mpidbg: " + c.ended
 		}
 		if !st.bye || status != "" {
