@@ -68,10 +68,13 @@ func (l *launcher) start() {
 	l.w = wire.NewWriter(l)
 	host, _ := os.Hostname()
 	exe, _ := os.Executable()
-	l.send(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{
+	if l.send(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{
 		Version: wire.Version, Rank: worldRank(), Size: int(mpiWorldSize()), PID: os.Getpid(),
 		Host: host, Exe: exe, MPI: "mpich",
-	}})
+	}}) {
+		go l.watch(c) // the deadlock detector's eyes (watch.go)
+		go l.commands(c)
+	}
 }
 
 // Write sends p on the launcher connection with MSG_NOSIGNAL (a closed
