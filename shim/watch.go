@@ -19,17 +19,10 @@ static int watch_any_tag(void) { return MPI_ANY_TAG; }
 import "C"
 
 import (
-	"errors"
-	"fmt"
 	"net"
-	"os"
-	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 	"unsafe"
 
-	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -40,7 +33,8 @@ import (
 // Unblocked. Another goroutine reads the launcher's commands (Stop). None
 // of this calls MPI, and none of it may stop or crash the rank: the record
 // is copied under its seqlock, the stack is taken by the blocked thread
-// itself (blocked.c), and every step recovers from a panic.
+// itself (blocked.c), and every step recovers from a panic. The record
+// becomes a message in blockedmsg.go; the commands are in stop.go.
 
 const (
 	watchEvery   = 25 * time.Millisecond
@@ -104,7 +98,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	if C.mpidbg_blocked_read(&rec) != 1 || rec.active == 0 || uint64(rec.seq) != seq {
 		return l.connected(conn)
 	}
-	b := blockedOf(&rec, now.Sub(w.seen))
+	b := blockedOf(recordOf(&rec), cLookup, now.Sub(w.seen))
 	if !l.sendOn(conn, wire.Message{Kind: wire.KindBlocked, Blocked: b}) {
 		return false
 	}
@@ -126,128 +120,64 @@ func (l *launcher) sendOn(conn net.Conn, m wire.Message) bool {
 	return l.conn == conn && l.send(m)
 }
 
-// blockedOf turns a copy of the record into the message: the call, its
-// site and arguments, the waits with their peers translated to
-// MPI_COMM_WORLD ranks, the stack from the call's site outwards.
-func blockedOf(rec *C.struct_mpidbg_blocked, blockedFor time.Duration) *wire.Blocked {
-	b := &wire.Blocked{
-		Rank:         worldRank(),
-		Seq:          uint64(rec.seq),
-		Call:         callName(rec.call),
-		Site:         site(uint64(rec.site)),
-		Args:         cstringN(unsafe.Pointer(&rec.args[0]), len(rec.args)),
-		Mode:         wire.And,
-		ZeroBuffered: rec.zero_buffered != 0,
-		ForMS:        blockedFor.Milliseconds(),
+// recordOf copies the C record into Go, its enumerations mapped.
+func recordOf(rec *C.struct_mpidbg_blocked) record {
+	r := record{
+		seq:   uint64(rec.seq),
+		call:  int32(rec.call),
+		site:  uint64(rec.site),
+		or:    rec.mode == C.MPIDBG_WAIT_OR,
+		nwait: int(rec.nwait),
+		zero:  rec.zero_buffered != 0,
+		args:  cstringN(unsafe.Pointer(&rec.args[0]), len(rec.args)),
 	}
-	if rec.mode == C.MPIDBG_WAIT_OR {
-		b.Mode = wire.Or
+	for i := 0; i < min(max(r.nwait, 0), len(rec.wait)); i++ {
+		w := &rec.wait[i]
+		k := waitOther
+		switch w.kind {
+		case C.MPIDBG_WAIT_RECV:
+			k = waitRecv
+		case C.MPIDBG_WAIT_SEND:
+			k = waitSend
+		case C.MPIDBG_WAIT_COLL:
+			k = waitColl
+		}
+		r.waits = append(r.waits, waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call),
+			comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site)})
 	}
-	n := int(rec.nwait)
-	if n > len(rec.wait) {
-		n, b.Truncated = len(rec.wait), true
-	}
-	names := map[uint64]string{}
-	for i := 0; i < max(n, 0); i++ {
-		b.Waits = append(b.Waits, waitOf(&rec.wait[i], names))
-	}
-	frames := make([]uint64, 0, len(rec.frames))
 	for i := 0; i < min(max(int(rec.nframes), 0), len(rec.frames)); i++ {
-		frames = append(frames, uint64(rec.frames[i]))
+		r.frames = append(r.frames, uint64(rec.frames[i]))
 	}
-	b.Stack = stackOf(frames, uint64(rec.site))
-	return b
+	return r
 }
 
-// waitOf translates one wait entry. names caches communicator names by
-// handle for one message.
-func waitOf(w *C.struct_mpidbg_wait, names map[uint64]string) wire.Wait {
-	out := wire.Wait{Tag: int(w.tag), Call: callName(w.call), Comm: uint64(w.comm_id), Coll: uint64(w.coll_seq)}
-	if int(w.tag) == int(C.watch_any_tag()) {
-		out.Tag = wire.AnyTag
-	}
-	if w.site != 0 {
-		out.Site = site(uint64(w.site))
-	}
-	h := uint64(w.comm)
-	if h != 0 {
-		name, ok := names[h]
-		if !ok {
-			var buf [C.MPI_MAX_OBJECT_NAME]C.char
-			C.watch_comm_name(C.uint64_t(h), &buf[0], C.int(len(buf)))
-			name = C.GoString(&buf[0])
-			names[h] = name
+// cLookup answers blockedOf's questions from the shim's C side.
+var cLookup = lookup{
+	call: func(id int32) string { return callName(C.int32_t(id)) },
+	site: site,
+	group: func(comm uint64) []int {
+		size := mpiWorldSize()
+		if size <= 0 || comm == 0 {
+			return nil
 		}
-		out.CommName = name
-	}
-	peer := int(w.peer)
-	switch w.kind {
-	case C.MPIDBG_WAIT_RECV:
-		out.Kind = wire.WaitRecv
-		out.Any = peer < 0
-	case C.MPIDBG_WAIT_SEND:
-		out.Kind = wire.WaitSend
-	case C.MPIDBG_WAIT_COLL:
-		out.Kind, peer = wire.WaitColl, -1
-	default:
-		out.Kind = wire.WaitOther
+		buf := make([]C.int32_t, size)
+		n := int(C.mpidbg_comm_world_ranks(C.uint64_t(comm), &buf[0], C.int32_t(size), 0))
+		if n <= 0 || n > size {
+			return nil
+		}
+		out := make([]int, n)
+		for i, r := range buf[:n] {
+			out[i] = int(r)
+		}
 		return out
-	}
-	group := commWorldRanks(h)
-	switch {
-	case group == nil:
-		// not translated: the detector takes the wait as satisfiable
-	case peer < 0:
-		out.Ranks = group
-	case peer < len(group):
-		out.Ranks = []int{group[peer]}
-	}
-	return out
-}
-
-// commWorldRanks returns the MPI_COMM_WORLD ranks of a communicator's
-// peers (the remote group of an intercommunicator), in its rank order;
-// nil when the shim does not know them.
-func commWorldRanks(comm uint64) []int {
-	size := mpiWorldSize()
-	if size <= 0 || comm == 0 {
-		return nil
-	}
-	buf := make([]C.int32_t, size)
-	n := int(C.mpidbg_comm_world_ranks(C.uint64_t(comm), &buf[0], C.int32_t(size), 0))
-	if n <= 0 || n > size {
-		return nil
-	}
-	out := make([]int, 0, n)
-	for _, r := range buf[:n] {
-		if r < 0 || int(r) >= size {
-			return nil // a rank outside the world: not a translation to trust
-		}
-		out = append(out, int(r))
-	}
-	return out
-}
-
-// stackOf is the part of a stack (innermost first) the user wrote: from
-// the call's site, when the stack holds it (the frames before are inside
-// MPI and the shim), up to the first frame in the C library (what called
-// main, or started the thread).
-func stackOf(frames []uint64, callSite uint64) []checks.Site {
-	for i, pc := range frames {
-		if pc == callSite {
-			frames = frames[i:]
-			break
-		}
-	}
-	var out []checks.Site
-	for _, pc := range frames {
-		s := site(pc)
-		if base := filepath.Base(s.Module); strings.HasPrefix(base, "libc.so") || strings.HasPrefix(base, "libc-") {
-			break
-		}
-		out = append(out, s)
-	}
-	return out
+	},
+	commName: func(comm uint64) string {
+		var buf [C.MPI_MAX_OBJECT_NAME]C.char
+		C.watch_comm_name(C.uint64_t(comm), &buf[0], C.int(len(buf)))
+		return C.GoString(&buf[0])
+	},
+	worldSize: mpiWorldSize,
+	anyTag:    int(C.watch_any_tag()),
 }
 
 // cstringN is the NUL-terminated string in a C array of n bytes, which
@@ -260,45 +190,4 @@ func cstringN(p unsafe.Pointer, n int) string {
 		}
 	}
 	return string(b)
-}
-
-// commands reads what the launcher sends on conn until it closes: Stop
-// stops the rank for a debugger; other kinds are for newer ranks, and
-// ignored.
-func (l *launcher) commands(conn net.Conn) {
-	defer func() { _ = recover() }()
-	r := wire.NewReader(conn)
-	for {
-		m, err := r.Read()
-		if errors.Is(err, wire.ErrMalformed) {
-			continue
-		}
-		if err != nil {
-			return
-		}
-		if m.Kind == wire.KindStop {
-			stopForDebugger(m.Stop.Why)
-		}
-	}
-}
-
-// prSetPtracer and prSetPtracerAny let any process of the user attach
-// (Yama's ptrace_scope 1 allows only ancestors otherwise).
-const (
-	prSetPtracer    = 0x59616d61
-	prSetPtracerAny = ^uintptr(0)
-)
-
-// stopForDebugger says how to attach, then stops the whole process
-// (every thread) with SIGSTOP; a debugger, or SIGCONT, resumes it.
-func stopForDebugger(why string) {
-	syscall.RawSyscall(syscall.SYS_PRCTL, prSetPtracer, prSetPtracerAny, 0)
-	host, _ := os.Hostname()
-	pid := os.Getpid()
-	if why == "" {
-		why = "asked by mpidbg"
-	}
-	fmt.Fprintf(os.Stderr, "mpidbg: rank %d (pid %d on %s) stopped (%s): attach with gdb -p %d; resume with kill -CONT %d\n",
-		worldRank(), pid, host, why, pid, pid)
-	syscall.Kill(pid, syscall.SIGSTOP)
 }

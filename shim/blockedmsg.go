@@ -1,0 +1,160 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// record is a Go copy of the blocked-call record (blocked.h), made by
+// recordOf in watch.go; blockedOf turns it into the wire message. Kept
+// apart from C so that the translation can be tested alone.
+type record struct {
+	seq    uint64
+	call   int32
+	site   uint64
+	or     bool // MPIDBG_WAIT_OR
+	nwait  int  // may exceed len(waits): the C side keeps MPIDBG_WAIT_MAX
+	zero   bool
+	args   string
+	waits  []waitRecord
+	frames []uint64 // innermost first
+}
+
+type waitKind int
+
+const (
+	waitOther waitKind = iota
+	waitRecv
+	waitSend
+	waitColl
+)
+
+type waitRecord struct {
+	kind               waitKind
+	peer, tag, call    int32
+	comm, commID, coll uint64
+	site               uint64
+}
+
+// lookup is what blockedOf asks the shim: names of calls, sites of code
+// addresses, a communicator's peers in MPI_COMM_WORLD ranks (nil when
+// unknown) and its name, the size of MPI_COMM_WORLD, MPI_ANY_TAG.
+type lookup struct {
+	call      func(int32) string
+	site      func(uint64) checks.Site
+	group     func(comm uint64) []int
+	commName  func(comm uint64) string
+	worldSize func() int
+	anyTag    int
+}
+
+// blockedOf is the message for a record: the call, its site and
+// arguments, the waits with their peers translated to MPI_COMM_WORLD
+// ranks, the stack from the call's site outwards.
+func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
+	b := &wire.Blocked{
+		Rank:         worldRank(),
+		Seq:          r.seq,
+		Call:         lk.call(r.call),
+		Site:         lk.site(r.site),
+		Args:         r.args,
+		Mode:         wire.And,
+		Truncated:    r.nwait > len(r.waits),
+		ZeroBuffered: r.zero,
+		ForMS:        blockedFor.Milliseconds(),
+	}
+	if r.or {
+		b.Mode = wire.Or
+	}
+	names := map[uint64]string{}
+	groups := map[uint64][]int{}
+	for _, w := range r.waits {
+		b.Waits = append(b.Waits, waitOf(w, lk, names, groups))
+	}
+	b.Stack = stackOf(r.frames, r.site, lk.site)
+	return b
+}
+
+// waitOf translates one wait. names and groups cache what lk says of
+// each communicator handle, for one message.
+func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64][]int) wire.Wait {
+	out := wire.Wait{Tag: int(w.tag), Call: lk.call(w.call), Comm: w.commID, Coll: w.coll}
+	if int(w.tag) == lk.anyTag {
+		out.Tag = wire.AnyTag
+	}
+	if w.site != 0 {
+		out.Site = lk.site(w.site)
+	}
+	if w.comm != 0 {
+		name, ok := names[w.comm]
+		if !ok {
+			name = lk.commName(w.comm)
+			names[w.comm] = name
+		}
+		out.CommName = name
+	}
+	peer := int(w.peer)
+	switch w.kind {
+	case waitRecv:
+		out.Kind, out.Any = wire.WaitRecv, peer < 0
+	case waitSend:
+		out.Kind = wire.WaitSend
+	case waitColl:
+		out.Kind, peer = wire.WaitColl, -1
+	default:
+		out.Kind = wire.WaitOther
+		return out
+	}
+	group, ok := groups[w.comm]
+	if !ok {
+		group = validGroup(lk.group(w.comm), lk.worldSize())
+		groups[w.comm] = group
+	}
+	switch {
+	case group == nil:
+		// not translated: the detector takes the wait as satisfiable
+	case peer < 0:
+		out.Ranks = group
+	case peer < len(group):
+		out.Ranks = []int{group[peer]}
+	}
+	return out
+}
+
+// validGroup is g when every rank in it is a rank of a world of size
+// ranks, else nil: a translation with MPI_UNDEFINED in it is not one to
+// build a deadlock on.
+func validGroup(g []int, size int) []int {
+	for _, r := range g {
+		if r < 0 || r >= size {
+			return nil
+		}
+	}
+	return g
+}
+
+// stackOf is the part of a stack (innermost first) the user wrote: from
+// the call's site, when the stack holds it (the frames before are inside
+// MPI and the shim), up to the first frame in the C library (what called
+// main, or started the thread).
+func stackOf(frames []uint64, callSite uint64, site func(uint64) checks.Site) []checks.Site {
+	for i, pc := range frames {
+		if pc == callSite {
+			frames = frames[i:]
+			break
+		}
+	}
+	var out []checks.Site
+	for _, pc := range frames {
+		s := site(pc)
+		if base := filepath.Base(s.Module); strings.HasPrefix(base, "libc.so") || strings.HasPrefix(base, "libc-") {
+			break
+		}
+		out = append(out, s)
+	}
+	return out
+}

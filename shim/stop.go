@@ -1,0 +1,52 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// commands reads what the launcher sends on conn until it closes: Stop
+// stops the rank for a debugger; other kinds are for newer ranks, and
+// ignored.
+func (l *launcher) commands(conn net.Conn) {
+	defer func() { _ = recover() }()
+	r := wire.NewReader(conn)
+	for {
+		m, err := r.Read()
+		if errors.Is(err, wire.ErrMalformed) {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		if m.Kind == wire.KindStop {
+			stopForDebugger(m.Stop.Why)
+		}
+	}
+}
+
+// prSetPtracer and prSetPtracerAny let any process of the user attach
+// (Yama's ptrace_scope 1 allows only ancestors otherwise).
+const (
+	prSetPtracer    = 0x59616d61
+	prSetPtracerAny = ^uintptr(0)
+)
+
+// stopForDebugger says how to attach, then stops the whole process
+// (every thread) with SIGSTOP; a debugger, or SIGCONT, resumes it.
+func stopForDebugger(why string) {
+	syscall.RawSyscall(syscall.SYS_PRCTL, prSetPtracer, prSetPtracerAny, 0)
+	host, _ := os.Hostname()
+	pid := os.Getpid()
+	if why == "" {
+		why = "asked by mpidbg"
+	}
+	fmt.Fprintf(os.Stderr, "mpidbg: rank %d (pid %d on %s) stopped (%s): attach with gdb -p %d; resume with kill -CONT %d\n",
+		worldRank(), pid, host, why, pid, pid)
+	syscall.Kill(pid, syscall.SIGSTOP)
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// fakeLookup: calls by number, code in three modules by address range,
+// communicator 0x44000000 is a world of 4 in order, 0x84000002 holds
+// world ranks 3 and 1, 0x84000009 is unknown, 0x8400000a holds
+// MPI_UNDEFINED.
+var fakeLookup = lookup{
+	call: func(id int32) string {
+		return map[int32]string{1: "MPI_Recv", 2: "MPI_Waitall", 3: "MPI_Irecv", 4: "MPI_Isend", 5: "MPI_Ibarrier"}[id]
+	},
+	site: func(pc uint64) checks.Site {
+		switch {
+		case pc >= 0x7000:
+			return checks.Site{Module: "/lib/x86_64-linux-gnu/libc.so.6", Offset: pc - 0x7000}
+		case pc >= 0x5000:
+			return checks.Site{Module: "/usr/lib/libmpich.so.12", Offset: pc - 0x5000}
+		}
+		return checks.Site{Module: "/app", Offset: pc}
+	},
+	group: func(comm uint64) []int {
+		return map[uint64][]int{0x44000000: {0, 1, 2, 3}, 0x84000002: {3, 1}, 0x8400000a: {2, -32766}}[comm]
+	},
+	commName:  func(comm uint64) string { return map[uint64]string{0x44000000: "MPI_COMM_WORLD"}[comm] },
+	worldSize: func() int { return 4 },
+	anyTag:    -1,
+}
+
+func TestBlockedOf(t *testing.T) {
+	r := record{
+		seq: 42, call: 2, site: 0x1234, nwait: 17, zero: true, args: "count=5",
+		waits: []waitRecord{
+			{kind: waitRecv, peer: 1, tag: 7, call: 3, comm: 0x84000002, commID: 9, site: 0x1100},
+			{kind: waitRecv, peer: -1, tag: -1, call: 3, comm: 0x44000000, commID: 1},
+			{kind: waitSend, peer: 2, tag: 0, call: 4, comm: 0x44000000, commID: 1},
+			{kind: waitColl, peer: -1, call: 5, comm: 0x44000000, commID: 1, coll: 3},
+			{kind: waitOther, call: 99},
+			{kind: waitRecv, peer: 0, comm: 0x84000009, commID: 12},  // not translated
+			{kind: waitSend, peer: 5, comm: 0x84000002, commID: 9},   // outside the group
+			{kind: waitRecv, peer: -1, comm: 0x8400000a, commID: 13}, // MPI_UNDEFINED in it
+		},
+		frames: []uint64{0x5010, 0x5020, 0x1234, 0x1300, 0x7010, 0x1000},
+	}
+	got := blockedOf(r, fakeLookup, 150*time.Millisecond)
+	want := &wire.Blocked{
+		Rank: worldRank(), Seq: 42, Call: "MPI_Waitall", Site: checks.Site{Module: "/app", Offset: 0x1234}, Args: "count=5",
+		Mode: wire.And, Truncated: true, ZeroBuffered: true, ForMS: 150,
+		Waits: []wire.Wait{
+			{Kind: wire.WaitRecv, Ranks: []int{1}, Tag: 7, Call: "MPI_Irecv", Comm: 9, Site: checks.Site{Module: "/app", Offset: 0x1100}},
+			{Kind: wire.WaitRecv, Ranks: []int{0, 1, 2, 3}, Any: true, Tag: wire.AnyTag, Call: "MPI_Irecv", Comm: 1, CommName: "MPI_COMM_WORLD"},
+			{Kind: wire.WaitSend, Ranks: []int{2}, Call: "MPI_Isend", Comm: 1, CommName: "MPI_COMM_WORLD"},
+			{Kind: wire.WaitColl, Ranks: []int{0, 1, 2, 3}, Call: "MPI_Ibarrier", Comm: 1, CommName: "MPI_COMM_WORLD", Coll: 3},
+			{Kind: wire.WaitOther},
+			{Kind: wire.WaitRecv, Comm: 12},
+			{Kind: wire.WaitSend, Comm: 9},
+			{Kind: wire.WaitRecv, Any: true, Comm: 13},
+		},
+		Stack: []checks.Site{{Module: "/app", Offset: 0x1234}, {Module: "/app", Offset: 0x1300}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	r.or, r.nwait, r.waits = true, 0, nil
+	if b := blockedOf(r, fakeLookup, 0); b.Mode != wire.Or || b.Truncated || b.Waits != nil {
+		t.Errorf("OR without waits: got mode %s, truncated %v, waits %v", b.Mode, b.Truncated, b.Waits)
+	}
+}
+
+func TestStackOf(t *testing.T) {
+	tests := []struct {
+		frames []uint64
+		site   uint64
+		want   []uint64
+	}{
+		{[]uint64{0x5000, 0x100, 0x200, 0x7000, 0x300}, 0x100, []uint64{0x100, 0x200}},
+		{[]uint64{0x5000, 0x100, 0x200}, 0x999, []uint64{0x5000, 0x100, 0x200}}, // the site is not in it: all
+		{nil, 0x100, nil},
+	}
+	for _, tt := range tests {
+		var want []checks.Site
+		for _, pc := range tt.want {
+			want = append(want, fakeLookup.site(pc))
+		}
+		if got := stackOf(tt.frames, tt.site, fakeLookup.site); !reflect.DeepEqual(got, want) {
+			t.Errorf("%#x from %#x: got %v, want %v", tt.frames, tt.site, got, want)
+		}
+	}
+}
+
+func TestCstringN(t *testing.T) {
+	for _, tt := range []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("dest=1\x00junk"), "dest=1"},
+		{[]byte("no terminator"), "no terminator"},
+		{[]byte{0}, ""},
+	} {
+		if got := cstringN(unsafe.Pointer(&tt.in[0]), len(tt.in)); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
