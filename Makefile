@@ -57,7 +57,8 @@ gotest:
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 ./...
 
 # Go benchmarks of the datatype engine, then what mpidbg costs a running
-# MPI program: native and mpidbg runs of bench/programs in one invocation.
+# MPI program: bench/programs natively, under mpidbg with the cross-rank
+# checks off (issue-3 checks only) and with every check, in one invocation.
 bench: deps $(BIN) $(LIB)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
 	$(GO) run ./bench/runner -rounds 5 -np 2

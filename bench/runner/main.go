@@ -1,11 +1,19 @@
 // Command runner measures what mpidbg costs a running MPI program: it
-// builds the overhead benchmarks in bench/programs with MPICH, runs each
-// natively and under mpidbg in the same invocation, alternating the order
-// every round so that drift on a shared machine hits both alike, and
-// prints medians, ratios and the time added per MPI call as a Markdown
-// table (the form docs/PERFORMANCE.md keeps).
+// builds the overhead benchmarks in bench/programs with MPICH and runs
+// each in three modes in the same invocation:
 //
-//	go run ./bench/runner [-rounds 5] [-np 2] [-mpidbg bin/mpidbg]
+//   - native: mpiexec alone;
+//   - local: mpidbg run with the cross-rank categories off (the issue-3
+//     checks only: no shadow messages, no collective agreement);
+//   - all: mpidbg run with every check.
+//
+// The order of the modes rotates every round, so that drift on a shared
+// machine hits all three alike. It prints medians, ratios, the time the
+// shim adds (local − native) and the time the cross-rank checks add
+// (all − local), per MPI call and per message or collective, as Markdown
+// tables (the form docs/PERFORMANCE.md keeps).
+//
+//	go run ./bench/runner [-rounds 5] [-np 2] [-mpidbg bin/mpidbg] [-v]
 package main
 
 import (
@@ -13,6 +21,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,22 +32,46 @@ import (
 	"time"
 )
 
-// bench is one program and how to turn its result into a per-call cost.
-type bench struct {
-	name string
-	// callsPerUnit is how many wrapped MPI calls lie on the measured path
-	// per reported unit: a one-way ping-pong trip is one send and one
+// programs are the sources in bench/programs, in report order. Each
+// prints one or more lines "RESULT <name> <value> <unit>" on rank 0.
+var programs = []string{"pingpong", "msgrate", "halo3d", "collbench"}
+
+// account says how to turn a result into per-call costs.
+type account struct {
+	// calls is how many wrapped MPI calls lie on the measured path per
+	// reported unit: a one-way ping-pong trip is one send and one
 	// receive; a message of the rate test is one Isend and one Irecv
-	// (the Waitalls are shared by 64 messages).
-	callsPerUnit float64
-	nsPerUnit    float64 // the unit in nanoseconds
+	// (the Waitalls are shared by 64 messages); a collective is one call
+	// on each rank. 0: not meaningful (the halo mixes computation in).
+	calls float64
+	// ops is how many messages or collectives (op) one unit holds.
+	ops float64
+	op  string
 }
 
-var benches = []bench{
-	{"pingpong", 2, 1},
-	{"msgrate", 2, 1},
-	{"halo3d", 0, 1000},
+var accounts = map[string]account{
+	"pingpong_8B_one_way":              {2, 1, "message"},
+	"msgrate_8B_per_message":           {2, 1, "message"},
+	"halo3d_iteration":                 {0, 0, ""},
+	"collbench_barrier":                {1, 1, "collective"},
+	"collbench_allreduce_8B":           {1, 1, "collective"},
+	"collbench_bcast_1KB":              {1, 1, "collective"},
+	"collbench_alltoallv_16B_per_peer": {1, 1, "collective"},
 }
+
+// crossRank lists the categories whose checks travel between ranks
+// (issue 4). With all four off the shim sends no shadow messages and runs
+// no collective agreement (shim/xr_p2p.c, mpidbg_xr_init).
+const crossRank = "-type-mismatch,-collective-mismatch,-message-race,-lost-message"
+
+type mode int
+
+const (
+	native mode = iota
+	local
+	all
+	nmodes
+)
 
 func main() {
 	rounds := flag.Int("rounds", 5, "runs of each program in each mode")
@@ -46,14 +79,27 @@ func main() {
 	mpidbg := flag.String("mpidbg", "bin/mpidbg", "the mpidbg command")
 	mpicc := flag.String("mpicc", "mpicc.mpich", "MPI C compiler")
 	mpiexec := flag.String("mpiexec", "mpiexec.mpich", "MPI launcher for the native runs")
+	only := flag.String("only", "", "comma-separated programs to run (default: all)")
+	verbose := flag.Bool("v", false, "print every run's results to standard error as it finishes")
 	flag.Parse()
-	if err := run(*rounds, *np, *mpidbg, *mpicc, *mpiexec); err != nil {
+	progs := programs
+	if *only != "" {
+		progs = strings.Split(*only, ",")
+	}
+	var log io.Writer = io.Discard
+	if *verbose {
+		log = os.Stderr
+	}
+	if err := run(progs, *rounds, *np, *mpidbg, *mpicc, *mpiexec, log); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(rounds, np int, mpidbg, mpicc, mpiexec string) error {
+func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.Writer) error {
+	if rounds < 1 {
+		return fmt.Errorf("-rounds %d: want at least 1", rounds)
+	}
 	dir, err := os.MkdirTemp("", "mpidbg-bench-")
 	if err != nil {
 		return err
@@ -63,70 +109,163 @@ func run(rounds, np int, mpidbg, mpicc, mpiexec string) error {
 		return fmt.Errorf("%s: %w (run make build first)", mpidbg, err)
 	}
 	src := filepath.Join("bench", "programs")
-	for _, b := range benches {
-		out, err := exec.Command(mpicc, "-O2", "-Wall", "-Wno-stringop-overflow", "-o", filepath.Join(dir, b.name), filepath.Join(src, b.name+".c")).CombinedOutput()
+	for _, p := range progs {
+		out, err := exec.Command(mpicc, "-O2", "-Wall", "-Wno-stringop-overflow", "-o", filepath.Join(dir, p), filepath.Join(src, p+".c")).CombinedOutput()
 		if err != nil {
-			return fmt.Errorf("build %s: %v\n%s", b.name, err, out)
+			return fmt.Errorf("build %s: %v\n%s", p, err, out)
 		}
 	}
-	native := map[string][]float64{}
-	shim := map[string][]float64{}
+	n := strconv.Itoa(np)
+	// samples[name][mode] holds one value per round
+	samples := map[string]*[nmodes][]float64{}
 	units := map[string]string{}
+	var names []string // results in the order the programs print them
+	start := time.Now()
 	for r := 0; r < rounds; r++ {
-		for _, b := range benches {
-			prog := filepath.Join(dir, b.name)
-			nativeCmd := []string{mpiexec, "-n", strconv.Itoa(np), prog}
-			shimCmd := []string{mpidbg, "run", "-n", strconv.Itoa(np), "--mpiexec", mpiexec, prog}
-			order := [][]string{nativeCmd, shimCmd}
-			if r%2 == 1 {
-				order[0], order[1] = order[1], order[0]
+		for _, p := range progs {
+			prog := filepath.Join(dir, p)
+			argv := [nmodes][]string{
+				native: {mpiexec, "-n", n, prog},
+				local:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", crossRank, prog},
+				all:    {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, prog},
 			}
-			for _, argv := range order {
-				v, unit, err := result(argv)
+			for i := 0; i < int(nmodes); i++ {
+				m := mode((i + r) % int(nmodes))
+				res, err := results(argv[m])
 				if err != nil {
 					return err
 				}
-				units[b.name] = unit
-				if argv[0] == mpiexec {
-					native[b.name] = append(native[b.name], v)
-				} else {
-					shim[b.name] = append(shim[b.name], v)
+				for _, x := range res {
+					s := samples[x.name]
+					if s == nil {
+						s = new([nmodes][]float64)
+						samples[x.name] = s
+						names = append(names, x.name)
+					}
+					s[m] = append(s[m], x.value)
+					units[x.name] = x.unit
+					fmt.Fprintf(log, "round %d %-6s %s %.1f %s\n", r+1, m, x.name, x.value, x.unit)
 				}
 			}
 		}
 	}
 	host, _ := os.Hostname()
-	fmt.Printf("%d ranks, %d rounds, %s, %s/%s, %s, %s\n\n", np, rounds, cpuModel(), runtime.GOOS, runtime.GOARCH, host, time.Now().Format("2006-01-02"))
-	fmt.Println("| benchmark | native | mpidbg | ratio | added per MPI call |")
-	fmt.Println("|---|---:|---:|---:|---:|")
-	for _, b := range benches {
-		n, s := median(native[b.name]), median(shim[b.name])
-		added := "-"
-		if b.callsPerUnit > 0 {
-			added = fmt.Sprintf("%.0f ns", (s-n)*b.nsPerUnit/b.callsPerUnit)
+	fmt.Printf("%d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", np, rounds, cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host,
+		time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
+	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + " (issue-3 checks only);")
+	fmt.Println("all = mpidbg run (every check). Medians over rounds, [min-max] after them.")
+	fmt.Println()
+	fmt.Println("| benchmark | native | local | all | local/native | all/local | all/native |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	for _, name := range names {
+		s, u := samples[name], units[name]
+		med := medians(s)
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", name, cell(s[native], u), cell(s[local], u), cell(s[all], u),
+			ratio(med[local], med[native]), ratio(med[all], med[local]), ratio(med[all], med[native]))
+	}
+	fmt.Println()
+	fmt.Println("Added time: shim = local − native (the issue-3 checks and the wrappers); cross-rank = all − local")
+	fmt.Println("(shadow messages, collective agreement); per MPI call on the measured path and per message or collective.")
+	fmt.Println()
+	fmt.Println("| benchmark | per | shim per MPI call | shim per op | cross-rank per MPI call | cross-rank per op | all per op |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
+	for _, name := range names {
+		a, ok := accounts[name]
+		if !ok || a.calls == 0 {
+			continue
 		}
-		fmt.Printf("| %s | %.1f %s | %.1f %s | %.2fx | %s |\n", b.name, n, units[b.name], s, units[b.name], s/n, added)
+		scale, ok := nanoseconds(units[name])
+		if !ok {
+			continue
+		}
+		med := medians(samples[name])
+		shim := (med[local] - med[native]) * scale
+		xr := (med[all] - med[local]) * scale
+		fmt.Printf("| %s | %s | %.0f ns | %.0f ns | %.0f ns | %.0f ns | %.0f ns |\n", name, a.op,
+			shim/a.calls, shim/a.ops, xr/a.calls, xr/a.ops, (shim+xr)/a.ops)
 	}
 	return nil
 }
 
-// result runs one benchmark and returns the value of its RESULT line.
-func result(argv []string) (float64, string, error) {
+func (m mode) String() string {
+	return [...]string{"native", "local", "all"}[m]
+}
+
+type result struct {
+	name  string
+	value float64
+	unit  string
+}
+
+// results runs one benchmark and returns the values of its RESULT lines.
+func results(argv []string) ([]result, error) {
 	var out, errb bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return 0, "", fmt.Errorf("%s: %v\n%s%s", strings.Join(argv, " "), err, out.String(), errb.String())
+		return nil, fmt.Errorf("%s: %v\n%s%s", strings.Join(argv, " "), err, out.String(), errb.String())
 	}
+	var res []result
 	s := bufio.NewScanner(&out)
 	for s.Scan() {
 		f := strings.Fields(s.Text())
 		if len(f) == 4 && f[0] == "RESULT" {
 			v, err := strconv.ParseFloat(f[2], 64)
-			return v, f[3], err
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: %v", strings.Join(argv, " "), s.Text(), err)
+			}
+			res = append(res, result{f[1], v, f[3]})
 		}
 	}
-	return 0, "", fmt.Errorf("%s printed no RESULT line:\n%s%s", strings.Join(argv, " "), out.String(), errb.String())
+	if len(res) == 0 {
+		return nil, fmt.Errorf("%s printed no RESULT line:\n%s%s", strings.Join(argv, " "), out.String(), errb.String())
+	}
+	return res, nil
+}
+
+func nanoseconds(unit string) (float64, bool) {
+	switch unit {
+	case "ns":
+		return 1, true
+	case "us":
+		return 1e3, true
+	case "ms":
+		return 1e6, true
+	}
+	return 0, false
+}
+
+func medians(s *[nmodes][]float64) (m [nmodes]float64) {
+	for i := range s {
+		m[i] = median(s[i])
+	}
+	return m
+}
+
+// cell is a median with its unit and the range of the samples.
+func cell(v []float64, unit string) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return fmt.Sprintf("%s %s [%s-%s]", num(median(v)), unit, num(lo), num(hi))
+}
+
+func num(x float64) string {
+	if x >= 100 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", a/b)
 }
 
 func median(v []float64) float64 {
