@@ -445,12 +445,10 @@ static void xr_before(struct mpidbg_cx *cx, struct reqref *c, int n, int wait, i
         if (!o || !o->active || !o->rec)
             continue;
         struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-        int kind = o->rec->kind == MPIDBG_REQ_RECV || mpidbg_xr_is_recv(o) ? MPIDBG_WAIT_RECV
-                   : o->rec->kind == MPIDBG_REQ_SEND                       ? MPIDBG_WAIT_SEND
-                   : o->rec->kind == MPIDBG_REQ_COLL                       ? MPIDBG_WAIT_COLL
-                                                                           : MPIDBG_WAIT_OTHER;
-        if (kind == MPIDBG_WAIT_COLL && !o->coll_seq)
-            kind = MPIDBG_WAIT_OTHER;
+        int kind = o->coll_seq                                  ? MPIDBG_WAIT_COLL
+                   : mpidbg_xr_is_recv(o)                       ? MPIDBG_WAIT_RECV
+                   : o->rec->kind == MPIDBG_REQ_SEND && o->rec->peer != MPI_ANY_SOURCE ? MPIDBG_WAIT_SEND
+                                                                : MPIDBG_WAIT_OTHER;
         int peer = o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
         if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
             continue;

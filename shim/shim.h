@@ -283,7 +283,8 @@ struct mpidbg_robj {
     struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
-    int32_t ow_call, pad2;
+    int32_t ow_call;
+    int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     struct mpidbg_seg inl[2];
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */

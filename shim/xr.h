@@ -101,7 +101,9 @@ MPIDBG_HIDDEN_XR void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc);
 MPIDBG_HIDDEN_XR int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Request *req);
 MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
 
-/* xr_comm.c: shadows and job-wide ids */
+/* xr_comm.c: shadows and job-wide ids. A communicator object the shim
+ * made without a shadow holds 0 or MPI_COMM_NULL there. */
+#define mpidbg_xr_has(co) ((co)->xr != MPI_COMM_NULL && (co)->xr != (MPI_Comm)0)
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c);
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c);

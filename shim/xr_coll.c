@@ -158,6 +158,21 @@ static void ranks_text(char *p, size_t n, const int32_t *ranks, int k)
     }
 }
 
+static const char *op_name(int64_t op)
+{
+    static const struct {
+        MPI_Op op;
+        const char *name;
+    } ops[] = {{MPI_MAX, "MPI_MAX"},   {MPI_MIN, "MPI_MIN"},   {MPI_SUM, "MPI_SUM"},   {MPI_PROD, "MPI_PROD"},
+               {MPI_LAND, "MPI_LAND"}, {MPI_BAND, "MPI_BAND"}, {MPI_LOR, "MPI_LOR"},   {MPI_BOR, "MPI_BOR"},
+               {MPI_LXOR, "MPI_LXOR"}, {MPI_BXOR, "MPI_BXOR"}, {MPI_MINLOC, "MPI_MINLOC"}, {MPI_MAXLOC, "MPI_MAXLOC"},
+               {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if ((int64_t)MPIDBG_H(ops[i].op) == op)
+            return ops[i].name;
+    return op == 1 ? "a user-defined operation" : "an unknown operation";
+}
+
 static const char *mode_word(int mode)
 {
     return mode == 1 ? "nonblocking " : mode == 2 ? "persistent " : "";
@@ -243,7 +258,7 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
         if (used < 3900 && field == V_ROOT)
             used += snprintf(msg + used, 4096 - used, " with root %lld", (long long)all[i].v[V_ROOT]);
         if (used < 3900 && field == V_OP)
-            used += snprintf(msg + used, 4096 - used, " with op %s", all[i].v[V_OP] == 1 ? "(a user-defined op)" : "");
+            used += snprintf(msg + used, 4096 - used, " with op %s", op_name(all[i].v[V_OP]));
         if (used < 3900 && field == V_SIGA) {
             if (all[i].scount >= 0 && all[i].rcount >= 0 && all[i].scount != all[i].rcount)
                 used += snprintf(msg + used, 4096 - used, " with sendcount %lld, recvcount %lld", (long long)all[i].scount,
@@ -425,7 +440,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
         struct pair e;
         if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
-        if (!(root && sin) && sig(xc->stype, xc->scount) != e.hash) {
+        if (!(root && sin) && xc->scount >= 0 && e.count >= 0 && sig(xc->stype, xc->scount) != e.hash) {
             bad = 1;
             snprintf(detail, dn, "this rank sends %lld element(s) of its sendtype, the root receives %lld of its recvtype (recvcounts[%d])",
                      (long long)xc->scount, (long long)e.count, me);
@@ -440,7 +455,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
         struct pair e;
         if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
-        if (!(root && rin) && sig(xc->rtype, xc->rcount) != e.hash) {
+        if (!(root && rin) && xc->rcount >= 0 && e.count >= 0 && sig(xc->rtype, xc->rcount) != e.hash) {
             bad = 1;
             snprintf(detail, dn, "the root sends %lld element(s) of its sendtype (sendcounts[%d]), this rank receives %lld of its recvtype",
                      (long long)e.count, me, (long long)xc->rcount);
@@ -454,7 +469,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
             goto out;
         for (int i = 0; i < n && !bad; i++) {
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
-            if (sig(xc->rtype, rc) != q[i].hash) {
+            if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
                 bad = 1;
                 snprintf(detail, dn, "rank %d sends %lld element(s), this rank receives recvcounts[%d] = %lld of its recvtype",
                          mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);
@@ -476,7 +491,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
         for (int i = 0; i < n && !bad; i++) {
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? xc->rtypes[i] : xc->rtype;
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
-            if (sig(t, rc) != q[i].hash) {
+            if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
                 bad = 1;
                 snprintf(detail, dn, "rank %d sends %lld element(s) to this rank, which receives recvcounts[%d] = %lld",
                          mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);

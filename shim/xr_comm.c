@@ -97,7 +97,7 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
 
 void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
 {
-    if (!co || co->xr == MPI_COMM_NULL)
+    if (!co || !mpidbg_xr_has(co))
         return;
     MPI_Comm xr = co->xr;
     mpidbg_wlock();
@@ -111,7 +111,7 @@ struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c)
     if (!mpidbg_xr_on || c == MPI_COMM_NULL)
         return NULL;
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
-    if (!co || co->freed || co->xr == MPI_COMM_NULL)
+    if (!co || co->freed || !mpidbg_xr_has(co))
         return NULL;
     return co;
 }

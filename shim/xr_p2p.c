@@ -405,9 +405,6 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
         return;
     int synchronous = cx->call == MPIDBG_CALL_MPI_Ssend || cx->call == MPIDBG_CALL_MPI_Issend ||
                       cx->call == MPIDBG_CALL_MPI_Ssend_c || cx->call == MPIDBG_CALL_MPI_Issend_c;
-    if (xp->send && !xp->persistent) {
-        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
-    }
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
         xp->sync = 1;
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->comm != MPI_COMM_NULL)
@@ -445,6 +442,11 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Reque
     struct mpidbg_cobj *co = xp->co;
     if (!co)
         return rc;
+    /* the shadow follows a send MPI accepted: a rejected send sends
+     * nothing, and the receive waits for the shadow only after its own
+     * message arrived, which this send's return does not depend on */
+    if (xp->send && !xp->persistent && rc == MPI_SUCCESS)
+        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->status &&
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
@@ -465,17 +467,43 @@ int mpidbg_xr_is_recv(const struct mpidbg_robj *o)
 {
     if (!mpidbg_xr_on || !o || !o->rec)
         return 0;
-    int32_t c = o->call;
-    return o->rec->kind == MPIDBG_REQ_RECV || c == MPIDBG_CALL_MPI_Isendrecv || c == MPIDBG_CALL_MPI_Isendrecv_replace ||
-           c == MPIDBG_CALL_MPI_Isendrecv_c || c == MPIDBG_CALL_MPI_Isendrecv_replace_c;
+    /* by call, not by the record's kind: an in-place collective has only
+     * a receive side too */
+    switch (o->call) {
+    case MPIDBG_CALL_MPI_Irecv:
+    case MPIDBG_CALL_MPI_Irecv_c:
+    case MPIDBG_CALL_MPI_Imrecv:
+    case MPIDBG_CALL_MPI_Imrecv_c:
+    case MPIDBG_CALL_MPI_Recv_init:
+    case MPIDBG_CALL_MPI_Recv_init_c:
+    case MPIDBG_CALL_MPI_Isendrecv:
+    case MPIDBG_CALL_MPI_Isendrecv_c:
+    case MPIDBG_CALL_MPI_Isendrecv_replace:
+    case MPIDBG_CALL_MPI_Isendrecv_replace_c:
+        return 1;
+    }
+    return 0;
 }
 
 void mpidbg_xr_started(struct mpidbg_robj *o)
 {
-    if (!mpidbg_xr_on || !o || !o->rec || o->rec->kind != MPIDBG_REQ_SEND)
+    if (!mpidbg_xr_on || !o || !o->rec)
         return;
+    switch (o->call) {
+    case MPIDBG_CALL_MPI_Send_init:
+    case MPIDBG_CALL_MPI_Bsend_init:
+    case MPIDBG_CALL_MPI_Ssend_init:
+    case MPIDBG_CALL_MPI_Rsend_init:
+    case MPIDBG_CALL_MPI_Send_init_c:
+    case MPIDBG_CALL_MPI_Bsend_init_c:
+    case MPIDBG_CALL_MPI_Ssend_init_c:
+    case MPIDBG_CALL_MPI_Rsend_init_c:
+        break;
+    default:
+        return;
+    }
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-    if (!co || co->freed || co->xr == MPI_COMM_NULL)
+    if (!co || co->freed || !mpidbg_xr_has(co))
         return;
     shadow_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count, (MPI_Datatype)o->rec->datatype);
 }
@@ -486,8 +514,13 @@ void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
         return;
     if (err != MPI_SUCCESS && !mpidbg_xr_truncated(err))
         return;
+    if (o->rec->peer == MPI_PROC_NULL)
+        return; /* no message; MPI need not even write the status of such a request */
+    int cancelled = 0;
+    if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled)
+        return; /* MPI_Cancel took it back: no message */
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-    if (!co || co->freed || co->xr == MPI_COMM_NULL)
+    if (!co || co->freed || !mpidbg_xr_has(co))
         return;
     int source = o->call == MPIDBG_CALL_MPI_Imrecv || o->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : o->rec->peer;
     shadow_recv(co, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)o->rec->datatype, o->rec->count, source, o->rec->tag,
@@ -520,9 +553,9 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
     else
         snprintf(cn, sizeof cn, "a communicator made at %#llx", (unsigned long long)co->handle);
     snprintf(msg, sizeof msg,
-             "rank %d sent a message (%lld element(s), tag %d, %s) to rank %d that no receive took before MPI_Finalize",
-             h->world, (long long)h->count, h->tag, cn, mpidbg_world_rank);
-    snprintf(rt, sizeof rt, "rank %d reached MPI_Finalize without receiving it", mpidbg_world_rank);
+             "rank %d sent a message (%lld element(s), tag %d, %s) that its destination never received: no receive took it before MPI_Finalize",
+             h->world, (long long)h->count, h->tag, cn);
+    snprintf(rt, sizeof rt, "the destination reached MPI_Finalize without receiving it");
     (void)src;
     ev.text = msg;
     /* the place is the send's, in the sender; this rank's finalize is related */
@@ -542,13 +575,31 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
 struct drain {
     struct mpidbg_cx *cx;
     int64_t missing;
+    /* for pending_match: the shadow's communicator, source and tag */
+    struct mpidbg_cobj *co;
+    int src, tag, found;
 };
+
+/* pending_match looks for a receive request of this rank that is still
+ * active and would take the message: MPI delivered it there, the program
+ * just never completed the request (request-never-completed says so). */
+static void pending_match(void *val, void *arg)
+{
+    struct mpidbg_robj *o = val;
+    struct drain *d = arg;
+    if (d->found || !o || !o->live || !o->active || o->xr_claimed || !o->rec || !mpidbg_xr_is_recv(o) || o->rec->comm != d->co->handle)
+        return;
+    if ((o->rec->peer == d->src || o->rec->peer == MPI_ANY_SOURCE) && (o->rec->tag == d->tag || o->rec->tag == MPI_ANY_TAG)) {
+        d->found = 1;
+        o->xr_claimed = 1; /* one message each */
+    }
+}
 
 static void drain_comm(void *val, void *arg)
 {
     struct mpidbg_cobj *co = val;
     struct drain *d = arg;
-    if (!co || co->freed || co->xr == MPI_COMM_NULL || d->missing <= 0)
+    if (!co || co->freed || !mpidbg_xr_has(co) || d->missing <= 0)
         return;
     for (;;) {
         int flag = 0;
@@ -563,7 +614,13 @@ static void drain_comm(void *val, void *arg)
         if (h.magic != XR_MAGIC)
             continue;
         d->missing--;
-        report_lost(d->cx, &h, co, st.MPI_SOURCE);
+        d->co = co;
+        d->src = st.MPI_SOURCE;
+        d->tag = st.MPI_TAG;
+        d->found = 0;
+        mpidbg_hmap_each(&mpidbg_requests, pending_match, d);
+        if (!d->found)
+            report_lost(d->cx, &h, co, st.MPI_SOURCE);
     }
 }
 
@@ -576,7 +633,7 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
     if (!mpidbg_xr_on)
         return;
     reap(0);
-    if (!mpidbg_world || mpidbg_world->xr == MPI_COMM_NULL || !mpidbg_enabled(MPIDBG_F_LOST_MESSAGE))
+    if (!mpidbg_world || !mpidbg_xr_has(mpidbg_world) || !mpidbg_enabled(MPIDBG_F_LOST_MESSAGE))
         return;
     int64_t *to_me = calloc((size_t)world_size, sizeof *to_me);
     if (!to_me)
