@@ -158,6 +158,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     rec->peer = cx->peer;
     rec->tag = cx->tag;
     rec->call = cx->call;
+    o->xr = cx->co && mpidbg_xr_has(cx->co) ? cx->co->xr : MPI_COMM_NULL;
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -510,8 +511,9 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     REAL1(request);
     int rc = PMPI_Wait(request, status);
     BACK1(request);
+    int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL); /* an error completes it too */
     rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
-    if (rc == MPI_SUCCESS && r.o)
+    if (ended && r.o)
         completed(&r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -551,8 +553,14 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Waitall(count, x, array_of_statuses);
     back_reqs(count, array_of_requests, x, xstack);
+    int ok = rc == MPI_SUCCESS;
+    if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
+        /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
+        for (int i = 0; i < count; i++)
+            if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                completed(&c[i], 1, 0);
     rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
-    if (rc == MPI_SUCCESS && c && count > 0)
+    if (ok && c && count > 0)
         completed(c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);

@@ -288,6 +288,7 @@ struct mpidbg_robj {
     struct mpidbg_seg inl[2];
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
+    MPI_Comm xr;            /* the shadow of its communicator when it started (outlives MPI_Comm_free) */
 };
 
 extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN,

@@ -95,6 +95,22 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     free(old);
 }
 
+/* A communicator may be freed while receives on it are pending (MPI-4.1
+ * §7.4.3: they complete normally); their shadows then arrive on its
+ * shadow, which is kept until MPI_Finalize in that case. */
+struct uses {
+    MPI_Comm xr;
+    int n;
+};
+
+static void count_uses(void *val, void *arg)
+{
+    struct mpidbg_robj *o = val;
+    struct uses *u = arg;
+    if (o && o->live && o->active && o->xr == u->xr)
+        u->n++;
+}
+
 void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
 {
     if (!co || !mpidbg_xr_has(co))
@@ -103,7 +119,10 @@ void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
     mpidbg_wlock();
     co->xr = MPI_COMM_NULL;
     mpidbg_wunlock();
-    PMPI_Comm_free(&xr);
+    struct uses u = {xr, 0};
+    mpidbg_hmap_each(&mpidbg_requests, count_uses, &u);
+    if (!u.n)
+        PMPI_Comm_free(&xr);
 }
 
 struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c)

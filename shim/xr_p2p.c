@@ -399,10 +399,14 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
         xp->comm = mpidbg_xr_message_comm(*xp->message);
         if (xp->comm != MPI_COMM_NULL && !cx->comm)
             cx->comm = MPIDBG_H(xp->comm);
+        if (*xp->message != MPI_MESSAGE_NO_PROC)
+            cx->peer = MPI_ANY_SOURCE; /* the probe knew it; the request's status will say */
     }
     struct mpidbg_cobj *co = xp->co = mpidbg_xr_comm(xp->comm);
     if (!co)
         return;
+    if (xp->message && !xp->probe && !cx->co)
+        cx->co = co; /* MPI_Imrecv's request records the shadow (mpidbg_req_new) */
     int synchronous = cx->call == MPIDBG_CALL_MPI_Ssend || cx->call == MPIDBG_CALL_MPI_Issend ||
                       cx->call == MPIDBG_CALL_MPI_Ssend_c || cx->call == MPIDBG_CALL_MPI_Issend_c;
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
@@ -520,8 +524,11 @@ void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
     if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled)
         return; /* MPI_Cancel took it back: no message */
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-    if (!co || co->freed || !mpidbg_xr_has(co))
+    if (!co || o->xr == MPI_COMM_NULL || o->xr == (MPI_Comm)0)
         return;
+    struct mpidbg_cobj tmp = *co; /* the communicator may be freed (its shadow is kept while this request lives) */
+    tmp.xr = o->xr;
+    co = &tmp;
     int source = o->call == MPIDBG_CALL_MPI_Imrecv || o->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : o->rec->peer;
     shadow_recv(co, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)o->rec->datatype, o->rec->count, source, o->rec->tag,
                 o->rec->site, o->call);
