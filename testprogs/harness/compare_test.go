@@ -76,9 +76,27 @@ func TestParseProgram(t *testing.T) {
 	if want := map[int][]string{3: {"a", "b"}, 4: {"c"}}; p.ranks != 3 || !reflect.DeepEqual(p.wants, want) || p.ok {
 		t.Errorf("got ranks %d wants %v ok %v, want 3 %v false", p.ranks, p.wants, p.ok, want)
 	}
+	if p.flags != nil || p.nativeHangs || p.deadlocks() {
+		t.Errorf("got flags %q native hangs %v deadlocks %v, want none", p.flags, p.nativeHangs, p.deadlocks())
+	}
+	p, err = parseProgram(write("bug_b.c", "// ranks: 8\n//\n// flags: --buffering=zero  --deadlock-timeout=1s\n// native: hangs\n#include <mpi.h>\n"+
+		"// flags: --ignored after the header\n// native: ignored\n// ranks: 99\nf(); // want \"potential-deadlock\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"--buffering=zero", "--deadlock-timeout=1s"}; p.ranks != 8 || !reflect.DeepEqual(p.flags, want) || !p.nativeHangs || !p.deadlocks() {
+		t.Errorf("got ranks %d flags %q native hangs %v deadlocks %v, want 8 %q true true", p.ranks, p.flags, p.nativeHangs, p.deadlocks(), want)
+	}
 	for name, src := range map[string]string{
 		"bug_noranks.c": "f(); // want \"a\"\n",
 		"bug_toomany.c": "// ranks: 9\nf(); // want \"a\"\n",
+		"bug_toofew.c":  "// ranks: 1\nf(); // want \"a\"\n",
+		"bug_late.c":    "#include <mpi.h>\n// ranks: 2\nf(); // want \"a\"\n",
+		"bug_twice.c":   "// ranks: 2\n// ranks: 3\nf(); // want \"a\"\n",
+		"bug_noflag.c":  "// ranks: 2\n// flags:\nf(); // want \"a\"\n",
+		"bug_badflag.c": "// ranks: 2\n// flags: buffering=zero\nf(); // want \"a\"\n",
+		"bug_native.c":  "// ranks: 2\n// native: crashes\nf(); // want \"a\"\n",
+		"ok_hangs.c":    "// ranks: 2\n// native: hangs\n",
 		"bug_nowant.c":  "// ranks: 2\nf();\n",
 		"bug_badwant.c": "// ranks: 2\nf(); // want a\n",
 		"ok_withwant.c": "// ranks: 2\nf(); // want \"a\"\n",
@@ -87,5 +105,16 @@ func TestParseProgram(t *testing.T) {
 		if _, err := parseProgram(write(name, src)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// TestUCXLogLine checks which lines of a bug program's native output are
+// taken for UCX's own.
+func TestUCXLogLine(t *testing.T) {
+	out := "[1795358518.709923] [vm:32167:0]       tag_match.c:62   UCX  WARN  unexpected tag-receive descriptor 0x563c9bb7e140 was not matched\n" +
+		"rank 1: 42\n" +
+		"[1795358523.098074] [vm:32527:0]       tag_match.c:62   UCX  WARN  unexpected tag-receive descriptor 0x55d7ea2a7140 was not matched"
+	if got, want := ucxLogLine.ReplaceAllString(out, ""), "rank 1: 42\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

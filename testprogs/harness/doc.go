@@ -1,18 +1,35 @@
 // Package harness runs the planted-bug suite: the C programs of
-// testprogs/local, each under `mpidbg run` with the shim, and checks that
-// mpidbg reports exactly the findings the programs announce. It has no
-// code of its own outside its tests.
+// testprogs/local (checks one rank can make alone, issue 3) and
+// testprogs/cross (cross-rank checks: type matching, collectives,
+// deadlocks, message races, lost messages, issue 4), each under `mpidbg
+// run` with the shim, and checks that mpidbg reports exactly the findings
+// the programs announce. It has no code of its own outside its tests.
 //
 // # The programs
 //
-// testprogs/local holds one C99 file per program and nothing else (a
-// folder with .c files holds no .go files, see DESIGN.md). Each starts with
-// a comment that says what it does, which MPI rule it breaks and what
-// mpidbg must report, and a line
+// Each program folder holds one C99 file per program and nothing else (a
+// folder with .c files holds no .go files, see DESIGN.md). File names are
+// unique across the folders: they name the subtests. Each program starts
+// with a header comment that says what it does, which MPI rule it breaks
+// (with the section of MPI-4.1) and what mpidbg must report on which line,
+// and holds a line
 //
 //	// ranks: 3
 //
-// giving the number of ranks it runs with (2 to 4). A program is either
+// giving the number of ranks it runs with (2 to 8; more than 2 ranks are
+// oversubscribed on the 2-core development machine). Two more header
+// lines are optional:
+//
+//	// flags: --buffering=zero
+//
+// adds flags to the `mpidbg run` command line (one word per flag, as
+// --name=value), and
+//
+//	// native: hangs
+//
+// declares that the program deadlocks without mpidbg (TestNative builds
+// it, then skips it). Header lines are read only in the comment before
+// the first line of code. A program is either
 //
 //   - bug_*.c: one planted bug (rarely two, when the first cannot be
 //     written alone; the comment says why). The line of each faulty MPI
@@ -28,6 +45,19 @@
 //     constructor, MPI_Comm_dup, MPI_Op_create, MPI_Win_allocate_shared,
 //     MPI_Send_init, MPI_Isend... The program's comment says so each time.
 //
+//     The cross-rank findings go where mpidbg reports them:
+//     type-mismatch and message-truncated at the receiving rank's call
+//     that named the receive's buffer and datatype (MPI_Recv, MPI_Irecv
+//     rather than its MPI_Wait, MPI_Recv_init, MPI_Mrecv, MPI_Imrecv,
+//     MPI_Sendrecv); collective-mismatch, collective-root-mismatch,
+//     collective-op-mismatch and collective-type-mismatch at every rank's
+//     own collective call (so two lines when ranks call different
+//     collectives), a persistent collective at its _init call;
+//     message-race at the wildcard receive; lost-message at the send
+//     nobody received; deadlock and potential-deadlock once, at the call
+//     where the lowest-numbered rank of the deadlock blocks (an
+//     MPI_Wait, MPI_Waitall or MPI_Waitany where it waits on requests).
+//
 //   - ok_*.c: a correct program exercising the same calls (halo exchanges
 //     with vector and subarray types, resized structs, MPI_IN_PLACE,
 //     persistent requests, wildcards, MPI_PROC_NULL, MPI_BOTTOM,
@@ -35,7 +65,11 @@
 //     checks its own results and prints exactly one line, "NAME: OK".
 //
 // Every program is deterministic, finishes in well under a second and
-// exits 0 when run natively (TestNative checks it). A bug that makes
+// exits 0 when run natively (TestNative checks it), except the programs
+// declared "// native: hangs", whose bug deadlocks MPICH itself. A bug
+// program may print nothing natively but UCX's own log lines (UCX warns on
+// standard output about messages still unmatched at MPI_Finalize, which
+// lost-message bugs leave). A bug that makes
 // MPICH's default error handler abort the job is written with
 // MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), so that the
 // call fails and the program goes on; such programs are built so that no
@@ -46,7 +80,7 @@
 // For each program TestPlanted builds it with `mpicc.mpich -g -O0 -Wall
 // -Wextra` (a compiler warning fails the test), runs
 //
-//	bin/mpidbg run -n RANKS --shim lib/libmpidbg.so --json out.json ./prog
+//	bin/mpidbg run -n RANKS --shim lib/libmpidbg.so --json out.json [FLAGS] ./prog
 //
 // and reads out.json ({"version":1,"findings":[...]}). Then:
 //
@@ -60,27 +94,34 @@
 //     line under mpidbg as it does natively;
 //   - a bug program must end with mpidbg's exit status 0 or 1 (1: there
 //     are error findings); anything else means a rank died under the shim.
+//     A program that wants "deadlock" or "potential-deadlock" may end with
+//     any status (mpidbg ends the job after the report), as long as it
+//     ends by itself within the time limit and writes its report.
 //
 // Failures list, per program, what was missing and what was unexpected as
 // file:line, then every finding mpidbg reported and the tail of its
 // output.
 //
 // TestCoverage needs neither MPI nor the shim: every id in
-// checks/catalogue_local.go must be wanted by at least one bug program,
-// every wanted id must be in the catalogue, and every program must have a
-// valid header.
+// checks/catalogue_local.go and checks/catalogue_cross.go (the `ID: "..."`
+// fields of their source) must be wanted by at least one bug program of
+// any folder, every wanted id must be in the catalogue, and every program
+// must have a valid header.
 //
 // # Running it
 //
 //	make build                        # bin/mpidbg (TestPlanted also builds it when missing or stale)
 //	go test ./testprogs/harness/      # skips what needs MPICH or the shim when they are missing
 //	go test ./testprogs/harness/ -run 'TestPlanted/bug_leak' -v
+//	go test ./testprogs/harness/ -run TestPlanted -harness.dirs=cross   # one folder (TestCoverage reads all)
 //	go test ./testprogs/harness/ -run TestNative   # the programs without mpidbg
 //
 // Programs run two at a time (the development machine has 2 cores), each
 // with a time limit (-harness.timeout, default 60s) after which the whole
 // job is terminated: SIGTERM to mpidbg's process group (mpiexec cleans up
-// its ranks), then SIGKILL to every process the run started.
+// its ranks), then SIGKILL to every process the run started. A deadlock
+// program ends well before: mpidbg reports after --deadlock-timeout (2s)
+// and ends the job itself.
 //
 // Environment:
 //
