@@ -511,7 +511,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     REAL1(request);
     int rc = PMPI_Wait(request, status);
     BACK1(request);
-    int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL); /* an error completes it too */
+    /* an error that is the receive's own (truncation) completes it too */
+    int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL) || mpidbg_xr_truncated(rc);
     rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
     if (ended && r.o)
         completed(&r, 1, 0);

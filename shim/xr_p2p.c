@@ -336,14 +336,14 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
 
 /* shadow_recv takes the shadow of the message a receive on co took and
  * checks it. src and tag come from the receive's status. */
-static void shadow_recv(struct mpidbg_cobj *co, int src, int tag, MPI_Datatype rtype, int64_t rcount, int rsource,
-                        int rtag, uint64_t site, int call)
+static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
+                        int rsource, int rtag, uint64_t site, int call)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0)
         return;
     uint64_t buf[XR_MAX / 8];
     MPI_Status st;
-    if (PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, co->xr, &st) != MPI_SUCCESS)
+    if (PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) != MPI_SUCCESS)
         return;
     int n = 0;
     PMPI_Get_count(&st, MPI_BYTE, &n);
@@ -453,7 +453,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Reque
         shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->status &&
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
-        shadow_recv(co, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
+        shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call);
     return swap_out(xp, rc);
 }
@@ -526,11 +526,9 @@ void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
     if (!co || o->xr == MPI_COMM_NULL || o->xr == (MPI_Comm)0)
         return;
-    struct mpidbg_cobj tmp = *co; /* the communicator may be freed (its shadow is kept while this request lives) */
-    tmp.xr = o->xr;
-    co = &tmp;
     int source = o->call == MPIDBG_CALL_MPI_Imrecv || o->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : o->rec->peer;
-    shadow_recv(co, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)o->rec->datatype, o->rec->count, source, o->rec->tag,
+    /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
+    shadow_recv(co, o->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)o->rec->datatype, o->rec->count, source, o->rec->tag,
                 o->rec->site, o->call);
 }
 
