@@ -80,7 +80,8 @@ func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
 }
 
 // waitOf translates one wait. names and groups cache what lk says of
-// each communicator handle, for one message.
+// each communicator handle (its peers in the communicator's rank order,
+// which a peer's index needs), for one message.
 func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64][]int) wire.Wait {
 	out := wire.Wait{Tag: int(w.tag), Call: lk.call(w.call), Comm: w.commID, Coll: w.coll}
 	if int(w.tag) == lk.anyTag {
@@ -118,9 +119,9 @@ func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64]
 	case group == nil:
 		// not translated: the detector takes the wait as satisfiable
 	case peer < 0:
-		out.Ranks = group
+		out.Ranks = wire.MakeRanks(group) // a set: "0-99999" on the wire
 	case peer < len(group):
-		out.Ranks = []int{group[peer]}
+		out.Ranks = wire.Ranks{group[peer]}
 	}
 	return out
 }

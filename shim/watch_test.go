@@ -40,6 +40,7 @@ func TestBlockedOf(t *testing.T) {
 		seq: 42, call: 2, site: 0x1234, nwait: 17, zero: true, args: "count=5",
 		waits: []waitRecord{
 			{kind: waitRecv, peer: 1, tag: 7, call: 3, comm: 0x84000002, commID: 9, site: 0x1100},
+			{kind: waitRecv, peer: -1, tag: 7, call: 3, comm: 0x84000002, commID: 9},
 			{kind: waitRecv, peer: -1, tag: -1, call: 3, comm: 0x44000000, commID: 1},
 			{kind: waitSend, peer: 2, tag: 0, call: 4, comm: 0x44000000, commID: 1},
 			{kind: waitColl, peer: -1, call: 5, comm: 0x44000000, commID: 1, coll: 3},
@@ -56,6 +57,7 @@ func TestBlockedOf(t *testing.T) {
 		Mode: wire.And, Truncated: true, ZeroBuffered: true, ForMS: 150,
 		Waits: []wire.Wait{
 			{Kind: wire.WaitRecv, Ranks: []int{1}, Tag: 7, Call: "MPI_Irecv", Comm: 9, Site: checks.Site{Module: "/app", Offset: 0x1100}},
+			{Kind: wire.WaitRecv, Ranks: []int{1, 3}, Any: true, Tag: 7, Call: "MPI_Irecv", Comm: 9}, // a set, sorted
 			{Kind: wire.WaitRecv, Ranks: []int{0, 1, 2, 3}, Any: true, Tag: wire.AnyTag, Call: "MPI_Irecv", Comm: 1, CommName: "MPI_COMM_WORLD"},
 			{Kind: wire.WaitSend, Ranks: []int{2}, Call: "MPI_Isend", Comm: 1, CommName: "MPI_COMM_WORLD"},
 			{Kind: wire.WaitColl, Ranks: []int{0, 1, 2, 3}, Call: "MPI_Ibarrier", Comm: 1, CommName: "MPI_COMM_WORLD", Coll: 3},

@@ -72,9 +72,9 @@ type Blocked struct {
 type Wait struct {
 	Kind WaitKind `json:"kind"`
 	// Ranks that can satisfy it, in MPI_COMM_WORLD: the peer, every rank
-	// of the group for MPI_ANY_SOURCE (Any set), every other member for a
+	// of the group for MPI_ANY_SOURCE (Any set), every member for a
 	// collective. Empty when the rank could not translate them.
-	Ranks    []int       `json:"ranks,omitempty"`
+	Ranks    Ranks       `json:"ranks,omitempty"`
 	Any      bool        `json:"any,omitempty"`
 	Tag      int         `json:"tag"`
 	Call     string      `json:"call,omitempty"`      // the call that started the operation
