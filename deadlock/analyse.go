@@ -1,7 +1,6 @@
 package deadlock
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,8 +41,9 @@ type Result struct {
 // Edge is what one deadlocked rank waits for.
 type Edge struct {
 	From int
-	To   []int // ranks it waits for that cannot continue, sorted
-	Any  bool  // one of To would be enough (OR), else all are needed
+	Any  bool // one of several ranks would be enough (OR), else all are needed
+	// Text: "rank 0 MPI_Recv(source=1, tag=0, comm=MPI_COMM_WORLD) waits
+	// for rank 1". Long lists of ranks are cut after maxListed items.
 	Text string
 }
 
@@ -53,53 +53,83 @@ func Analyse(ranks []Rank) Result {
 	g := newGraph(ranks)
 	g.solve()
 	var res Result
-	for n, r := range g.ranks {
-		if r.State == Blocked && !g.can[n] {
+	for _, n := range sortedKeys(g.nodes) {
+		if !g.can[n] {
 			res.Deadlocked = append(res.Deadlocked, n)
 		}
 	}
 	if len(res.Deadlocked) == 0 {
 		return res
 	}
-	slices.Sort(res.Deadlocked)
 	for _, n := range res.Deadlocked {
-		res.Edges = append(res.Edges, g.edge(g.ranks[n]))
+		res.Edges = append(res.Edges, g.edge(g.nodes[n]))
 	}
-	res.Shape, res.Core = g.core(res.Edges)
+	res.Shape, res.Core = g.core(res.Deadlocked)
 	return res
 }
 
-// edge describes what holds rank r: the waits not satisfied (all of
-// them for OR) and the ranks behind them.
-func (g *graph) edge(r *Rank) Edge {
-	e := Edge{From: r.Rank}
-	var plain []int           // single ranks, needed
-	var anyOf [][]int         // groups of which one would do
-	var colls []string        // collective phrases
-	seen := map[string]bool{} // phrases already given
-	for _, w := range r.Waits {
-		b := g.blockers(r, w)
-		if len(b) == 0 {
-			continue
-		}
-		slices.Sort(b)
-		e.To = append(e.To, b...)
-		switch {
-		case w.Kind == Coll:
-			p := g.ranksText(b) + " (" + collText(w) + ")"
-			if !seen[p] {
-				seen[p] = true
-				colls = append(colls, p)
-			}
-		case len(b) > 1:
-			anyOf = append(anyOf, b)
-		default:
-			plain = append(plain, b[0])
+// unsatisfied returns the indices of the waits that hold nd (every wait
+// of an OR).
+func (nd *node) unsatisfied() []int {
+	var out []int
+	for i, s := range nd.sat {
+		if !s {
+			out = append(out, i)
 		}
 	}
-	slices.Sort(e.To)
-	e.To = slices.Compact(e.To)
+	return out
+}
 
+// edge describes what holds a deadlocked rank.
+func (g *graph) edge(nd *node) Edge {
+	r := nd.r
+	e := Edge{From: r.Rank}
+	var plain []int     // single ranks
+	var groups []string // "ranks 0-99" of which one would do
+	var colls []string  // "rank 3 (collective 2 on MPI_COMM_WORLD)"
+	seen := map[any]bool{}
+	others := 0 // ranks in groups, besides this one
+	for _, i := range nd.unsatisfied() {
+		switch t := nd.on[i]; {
+		case t.rank >= 0:
+			plain = append(plain, t.rank)
+		case t.group != nil && !seen[t.group]:
+			seen[t.group] = true
+			gt := g.groupText(t.group)
+			groups = append(groups, gt.render(r.Rank))
+			others += gt.count - boolInt(inSorted(t.group.members, r.Rank))
+		case t.coll != nil && !seen[t.coll]:
+			seen[t.coll] = true
+			colls = append(colls, g.collText(t.coll))
+		}
+	}
+	slices.Sort(plain)
+	plain = slices.Compact(plain)
+	var what string
+	switch {
+	case r.Mode == Or:
+		var parts []string
+		if len(plain) > 0 {
+			parts = append(parts, g.listText(plain).render(-1))
+		}
+		parts = append(append(parts, groups...), colls...)
+		e.Any = len(parts) > 1 || len(plain) > 1 || others > 1
+		what = strings.Join(parts, " or ")
+		if e.Any {
+			what = "any of " + what
+		}
+	default:
+		var parts []string
+		if len(plain) > 0 {
+			parts = append(parts, g.listText(plain).render(-1))
+		}
+		for _, gt := range groups {
+			parts = append(parts, "any of "+gt)
+		}
+		parts = append(parts, colls...)
+		e.Any = len(parts) == 1 && len(groups) == 1 && others > 1
+		what = strings.Join(parts, " and ")
+	}
 	call := r.Call
 	if call == "" {
 		call = "an MPI call"
@@ -107,65 +137,133 @@ func (g *graph) edge(r *Rank) Edge {
 	if r.Args != "" {
 		call += "(" + r.Args + ")"
 	}
-	var what string
-	switch {
-	case r.Mode == Or && len(e.To) > 1 || r.Mode == And && len(plain) == 0 && len(colls) == 0 && len(anyOf) == 1:
-		e.Any = true
-		what = "any of " + g.ranksText(e.To)
-	default:
-		var parts []string
-		if len(plain) > 0 {
-			slices.Sort(plain)
-			parts = append(parts, g.ranksText(slices.Compact(plain)))
-		}
-		for _, a := range anyOf {
-			parts = append(parts, "any of "+g.ranksText(a))
-		}
-		parts = append(parts, colls...)
-		what = strings.Join(parts, " and ")
-	}
-	e.Text = fmt.Sprintf("rank %d %s waits for %s", r.Rank, call, what)
+	e.Text = "rank " + strconv.Itoa(r.Rank) + " " + call + " waits for " + what
 	return e
 }
 
-// collText names a collective: "collective 3 on MPI_COMM_WORLD", or by
-// its call when it has no number (the shim's own collective in
-// MPI_Finalize): "MPI_Finalize on MPI_COMM_WORLD".
-func collText(w Wait) string {
-	if w.Coll == 0 && w.Call != "" {
-		return w.Call + commSuffix(w)
+func boolInt(b bool) int {
+	if b {
+		return 1
 	}
-	return "collective " + strconv.FormatUint(w.Coll, 10) + commSuffix(w)
+	return 0
 }
 
-func commSuffix(w Wait) string {
-	if w.CommName != "" {
-		return " on " + w.CommName
+// groupText is the text of a group's ranks, made once.
+func (g *graph) groupText(gr *group) *ranksText {
+	if gr.text == nil {
+		gr.text = g.listText(gr.members)
 	}
-	return ""
+	return gr.text
 }
 
-// ranksText is "rank 1" or "ranks 0, 2, 5-9", each rank that ended
-// marked: "rank 1 (finalized)". Runs of three or more ranks fold.
-func (g *graph) ranksText(rs []int) string {
-	word := "ranks "
-	if len(rs) == 1 {
-		word = "rank "
+// collText names the members a collective waits for, and the
+// collective: "rank 3 (collective 2 on MPI_COMM_WORLD)"; made once.
+func (g *graph) collText(c *coll) string {
+	if c.text != "" {
+		return c.text
 	}
-	var parts []string
-	for i := 0; i < len(rs); i++ {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 && g.fate(rs[j]) == "" && g.fate(rs[j+1]) == "" {
-			j++
+	var missing []int
+	for _, m := range c.members {
+		if !c.arrived[m] && !g.can[m] && g.known(m) {
+			missing = append(missing, m)
 		}
-		if j-i >= 2 {
-			parts = append(parts, fmt.Sprintf("%d-%d", rs[i], rs[j]))
-			i = j
+	}
+	name := "collective " + strconv.FormatUint(c.key.coll, 10)
+	if c.key.coll == 0 && c.w.Call != "" {
+		name = c.w.Call // the shim's own collective in MPI_Finalize
+	}
+	if c.w.CommName != "" {
+		name += " on " + c.w.CommName
+	}
+	c.text = g.listText(missing).render(-1) + " (" + name + ")"
+	return c.text
+}
+
+// maxListed bounds the items a list of ranks spells out.
+const maxListed = 16
+
+// ranksText is a sorted list of ranks as items: runs of ranks that did
+// not end, and single ranks that did ("1 (finalized)").
+type ranksText struct {
+	items []rankItem
+	count int
+}
+
+type rankItem struct {
+	lo, hi int
+	fate   string
+}
+
+func (g *graph) listText(rs []int) *ranksText {
+	t := &ranksText{count: len(rs)}
+	for i := 0; i < len(rs); i++ {
+		if f := g.fate(rs[i]); f != "" {
+			t.items = append(t.items, rankItem{rs[i], rs[i], f})
 			continue
 		}
-		parts = append(parts, strconv.Itoa(rs[i])+g.fate(rs[i]))
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 && g.fate(rs[j+1]) == "" {
+			j++
+		}
+		t.items = append(t.items, rankItem{lo: rs[i], hi: rs[j]})
+		i = j
 	}
-	return word + strings.Join(parts, ", ")
+	return t
+}
+
+// render writes "rank 1" or "ranks 0, 2, 5-9", without rank skip (-1:
+// none), each rank that ended marked, and at most maxListed items.
+func (t *ranksText) render(skip int) string {
+	items := t.items
+	count := t.count
+	// The item holding skip, found by binary search, is split around it.
+	if k, ok := slices.BinarySearchFunc(items, skip, func(it rankItem, x int) int {
+		switch {
+		case it.hi < x:
+			return -1
+		case it.lo > x:
+			return 1
+		}
+		return 0
+	}); ok && skip >= 0 {
+		it := items[k]
+		var split []rankItem
+		if it.lo < skip {
+			split = append(split, rankItem{lo: it.lo, hi: skip - 1, fate: it.fate})
+		}
+		if skip < it.hi {
+			split = append(split, rankItem{lo: skip + 1, hi: it.hi, fate: it.fate})
+		}
+		items = slices.Concat(items[:k:k], split, items[k+1:])
+		count--
+	}
+	var parts []string
+	listed := 0
+	for _, it := range items {
+		if len(parts) >= maxListed {
+			break
+		}
+		switch {
+		case it.fate != "":
+			parts = append(parts, strconv.Itoa(it.lo)+it.fate)
+		case it.hi-it.lo >= 2:
+			parts = append(parts, strconv.Itoa(it.lo)+"-"+strconv.Itoa(it.hi))
+		case it.hi > it.lo:
+			parts = append(parts, strconv.Itoa(it.lo), strconv.Itoa(it.hi))
+		default:
+			parts = append(parts, strconv.Itoa(it.lo))
+		}
+		listed += it.hi - it.lo + 1
+	}
+	word := "ranks "
+	if count == 1 {
+		word = "rank "
+	}
+	s := word + strings.Join(parts, ", ")
+	if listed < count {
+		s += " and " + strconv.Itoa(count-listed) + " more"
+	}
+	return s
 }
 
 // fate marks a rank that ended: " (finalized)", " (died)", else "".
@@ -181,64 +279,153 @@ func (g *graph) fate(n int) string {
 	return ""
 }
 
-// core finds what closes the deadlock among the edges: a strongly
-// connected group of deadlocked ranks with no way out to other
-// deadlocked ranks (a knot, or a cycle for AND waits), else any such
-// group, else the finished or dead ranks the chains end in.
-func (g *graph) core(edges []Edge) (Shape, []int) {
-	next := map[int][]int{}
-	for _, e := range edges {
-		next[e.From] = nil
-	}
-	for _, e := range edges {
-		for _, t := range e.To {
-			if _, in := next[t]; in {
-				next[e.From] = append(next[e.From], t)
+// Nodes of the explanation graph: ranks are their numbers, groups and
+// collectives negative.
+func groupNode(gr *group) int { return -1 - 2*gr.id }
+func collNode(c *coll) int    { return -2 - 2*c.id }
+
+// next returns the wait-for edges out of node v, among ranks that
+// cannot continue: a deadlocked rank's unsatisfied waits, a group's
+// members, a collective's members that have not arrived.
+func (g *graph) next(v int) []int {
+	if v >= 0 {
+		nd := g.nodes[v]
+		if nd == nil || g.can[v] {
+			return nil // ended: where a chain stops
+		}
+		var out []int
+		for _, i := range nd.unsatisfied() {
+			switch t := nd.on[i]; {
+			case t.rank >= 0:
+				out = append(out, t.rank)
+			case t.group != nil:
+				out = append(out, groupNode(t.group))
+			case t.coll != nil:
+				out = append(out, collNode(t.coll))
 			}
 		}
+		return out
 	}
-	comps := sccs(edges, next)
+	if (-v)%2 == 1 {
+		return g.groups[(-v-1)/2].members
+	}
+	c := g.collList[(-v-2)/2]
+	var out []int
+	for _, m := range c.members {
+		if !c.arrived[m] && !g.can[m] && g.known(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// core finds what closes the deadlock: a strongly connected set of
+// deadlocked ranks (with the groups and collectives between them),
+// preferably one with no way out to other deadlocked ranks, else the
+// finished or dead ranks the chains end in. Inside the set, a cycle of
+// needed waits is the explanation when there is one (AND), else the set
+// is a knot (OR).
+func (g *graph) core(deadlocked []int) (Shape, []int) {
+	adj := map[int][]int{}
+	var nodes []int
+	var visit func(v int)
+	visit = func(v int) { // the nodes reachable from the deadlocked ranks
+		if _, ok := adj[v]; ok {
+			return
+		}
+		adj[v] = g.next(v)
+		nodes = append(nodes, v)
+		for _, t := range adj[v] {
+			visit(t)
+		}
+	}
+	for _, n := range deadlocked {
+		visit(n)
+	}
 	var pick []int
 	bottom := false
-	for _, c := range comps {
-		if len(c) == 1 && !slices.Contains(next[c[0]], c[0]) {
-			continue // one rank, no loop
+	for _, c := range sccs(nodes, adj) {
+		var ranks []int
+		for _, v := range c {
+			if v >= 0 {
+				ranks = append(ranks, v)
+			}
+		}
+		// One rank alone is a loop only on a direct edge to itself (a
+		// path back through a group it is in is no wait).
+		if len(ranks) == 0 || len(ranks) == 1 && !slices.Contains(adj[ranks[0]], ranks[0]) {
+			continue
+		}
+		in := map[int]bool{}
+		for _, v := range c {
+			in[v] = true
 		}
 		closed := true
-		for _, n := range c {
-			for _, t := range next[n] {
-				if !slices.Contains(c, t) {
+		for _, v := range c {
+			for _, t := range adj[v] {
+				if !in[t] && (t < 0 || g.nodes[t] != nil) {
 					closed = false
 				}
 			}
 		}
-		if pick == nil || closed && !bottom || closed == bottom && c[0] < pick[0] {
+		if pick == nil || closed && !bottom || closed == bottom && minOf(ranks) < minOf(pick) {
 			pick, bottom = c, closed
 		}
 	}
 	if pick == nil {
 		var ended []int
-		for _, e := range edges {
-			for _, t := range e.To {
-				if r := g.ranks[t]; r != nil && (r.State == Finished || r.State == Dead) {
-					ended = append(ended, t)
-				}
+		for _, v := range nodes {
+			if r := g.ranks[v]; v >= 0 && r != nil && (r.State == Finished || r.State == Dead) {
+				ended = append(ended, v)
 			}
 		}
 		slices.Sort(ended)
-		return Ended, slices.Compact(ended)
+		return Ended, ended
 	}
-	for _, e := range edges {
-		if e.Any && slices.Contains(pick, e.From) {
-			return Knot, pick
+	var ranks []int
+	for _, v := range pick {
+		if v >= 0 {
+			ranks = append(ranks, v)
 		}
 	}
-	return Cycle, cycleIn(pick, next)
+	slices.Sort(ranks)
+	// A cycle of waits each of which is needed (no wildcard group, no OR
+	// of several) explains it alone; else it is a knot, all of it.
+	needed := map[int][]int{}
+	for _, v := range pick {
+		if nd := g.nodes[v]; v >= 0 && nd != nil && nd.r.Mode == Or && len(nd.unsatisfied()) > 1 {
+			continue
+		}
+		for _, t := range adj[v] {
+			if t >= 0 || (-t)%2 == 0 {
+				needed[v] = append(needed[v], t)
+			}
+		}
+	}
+	for _, start := range ranks[:min(len(ranks), maxCycleStarts)] {
+		if c := cycleIn(pick, start, needed); c != nil {
+			return Cycle, c
+		}
+	}
+	return Knot, ranks
 }
 
-// sccs returns the strongly connected components of the graph next
-// (Tarjan's algorithm), each sorted, in the order of edges.
-func sccs(edges []Edge, next map[int][]int) [][]int {
+// maxCycleStarts bounds the ranks a search for a cycle starts from.
+const maxCycleStarts = 8
+
+func minOf(vs []int) int {
+	m := -1
+	for _, v := range vs {
+		if v >= 0 && (m < 0 || v < m) {
+			m = v
+		}
+	}
+	return m
+}
+
+// sccs returns the strongly connected components of the graph adj over
+// nodes (Tarjan's algorithm).
+func sccs(nodes []int, adj map[int][]int) [][]int {
 	index, low := map[int]int{}, map[int]int{}
 	on := map[int]bool{}
 	var stack []int
@@ -248,7 +435,7 @@ func sccs(edges []Edge, next map[int][]int) [][]int {
 		index[n], low[n] = len(index), len(index)
 		stack = append(stack, n)
 		on[n] = true
-		for _, t := range next[n] {
+		for _, t := range adj[n] {
 			if _, seen := index[t]; !seen {
 				visit(t)
 				low[n] = min(low[n], low[t])
@@ -267,29 +454,32 @@ func sccs(edges []Edge, next map[int][]int) [][]int {
 					break
 				}
 			}
-			slices.Sort(c)
 			out = append(out, c)
 		}
 	}
-	for _, e := range edges {
-		if _, seen := index[e.From]; !seen {
-			visit(e.From)
+	for _, n := range nodes {
+		if _, seen := index[n]; !seen {
+			visit(n)
 		}
 	}
 	return out
 }
 
-// cycleIn returns a shortest cycle through the lowest rank of the
-// strongly connected component c, from that rank.
-func cycleIn(c []int, next map[int][]int) []int {
-	start := c[0]
+// cycleIn returns the ranks of a shortest cycle through start inside the
+// node set c over the edges adj, in order from start; nil if there is
+// none.
+func cycleIn(c []int, start int, adj map[int][]int) []int {
+	in := map[int]bool{}
+	for _, v := range c {
+		in[v] = true
+	}
 	prev := map[int]int{}
 	queue := []int{start}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, t := range next[n] {
-			if !slices.Contains(c, t) {
+		for _, t := range adj[n] {
+			if !in[t] {
 				continue
 			}
 			if t == start {
@@ -297,7 +487,13 @@ func cycleIn(c []int, next map[int][]int) []int {
 				for path[0] != start {
 					path = append([]int{prev[path[0]]}, path...)
 				}
-				return path
+				var ranks []int
+				for _, v := range path {
+					if v >= 0 {
+						ranks = append(ranks, v)
+					}
+				}
+				return ranks
 			}
 			if _, seen := prev[t]; !seen {
 				prev[t] = n
@@ -305,7 +501,7 @@ func cycleIn(c []int, next map[int][]int) []int {
 			}
 		}
 	}
-	return c // not reached: c is strongly connected
+	return nil
 }
 
 // Describe says what closes the deadlock, in a few words: "a cycle:
@@ -319,7 +515,7 @@ func (r Result) Describe() string {
 		}
 		return "a cycle: " + strings.Join(steps, " → ")
 	case Knot:
-		return "a knot: ranks " + list(r.Core) + " wait for one another and for no rank outside"
+		return "a knot: ranks " + list(r.Core) + " wait for one another, each for any of several"
 	case Ended:
 		if len(r.Core) == 1 {
 			return "rank " + list(r.Core) + " has ended"
@@ -329,10 +525,20 @@ func (r Result) Describe() string {
 	return "no deadlock"
 }
 
+// list writes ranks folded: "0, 2, 5-9".
 func list(rs []int) string {
-	s := make([]string, len(rs))
-	for i, n := range rs {
-		s[i] = strconv.Itoa(n)
+	var parts []string
+	for i := 0; i < len(rs); i++ {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, strconv.Itoa(rs[i])+"-"+strconv.Itoa(rs[j]))
+			i = j
+			continue
+		}
+		parts = append(parts, strconv.Itoa(rs[i]))
 	}
-	return strings.Join(s, ", ")
+	return strings.Join(parts, ", ")
 }

@@ -20,7 +20,7 @@ func send(to int, tag int) Wait {
 	return Wait{Kind: Send, Ranks: []int{to}, Tag: tag, Call: "MPI_Send", Comm: world, CommName: "MPI_COMM_WORLD"}
 }
 
-func coll(call string, n uint64, members ...int) Wait {
+func collWait(call string, n uint64, members ...int) Wait {
 	return Wait{Kind: Coll, Ranks: members, Call: call, Comm: world, CommName: "MPI_COMM_WORLD", Coll: n}
 }
 
@@ -83,7 +83,7 @@ func TestAnalyse(t *testing.T) {
 		{
 			name: "collective_versus_point_to_point",
 			ranks: []Rank{
-				blocked(0, "MPI_Bcast", "root=0, comm=MPI_COMM_WORLD", And, coll("MPI_Bcast", 1, 0, 1)),
+				blocked(0, "MPI_Bcast", "root=0, comm=MPI_COMM_WORLD", And, collWait("MPI_Bcast", 1, 0, 1)),
 				blocked(1, "MPI_Recv", "source=0, tag=0, comm=MPI_COMM_WORLD", And, recv(0, 0)),
 			},
 			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
@@ -95,9 +95,9 @@ func TestAnalyse(t *testing.T) {
 		{
 			name: "barrier_while_one_rank_waits_elsewhere",
 			ranks: []Rank{
-				blocked(0, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, coll("MPI_Barrier", 4, 0, 1, 2, 3)),
-				blocked(1, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, coll("MPI_Barrier", 4, 0, 1, 2, 3)),
-				blocked(2, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, coll("MPI_Barrier", 4, 0, 1, 2, 3)),
+				blocked(0, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, collWait("MPI_Barrier", 4, 0, 1, 2, 3)),
+				blocked(1, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, collWait("MPI_Barrier", 4, 0, 1, 2, 3)),
+				blocked(2, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, collWait("MPI_Barrier", 4, 0, 1, 2, 3)),
 				blocked(3, "MPI_Recv", "source=0, tag=9, comm=MPI_COMM_WORLD", And, recv(0, 9)),
 			},
 			deadlocked: []int{0, 1, 2, 3}, shape: Cycle, core: []int{0, 3},
@@ -111,8 +111,8 @@ func TestAnalyse(t *testing.T) {
 		{
 			name: "mismatched_collectives",
 			ranks: []Rank{
-				blocked(0, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, coll("MPI_Barrier", 2, 0, 1)),
-				blocked(1, "MPI_Bcast", "root=0, comm=MPI_COMM_WORLD", And, coll("MPI_Bcast", 2, 0, 1)),
+				blocked(0, "MPI_Barrier", "comm=MPI_COMM_WORLD", And, collWait("MPI_Barrier", 2, 0, 1)),
+				blocked(1, "MPI_Bcast", "root=0, comm=MPI_COMM_WORLD", And, collWait("MPI_Bcast", 2, 0, 1)),
 			},
 			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
 			texts: []string{
@@ -124,7 +124,7 @@ func TestAnalyse(t *testing.T) {
 			name: "receive_from_a_rank_in_finalize",
 			ranks: []Rank{
 				blocked(0, "MPI_Recv", "source=1", And, recv(1, 0)),
-				blocked(1, "MPI_Finalize", "", And, coll("MPI_Finalize", 0, 0, 1)),
+				blocked(1, "MPI_Finalize", "", And, collWait("MPI_Finalize", 0, 0, 1)),
 			},
 			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
 			texts: []string{
@@ -190,7 +190,7 @@ func TestAnalyse(t *testing.T) {
 		{
 			name: "mixed_waitall",
 			ranks: []Rank{
-				blocked(0, "MPI_Waitall", "count=3", And, recv(1, 0), recvAny(0, 1, 2, 3, 4), coll("MPI_Ibarrier", 1, 0, 1, 2, 3, 4)),
+				blocked(0, "MPI_Waitall", "count=3", And, recv(1, 0), recvAny(0, 1, 2, 3, 4), collWait("MPI_Ibarrier", 1, 0, 1, 2, 3, 4)),
 				blocked(1, "MPI_Recv", "source=0", And, recv(0, 0)),
 				blocked(2, "MPI_Recv", "source=0", And, recv(0, 0)),
 				blocked(3, "MPI_Recv", "source=0", And, recv(0, 0)),
@@ -225,9 +225,9 @@ func TestAnalyse(t *testing.T) {
 		{
 			name: "slow_collective",
 			ranks: []Rank{
-				blocked(0, "MPI_Allreduce", "", And, coll("MPI_Allreduce", 7, 0, 1, 2)),
-				blocked(1, "MPI_Allreduce_c", "", And, coll("MPI_Allreduce_c", 7, 0, 1, 2)),
-				blocked(2, "MPI_Allreduce", "", And, coll("MPI_Allreduce", 7, 0, 1, 2)),
+				blocked(0, "MPI_Allreduce", "", And, collWait("MPI_Allreduce", 7, 0, 1, 2)),
+				blocked(1, "MPI_Allreduce_c", "", And, collWait("MPI_Allreduce_c", 7, 0, 1, 2)),
+				blocked(2, "MPI_Allreduce", "", And, collWait("MPI_Allreduce", 7, 0, 1, 2)),
 			},
 		},
 		{
@@ -291,7 +291,8 @@ func TestDescribe(t *testing.T) {
 	}{
 		{Result{Shape: Cycle, Core: []int{0, 2, 1}}, "a cycle: rank 0 → rank 2 → rank 1 → rank 0"},
 		{Result{Shape: Cycle, Core: []int{3}}, "a cycle: rank 3 → rank 3"},
-		{Result{Shape: Knot, Core: []int{0, 1, 2}}, "a knot: ranks 0, 1, 2 wait for one another and for no rank outside"},
+		{Result{Shape: Knot, Core: []int{0, 1, 2}}, "a knot: ranks 0-2 wait for one another, each for any of several"},
+		{Result{Shape: Knot, Core: []int{0, 1, 3}}, "a knot: ranks 0, 1, 3 wait for one another, each for any of several"},
 		{Result{Shape: Ended, Core: []int{1}}, "rank 1 has ended"},
 		{Result{Shape: Ended, Core: []int{1, 4}}, "ranks 1, 4 have ended"},
 		{Result{}, "no deadlock"},
@@ -313,4 +314,69 @@ func TestAnalyseOddInput(t *testing.T) {
 		blocked(2, "", "", Mode(9), Wait{Kind: Kind(77), Ranks: []int{0}}),
 	})
 	Analyse(nil)
+}
+
+// TestAnalyseLarge: a job of 50,000 ranks in the two shapes that would
+// be quadratic with an edge from every waiter to every member: all but
+// one in MPI_Barrier, and every rank receiving from MPI_ANY_SOURCE. The
+// ranks share one slice for their group, as the launcher's do.
+func TestAnalyseLarge(t *testing.T) {
+	const n = 50000
+	world := make([]int, n)
+	for i := range world {
+		world[i] = i
+	}
+	t.Run("barrier", func(t *testing.T) {
+		ranks := make([]Rank, n)
+		for i := range ranks {
+			ranks[i] = Rank{Rank: i, State: Blocked, Call: "MPI_Barrier", Waits: []Wait{{Kind: Coll, Ranks: world, Call: "MPI_Barrier", Comm: 1, CommName: "MPI_COMM_WORLD", Coll: 1}}}
+		}
+		ranks[n-1] = blocked(n-1, "MPI_Recv", "", And, recv(0, 0))
+		res := Analyse(ranks)
+		if len(res.Deadlocked) != n || res.Shape != Cycle || !slices.Equal(res.Core, []int{0, n - 1}) {
+			t.Fatalf("got %d deadlocked, %v %v", len(res.Deadlocked), res.Shape, res.Core)
+		}
+		if want := "rank 7 MPI_Barrier waits for rank 49999 (collective 1 on MPI_COMM_WORLD)"; res.Edges[7].Text != want {
+			t.Errorf("got %q, want %q", res.Edges[7].Text, want)
+		}
+	})
+	t.Run("any_source", func(t *testing.T) {
+		ranks := make([]Rank, n)
+		for i := range ranks {
+			ranks[i] = Rank{Rank: i, State: Blocked, Call: "MPI_Recv", Waits: []Wait{{Kind: Recv, Ranks: world, Any: true, Tag: AnyTag, Comm: 1}}}
+		}
+		res := Analyse(ranks)
+		if len(res.Deadlocked) != n || res.Shape != Knot || len(res.Core) != n {
+			t.Fatalf("got %d deadlocked, %v, core of %d", len(res.Deadlocked), res.Shape, len(res.Core))
+		}
+		if want := "rank 5 MPI_Recv waits for any of ranks 0-4, 6-49999"; res.Edges[5].Text != want {
+			t.Errorf("got %q, want %q", res.Edges[5].Text, want)
+		}
+		ranks[123].State = Running // one rank that can send frees them all
+		if res := Analyse(ranks); len(res.Deadlocked) != 0 {
+			t.Errorf("one running rank: got %d deadlocked", len(res.Deadlocked))
+		}
+	})
+}
+
+// TestLongLists: lists of ranks are cut after maxListed items.
+func TestLongLists(t *testing.T) {
+	evens := []int{}
+	for i := 0; i < 100; i += 2 {
+		evens = append(evens, i)
+	}
+	ranks := []Rank{blocked(1, "MPI_Recv", "", And, Wait{Kind: Recv, Ranks: evens, Any: true, Tag: AnyTag, Comm: 1})}
+	for _, r := range evens {
+		ranks = append(ranks, Rank{Rank: r, State: Finished})
+	}
+	res := Analyse(ranks)
+	want := "rank 1 MPI_Recv waits for any of ranks 0 (finalized), 2 (finalized), 4 (finalized), 6 (finalized), 8 (finalized), 10 (finalized), " +
+		"12 (finalized), 14 (finalized), 16 (finalized), 18 (finalized), 20 (finalized), 22 (finalized), 24 (finalized), 26 (finalized), " +
+		"28 (finalized), 30 (finalized) and 34 more"
+	if len(res.Edges) != 1 || res.Edges[0].Text != want {
+		t.Errorf("got %+v\nwant %q", res.Edges, want)
+	}
+	if res.Shape != Ended || len(res.Core) != 50 {
+		t.Errorf("got %v with %d ranks, want ended with 50", res.Shape, len(res.Core))
+	}
 }

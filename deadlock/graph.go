@@ -13,17 +13,26 @@
 // operation: a send meets a posted receive and the other way round, and a
 // member blocked in the same collective (same communicator, same number,
 // same call) has arrived. Starting from the running ranks, that is
-// computed to a fixpoint; the blocked ranks left over can never continue.
-// Ranks that finished (MPI_Finalize) or died never continue either, but
-// they are not deadlocked themselves: they are where a chain ends.
+// propagated to a fixpoint; the blocked ranks left over can never
+// continue. Ranks that finished (MPI_Finalize) or died never continue
+// either, but they are not deadlocked themselves: they are where a chain
+// ends.
 //
 // Where the detector knows too little (a wait it cannot name, ranks the
 // rank could not translate, a truncated list of waits) it assumes the
 // wait can be satisfied: it reports fewer deadlocks rather than false
 // ones.
+//
+// Cost: linear in ranks, waits and distinct groups. A wildcard receive's
+// group and a collective are one node each, shared by every rank that
+// waits on them, never an edge to every member from every waiter: 100,000
+// ranks in MPI_Barrier are 100,000 waits on one node.
 package deadlock
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // State is what a rank is doing.
 type State int
@@ -58,12 +67,15 @@ const AnyTag = -1
 
 // Wait is one thing a blocked rank waits for.
 type Wait struct {
-	Kind     Kind
-	Ranks    []int  // MPI_COMM_WORLD ranks that can satisfy it; empty: unknown
+	Kind Kind
+	// Ranks (MPI_COMM_WORLD) that can satisfy it: the peer, the group of a
+	// wildcard receive, the members of a collective. Sorted for a group
+	// or collective; empty: unknown. Waits may share one slice.
+	Ranks    []int
 	Any      bool   // a receive from MPI_ANY_SOURCE
 	Tag      int    // AnyTag in a receive matches any
 	Call     string // the call that started the operation
-	Comm     uint64 // the communicator's job-wide id; 0 unknown (matches any)
+	Comm     uint64 // the communicator's job-wide id; 0 unknown
 	CommName string
 	Coll     uint64 // Coll: the collective's number on Comm
 }
@@ -80,14 +92,85 @@ type Rank struct {
 	Truncated bool // the call waits for more than Waits lists
 }
 
-// graph is the job: ranks by number, and which can continue.
+// graph is the job and the solver's state.
 type graph struct {
 	ranks map[int]*Rank
-	can   map[int]bool
+	nodes map[int]*node // the blocked ranks
+	can   map[int]bool  // ranks that can continue, as far as known so far
+	queue []int         // ranks that became able to, not yet propagated
+
+	specific map[int][]ref // waits on one rank (a receive from it, a send to it)
+	groups   []*group
+	groupOf  map[groupID]*group   // by slice
+	byHash   map[groupID][]*group // by contents
+	memberOf map[int][]*group
+	colls    map[collKey]*coll
+	collList []*coll         // in order of creation, for stable output
+	missOf   map[int][]*coll // collectives a rank has not reached
+}
+
+// node is a blocked rank: which of its waits are satisfied, how many an
+// AND still needs, and what each wait is on.
+type node struct {
+	r    *Rank
+	sat  []bool
+	need int
+	on   []target
+}
+
+// target is what one wait is on: a rank, a group, a collective, or
+// nothing known (satisfied).
+type target struct {
+	rank  int // specific waits; -1 otherwise
+	group *group
+	coll  *coll
+}
+
+type ref struct {
+	n *node
+	i int
+}
+
+// group is the ranks of a wildcard receive: satisfied as soon as one of
+// them can continue.
+type group struct {
+	id      int
+	members []int // sorted
+	can     int   // members that can continue
+	waiters []ref
+	text    *ranksText // made when an edge needs it
+}
+
+// groupID identifies a group by its slice when waits share one (what
+// the launcher does), by its contents otherwise.
+type groupID struct {
+	ptr  uintptr
+	n    int
+	hash uint64
+}
+
+// coll is one collective: a communicator, a number and a call. It
+// completes once every member has arrived or can still arrive.
+type coll struct {
+	id      int
+	key     collKey
+	w       Wait // the first wait on it, for its name
+	members []int
+	arrived map[int]bool
+	missing int // members not arrived that cannot continue
+	waiters []ref
+	text    string // made when an edge needs it
+}
+
+type collKey struct {
+	comm, coll uint64
+	call       string
 }
 
 func newGraph(ranks []Rank) *graph {
-	g := &graph{ranks: map[int]*Rank{}, can: map[int]bool{}}
+	g := &graph{ranks: map[int]*Rank{}, nodes: map[int]*node{}, can: map[int]bool{},
+		specific: map[int][]ref{}, groupOf: map[groupID]*group{}, byHash: map[groupID][]*group{}, memberOf: map[int][]*group{},
+		colls: map[collKey]*coll{}, missOf: map[int][]*coll{}}
 	for i := range ranks {
 		r := &ranks[i]
 		if _, dup := g.ranks[r.Rank]; !dup {
@@ -97,148 +180,260 @@ func newGraph(ranks []Rank) *graph {
 	return g
 }
 
-// solve computes which ranks can continue: the running ones, then every
-// blocked rank whose waits those (or a matching blocked operation)
-// satisfy, until nothing changes.
+// known tells whether the job told about rank n; a rank it did not tell
+// about counts as able to continue.
+func (g *graph) known(n int) bool { return g.ranks[n] != nil }
+
+// solve computes which ranks can continue.
 func (g *graph) solve() {
-	var blocked []*Rank
-	for _, r := range g.ranks {
-		switch r.State {
-		case Running:
-			g.can[r.Rank] = true
-		case Blocked:
-			blocked = append(blocked, r)
+	// Set every blocked rank's waits on their targets.
+	var order []int
+	for n, r := range g.ranks {
+		if r.State == Blocked {
+			order = append(order, n)
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for _, r := range blocked {
-			if !g.can[r.Rank] && g.satisfied(r) {
-				g.can[r.Rank] = true
-				changed = true
+	slices.Sort(order)
+	for _, n := range order {
+		r := g.ranks[n]
+		nd := &node{r: r, sat: make([]bool, len(r.Waits)), on: make([]target, len(r.Waits))}
+		g.nodes[n] = nd
+		for i, w := range r.Waits {
+			nd.on[i] = g.place(nd, i, w)
+		}
+	}
+	g.match()
+	for _, c := range g.collList {
+		for _, m := range c.members {
+			if !c.arrived[m] && g.known(m) {
+				c.missing++
+				g.missOf[m] = append(g.missOf[m], c)
 			}
 		}
 	}
-}
-
-// satisfied tells whether r's waits combine to something that will
-// happen, given what g.can holds now.
-func (g *graph) satisfied(r *Rank) bool {
-	if len(r.Waits) == 0 {
-		return true // nothing known
-	}
-	if r.Mode == Or {
-		return r.Truncated || slices.ContainsFunc(r.Waits, func(w Wait) bool { return len(g.blockers(r, w)) == 0 })
-	}
-	// AND: a wait that can never be satisfied is enough, even when the
-	// list is truncated; if all listed ones can, the rest is unknown.
-	for _, w := range r.Waits {
-		if len(g.blockers(r, w)) > 0 {
-			return false
+	for _, gr := range g.groups {
+		for _, m := range gr.members {
+			if g.known(m) {
+				g.memberOf[m] = append(g.memberOf[m], gr)
+			} else {
+				gr.can++
+			}
 		}
 	}
-	return true
+	// What is satisfied from the start: targets not known, collectives
+	// every member reached, groups with an unknown member.
+	for _, n := range order {
+		nd := g.nodes[n]
+		for i, t := range nd.on {
+			switch {
+			case t.group != nil && t.group.can > 0, t.coll != nil && t.coll.missing == 0:
+				nd.sat[i] = true
+			case t.rank >= 0 && !g.known(t.rank):
+				nd.sat[i] = true
+			}
+		}
+	}
+	for _, n := range order {
+		nd := g.nodes[n]
+		for _, s := range nd.sat {
+			if !s {
+				nd.need++
+			}
+		}
+		sat := len(nd.sat) - nd.need
+		if len(nd.sat) == 0 || nd.r.Mode == Or && (sat > 0 || nd.r.Truncated) || nd.r.Mode != Or && nd.need == 0 {
+			g.become(n)
+		}
+	}
+	for n, r := range g.ranks {
+		if r.State == Running {
+			g.become(n)
+		}
+	}
+	g.propagate()
 }
 
-// blockers returns the ranks that keep wait w of rank r from being
-// satisfied, given g.can: none when it will be. For a receive from any
-// rank that is every candidate (none can help), for a collective every
-// member that has not arrived and cannot continue.
-func (g *graph) blockers(r *Rank, w Wait) []int {
+// place records wait i of nd on what it waits for.
+func (g *graph) place(nd *node, i int, w Wait) target {
+	t := target{rank: -1}
 	if w.Kind == Other || len(w.Ranks) == 0 {
-		return nil
+		nd.sat[i] = true // unknown
+		return t
 	}
 	switch w.Kind {
 	case Recv:
-		var out []int
-		for _, c := range w.Ranks {
-			if c == r.Rank {
-				continue // a blocked rank sends itself nothing
-			}
-			if g.canGo(c) || g.posted(c, Send, r.Rank, w) {
-				return nil
-			}
-			out = append(out, c)
+		if w.Any || len(w.Ranks) > 1 {
+			t.group = g.group(w.Ranks)
+			t.group.waiters = append(t.group.waiters, ref{nd, i})
+			return t
 		}
-		if out == nil {
-			return []int{r.Rank} // only itself could send: a loop
-		}
-		return out
+		t.rank = w.Ranks[0]
 	case Send:
-		t := w.Ranks[0]
-		if t != r.Rank && (g.canGo(t) || g.posted(t, Recv, r.Rank, w)) {
-			return nil
-		}
-		return []int{t}
+		t.rank = w.Ranks[0]
 	case Coll:
-		var out []int
-		for _, m := range w.Ranks {
-			if m != r.Rank && !g.canGo(m) && !g.arrived(m, w) {
-				out = append(out, m)
+		if w.Comm == 0 {
+			nd.sat[i] = true // which collective is not known
+			return t
+		}
+		k := collKey{w.Comm, w.Coll, trimLarge(w.Call)}
+		c := g.colls[k]
+		if c == nil {
+			c = &coll{id: len(g.collList), key: k, w: w, members: sortedSet(w.Ranks), arrived: map[int]bool{}}
+			g.colls[k] = c
+			g.collList = append(g.collList, c)
+		}
+		c.arrived[nd.r.Rank] = true
+		c.waiters = append(c.waiters, ref{nd, i})
+		t.coll = c
+		return t
+	default:
+		nd.sat[i] = true
+		return t
+	}
+	g.specific[t.rank] = append(g.specific[t.rank], ref{nd, i})
+	return t
+}
+
+// group returns the group of ranks rs, made once per distinct set.
+func (g *graph) group(rs []int) *group {
+	id := groupID{ptr: uintptr(unsafe.Pointer(unsafe.SliceData(rs))), n: len(rs)}
+	if gr := g.groupOf[id]; gr != nil {
+		return gr
+	}
+	set := sortedSet(rs)
+	h := groupID{n: len(set), hash: hashInts(set)}
+	for _, gr := range g.byHash[h] {
+		if slices.Equal(gr.members, set) {
+			g.groupOf[id] = gr
+			return gr
+		}
+	}
+	gr := &group{id: len(g.groups), members: set}
+	g.groups = append(g.groups, gr)
+	g.groupOf[id] = gr
+	g.byHash[h] = append(g.byHash[h], gr)
+	return gr
+}
+
+// sortedSet is rs sorted and without duplicates: rs itself when it is
+// so already (it is never changed), else a copy.
+func sortedSet(rs []int) []int {
+	ok := true
+	for i := 1; i < len(rs) && ok; i++ {
+		ok = rs[i-1] < rs[i]
+	}
+	if ok {
+		return rs
+	}
+	s := slices.Clone(rs)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+func hashInts(rs []int) uint64 {
+	h := uint64(14695981039346656037)
+	for _, r := range rs {
+		h = (h ^ uint64(r)) * 1099511628211
+	}
+	return h
+}
+
+// match satisfies at once the sends and receives that meet: both ranks
+// blocked, same communicator, the receive takes the sender, the tags
+// agree. The transfer is under way; neither waits for the other.
+func (g *graph) match() {
+	for _, p := range sortedKeys(g.nodes) {
+		nd := g.nodes[p]
+		for i, w := range nd.r.Waits {
+			if w.Kind != Send || nd.on[i].rank < 0 {
+				continue
+			}
+			t := g.nodes[nd.on[i].rank]
+			if t == nil {
+				continue
+			}
+			for j, x := range t.r.Waits {
+				if x.Kind != Recv || !sameComm(x.Comm, w.Comm) || !(x.Tag == AnyTag || x.Tag == w.Tag) {
+					continue
+				}
+				if on := t.on[j]; on.rank == p || on.group != nil && inSorted(on.group.members, p) {
+					nd.sat[i], t.sat[j] = true, true
+				}
 			}
 		}
-		return out
 	}
-	return nil
 }
 
-// canGo tells whether rank n can continue, as far as g.can knows now. A
-// rank the job has not told about counts as able to.
-func (g *graph) canGo(n int) bool { return g.can[n] || g.ranks[n] == nil }
-
-// posted tells whether rank p is blocked with an operation of kind k
-// that matches w of rank from: a send to from for w's receive, a receive
-// that takes from's message for w's send.
-func (g *graph) posted(p int, k Kind, from int, w Wait) bool {
-	r := g.ranks[p]
-	if r == nil || r.State != Blocked {
-		return false
-	}
-	for _, x := range r.Waits {
-		if x.Kind != k || !sameComm(x.Comm, w.Comm) || !slices.Contains(x.Ranks, from) {
-			continue
-		}
-		recvTag, sendTag := w.Tag, x.Tag
-		if k == Recv {
-			recvTag, sendTag = x.Tag, w.Tag
-		}
-		if k == Send && len(x.Ranks) > 0 && x.Ranks[0] != from {
-			continue
-		}
-		if recvTag == AnyTag || recvTag == sendTag {
-			return true
-		}
-	}
-	return false
+func inSorted(s []int, x int) bool {
+	_, ok := slices.BinarySearch(s, x)
+	return ok
 }
 
-// arrived tells whether member m is blocked in the collective w waits in.
-func (g *graph) arrived(m int, w Wait) bool {
-	r := g.ranks[m]
-	if r == nil || r.State != Blocked {
-		return false
+func sortedKeys[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
 	}
-	return slices.ContainsFunc(r.Waits, func(x Wait) bool {
-		return x.Kind == Coll && sameComm(x.Comm, w.Comm) && x.Coll == w.Coll && sameCollective(x.Call, w.Call)
-	})
+	slices.Sort(ks)
+	return ks
+}
+
+// become records that rank n can continue, for propagate.
+func (g *graph) become(n int) {
+	if !g.can[n] {
+		g.can[n] = true
+		g.queue = append(g.queue, n)
+	}
+}
+
+// propagate passes on that ranks can continue: to the waits on them, the
+// groups they are in, the collectives they have not reached yet.
+func (g *graph) propagate() {
+	for len(g.queue) > 0 {
+		n := g.queue[0]
+		g.queue = g.queue[1:]
+		for _, x := range g.specific[n] {
+			g.satisfy(x)
+		}
+		for _, gr := range g.memberOf[n] {
+			if gr.can++; gr.can == 1 {
+				for _, x := range gr.waiters {
+					g.satisfy(x)
+				}
+			}
+		}
+		for _, c := range g.missOf[n] {
+			if c.missing--; c.missing == 0 {
+				for _, x := range c.waiters {
+					g.satisfy(x)
+				}
+			}
+		}
+	}
+}
+
+func (g *graph) satisfy(x ref) {
+	nd := x.n
+	if nd.sat[x.i] || g.can[nd.r.Rank] {
+		return
+	}
+	nd.sat[x.i] = true
+	nd.need--
+	if nd.r.Mode == Or || nd.need == 0 {
+		g.become(nd.r.Rank)
+	}
 }
 
 // sameComm: an unknown communicator (0) matches any, so that what the
 // rank could not name never makes a deadlock.
 func sameComm(a, b uint64) bool { return a == 0 || b == 0 || a == b }
 
-// sameCollective compares the calls that started two collectives: the
-// large-count form (MPI_Bcast_c) is the same operation; a blocking call
-// never matches a nonblocking one (MPI-4.1 §6.12).
-func sameCollective(a, b string) bool {
-	if a == "" || b == "" {
-		return true
+// trimLarge names a collective's call without the large-count suffix
+// (MPI_Bcast_c is MPI_Bcast); a blocking call never matches a
+// nonblocking one (MPI-4.1 §6.12), so MPI_Ibarrier stays apart.
+func trimLarge(s string) string {
+	if len(s) > 2 && s[len(s)-2:] == "_c" {
+		return s[:len(s)-2]
 	}
-	trim := func(s string) string {
-		if len(s) > 2 && s[len(s)-2:] == "_c" {
-			return s[:len(s)-2]
-		}
-		return s
-	}
-	return trim(a) == trim(b)
+	return s
 }
