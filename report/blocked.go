@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"time"
 
 	"github.com/mpidbg/mpidbg/wire"
@@ -70,6 +71,10 @@ func (cn *Conn) blockedState(m wire.Message, now time.Time) {
 			return
 		}
 		b := *m.Blocked
+		b.Waits = slices.Clone(b.Waits)
+		for i := range b.Waits {
+			b.Waits[i].Ranks = c.intern(b.Waits[i].Ranks)
+		}
 		r.blocked = &b
 		r.since = now.Add(-time.Duration(min(max(b.ForMS, 0), maxForMS)) * time.Millisecond)
 		if r.since.After(c.changed) {
@@ -80,4 +85,28 @@ func (cn *Conn) blockedState(m wire.Message, now time.Time) {
 		// otherwise.
 		r.blocked = nil
 	}
+}
+
+// intern returns the one copy the Collector keeps of a set of ranks:
+// 100,000 ranks blocked in a receive from MPI_ANY_SOURCE on
+// MPI_COMM_WORLD hold one list of 100,000 ranks, not one each (and
+// package deadlock takes a shared slice for one group). Under c.mu.
+func (c *Collector) intern(rs wire.Ranks) wire.Ranks {
+	if len(rs) < 2 {
+		return rs
+	}
+	h := uint64(14695981039346656037)
+	for _, r := range rs {
+		h = (h ^ uint64(r)) * 1099511628211
+	}
+	if c.sets == nil {
+		c.sets = map[uint64][]wire.Ranks{}
+	}
+	for _, s := range c.sets[h] {
+		if slices.Equal(s, rs) {
+			return s
+		}
+	}
+	c.sets[h] = append(c.sets[h], rs)
+	return rs
 }

@@ -30,6 +30,7 @@ type Collector struct {
 	changed  time.Time // when the last message came or a connection ended
 	ended    string    // why the launcher ended the job, "" if it did not
 	endedAt  time.Time
+	sets     map[uint64][]wire.Ranks // interned sets of ranks, by hash (blocked.go)
 }
 
 type rankState struct {

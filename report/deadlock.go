@@ -51,9 +51,9 @@ const maxEdgesInMessage = 8
 // res.Deadlocked; the message says what closes it and how the ranks wait
 // for one another (the edges of the cycle or knot first); the call and
 // site are those of the first rank of the cycle or knot; the related
-// locations give, for each deadlocked rank, its blocked call (with the
-// edge's text), the frames of its stack and where the operations it waits
-// for started. With zeroBuffering (--buffering=zero) and a send in the
+// locations give, for each deadlocked rank (the cycle's or knot's first,
+// at most maxRelatedRanks), its blocked call (with the edge's text), the
+// frames of its stack and where the operations it waits for started. With zeroBuffering (--buffering=zero) and a send in the
 // deadlock that only zero buffering made synchronous, the finding is a
 // potential-deadlock: MPI would probably have buffered that send. A
 // result without deadlocked ranks gives the zero Finding.
@@ -111,11 +111,20 @@ func DeadlockFinding(res deadlock.Result, st JobState, zeroBuffering bool) check
 		f.Call = r.Blocked.Call
 		f.Site = programSite(r.Blocked.Site, r.Hello.Exe)
 	}
-	for _, e := range res.Edges {
+	for i, e := range edges {
+		if i == maxRelatedRanks {
+			f.Related = append(f.Related, checks.Related{Message: fmt.Sprintf("%d more deadlocked ranks not listed", len(edges)-i)})
+			break
+		}
 		f.Related = append(f.Related, relatedOf(e, st.Ranks[e.From])...)
 	}
 	return f
 }
+
+// maxRelatedRanks bounds the ranks whose calls and stacks the related
+// locations list (those of the cycle or knot first): 10,000 deadlocked
+// ranks in one MPI_Barrier say nothing more than 64 do.
+const maxRelatedRanks = 64
 
 // relatedOf is one deadlocked rank's part of the related locations: its
 // call, the frames of its stack beyond the call, and where the operations

@@ -226,3 +226,44 @@ func TestEndedJob(t *testing.T) {
 		t.Errorf("died:\ngot  %+v\nwant %+v", r.Died, want)
 	}
 }
+
+// TestDeadlockFindingMany: 100 ranks in MPI_Barrier, one elsewhere: the
+// ranks share one interned set, and the related locations stop at
+// maxRelatedRanks ranks, the cycle's first.
+func TestDeadlockFindingMany(t *testing.T) {
+	const n = 100
+	c := NewCollector()
+	world := make([]int, n)
+	for i := range world {
+		world[i] = i
+	}
+	for rank := range n {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 100+rank))
+		if rank == n-1 {
+			cn.Handle(blockedRecv(rank, 0, false))
+			continue
+		}
+		// each message decodes into a slice of its own
+		cn.Handle(wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: rank, Seq: 4, Call: "MPI_Barrier", Mode: wire.And,
+			Site:  checks.Site{Module: "/bin/app", Offset: 500},
+			Waits: []wire.Wait{{Kind: wire.WaitColl, Ranks: wire.MakeRanks(world), Call: "MPI_Barrier", Comm: 1, CommName: "MPI_COMM_WORLD", Coll: 1}}}})
+	}
+	st := c.State()
+	a, b := st.Ranks[3].Blocked.Waits[0].Ranks, st.Ranks[4].Blocked.Waits[0].Ranks
+	if &a[0] != &b[0] {
+		t.Errorf("ranks 3 and 4 hold two copies of one set of ranks")
+	}
+	res := deadlock.Analyse(st.DeadlockRanks())
+	f := DeadlockFinding(res, st, false)
+	if !strings.HasPrefix(f.Message, "ranks 0-99 can never continue (a cycle: rank 0 → rank 99 → rank 0): rank 0 MPI_Barrier waits for rank 99 (collective 1 on MPI_COMM_WORLD); rank 99 MPI_Recv") {
+		t.Errorf("message: %s", f.Message)
+	}
+	last := f.Related[len(f.Related)-1]
+	if last.Message != "36 more deadlocked ranks not listed" {
+		t.Errorf("last related: %+v", last)
+	}
+	if !strings.HasPrefix(f.Related[1].Message, "rank 99 MPI_Recv") {
+		t.Errorf("the cycle's ranks do not come first: %+v", f.Related[:2])
+	}
+}
