@@ -33,44 +33,21 @@ type found struct {
 }
 
 // check looks at the job at now; it returns the deadlock when there is
-// one.
+// one. The cheap summary comes first: the whole state is copied and
+// analysed only once the job has stopped for the timeout, once per
+// state.
 func (d *detector) check(now time.Time) (found, bool) {
-	st := d.col.State()
-	if !stopped(st, d.size) || now.Sub(st.Changed) < d.timeout || st.Changed.Equal(d.seen) {
+	sum := d.col.Summary()
+	if !sum.Stopped(d.size) || now.Sub(sum.Changed) < d.timeout || sum.Changed.Equal(d.seen) {
 		return found{}, false
 	}
+	st := d.col.State()
 	d.seen = st.Changed
 	res := deadlock.Analyse(st.DeadlockRanks())
 	if len(res.Deadlocked) == 0 {
 		return found{}, false // blocked but matched: slow, not stuck
 	}
 	return found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}, true
-}
-
-// stopped tells whether every rank of the job has connected, and every
-// one that has not finished or died is blocked (at least one is). The
-// job's size is what the ranks say (MPI_COMM_WORLD), else size.
-func stopped(st report.JobState, size int) bool {
-	for _, r := range st.Ranks {
-		if r.Hello.Size > 0 {
-			size = r.Hello.Size
-			break
-		}
-	}
-	blocked := 0
-	for n := range size {
-		r, ok := st.Ranks[n]
-		switch {
-		case !ok:
-			return false // not connected yet, or without the shim: unknown
-		case r.Bye || r.Closed:
-		case r.Blocked == nil:
-			return false
-		default:
-			blocked++
-		}
-	}
-	return blocked > 0
 }
 
 // watch runs d until it finds a deadlock, which it sends on out, or

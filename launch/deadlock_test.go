@@ -110,23 +110,22 @@ func TestDetectorBlockedSince(t *testing.T) {
 }
 
 func TestStopped(t *testing.T) {
-	blocked := report.RankState{Blocked: &wire.Blocked{}}
 	tests := []struct {
-		name  string
-		ranks map[int]report.RankState
-		size  int
-		want  bool
+		name string
+		sum  report.Summary
+		size int
+		want bool
 	}{
-		{"all_blocked", map[int]report.RankState{0: blocked, 1: blocked}, 2, true},
-		{"one_missing", map[int]report.RankState{0: blocked}, 2, false},
-		{"one_running", map[int]report.RankState{0: blocked, 1: {}}, 2, false},
-		{"finished_and_dead", map[int]report.RankState{0: blocked, 1: {Bye: true}, 2: {Closed: true}}, 3, true},
-		{"nobody_left", map[int]report.RankState{0: {Bye: true}}, 1, false},
-		{"size_from_hello", map[int]report.RankState{0: {Hello: wire.Hello{Size: 2}, Blocked: &wire.Blocked{}}}, 1, false},
-		{"no_ranks", nil, 0, false},
+		{"all_blocked", report.Summary{Ranks: 2, Blocked: 2}, 2, true},
+		{"one_missing", report.Summary{Ranks: 1, Blocked: 1}, 2, false},
+		{"one_running", report.Summary{Ranks: 2, Blocked: 1}, 2, false},
+		{"finished_and_dead", report.Summary{Ranks: 3, Blocked: 1, Ended: 2}, 3, true},
+		{"nobody_left", report.Summary{Ranks: 1, Ended: 1}, 1, false},
+		{"size_from_hello", report.Summary{Size: 2, Ranks: 1, Blocked: 1}, 1, false},
+		{"no_ranks", report.Summary{}, 0, false},
 	}
 	for _, tt := range tests {
-		if got := stopped(report.JobState{Ranks: tt.ranks}, tt.size); got != tt.want {
+		if got := tt.sum.Stopped(tt.size); got != tt.want {
 			t.Errorf("%s: got %v, want %v", tt.name, got, tt.want)
 		}
 	}

@@ -28,6 +28,58 @@ type JobState struct {
 	Changed time.Time         // when the last message came or a connection ended
 }
 
+// Summary is what the deadlock detector looks at first, often: cheap to
+// make whatever the job's size.
+type Summary struct {
+	Size    int // the job's size, as the ranks say; 0 before the first Hello
+	Ranks   int // ranks that said Hello
+	Blocked int // of those, blocked now
+	Ended   int // finished or died
+	Changed time.Time
+}
+
+// Stopped tells whether every rank of a job of size ranks has connected,
+// and every one that has not ended is blocked (at least one is). The
+// job's size is what the ranks say, else size.
+func (s Summary) Stopped(size int) bool {
+	if s.Size > 0 {
+		size = s.Size
+	}
+	return s.Ranks >= size && s.Blocked > 0 && s.Blocked+s.Ended == s.Ranks
+}
+
+// Summary counts the ranks by what they do.
+func (c *Collector) Summary() Summary {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Summary{Size: c.size, Ranks: len(c.ranks), Blocked: c.count[blocked], Ended: c.count[ended], Changed: c.changed}
+}
+
+// Ranks are counted by class as they change, so that Summary needs no
+// walk over them.
+const (
+	running = iota
+	blocked
+	ended
+)
+
+func (r *rankState) class() int {
+	switch {
+	case r.bye || r.closed:
+		return ended
+	case r.blocked != nil:
+		return blocked
+	}
+	return running
+}
+
+// reclass takes r out of its class now and, when the function it returns
+// is called, puts it in the class it has then; under c.mu.
+func (c *Collector) reclass(r *rankState) func() {
+	c.count[r.class()]--
+	return func() { c.count[r.class()]++ }
+}
+
 // State returns a copy of what the ranks have said so far.
 func (c *Collector) State() JobState {
 	c.mu.Lock()
@@ -64,6 +116,7 @@ func (cn *Conn) blockedState(m wire.Message, now time.Time) {
 		c.notef("a connection sent %s before it said which rank it is", m.Kind)
 		return
 	}
+	defer c.reclass(r)()
 	switch {
 	case m.Blocked != nil:
 		if m.Blocked.Rank != cn.rank {

@@ -31,6 +31,8 @@ type Collector struct {
 	ended    string    // why the launcher ended the job, "" if it did not
 	endedAt  time.Time
 	sets     map[uint64][]wire.Ranks // interned sets of ranks, by hash (blocked.go)
+	count    [3]int                  // ranks by class (blocked.go)
+	size     int                     // the job's size, as the first Hello says
 }
 
 type rankState struct {
@@ -105,7 +107,14 @@ func (cn *Conn) Handle(m wire.Message) {
 			c.notef("rank %d connected twice (pids %d and %d)", h.Rank, old.hello.PID, h.PID)
 		}
 		cn.rank = h.Rank
+		if old := c.ranks[h.Rank]; old != nil {
+			c.count[old.class()]--
+		}
 		c.ranks[h.Rank] = &rankState{hello: h}
+		c.count[running]++
+		if c.size == 0 {
+			c.size = h.Size
+		}
 	case wire.KindFinding:
 		cn.n++
 		f := *m.Finding
@@ -122,6 +131,7 @@ func (cn *Conn) Handle(m wire.Message) {
 		}
 	case wire.KindBye:
 		if r := c.ranks[cn.rank]; r != nil {
+			defer c.reclass(r)()
 			r.bye = true
 			if m.Bye.Findings != r.findings {
 				c.notef("rank %d says it sent %d findings, %d arrived", cn.rank, m.Bye.Findings, r.findings)
@@ -152,6 +162,7 @@ func (cn *Conn) End(err error) {
 		}
 		return
 	}
+	defer c.reclass(r)()
 	r.closed = true
 	if err != nil && !r.bye {
 		r.lost = err.Error()

@@ -48,6 +48,9 @@ func TestCollectorState(t *testing.T) {
 	c1.Malformed(errors.New("wire: malformed message: x"))
 	c2.Handle(bye(2, 0))
 
+	if got, want := c.Summary(), (Summary{Size: 4, Ranks: 3, Blocked: 1, Ended: 1, Changed: clk.t}); got != want {
+		t.Errorf("summary: got %+v, want %+v", got, want)
+	}
 	st := c.State()
 	if !st.Changed.Equal(clk.t) {
 		t.Errorf("changed %v, want %v", st.Changed, clk.t)
@@ -72,6 +75,13 @@ func TestCollectorState(t *testing.T) {
 
 	c0.Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 10}})
 	c1.End(errors.New("connection reset by peer"))
+	if got := c.Summary(); got.Ranks != 3 || got.Blocked != 0 || got.Ended != 2 {
+		t.Errorf("summary after unblocked and end: %+v", got)
+	}
+	c0.Handle(hello(0, 100)) // connected again: counted once, running
+	if got := c.Summary(); got.Ranks != 3 || got.Blocked != 0 || got.Ended != 2 {
+		t.Errorf("summary after a second hello: %+v", got)
+	}
 	st = c.State()
 	if st.Ranks[0].Blocked != nil || !st.Ranks[1].Closed {
 		t.Errorf("after unblocked and end: rank 0 blocked %+v, rank 1 closed %v", st.Ranks[0].Blocked, st.Ranks[1].Closed)
@@ -89,6 +99,7 @@ func TestCollectorState(t *testing.T) {
 	wantNotes := []string{
 		"rank 1 sent a blocked message for rank 0, ignored",
 		"rank 1 sent a line that is not a message, ignored: wire: malformed message: x",
+		"rank 0 connected twice (pids 100 and 100)",
 		"a connection sent blocked before it said which rank it is",
 		"a connection that has not said which rank it is sent a line that is not a message, ignored: bad",
 		"a connection that has not said which rank it is sent a line that is not a message, ignored: bad",
