@@ -515,7 +515,7 @@ func (r Result) Describe() string {
 		}
 		return "a cycle: " + strings.Join(steps, " → ")
 	case Knot:
-		return "a knot: ranks " + list(r.Core) + " wait for one another, each for any of several"
+		return "a knot: ranks " + list(r.Core) + " wait for one another, some for any of several"
 	case Ended:
 		if len(r.Core) == 1 {
 			return "rank " + list(r.Core) + " has ended"

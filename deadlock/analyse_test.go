@@ -291,8 +291,8 @@ func TestDescribe(t *testing.T) {
 	}{
 		{Result{Shape: Cycle, Core: []int{0, 2, 1}}, "a cycle: rank 0 → rank 2 → rank 1 → rank 0"},
 		{Result{Shape: Cycle, Core: []int{3}}, "a cycle: rank 3 → rank 3"},
-		{Result{Shape: Knot, Core: []int{0, 1, 2}}, "a knot: ranks 0-2 wait for one another, each for any of several"},
-		{Result{Shape: Knot, Core: []int{0, 1, 3}}, "a knot: ranks 0, 1, 3 wait for one another, each for any of several"},
+		{Result{Shape: Knot, Core: []int{0, 1, 2}}, "a knot: ranks 0-2 wait for one another, some for any of several"},
+		{Result{Shape: Knot, Core: []int{0, 1, 3}}, "a knot: ranks 0, 1, 3 wait for one another, some for any of several"},
 		{Result{Shape: Ended, Core: []int{1}}, "rank 1 has ended"},
 		{Result{Shape: Ended, Core: []int{1, 4}}, "ranks 1, 4 have ended"},
 		{Result{}, "no deadlock"},
