@@ -11,8 +11,8 @@ import (
 )
 
 // commands reads what the launcher sends on conn until it closes: Stop
-// stops the rank for a debugger; other kinds are for newer ranks, and
-// ignored.
+// stops the rank for a debugger; kinds this rank does not know (from a
+// newer launcher) are ignored.
 func (l *launcher) commands(conn net.Conn) {
 	defer func() { _ = recover() }()
 	r := wire.NewReader(conn)

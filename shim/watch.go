@@ -66,7 +66,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	alive = true
 	defer func() {
 		if recover() != nil {
-			*w = watcher{} // start over at the next look
+			w.seq = 0 // look at the call afresh; what was announced stays so
 		}
 	}()
 	var rec C.struct_mpidbg_blocked
