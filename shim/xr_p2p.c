@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,20 @@ struct xr_hdr {
 
 uint64_t mpidbg_xr_clock; /* Lamport clock: ticks at each send and receive, max-merged at collectives */
 static int world_size;
+/* With MPI_THREAD_MULTIPLE several threads send and receive at once: the
+ * queue of shadows in flight, the clock, the counters and the race
+ * records are shared (mpidbg_mt: the lock is taken only then). */
+static pthread_mutex_t xr_mu = PTHREAD_MUTEX_INITIALIZER;
+#define XR_LOCK()                    \
+    do {                             \
+        if (mpidbg_mt)               \
+            pthread_mutex_lock(&xr_mu); \
+    } while (0)
+#define XR_UNLOCK()                    \
+    do {                               \
+        if (mpidbg_mt)                 \
+            pthread_mutex_unlock(&xr_mu); \
+    } while (0)
 static int64_t *sent_to, *recvd_from; /* messages per world rank */
 
 /* ---- call sites as another rank can name them ----
@@ -171,7 +186,10 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         return;
     uint32_t siglen = 0, exprlen = 0;
     const uint8_t *blob = type_blob(t, &siglen, &exprlen);
-    struct xr_hdr h = {XR_MAGIC, call, ++mpidbg_xr_clock, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
+    XR_LOCK();
+    uint64_t clock = ++mpidbg_xr_clock;
+    XR_UNLOCK();
+    struct xr_hdr h = {XR_MAGIC, call, clock, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
     site_code(site, &h.site_off, &h.site_mod);
     if (blob && sizeof h + siglen <= XR_MAX) {
         h.flags = XR_KNOWN;
@@ -191,11 +209,13 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         return;
     }
     int32_t w = mpidbg_xr_world_of(co, dest);
+    XR_LOCK();
     if (w >= 0 && w < world_size && sent_to)
         sent_to[w]++;
     enqueue(r, buf);
     if (out_tail - out_head > 16)
         reap(0);
+    XR_UNLOCK();
 }
 
 /* ---- wildcard receives remembered for the race check ---- */
@@ -353,6 +373,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     memcpy(&h, buf, sizeof h);
     if (h.magic != XR_MAGIC || sizeof h + (uint64_t)h.siglen + h.exprlen > (uint64_t)n)
         return;
+    XR_LOCK();
     if (h.clock > mpidbg_xr_clock)
         mpidbg_xr_clock = h.clock;
     mpidbg_xr_clock++;
@@ -364,6 +385,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
         if (rsource == MPI_ANY_SOURCE)
             race_note(co, &h, src, rtag, site, call);
     }
+    XR_UNLOCK();
     type_check(&h, (const uint8_t *)buf + sizeof h, rtype, rcount, site, call);
 }
 
@@ -540,7 +562,10 @@ void mpidbg_xr_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     sent_to = calloc((size_t)world_size, sizeof *sent_to);
     recvd_from = calloc((size_t)world_size, sizeof *recvd_from);
-    mpidbg_xr_on = sent_to && recvd_from &&
+    /* Under MPI_THREAD_MULTIPLE the pairing of shadows with messages is
+     * not reliable yet (threads.c loses shadows): off, and said so in
+     * docs/DESIGN-SCALE.md, rather than wrong. */
+    mpidbg_xr_on = !mpidbg_mt && sent_to && recvd_from &&
                    (mpidbg_disabled & ((1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) |
                                        (1u << MPIDBG_CAT_LOST))) !=
                        ((1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) | (1u << MPIDBG_CAT_LOST));

@@ -388,7 +388,9 @@ func TestCatalogueIDs(t *testing.T) {
 		t.Fatalf("found %d ids in shim.h", len(ms))
 	}
 	cats := map[string]checks.Category{"ARGUMENT": checks.CatArgument, "TYPE": checks.CatDatatypeLifecycle,
-		"REQUEST": checks.CatRequestLifecycle, "LEAK": checks.CatLeak, "OVERLAP": checks.CatOverlap}
+		"REQUEST": checks.CatRequestLifecycle, "LEAK": checks.CatLeak, "OVERLAP": checks.CatOverlap,
+		"TYPEMATCH": checks.CatTypeMismatch, "COLL": checks.CatCollective, "DEADLOCK": checks.CatDeadlock,
+		"RACE": checks.CatMessageRace, "LOST": checks.CatLostMessage}
 	for _, m := range ms {
 		e, ok := checks.Lookup(m[1])
 		if !ok {
