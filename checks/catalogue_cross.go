@@ -21,7 +21,7 @@ prefix, MPI-4.1 §3.2.4); one that is longer is message-truncated. Fix the
 datatype on one side, or build both from one function.`},
 		Entry{ID: "message-truncated", Category: CatTypeMismatch, Severity: SevError,
 			Title: "a message is longer than the receive that takes it",
-			Rule:  "MPI-4.1 §3.2.5: a message longer than the receive buffer is an overflow error (MPI_ERR_TRUNCATE)",
+			Rule:  "MPI-4.1 §3.2.4: a message longer than the receive buffer is an overflow error (MPI_ERR_TRUNCATE)",
 			Doc: `The receive's count and datatype describe fewer elements than the message
 holds. MPI raises MPI_ERR_TRUNCATE (the default handler aborts the job);
 with MPI_ERRORS_RETURN the buffer holds a prefix and the rest is lost.
