@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -104,47 +103,6 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `, 3, []string{"--buffering", "zero"}, "", nil},
-}
-
-// needMPICH skips (or, under make test, fails) without MPICH or the
-// shim, and returns the shim's path.
-func needMPICH(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs MPI")
-	}
-	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-				t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", tool, err)
-			}
-			t.Skipf("%s not found (apt-get install mpich libmpich-dev)", tool)
-		}
-	}
-	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", "libmpidbg.so"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shim); err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
-		}
-		t.Skipf("the shim %s is not built (make build): %v", shim, err)
-	}
-	return shim
-}
-
-// compile builds src as dir/name with debug information.
-func compile(t *testing.T, dir, name, src string) string {
-	t.Helper()
-	c, exe := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
-	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := exec.Command("mpicc.mpich", "-g", "-O0", "-o", exe, c).CombinedOutput(); err != nil {
-		t.Fatalf("mpicc.mpich: %v\n%s", err, b)
-	}
-	return exe
 }
 
 func TestDeadlockMPICH(t *testing.T) {

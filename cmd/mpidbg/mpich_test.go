@@ -39,40 +39,15 @@ const sendLine, recvLine = 10, 12
 // TestRunMPICH runs a real program with a planted bug under the real shim
 // and MPICH: the finding must come back with its source line.
 func TestRunMPICH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs MPI")
-	}
-	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-				t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", tool, err)
-			}
-			t.Skipf("%s not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead", tool)
-		}
-	}
-	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", "libmpidbg.so"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shim); err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
-		}
-		t.Skipf("the shim %s is not built (make build); set MPIDBG_REQUIRE_SHIM=1 to fail instead: %v", shim, err)
-	}
+	shim := needMPICH(t)
 	lines := strings.Split(uncommittedC, "\n")
 	if !strings.Contains(lines[sendLine-1], "sendLine") || !strings.Contains(lines[recvLine-1], "recvLine") {
 		t.Fatal("sendLine and recvLine do not point at the calls")
 	}
 
 	dir := t.TempDir()
-	src, exe, out := filepath.Join(dir, "uncommitted.c"), filepath.Join(dir, "uncommitted"), filepath.Join(dir, "report.json")
-	if err := os.WriteFile(src, []byte(uncommittedC), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if b, err := exec.Command("mpicc.mpich", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("mpicc.mpich: %v\n%s", err, b)
-	}
+	exe := compile(t, dir, "uncommitted", uncommittedC)
+	src, out := exe+".c", filepath.Join(dir, "report.json")
 	t.Setenv("MPIEXEC_TIMEOUT", "120") // Hydra ends a hung job
 	t.Setenv("NO_COLOR", "1")
 	_, stderr, code := runWith(t, "", "run", "-n", "2", "--shim", shim, "--json", out, exe)
@@ -100,4 +75,45 @@ func TestRunMPICH(t *testing.T) {
 	if !strings.Contains(stderr, "type-not-committed") || !strings.Contains(stderr, "uncommitted.c:10") {
 		t.Errorf("the terminal report lacks the finding:\n%s", stderr)
 	}
+}
+
+// needMPICH skips (or, under make test, fails) without MPICH or the
+// shim, and returns the shim's path.
+func needMPICH(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs MPI")
+	}
+	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
+				t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", tool, err)
+			}
+			t.Skipf("%s not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead", tool)
+		}
+	}
+	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", "libmpidbg.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(shim); err != nil {
+		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
+		}
+		t.Skipf("the shim %s is not built (make build); set MPIDBG_REQUIRE_SHIM=1 to fail instead: %v", shim, err)
+	}
+	return shim
+}
+
+// compile builds src as dir/name with debug information.
+func compile(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	c, exe := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command("mpicc.mpich", "-g", "-O0", "-o", exe, c).CombinedOutput(); err != nil {
+		t.Fatalf("mpicc.mpich: %v\n%s", err, b)
+	}
+	return exe
 }
