@@ -91,13 +91,10 @@ void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, ui
 /* mpidbg_blocked_publish ends the writing begun by mpidbg_blocked_begin. */
 void mpidbg_blocked_publish(void)
 {
-    if (mpidbg_xr_zero && rec.nwait > 0 && rec.wait[0].kind == MPIDBG_WAIT_SEND)
-        for (int i = 0; i < rec.nwait && i < MPIDBG_WAIT_MAX; i++)
-            if (rec.wait[i].kind == MPIDBG_WAIT_SEND &&
-                (rec.wait[i].call == MPIDBG_CALL_MPI_Send || rec.wait[i].call == MPIDBG_CALL_MPI_Isend ||
-                 rec.wait[i].call == MPIDBG_CALL_MPI_Send_init || rec.wait[i].call == MPIDBG_CALL_MPI_Send_c ||
-                 rec.wait[i].call == MPIDBG_CALL_MPI_Isend_c))
-                rec.zero_buffered = 1;
+    /* a standard-mode send the shim made synchronous (--buffering=zero) */
+    for (int i = 0; mpidbg_xr_zero && i < rec.nwait && i < MPIDBG_WAIT_MAX; i++)
+        if (rec.wait[i].kind == MPIDBG_WAIT_SEND && mpidbg_standard_send(rec.wait[i].call))
+            rec.zero_buffered = 1;
     __atomic_thread_fence(__ATOMIC_RELEASE);
     __atomic_store_n(&rec.seq, rec.seq + 1, __ATOMIC_RELEASE);
 }

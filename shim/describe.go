@@ -38,7 +38,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		Rule:     e.Rule,
 		Site:     site(uint64(ev.site)),
 	}
-	if e.Category != checks.CatArgument && ev.text != nil && crossCategory[e.Category] {
+	if ev.text != nil && crossCategory[e.Category] {
 		crossRank(ev, &f)
 	}
 	var rel uint64

@@ -382,81 +382,45 @@ struct xwait {
     int blocked;
     MPI_Status *st;     /* the statuses MPI is given */
     MPI_Status stack[8];
-    /* the communicators of the receives get MPI_ERRORS_RETURN for the
-     * call, so that a truncation is reported before MPI's handler runs */
-    int neh;
-    MPI_Comm ehc[4];
-    MPI_Errhandler eh[4];
+    struct mpidbg_ehswap eh;
 };
-
-static void swap_eh(struct xwait *xw, MPI_Comm c)
-{
-    for (int i = 0; i < xw->neh; i++)
-        if (xw->ehc[i] == c)
-            return;
-    MPI_Errhandler eh;
-    if (xw->neh == 4 || PMPI_Comm_get_errhandler(c, &eh) != MPI_SUCCESS)
-        return;
-    if (eh == MPI_ERRORS_RETURN) {
-        PMPI_Errhandler_free(&eh);
-        return;
-    }
-    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
-    xw->ehc[xw->neh] = c;
-    xw->eh[xw->neh++] = eh;
-}
-
-/* unswap restores the handlers and, when the call failed, calls the
- * first one as MPI would have. */
-static int unswap(struct xwait *xw, int rc)
-{
-    for (int i = 0; i < xw->neh; i++) {
-        PMPI_Comm_set_errhandler(xw->ehc[i], xw->eh[i]);
-        PMPI_Errhandler_free(&xw->eh[i]);
-    }
-    if (xw->neh && rc != MPI_SUCCESS)
-        PMPI_Comm_call_errhandler(xw->ehc[0], rc);
-    xw->neh = 0;
-    return rc;
-}
 
 static void xr_before(struct mpidbg_cx *cx, struct reqref *c, int n, int wait, int mode, struct xwait *xw)
 {
-    xw->any = xw->blocked = xw->neh = 0;
+    xw->any = xw->blocked = xw->eh.n = 0;
     if (!mpidbg_xr_on || !c)
         return;
+    for (int i = 0; i < n; i++) /* before the record: it may wait, and the record is being written meanwhile */
+        if (c[i].o && c[i].o->xc)
+            mpidbg_xc_req_done(c[i].o, wait && mode == MPIDBG_WAIT_AND);
+    if (wait)
+        mpidbg_blocked_begin(cx, mode);
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = c[i].o;
-        if (!o)
-            continue;
-        if (o->xc)
-            mpidbg_xc_req_done(o, wait && mode == MPIDBG_WAIT_AND);
-        if (mpidbg_xr_is_recv(o) && o->active) {
-            xw->any = 1;
-            struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-            if (co && !co->freed && co->xr != MPI_COMM_NULL)
-                swap_eh(xw, (MPI_Comm)co->handle);
-        }
-    }
-    if (!wait)
-        return;
-    mpidbg_blocked_begin(cx, mode);
-    for (int i = 0; i < n; i++) {
-        struct mpidbg_robj *o = c[i].o;
-        if (!o || !o->active || !o->rec)
+        if (!o || !o->rec || !o->active)
             continue;
         struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-        int kind = o->coll_seq                                  ? MPIDBG_WAIT_COLL
-                   : mpidbg_xr_is_recv(o)                       ? MPIDBG_WAIT_RECV
-                   : o->rec->kind == MPIDBG_REQ_SEND && o->rec->peer != MPI_ANY_SOURCE ? MPIDBG_WAIT_SEND
-                                                                : MPIDBG_WAIT_OTHER;
-        int peer = o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+        int recv = mpidbg_xr_is_recv(o);
+        if (recv && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
+            xw->any = 1; /* it takes a shadow */
+            if (co && !co->freed)
+                mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
+        }
+        if (!wait)
+            continue;
+        int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
+                   : recv                           ? MPIDBG_WAIT_RECV
+                   : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
+                                                    : MPIDBG_WAIT_OTHER;
         if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
             continue;
-        mpidbg_blocked_wait(kind, kind == MPIDBG_WAIT_COLL ? -1 : peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
+        int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+        mpidbg_blocked_wait(kind, peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
     }
-    mpidbg_blocked_publish();
-    xw->blocked = 1;
+    if (wait) {
+        mpidbg_blocked_publish();
+        xw->blocked = 1;
+    }
 }
 
 /* xr_statuses returns the statuses array to give MPI. */
@@ -482,13 +446,13 @@ static int xr_after(struct xwait *xw, struct reqref *c, int count, const int *do
                 continue;
             /* MPI_Waitany's one status and MPI_Waitsome's are by completion, the others by request */
             MPI_Status *st = &xw->st[done ? k : i];
-            int err = rc == MPI_SUCCESS ? MPI_SUCCESS : rc == MPI_ERR_IN_STATUS || mpidbg_xr_truncated(rc) == 0 ? st->MPI_ERROR : rc;
+            int err = rc == MPI_ERR_IN_STATUS ? st->MPI_ERROR : rc;
             mpidbg_xr_recv_done(c[i].o, st, err);
         }
     }
     if (xw->st != given && xw->st != xw->stack)
         free(xw->st);
-    return unswap(xw, rc);
+    return mpidbg_eh_restore(&xw->eh, rc);
 }
 
 #define PROLOGUE(name, pmpi)                                                  \

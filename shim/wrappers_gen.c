@@ -449,7 +449,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = (xp.sync ? PMPI_Ssend : PMPI_Send)(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -487,7 +487,7 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -525,7 +525,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -563,7 +563,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -605,7 +605,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -667,7 +667,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -713,7 +713,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -751,7 +751,7 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv(buf, count, datatype, message, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -801,7 +801,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -845,7 +845,7 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -889,7 +889,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -933,7 +933,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -977,7 +977,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1017,7 +1017,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1081,7 +1081,7 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1129,7 +1129,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1180,7 +1180,7 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1225,7 +1225,7 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1270,7 +1270,7 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1315,7 +1315,7 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1360,7 +1360,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1445,7 +1445,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Probe(source, tag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1472,7 +1472,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Iprobe(source, tag, comm, flag, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1499,7 +1499,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mprobe(source, tag, comm, message, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -1527,7 +1527,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8711,7 +8711,7 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = (xp.sync ? PMPI_Ssend_c : PMPI_Send_c)(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8749,7 +8749,7 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Bsend_c(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8787,7 +8787,7 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Ssend_c(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8825,7 +8825,7 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     xp.stag = tag;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Rsend_c(buf, count, datatype, dest, tag, comm);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8867,7 +8867,7 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8929,7 +8929,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8975,7 +8975,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9013,7 +9013,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv_c(buf, count, datatype, message, status);
-    rc = mpidbg_xp_post(&cx, &xp, rc, NULL);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9063,7 +9063,7 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9107,7 +9107,7 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9151,7 +9151,7 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9195,7 +9195,7 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9239,7 +9239,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9279,7 +9279,7 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9343,7 +9343,7 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9391,7 +9391,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9442,7 +9442,7 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9487,7 +9487,7 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9532,7 +9532,7 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9577,7 +9577,7 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -9622,7 +9622,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
         if (request)
             mpidbg_req_new(&cx, request, 0);
     }
-    rc = mpidbg_xp_post(&cx, &xp, rc, request);
+    rc = mpidbg_xp_post(&cx, &xp, rc);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -80,23 +80,6 @@ func mpidbg_go_sig_hash(h C.uint64_t, count C.int64_t) (out C.uint64_t) {
 	return C.uint64_t(t.Signature().HashRepeat(int64(count)))
 }
 
-//export mpidbg_go_type_name
-func mpidbg_go_type_name(h C.uint64_t, out *C.char, n C.int) C.int {
-	defer func() { _ = recover() }()
-	cstr(out, int(n), typeName(uint64(h)))
-	return 0
-}
-
-func typeName(h uint64) string {
-	if s := predefinedName(h); s != "" {
-		return s
-	}
-	if t, err := modelOf(h); err == nil && t.Name != "" {
-		return t.Name
-	}
-	return fmt.Sprintf("datatype %#x", h)
-}
-
 // mpidbg_go_xr_match compares a message's signature (from its shadow)
 // with the receive that took it, exactly (MPI-4.1 §3.3.1; §5.2 for
 // MPI_PACKED, §3.2.4 for the legal shorter message). It returns 1 and

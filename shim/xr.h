@@ -21,8 +21,19 @@
 #include <stdint.h>
 
 #include "blocked.h"
+#include "calls_gen.h"
 
 struct mpidbg_cx;
+
+/* Error handlers swapped for one call: the communicators of its receives
+ * get MPI_ERRORS_RETURN, so that a truncation is reported before MPI's
+ * handler runs (xr_p2p.c). */
+#define MPIDBG_EHSWAP_MAX 4
+struct mpidbg_ehswap {
+    int n;
+    MPI_Comm comm[MPIDBG_EHSWAP_MAX];
+    MPI_Errhandler eh[MPIDBG_EHSWAP_MAX];
+};
 
 /* A point-to-point call, as the generated wrapper gives it. */
 struct mpidbg_xp {
@@ -36,8 +47,7 @@ struct mpidbg_xp {
     MPI_Message *message;       /* MPI_Mprobe, MPI_Mrecv... */
     /* set by mpidbg_xp_pre */
     int32_t sync;               /* --buffering=zero: call the synchronous form */
-    int32_t swapped;            /* the error handler was swapped (see xr_p2p.c) */
-    MPI_Errhandler eh;
+    struct mpidbg_ehswap eh;    /* a blocking receive's communicator */
     struct mpidbg_cobj *co;     /* the communicator, when checked */
 };
 
@@ -83,9 +93,17 @@ static inline void mpidbg_xc_init(struct mpidbg_xc *xc, int kind, int mode)
     xc->stype = xc->rtype = MPI_DATATYPE_NULL;
 }
 
+/* mpidbg_standard_send: the standard-mode sends, which --buffering=zero
+ * makes synchronous (shim/gen/xr.go's syncForm). */
+static inline int mpidbg_standard_send(int call)
+{
+    return call == MPIDBG_CALL_MPI_Send || call == MPIDBG_CALL_MPI_Isend || call == MPIDBG_CALL_MPI_Send_init ||
+           call == MPIDBG_CALL_MPI_Send_c || call == MPIDBG_CALL_MPI_Isend_c || call == MPIDBG_CALL_MPI_Send_init_c;
+}
+
 /* xr_p2p.c */
 MPIDBG_HIDDEN_XR void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp);
-MPIDBG_HIDDEN_XR int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Request *req);
+MPIDBG_HIDDEN_XR int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc);
 MPIDBG_HIDDEN_XR void mpidbg_xr_init(void);
 MPIDBG_HIDDEN_XR void mpidbg_xr_finalize(struct mpidbg_cx *cx);
 /* requests.c calls these: a persistent send started, a receive request
@@ -95,6 +113,8 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_started(struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);
+MPIDBG_HIDDEN_XR void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c);
+MPIDBG_HIDDEN_XR int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc);
 
 /* xr_coll.c */
 MPIDBG_HIDDEN_XR void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc);
@@ -106,7 +126,7 @@ MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
 #define mpidbg_xr_has(co) ((co)->xr != MPI_COMM_NULL && (co)->xr != (MPI_Comm)0)
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c);
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
-MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c);
+MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(struct mpidbg_cx *cx, MPI_Comm c);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);
 MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c);
 MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m);

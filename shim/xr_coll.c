@@ -251,7 +251,7 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
             }
         char rs[256];
         ranks_text(rs, sizeof rs, grp, k);
-        int kind = (int)(all[i].v[V_KIND] / 4), mode = (int)(all[i].v[V_KIND] % 4);
+        int mode = (int)(all[i].v[V_KIND] % 4);
         const char *sep = i ? "; " : "";
         used += snprintf(msg + used, 4096 - used, "%s%s %s %s%s", sep, k > 1 ? "ranks" : "rank", rs, mode_word(mode),
                          mpidbg_call_name(all[i].call));
@@ -267,12 +267,8 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
                 used += snprintf(msg + used, 4096 - used, " with count %lld",
                                  (long long)(all[i].scount >= 0 ? all[i].scount : all[i].rcount));
         }
-        (void)kind;
     }
     free(done);
-    if (field == V_OP) {
-        /* name builtin ops by handle: the text says which differ */
-    }
     if (used < 3900)
         snprintf(msg + used, 4096 - used, "%s",
                  field == V_KIND ? " (the n-th collective of every rank must be the same call)"
@@ -313,7 +309,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
 {
     if (!mpidbg_xr_on)
         return;
-    struct mpidbg_cobj *co = xc->co = mpidbg_xr_comm(cx->comm ? (MPI_Comm)cx->comm : MPI_COMM_NULL);
+    struct mpidbg_cobj *co = xc->co = mpidbg_xr_comm(cx, cx->comm ? (MPI_Comm)cx->comm : MPI_COMM_NULL);
     if (!co)
         return;
     xc->seq = ++co->coll_seq;

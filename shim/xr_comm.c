@@ -125,11 +125,14 @@ void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
         PMPI_Comm_free(&xr);
 }
 
-struct mpidbg_cobj *mpidbg_xr_comm(MPI_Comm c)
+/* mpidbg_xr_comm is c's object when the cross-rank checks can use it: the
+ * wrapper's communicator check found it already (cx->co) unless c is not
+ * the call's communicator argument (MPI_Mrecv's, from the probe). */
+struct mpidbg_cobj *mpidbg_xr_comm(struct mpidbg_cx *cx, MPI_Comm c)
 {
     if (!mpidbg_xr_on || c == MPI_COMM_NULL)
         return NULL;
-    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
+    struct mpidbg_cobj *co = cx->co && cx->co->handle == MPIDBG_H(c) ? cx->co : mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
     if (!co || co->freed || !mpidbg_xr_has(co))
         return NULL;
     return co;

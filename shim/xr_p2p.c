@@ -4,17 +4,18 @@
  * check and the counts for lost messages; the blocked-call record of
  * the calls that can block.
  *
- * Pre contract (mpidbg_xp_pre): a send to a rank of a shadowed
- * communicator sends its shadow message first (nonblocking: the shim
- * never waits for it), counts it and ticks the logical clock; under
- * --buffering=zero a standard-mode send becomes synchronous; a blocking
- * receive swaps in MPI_ERRORS_RETURN on the communicator so that a
- * truncation is reported before MPI's error handler runs; a call that
- * can block writes the blocked-call record.
- * Post contract (mpidbg_xp_post): the record is cleared; a receive that
- * took a message receives that message's shadow (source and tag from the
- * status) and checks it; the program's error handler is restored and,
- * when the call failed, called as MPI would have.
+ * Pre contract (mpidbg_xp_pre): under --buffering=zero a standard-mode
+ * send becomes synchronous; a blocking receive swaps in MPI_ERRORS_RETURN
+ * on the communicator so that a truncation is reported before MPI's
+ * error handler runs; a call that can block writes the blocked-call
+ * record.
+ * Post contract (mpidbg_xp_post): the record is cleared; a send MPI
+ * accepted, to a rank of a shadowed communicator, sends its shadow
+ * message (nonblocking: the shim never waits for it), counts it and
+ * ticks the logical clock; a receive that took a message receives that
+ * message's shadow (source and tag from the status) and checks it; the
+ * program's error handler is restored and, when the call failed, called
+ * as MPI would have.
  *
  * Type matching is exact: the shadow carries the sender's type signature
  * in regular form (datatype.Sig, a few bytes even for a million-element
@@ -390,26 +391,34 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
 }
 
 /* ---- error handlers: a truncation is reported before MPI's handler ---- */
-static void swap_in(struct mpidbg_xp *xp)
+void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c)
 {
-    if (PMPI_Comm_get_errhandler(xp->comm, &xp->eh) != MPI_SUCCESS)
+    for (int i = 0; i < sw->n; i++)
+        if (sw->comm[i] == c)
+            return;
+    MPI_Errhandler eh;
+    if (sw->n == MPIDBG_EHSWAP_MAX || PMPI_Comm_get_errhandler(c, &eh) != MPI_SUCCESS)
         return;
-    if (xp->eh == MPI_ERRORS_RETURN) {
-        PMPI_Errhandler_free(&xp->eh);
+    if (eh == MPI_ERRORS_RETURN) {
+        PMPI_Errhandler_free(&eh);
         return;
     }
-    PMPI_Comm_set_errhandler(xp->comm, MPI_ERRORS_RETURN);
-    xp->swapped = 1;
+    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    sw->comm[sw->n] = c;
+    sw->eh[sw->n++] = eh;
 }
 
-static int swap_out(struct mpidbg_xp *xp, int rc)
+/* mpidbg_eh_restore gives the communicators their handlers back and,
+ * when the call failed, calls the first one as MPI would have. */
+int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc)
 {
-    if (!xp->swapped)
-        return rc;
-    PMPI_Comm_set_errhandler(xp->comm, xp->eh);
-    PMPI_Errhandler_free(&xp->eh);
-    if (rc != MPI_SUCCESS)
-        PMPI_Comm_call_errhandler(xp->comm, rc);
+    for (int i = 0; i < sw->n; i++) {
+        PMPI_Comm_set_errhandler(sw->comm[i], sw->eh[i]);
+        PMPI_Errhandler_free(&sw->eh[i]);
+    }
+    if (sw->n && rc != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(sw->comm[0], rc);
+    sw->n = 0;
     return rc;
 }
 
@@ -424,17 +433,15 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
         if (*xp->message != MPI_MESSAGE_NO_PROC)
             cx->peer = MPI_ANY_SOURCE; /* the probe knew it; the request's status will say */
     }
-    struct mpidbg_cobj *co = xp->co = mpidbg_xr_comm(xp->comm);
+    struct mpidbg_cobj *co = xp->co = mpidbg_xr_comm(cx, xp->comm);
     if (!co)
         return;
     if (xp->message && !xp->probe && !cx->co)
         cx->co = co; /* MPI_Imrecv's request records the shadow (mpidbg_req_new) */
-    int synchronous = cx->call == MPIDBG_CALL_MPI_Ssend || cx->call == MPIDBG_CALL_MPI_Issend ||
-                      cx->call == MPIDBG_CALL_MPI_Ssend_c || cx->call == MPIDBG_CALL_MPI_Issend_c;
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
         xp->sync = 1;
-    if (xp->recv && !xp->nonblocking && !xp->persistent && xp->comm != MPI_COMM_NULL)
-        swap_in(xp);
+    if (xp->recv && !xp->nonblocking && !xp->persistent)
+        mpidbg_eh_swap(&xp->eh, xp->comm);
     if (xp->nonblocking || xp->persistent)
         return;
     /* the calls that can block: sends (synchronous, or not buffered),
@@ -449,14 +456,12 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if ((xp->recv || xp->probe) && xp->source != MPI_PROC_NULL)
         mpidbg_blocked_wait(MPIDBG_WAIT_RECV, xp->message ? -1 : xp->source == MPI_ANY_SOURCE ? -1 : xp->source,
                             xp->rtag, co, 0, cx->call, 0);
-    (void)synchronous;
     mpidbg_blocked_publish();
     cx->xr_blocked = 1;
 }
 
-int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Request *req)
+int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
 {
-    (void)req;
     if (cx->xr_blocked) {
         mpidbg_blocked_end();
         cx->xr_blocked = 0;
@@ -477,7 +482,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc, MPI_Reque
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call);
-    return swap_out(xp, rc);
+    return mpidbg_eh_restore(&xp->eh, rc);
 }
 
 /* mpidbg_xr_truncated says whether an error code is of class
@@ -565,14 +570,12 @@ void mpidbg_xr_init(void)
     /* Under MPI_THREAD_MULTIPLE the pairing of shadows with messages is
      * not reliable yet (threads.c loses shadows): off, and said so in
      * docs/DESIGN-SCALE.md, rather than wrong. */
-    mpidbg_xr_on = !mpidbg_mt && sent_to && recvd_from &&
-                   (mpidbg_disabled & ((1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) |
-                                       (1u << MPIDBG_CAT_LOST))) !=
-                       ((1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) | (1u << MPIDBG_CAT_LOST));
+    unsigned cross = (1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) | (1u << MPIDBG_CAT_LOST);
+    mpidbg_xr_on = !mpidbg_mt && sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
     mpidbg_blocked_init();
 }
 
-static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mpidbg_cobj *co, int src)
+static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mpidbg_cobj *co)
 {
     struct mpidbg_cx cx = *fcx;
     struct mpidbg_ev ev;
@@ -586,7 +589,6 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
              "rank %d sent a message (%lld element(s), tag %d, %s) that its destination never received: no receive took it before MPI_Finalize",
              h->world, (long long)h->count, h->tag, cn);
     snprintf(rt, sizeof rt, "the destination reached MPI_Finalize without receiving it");
-    (void)src;
     ev.text = msg;
     /* the place is the send's, in the sender; this rank's finalize is related */
     ev.site = 0;
@@ -650,7 +652,7 @@ static void drain_comm(void *val, void *arg)
         d->found = 0;
         mpidbg_hmap_each(&mpidbg_requests, pending_match, d);
         if (!d->found)
-            report_lost(d->cx, &h, co, st.MPI_SOURCE);
+            report_lost(d->cx, &h, co);
     }
 }
 

@@ -53,7 +53,7 @@ func collBase(c *Call) string {
 
 func statusParam(c *Call) string {
 	for _, p := range c.Params {
-		if strings.HasPrefix(p.BaseType(), "MPI_Status *") || p.BaseType() == "MPI_Status *" {
+		if p.BaseType() == "MPI_Status *" {
 			return p.Name
 		}
 	}
@@ -82,15 +82,15 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 			switch p.Role {
 			case "S":
 				w.f("xp.send = 1;")
-				w.f("xp.scount = (int64_t)%s;", strings.Split(p.Attr["n"], "*")[0])
+				w.f("xp.scount = (int64_t)%s;", blockCount(p))
 				w.f("xp.stype = %s;", p.Attr["t"])
 			case "R":
 				w.f("xp.recv = 1;")
-				w.f("xp.rcount = (int64_t)%s;", strings.Split(p.Attr["n"], "*")[0])
+				w.f("xp.rcount = (int64_t)%s;", blockCount(p))
 				w.f("xp.rtype = %s;", p.Attr["t"])
 			case "X":
 				w.f("xp.send = xp.recv = 1;")
-				w.f("xp.scount = xp.rcount = (int64_t)%s;", strings.Split(p.Attr["n"], "*")[0])
+				w.f("xp.scount = xp.rcount = (int64_t)%s;", blockCount(p))
 				w.f("xp.stype = xp.rtype = %s;", p.Attr["t"])
 			case "dest":
 				w.f("xp.dest = %s;", p.Name)
@@ -167,7 +167,7 @@ func emitXCSide(w *wr, p Param) {
 			case isNumber(n):
 				w.f("xc.%scount = %s;", s, n)
 			default:
-				w.f("xc.%scount = (int64_t)%s;", s, strings.Split(n, "*")[0])
+				w.f("xc.%scount = (int64_t)%s;", s, blockCount(p))
 			}
 		}
 		if v := p.Attr["counts"]; v != "" {
@@ -187,12 +187,18 @@ func emitXCSide(w *wr, p Param) {
 func emitXRPost(w *wr, c *Call) {
 	switch {
 	case xrP2P(c):
-		req := paramByRole(c, "reqout")
-		w.f("rc = mpidbg_xp_post(&cx, &xp, rc, %s);", orZero(req, "NULL"))
+		w.f("rc = mpidbg_xp_post(&cx, &xp, rc);")
 	case xrColl(c):
 		req := paramByRole(c, "reqout")
 		w.f("rc = mpidbg_xc_post(&cx, &xc, rc, %s);", orZero(req, "NULL"))
 	}
+}
+
+// blockCount is the count parameter of one block of a side: "sendcount"
+// for n=sendcount*size.
+func blockCount(p Param) string {
+	name, _, _ := strings.Cut(p.Attr["n"], "*")
+	return name
 }
 
 func orZero(s, zero string) string {
