@@ -49,7 +49,8 @@ void mpidbg_report_init(void)
         on_error = ON_STOP;
     static const char *const cats[MPIDBG_NCAT] = {"argument", "datatype-lifecycle", "request-lifecycle", "leak",
                                                    "overlap", "type-mismatch", "collective-mismatch",
-                                                   "deadlock", "message-race", "lost-message"};
+                                                   "deadlock", "message-race", "lost-message",
+                                                   "buffer-race", "rma-race"};
     const char *c = getenv("MPIDBG_CHECKS");
     while (c && *c) {
         const char *end = strchr(c, ',');

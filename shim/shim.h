@@ -20,6 +20,8 @@
 #include "calls_gen.h"
 #include "engine.h"
 #include "xr.h"
+#include "rma.h"
+#include "track.h"
 
 #define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -90,7 +92,15 @@ static inline MPI_Request mpidbg_req_real(MPI_Request r)
     X(COLLECTIVE_OP_MISMATCH, "collective-op-mismatch", MPIDBG_CAT_COLL)    \
     X(COLLECTIVE_TYPE_MISMATCH, "collective-type-mismatch", MPIDBG_CAT_COLL) \
     X(MESSAGE_RACE, "message-race", MPIDBG_CAT_RACE)                        \
-    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST)
+    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST)                        \
+    X(SEND_BUFFER_WRITE, "send-buffer-write", MPIDBG_CAT_BUFRACE)           \
+    X(RECV_BUFFER_ACCESS, "recv-buffer-access", MPIDBG_CAT_BUFRACE)         \
+    X(BUFFER_ACCESS_LATENT, "buffer-access-latent", MPIDBG_CAT_BUFRACE)     \
+    X(SEND_BUFFER_CHANGED, "send-buffer-changed", MPIDBG_CAT_BUFRACE)       \
+    X(RMA_ORIGIN_RACE, "rma-origin-race", MPIDBG_CAT_RMARACE)               \
+    X(RMA_CONFLICT, "rma-conflict", MPIDBG_CAT_RMARACE)                     \
+    X(RMA_TARGET_RACE, "rma-target-race", MPIDBG_CAT_RMARACE)               \
+    X(RMA_UNSYNCHRONISED, "rma-unsynchronised", MPIDBG_CAT_RMARACE)
 
 enum mpidbg_cat {
     MPIDBG_CAT_ARGUMENT,
@@ -103,6 +113,8 @@ enum mpidbg_cat {
     MPIDBG_CAT_DEADLOCK,
     MPIDBG_CAT_RACE,
     MPIDBG_CAT_LOST,
+    MPIDBG_CAT_BUFRACE,
+    MPIDBG_CAT_RMARACE,
     MPIDBG_NCAT
 };
 

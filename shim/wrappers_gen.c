@@ -7331,7 +7331,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 }
 
 /* ---- win-free ----
- * MPI_Win_free. pre: a valid window. post: freed.
+ * MPI_Win_free. pre: a valid window; mpidbg_rma_sync_pre ends its epochs (a
+ * collective, like a fence). post: freed.
  */
 
 int MPI_Win_free(MPI_Win *win)
@@ -7343,7 +7344,11 @@ int MPI_Win_free(MPI_Win *win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_free, ra);
     uint64_t h_win = win ? MPIDBG_H(*win) : 0;
     mpidbg_chk_freewin(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_free};
+    rs.win = win ? *win : MPI_WIN_NULL;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_free(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     if (rc == MPI_SUCCESS) {
         mpidbg_win_freed(&cx, h_win);
     }
@@ -7355,7 +7360,9 @@ int MPI_Win_free(MPI_Win *win)
  * One-sided communication. pre: window valid; target rank in its group or
  * MPI_PROC_NULL; counts, origin and target datatypes (committed); origin
  * buffers not NULL with data, disjoint from the result buffer, not in
- * conflict with pending operations. post: nothing.
+ * conflict with pending operations. Then the operation goes to
+ * mpidbg_rma_issue (rma_issue.c), which issues it or lets the forcing mode
+ * hold it, and to the race checks (rma.c).
  */
 
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
@@ -7392,7 +7399,16 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7431,7 +7447,16 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get};
+    rop.result = origin_addr;
+    rop.result_count = origin_count;
+    rop.result_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7471,7 +7496,17 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7524,7 +7559,20 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.result = result_addr;
+    rop.result_count = result_count;
+    rop.result_type = result_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7554,7 +7602,18 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
             mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", 1, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Fetch_and_op};
+    rop.origin = (const void *)origin_addr;
+    rop.result = result_addr;
+    rop.origin_type = datatype;
+    rop.result_type = datatype;
+    rop.target_type = datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.op = op;
+    rop.win = win;
+    rop.origin_count = rop.result_count = rop.target_count = 1;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7589,7 +7648,18 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
             mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", 1, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Compare_and_swap};
+    rop.origin = (const void *)origin_addr;
+    rop.compare = (const void *)compare_addr;
+    rop.result = result_addr;
+    rop.origin_type = datatype;
+    rop.result_type = datatype;
+    rop.target_type = datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.win = win;
+    rop.origin_count = rop.result_count = rop.target_count = 1;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7635,7 +7705,17 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -7679,7 +7759,17 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget};
+    rop.result = origin_addr;
+    rop.result_count = origin_count;
+    rop.result_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -7724,7 +7814,18 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -7782,7 +7883,21 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.result = result_addr;
+    rop.result_count = result_count;
+    rop.result_type = result_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -7793,7 +7908,9 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 
 /* ---- rma-sync ----
  * One-sided synchronisation and window queries. pre: window valid; ranks in
- * its group. post: nothing.
+ * its group; then mpidbg_rma_sync_pre (rma.c: the forcing mode issues what
+ * the call requires, tracked buffers it completes are released). post:
+ * mpidbg_rma_sync_post with the return code (epochs, conflicts).
  */
 
 int MPI_Win_fence(int assert, MPI_Win win)
@@ -7804,7 +7921,12 @@ int MPI_Win_fence(int assert, MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_fence, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_fence};
+    rs.assert_ = assert;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_fence(assert, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7818,7 +7940,13 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_post, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_post};
+    rs.group = group;
+    rs.assert_ = assert;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_post(group, assert, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7832,7 +7960,13 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_start, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_start};
+    rs.group = group;
+    rs.assert_ = assert;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_start(group, assert, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7845,7 +7979,11 @@ int MPI_Win_complete(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_complete, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_complete};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_complete(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7858,7 +7996,11 @@ int MPI_Win_wait(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_wait, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_wait};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_wait(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7871,7 +8013,12 @@ int MPI_Win_test(MPI_Win win, int *flag)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_test, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_test};
+    rs.win = win;
+    rs.flag = flag;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_test(win, flag);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7885,7 +8032,14 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_lock, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_lock};
+    rs.lock_type = lock_type;
+    rs.rank = rank;
+    rs.assert_ = assert;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_lock(lock_type, rank, assert, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7899,7 +8053,12 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_unlock, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock};
+    rs.rank = rank;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_unlock(rank, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7912,7 +8071,12 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_lock_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_lock_all};
+    rs.assert_ = assert;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_lock_all(assert, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7925,7 +8089,11 @@ int MPI_Win_unlock_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_unlock_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock_all};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_unlock_all(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7939,7 +8107,12 @@ int MPI_Win_flush(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush};
+    rs.rank = rank;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush(rank, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7952,7 +8125,11 @@ int MPI_Win_flush_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_all};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_all(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7966,7 +8143,12 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_local, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local};
+    rs.rank = rank;
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_local(rank, win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7979,7 +8161,11 @@ int MPI_Win_flush_local_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_local_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local_all};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_local_all(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7992,7 +8178,11 @@ int MPI_Win_sync(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_sync, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_sync};
+    rs.win = win;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_sync(win);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8005,7 +8195,13 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_attach, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_attach};
+    rs.win = win;
+    rs.base = base;
+    rs.size = size;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_attach(win, base, size);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8018,7 +8214,12 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_detach, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_detach};
+    rs.win = win;
+    rs.base = base;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_detach(win, base);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8031,7 +8232,12 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_shared_query, ra);
     mpidbg_chk_win(&cx, win, "win");
+    struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_shared_query};
+    rs.win = win;
+    rs.rank = rank;
+    mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
+    mpidbg_rma_sync_post(&cx, &rs, rc);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -13582,7 +13788,9 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatyp
  * One-sided communication. pre: window valid; target rank in its group or
  * MPI_PROC_NULL; counts, origin and target datatypes (committed); origin
  * buffers not NULL with data, disjoint from the result buffer, not in
- * conflict with pending operations. post: nothing.
+ * conflict with pending operations. Then the operation goes to
+ * mpidbg_rma_issue (rma_issue.c), which issues it or lets the forcing mode
+ * hold it, and to the race checks (rma.c).
  */
 
 int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
@@ -13619,7 +13827,16 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -13658,7 +13875,16 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_c};
+    rop.result = origin_addr;
+    rop.result_count = origin_count;
+    rop.result_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -13698,7 +13924,17 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -13751,7 +13987,20 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
-    int rc = PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.result = result_addr;
+    rop.result_count = result_count;
+    rop.result_type = result_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -13797,7 +14046,17 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -13841,7 +14100,17 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_c};
+    rop.result = origin_addr;
+    rop.result_count = origin_count;
+    rop.result_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -13886,7 +14155,18 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);
@@ -13944,7 +14224,21 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
-    int rc = PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
+    struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate_c};
+    rop.origin = (const void *)origin_addr;
+    rop.origin_count = origin_count;
+    rop.origin_type = origin_datatype;
+    rop.result = result_addr;
+    rop.result_count = result_count;
+    rop.result_type = result_datatype;
+    rop.target_rank = target_rank;
+    rop.target_disp = target_disp;
+    rop.target_count = target_count;
+    rop.target_type = target_datatype;
+    rop.op = op;
+    rop.win = win;
+    rop.request = request;
+    int rc = mpidbg_rma_issue(&cx, &rop);
     if (rc == MPI_SUCCESS) {
         if (request)
             mpidbg_req_new(&cx, request, MPIDBG_REQ_RMA);

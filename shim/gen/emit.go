@@ -333,7 +333,17 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		}
 	}
 	pmpi := emitXRPre(w, c)
-	w.f("int rc = %s(%s);", pmpi, argList(c))
+	switch c.Class {
+	case "rma", "rma-req":
+		emitRMA(w, c)
+	case "rma-sync", "win-free":
+		emitRMASync(w, c)
+		w.f("mpidbg_rma_sync_pre(&cx, &rs);")
+		w.f("int rc = %s(%s);", pmpi, argList(c))
+		w.f("mpidbg_rma_sync_post(&cx, &rs, rc);")
+	default:
+		w.f("int rc = %s(%s);", pmpi, argList(c))
+	}
 	for _, s := range back {
 		w.f("%s", s)
 	}

@@ -207,4 +207,3 @@ func orZero(s, zero string) string {
 	}
 	return s
 }
-

@@ -390,7 +390,8 @@ func TestCatalogueIDs(t *testing.T) {
 	cats := map[string]checks.Category{"ARGUMENT": checks.CatArgument, "TYPE": checks.CatDatatypeLifecycle,
 		"REQUEST": checks.CatRequestLifecycle, "LEAK": checks.CatLeak, "OVERLAP": checks.CatOverlap,
 		"TYPEMATCH": checks.CatTypeMismatch, "COLL": checks.CatCollective, "DEADLOCK": checks.CatDeadlock,
-		"RACE": checks.CatMessageRace, "LOST": checks.CatLostMessage}
+		"RACE": checks.CatMessageRace, "LOST": checks.CatLostMessage, "BUFRACE": checks.CatBufferRace,
+		"RMARACE": checks.CatRMARace}
 	for _, m := range ms {
 		e, ok := checks.Lookup(m[1])
 		if !ok {

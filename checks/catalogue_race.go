@@ -1,0 +1,124 @@
+package checks
+
+// The findings of the access tracker: a load or store of the program that
+// touches a buffer MPI still owns. Nonblocking point-to-point and
+// collectives (buffer-race), and one-sided communication (rma-race).
+func init() {
+	register(
+		Entry{ID: "send-buffer-write", Category: CatBufferRace, Severity: SevError,
+			Title: "the program wrote to the buffer of a send that MPI had not sent yet",
+			Rule:  "MPI-4.1 §3.7.2: the sender must not modify any part of the send buffer after a nonblocking send operation is called, until the send completes",
+			Doc: `A nonblocking send (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend, a started
+persistent send, the send buffer of a nonblocking collective) owns its
+buffer until MPI_Wait or MPI_Test says it is complete. The program stored
+into that buffer before MPI had read it: the receiver may get the old
+value, the new one, or a mix, depending on the MPI library, the message
+size and the network.
+
+mpidbg write-protects the pages of a pending send buffer; the store faults,
+the tracker checks that its address lies inside the buffer's bytes (other
+data on the same page is not reported), records the store's program
+counter and lets it proceed. The report names the store's file:line, the
+operation's call and line, the address and the element of the datatype
+that was written, e.g. MPI_INT[3]. Complete the request before reusing
+the buffer, or send from a copy.`},
+		Entry{ID: "recv-buffer-access", Category: CatBufferRace, Severity: SevError,
+			Title: "the program read or wrote the buffer of a receive that MPI had not filled yet",
+			Rule:  "MPI-4.1 §3.7.2: the receiver must not access any part of the receive buffer after a nonblocking receive operation is called, until the receive completes",
+			Doc: `A nonblocking receive (MPI_Irecv, MPI_Imrecv, a started persistent receive,
+the receive buffer of a nonblocking collective) owns its buffer until a
+completion call (MPI_Wait, MPI_Test with flag true, and their variants)
+says it is complete. The program loaded from or stored to that buffer
+before the data had arrived: a load sees stale data, a store may be
+overwritten by the message (or overwrite it).
+
+mpidbg makes the pages of a pending receive buffer inaccessible and checks
+each fault against the buffer's exact bytes. The report names the access
+(load or store) and its file:line, the receive's call and line, and the
+element of the datatype touched. Call MPI_Wait (or test until the flag is
+true) before using the buffer.`},
+		Entry{ID: "buffer-access-latent", Category: CatBufferRace, Severity: SevWarning,
+			Title: "the program touched a pending buffer after MPI moved the data but before the completion call",
+			Rule:  "MPI-4.1 §3.7.2 and §3.7.3: a buffer belongs to MPI until the operation is completed by a completion call, whenever the data is actually moved",
+			Doc: `The access came after the MPI library had already read the send buffer or
+filled the receive buffer, so the program got the right data this time.
+It is still erroneous: whether the data has moved before MPI_Wait depends
+on the message size, the MPI library and the network (an eager send is
+copied at once; a rendezvous send is read when the receiver arrives). On
+another machine the same access reads stale data or corrupts the message.
+
+This is the "potential error" state of the SyncChecker approach: the
+tracker saw the library's own access to the buffer (a fault inside an MPI
+call, which is never reported), then the program's. A request that is
+never completed at all (no MPI_Wait) lands here too, with
+request-never-completed at MPI_Finalize.`},
+		Entry{ID: "send-buffer-changed", Category: CatBufferRace, Severity: SevError,
+			Title: "a pending send buffer changed between the send and its completion",
+			Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
+			Doc: `The cheap tier of the access tracker: buffers it does not protect page by
+page (small buffers once their call site has been seen many times, see
+docs/races.md) are copied when the send starts and compared at the
+completion call. A difference means the program stored into the buffer
+while MPI owned it. This tier cannot see the store itself, so the report
+is at the completion call and names the send and the first element that
+changed; the call site is then tracked page by page again, so the next
+occurrence is reported as send-buffer-write with the store's line.`},
+		Entry{ID: "rma-origin-race", Category: CatRMARace, Severity: SevError,
+			Title: "the program touched the origin or result buffer of a one-sided operation before it completed",
+			Rule:  "MPI-4.1 §12.3 and §12.5: the origin buffer of MPI_Put or MPI_Accumulate must not be updated, and the result buffer of MPI_Get (and the get-accumulate family) must not be accessed, until the operation completes at the origin (MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_Win_flush(_local)(_all), or the request of MPI_Rput/MPI_Rget)",
+			Doc: `One-sided operations return before data moves. MPI_Put may read its origin
+buffer at any time up to the synchronisation call that completes it; MPI_Get
+may write its result buffer at any time up to then. Reusing the origin
+buffer of a Put before the closing fence, or reading a Get's result before
+MPI_Win_unlock, works on some networks and sends or reads garbage on others
+(run with --nasty to see it break).
+
+mpidbg protects the origin (write-protect) and result (no access) buffers
+of every pending one-sided operation until the call that completes it at
+the origin, and reports the access with its line, the operation's line
+and the element of the origin datatype touched.`},
+		Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
+			Title: "two one-sided operations touch the same target memory in concurrent epochs",
+			Rule:  "MPI-4.1 §12.7: it is erroneous to have concurrent conflicting accesses to the same memory location in a window; concurrent accumulates with the same operation and basic datatype are the one exception",
+			Doc: `Two RMA operations conflict when they touch an overlapping byte of the same
+target window and at least one of them writes it (Put, Accumulate,
+Get_accumulate, Fetch_and_op, Compare_and_swap), unless both are
+accumulate-family operations with the same op and basic type (MPI makes
+those element-wise atomic). They are concurrent when no synchronisation
+orders them: the same fence epoch, overlapping post/start/complete/wait
+epochs, or shared/lock_all passive-target epochs that overlap in time with
+no flush-and-barrier or message between them. Two origins putting to one
+word in one fence epoch is the classic case: the target ends with either
+value, or a mix.
+
+The ranks send their operations' target ranges to the target when the
+epoch closes; the target compares them exactly, element by element of the
+target datatypes, and reports both operations with their origin ranks and
+lines and the element of the window touched.`},
+		Entry{ID: "rma-target-race", Category: CatRMARace, Severity: SevError,
+			Title: "a load or store at the target races with a remote one-sided operation on the same window memory",
+			Rule:  "MPI-4.1 §12.7: a location updated by a put or accumulate must not be accessed by a load or store until the update has completed at the target, and a location read by a get must not be stored to concurrently; local accesses are ordered with remote ones only by synchronisation",
+			Doc: `During an exposure epoch (between two fences, between MPI_Win_post and
+MPI_Win_wait, or while another process holds a lock on the window) the
+target process must not store into window memory that a remote operation
+reads or writes, nor load memory a remote Put or Accumulate updates.
+
+mpidbg records the target's own loads and stores to window memory during
+each epoch (page protection, checked against exact bytes) and, when the
+epoch closes and the origins' operations arrive, reports each local access
+that touches a remote operation's bytes, with the access's line and the
+remote operation's rank and line.`},
+		Entry{ID: "rma-unsynchronised", Category: CatRMARace, Severity: SevWarning,
+			Title: "a one-sided operation was never completed while the program waited (--nasty)",
+			Rule:  "MPI-4.1 §12.5.4: an RMA operation is complete at the target only after a synchronisation call (MPI_Win_flush, MPI_Win_unlock, ...) at the origin; MPI may delay it until then",
+			Doc: `Reported in forcing mode (mpidbg run --nasty), which holds each one-sided
+operation back until a synchronisation call requires it, as an MPI library
+on a network without remote progress may. The program issued an operation
+and then kept polling (MPI_Win_sync, MPI_Test, MPI_Iprobe...) without any
+call that completes the operation: on most machines it goes through at
+once and the program works; with --nasty the process it writes to waits
+for it forever. The report names the held operation, its target and line.
+Add MPI_Win_flush (or flush_local) for its target after the operation. The
+held operations are then issued, so the program can go on.`},
+	)
+}

@@ -1,0 +1,84 @@
+/*
+ * One-sided communication as the shim sees it: the generated wrappers of
+ * the rma, rma-req, rma-sync and win-free classes pack their arguments
+ * into the structs below and hand them to
+ *
+ *   rma_issue.c  mpidbg_rma_issue: the operation goes to MPI now, or to
+ *                the forcing mode (nasty.c), which may hold it back until
+ *                a synchronisation call requires it;
+ *   rma.c        the race checks: epochs, origin buffers, target ranges
+ *                (mpidbg_rma_op, mpidbg_rma_sync_pre/post, ...).
+ *
+ * Not installed: shim.h's rules apply (hidden, mpidbg_ prefix).
+ */
+#ifndef MPIDBG_RMA_H
+#define MPIDBG_RMA_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+struct mpidbg_cx;
+
+/* The arguments of one RMA communication call (MPI-4.1 §12.3). Fields a
+ * call does not have are zero / MPI_DATATYPE_NULL / NULL. MPI_Fetch_and_op
+ * and MPI_Compare_and_swap have one datatype and one element: the
+ * wrappers set origin, result and target types to it and the counts to 1
+ * (origin_count 0 for MPI_Fetch_and_op with MPI_NO_OP is still 1: MPI
+ * ignores the origin buffer then). */
+struct mpidbg_rma {
+    int32_t call; /* MPIDBG_CALL_MPI_Put ... MPIDBG_CALL_MPI_Rget_accumulate_c */
+    int32_t pad;
+    const void *origin;
+    MPI_Count origin_count; /* MPI_Count: the _c forms share the struct */
+    MPI_Datatype origin_type;
+    const void *compare; /* MPI_Compare_and_swap */
+    void *result;        /* MPI_Get's origin buffer is here too: the buffer MPI writes */
+    MPI_Count result_count;
+    MPI_Datatype result_type;
+    int target_rank;
+    MPI_Aint target_disp;
+    MPI_Count target_count;
+    MPI_Datatype target_type;
+    MPI_Op op;
+    MPI_Win win;
+    MPI_Request *request; /* request-based forms */
+};
+
+/* The arguments of one synchronisation call (MPI-4.1 §12.5) or window
+ * query of the rma-sync class, and of MPI_Win_free. */
+struct mpidbg_rma_sync {
+    int32_t call;
+    int32_t assert_;   /* the assert argument (MPI_MODE_NOCHECK ...) */
+    int rank;          /* lock, unlock, flush, flush_local: the target; shared_query: the rank */
+    int lock_type;     /* MPI_LOCK_SHARED / MPI_LOCK_EXCLUSIVE */
+    MPI_Group group;   /* post, start */
+    MPI_Win win;
+    int *flag;         /* MPI_Win_test */
+    const void *base;  /* attach, detach */
+    MPI_Aint size;     /* attach */
+};
+
+/* rma_issue.c: the PMPI call of an RMA communication call, or its
+ * deferral by the forcing mode. */
+__attribute__((visibility("hidden"))) int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a);
+__attribute__((visibility("hidden"))) int mpidbg_rma_pmpi(const struct mpidbg_rma *a);
+
+/* rma.c: the race checks. mpidbg_rma_op runs after MPI (or the forcing
+ * mode) accepted an operation; sync_pre before the PMPI call of a
+ * synchronisation call (and after the forcing mode issued what it held),
+ * sync_post after it with its return code. */
+__attribute__((visibility("hidden"))) void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a);
+__attribute__((visibility("hidden"))) void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s);
+__attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc);
+
+/* nasty.c: the forcing mode (mpidbg run --nasty). mpidbg_nasty_on is set
+ * from MPIDBG_NASTY at MPI_Init. hold: take the operation (copying what
+ * it needs: the forcing mode must not read the origin buffer earlier
+ * than MPI could); returns 1 when it took it, 0 when the caller must
+ * issue it now. sync: issue what a synchronisation call requires, before
+ * its PMPI call. */
+extern int mpidbg_nasty_on __attribute__((visibility("hidden")));
+__attribute__((visibility("hidden"))) int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a);
+__attribute__((visibility("hidden"))) void mpidbg_nasty_sync(struct mpidbg_cx *cx, const struct mpidbg_rma_sync *s);
+
+#endif
