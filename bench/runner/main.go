@@ -1,17 +1,20 @@
 // Command runner measures what mpidbg costs a running MPI program: it
 // builds the overhead benchmarks in bench/programs with MPICH and runs
-// each in three modes in the same invocation:
+// each in four modes in the same invocation:
 //
 //   - native: mpiexec alone;
-//   - local: mpidbg run with the cross-rank categories off (the issue-3
-//     checks only: no shadow messages, no collective agreement);
-//   - all: mpidbg run with every check.
+//   - local: mpidbg run with the cross-rank and race categories off (the
+//     issue-3 checks only: no shadow messages, no collective agreement,
+//     no access tracking);
+//   - cross: mpidbg run with the race categories off (issue 4 added);
+//   - all: mpidbg run with every check (the access tracker of issue 5).
 //
 // The order of the modes rotates every round, so that drift on a shared
-// machine hits all three alike. It prints medians, ratios, the time the
-// shim adds (local − native) and the time the cross-rank checks add
-// (all − local), per MPI call and per message or collective, as Markdown
-// tables (the form docs/PERFORMANCE.md keeps).
+// machine hits all of them alike. It prints medians, ratios, the time the
+// shim adds (local − native), the time the cross-rank checks add (cross −
+// local) and the time race detection adds (all − cross), per MPI call and
+// per message or collective, as Markdown tables (the form
+// docs/PERFORMANCE.md keeps).
 //
 //	go run ./bench/runner [-rounds 5] [-np 2] [-mpidbg bin/mpidbg] [-v]
 package main
@@ -64,11 +67,16 @@ var accounts = map[string]account{
 // no collective agreement (shim/xr_p2p.c, mpidbg_xr_init).
 const crossRank = "-type-mismatch,-collective-mismatch,-message-race,-lost-message"
 
+// races lists the categories of the access tracker (issue 5): with both
+// off it protects no page (shim/track.c).
+const races = "-buffer-race,-rma-race"
+
 type mode int
 
 const (
 	native mode = iota
 	local
+	cross
 	all
 	nmodes
 )
@@ -126,7 +134,8 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 			prog := filepath.Join(dir, p)
 			argv := [nmodes][]string{
 				native: {mpiexec, "-n", n, prog},
-				local:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", crossRank, prog},
+				local:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", crossRank + "," + races, prog},
+				cross:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", races, prog},
 				all:    {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, prog},
 			}
 			for i := 0; i < int(nmodes); i++ {
@@ -152,22 +161,24 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 	host, _ := os.Hostname()
 	fmt.Printf("%d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", np, rounds, cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host,
 		time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
-	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + " (issue-3 checks only);")
-	fmt.Println("all = mpidbg run (every check). Medians over rounds, [min-max] after them.")
+	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + "," + races + " (issue-3 checks only);")
+	fmt.Println("cross = mpidbg run --checks " + races + " (race detection off); all = mpidbg run (every check, races on).")
+	fmt.Println("Medians over rounds, [min-max] after them.")
 	fmt.Println()
-	fmt.Println("| benchmark | native | local | all | local/native | all/local | all/native |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("| benchmark | native | local | cross | all | local/native | cross/local | all/cross (races) | all/native |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, name := range names {
 		s, u := samples[name], units[name]
 		med := medians(s)
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", name, cell(s[native], u), cell(s[local], u), cell(s[all], u),
-			ratio(med[local], med[native]), ratio(med[all], med[local]), ratio(med[all], med[native]))
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, cell(s[native], u), cell(s[local], u), cell(s[cross], u), cell(s[all], u),
+			ratio(med[local], med[native]), ratio(med[cross], med[local]), ratio(med[all], med[cross]), ratio(med[all], med[native]))
 	}
 	fmt.Println()
-	fmt.Println("Added time: shim = local − native (the issue-3 checks and the wrappers); cross-rank = all − local")
-	fmt.Println("(shadow messages, collective agreement); per MPI call on the measured path and per message or collective.")
+	fmt.Println("Added time: shim = local − native (the issue-3 checks and the wrappers); cross-rank = cross − local")
+	fmt.Println("(shadow messages, collective agreement); races = all − cross (the access tracker); per MPI call on the")
+	fmt.Println("measured path and per message or collective.")
 	fmt.Println()
-	fmt.Println("| benchmark | per | shim per MPI call | shim per op | cross-rank per MPI call | cross-rank per op | all per op |")
+	fmt.Println("| benchmark | per | shim per MPI call | shim per op | cross-rank per op | races per op | all per op |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
 	for _, name := range names {
 		a, ok := accounts[name]
@@ -180,15 +191,16 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 		}
 		med := medians(samples[name])
 		shim := (med[local] - med[native]) * scale
-		xr := (med[all] - med[local]) * scale
+		xr := (med[cross] - med[local]) * scale
+		rc := (med[all] - med[cross]) * scale
 		fmt.Printf("| %s | %s | %.0f ns | %.0f ns | %.0f ns | %.0f ns | %.0f ns |\n", name, a.op,
-			shim/a.calls, shim/a.ops, xr/a.calls, xr/a.ops, (shim+xr)/a.ops)
+			shim/a.calls, shim/a.ops, xr/a.ops, rc/a.ops, (shim+xr+rc)/a.ops)
 	}
 	return nil
 }
 
 func (m mode) String() string {
-	return [...]string{"native", "local", "all"}[m]
+	return [...]string{"native", "local", "cross", "all"}[m]
 }
 
 type result struct {
