@@ -30,6 +30,12 @@ enum mpidbg_variant {
     MPIDBG_V_WRITES,      /* this call writes what a pending one reads */
     MPIDBG_V_BOTH_WRITE,  /* both write */
     MPIDBG_V_REMOTE,      /* the finding's place is the first remote one (cross-rank) */
+    /* the access tracker (track.c): a load or a store of the program; val
+     * is the range's mode (1 MPI reads the buffer, 2 MPI writes it), val2
+     * 1 when MPI had moved the data already */
+    MPIDBG_V_LOAD,
+    MPIDBG_V_STORE,
+    MPIDBG_V_CHANGED,     /* send-buffer-changed: the cheap tier's comparison at completion */
 };
 
 /* An event: everything the Go side needs to write one finding. */

@@ -74,6 +74,7 @@ static void start(void)
     mpidbg_xr_init();
     mpidbg_objects_init();
     mpidbg_go_init();
+    mpidbg_track_init(); /* after the Go runtime's signal handlers: ours chain to them */
     __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
 }
 
@@ -108,6 +109,7 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
+    mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
     mpidbg_xr_finalize(&cx);
     mpidbg_leaks(&cx);
     mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);

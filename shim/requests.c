@@ -16,13 +16,35 @@
  * program's and not active (request-active-start); its buffers are
  * checked against the pending ones; post: it is active and they are
  * pending.
+ *
+ * Buffer races (issue 5, docs/races.md): while a request is active, its
+ * buffers are watched by the access tracker (track.h): a receive's
+ * without access, a send's write-protected, one range per segment,
+ * for the operations the sampling policy picks. MPI_Wait and MPI_Waitall
+ * stop watching before the PMPI call (MPI moves the data there, and
+ * every library access to a watched page would fault); MPI_Waitany,
+ * MPI_Waitsome and the Test family after it, for the requests it
+ * completed (the library's faults in between are never reported).
+ * Small contiguous send buffers that are not watched are copied at the
+ * start and compared at completion instead (send-buffer-changed).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "shim.h"
 
 static uint32_t req_serial;
+
+/* A request a completion call takes, as it was before the call: MPI
+ * overwrites the handle, and may hand the same value to a new request
+ * (of another thread) before the shim records the completion, which the
+ * serial tells apart. */
+struct reqref {
+    MPI_Request h;
+    uint32_t serial;
+    struct mpidbg_robj *o;
+};
 
 /* Operations that came back with one of MPICH's builtin request handles
  * completed when they started and share that handle value, but each is
@@ -87,6 +109,236 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
     return 1;
 }
 
+/* ---- the access tracker ---- */
+
+static int ids_push(struct mpidbg_robj *o, int id)
+{
+    if (!o->tr_ids) {
+        o->tr_ids = o->tr_inl;
+        o->tr_cap = 4;
+    }
+    if (o->tr_n == o->tr_cap) {
+        int cap = o->tr_cap * 2;
+        int32_t *v = malloc(sizeof *v * (size_t)cap);
+        if (!v)
+            return 0;
+        memcpy(v, o->tr_ids, sizeof *v * (size_t)o->tr_n);
+        if (o->tr_ids != o->tr_inl)
+            free(o->tr_ids);
+        o->tr_ids = v;
+        o->tr_cap = cap;
+    }
+    o->tr_ids[o->tr_n++] = id;
+    return 1;
+}
+
+/* untracked: calls whose buffers the tracker leaves alone. A partitioned
+ * operation's buffer is the program's between MPI_Start and MPI_Pready
+ * (MPI_Parrived) partition by partition; a file operation's is ROMIO's,
+ * which may hand it to threads of its own. */
+static int untracked(int call)
+{
+    if (call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init)
+        return 1;
+    const char *n = mpidbg_call_name(call);
+    return strncmp(n, "MPI_File_", 9) == 0;
+}
+
+/* snap_ok: a send segment the cheap tier can copy: contiguous, small, and
+ * not written by the same operation (MPI_Isendrecv_replace). */
+static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total)
+{
+    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > MPIDBG_TR_SNAP_MAX - total ||
+        o->snap_n == 4 || !s->addr)
+        return 0;
+    for (int i = 0; i < o->nseg; i++)
+        if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
+            return 0;
+    return 1;
+}
+
+/* The operations with copies, so that a later receive into one of their
+ * buffers (a buffer-overlap error of its own) does not also count as the
+ * program changing it. Few at a time; a list under its own mutex. */
+static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct mpidbg_robj **snap_list;
+static int snap_cnt, snap_cap;
+
+static void snap_register(struct mpidbg_robj *o)
+{
+    pthread_mutex_lock(&snap_mu);
+    if (snap_cnt == snap_cap) {
+        int cap = snap_cap ? 2 * snap_cap : 64;
+        struct mpidbg_robj **v = realloc(snap_list, sizeof *v * (size_t)cap);
+        if (!v) {
+            o->snap_bad = 1; /* cannot be told apart: no comparison */
+            pthread_mutex_unlock(&snap_mu);
+            return;
+        }
+        snap_list = v;
+        snap_cap = cap;
+    }
+    snap_list[snap_cnt++] = o;
+    pthread_mutex_unlock(&snap_mu);
+}
+
+static void snap_unregister(struct mpidbg_robj *o)
+{
+    pthread_mutex_lock(&snap_mu);
+    for (int i = 0; i < snap_cnt; i++)
+        if (snap_list[i] == o) {
+            snap_list[i] = snap_list[--snap_cnt];
+            break;
+        }
+    pthread_mutex_unlock(&snap_mu);
+}
+
+/* snap_written: an operation that writes [lo, hi) started */
+static void snap_written(int64_t lo, int64_t hi)
+{
+    if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED))
+        return;
+    pthread_mutex_lock(&snap_mu);
+    for (int i = 0; i < snap_cnt; i++) {
+        struct mpidbg_robj *o = snap_list[i];
+        for (int k = 0; k < o->snap_n; k++) {
+            const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
+            if (s->lo < hi && lo < s->hi)
+                o->snap_bad = 1;
+        }
+    }
+    pthread_mutex_unlock(&snap_mu);
+}
+
+/* tr_start hands an operation that just started to the tracker (or the
+ * cheap tier); moved: it completed when it started. Not under a lock. */
+static void tr_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
+{
+    o->tr_n = 0;
+    o->snap_n = 0;
+    o->snap_len = 0;
+    o->snap_bad = 0;
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
+        return;
+    for (int i = 0; i < o->nseg; i++)
+        if (o->seg[i].mode == MPIDBG_WR)
+            snap_written(o->seg[i].lo, o->seg[i].hi);
+    int rma = o->rec->kind == MPIDBG_REQ_RMA;
+    int fid_w = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_RECV_BUFFER_ACCESS;
+    int fid_r = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_SEND_BUFFER_WRITE;
+    if (!mpidbg_enabled(fid_w) && !mpidbg_enabled(fid_r))
+        return;
+    o->tr_site = cx->site;
+    int watch = mpidbg_track_sample(cx->site);
+    int total = 0;
+    uint8_t *snap = NULL;
+    int snapi[4], nsnap = 0;
+    for (int i = 0; i < o->nseg; i++) {
+        struct mpidbg_seg *s = &o->seg[i];
+        if (s->hi <= s->lo)
+            continue;
+        int id = 0;
+        if (watch) {
+            struct mpidbg_tr_what w = {
+                .fid = s->mode == MPIDBG_WR ? fid_w : fid_r,
+                .fid_latent = rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT,
+                .call = o->call,
+                .moved = moved,
+                .site = cx->site,
+                .addr = s->addr,
+                .count = s->count,
+                .type = s->type,
+                .sampled = 1,
+            };
+            id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
+        }
+        if (id > 0) {
+            if (!ids_push(o, id))
+                mpidbg_track_remove(id);
+        } else if (!rma && snap_ok(o, s, total) && nsnap < 4) {
+            snapi[nsnap++] = i;
+            total += (int)(s->hi - s->lo);
+        }
+    }
+    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
+        return;
+    snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
+    if (!snap)
+        return;
+    int off = 0;
+    for (int k = 0; k < nsnap; k++) {
+        struct mpidbg_seg *s = &o->seg[snapi[k]];
+        memcpy(snap + off, (const void *)(uintptr_t)s->lo, (size_t)(s->hi - s->lo));
+        off += (int)(s->hi - s->lo);
+        o->snap_seg[k] = snapi[k];
+    }
+    o->snap = snap;
+    o->snap_len = total;
+    o->snap_n = nsnap;
+    snap_register(o);
+    __atomic_fetch_add(&mpidbg_track_stats[MPIDBG_TRS_SNAPSHOTS], 1, __ATOMIC_RELAXED);
+}
+
+/* tr_release stops watching an operation's buffers. */
+static void tr_release(struct mpidbg_robj *o)
+{
+    for (int i = 0; i < o->tr_n; i++)
+        mpidbg_track_remove(o->tr_ids[i]);
+    o->tr_n = 0;
+}
+
+/* tr_end: the operation is complete (or freed, or forgotten: cx NULL).
+ * Its buffers are no longer watched, and the cheap tier compares its
+ * copies: a difference is a store while the send was pending. */
+static void tr_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
+{
+    if (o->tr_n)
+        tr_release(o);
+    if (!o->snap_n)
+        return;
+    snap_unregister(o);
+    int off = 0, found = 0;
+    for (int k = 0; k < o->snap_n && cx && !found && !o->snap_bad; k++) {
+        int si = o->snap_seg[k];
+        if (si >= o->nseg)
+            break;
+        struct mpidbg_seg *s = &o->seg[si];
+        int64_t n = s->hi - s->lo;
+        const uint8_t *now = (const uint8_t *)(uintptr_t)s->lo;
+        if (memcmp(now, o->snap + off, (size_t)n) != 0) {
+            int64_t j = 0;
+            while (j < n && now[j] == o->snap[off + j])
+                j++;
+            struct mpidbg_ev ev;
+            mpidbg_ev_init(&ev, cx, MPIDBG_F_SEND_BUFFER_CHANGED, "buf");
+            ev.variant = MPIDBG_V_CHANGED;
+            ev.addr = s->addr;
+            ev.count = s->count;
+            ev.handle = s->type;
+            ev.at = (uint64_t)s->lo + (uint64_t)j;
+            ev.related_site = o->rec->site;
+            ev.related_call = o->call;
+            ev.related_kind = 2;
+            mpidbg_track_found(o->tr_site);
+            mpidbg_report(cx, &ev);
+            found = 1;
+        }
+        off += (int)n;
+    }
+    if (o->snap != o->snap_inl)
+        free(o->snap);
+    o->snap = NULL;
+    o->snap_n = 0;
+}
+
+/* tr_release_all: before MPI_Wait(all), for the requests it completes. */
+static void tr_release_all(struct reqref *c, int n)
+{
+    for (int i = 0; c && i < n; i++)
+        if (c[i].o && c[i].o->serial == c[i].serial && c[i].o->tr_n)
+            tr_release(c[i].o);
+}
+
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
  * kind from the call's buffer sides. */
 void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
@@ -127,6 +379,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     }
     uint64_t h = MPIDBG_H(r);
     struct mpidbg_robj *o = mpidbg_hmap_get(&mpidbg_requests, h);
+    int stale = 0;
     if (!o) {
         struct mpidbg_request *rec = mpidbg_table_add(&mpidbg_registry.requests, NULL);
         o = calloc(1, sizeof *o);
@@ -142,6 +395,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     } else if (o->active) {
         mpidbg_pending_remove(o); /* a completion the shim did not see */
         mpidbg_pending_flush();
+        stale = 1;
     }
     struct mpidbg_request *rec = o->rec;
     rec->handle = h;
@@ -179,6 +433,10 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     if (o->active && !(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
+    if (stale)
+        tr_end(NULL, o);
+    if (o->active)
+        tr_start(cx, o, minting);
 }
 
 void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm)
@@ -194,7 +452,6 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
 
 void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
 {
-    (void)cx;
     mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;
@@ -202,25 +459,22 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
     if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
+    tr_start(cx, o, 0);
 }
 
-/* A request a completion call takes, as it was before the call: MPI
- * overwrites the handle, and may hand the same value to a new request
- * (of another thread) before the shim records the completion, which the
- * serial tells apart. */
-struct reqref {
-    MPI_Request h;
-    uint32_t serial;
-    struct mpidbg_robj *o;
-};
-
-/* completed finishes n requests; freed: MPI_Request_free. */
-static void completed(const struct reqref *rs, int n, int freed)
+/* completed finishes n requests; freed: MPI_Request_free (whose
+ * operation may still be reading its buffer: no comparison). */
+static void completed(struct mpidbg_cx *cx, const struct reqref *rs, int n, int freed)
 {
     MPI_Comm *deferred[8];
     uint64_t dsite[8];
     int32_t dcall[8];
     int nd = 0;
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = rs[i].o;
+        if (o && o->serial == rs[i].serial && o->active && (o->tr_n || o->snap_n))
+            tr_end(freed ? NULL : cx, o);
+    }
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
@@ -472,6 +726,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
+    if (r.o && r.o->tr_n)
+        tr_release(r.o); /* MPI moves the data now */
     REAL1(request);
     int rc = PMPI_Wait(request, status);
     BACK1(request);
@@ -479,7 +735,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL) || mpidbg_xr_truncated(rc);
     rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
     if (ended && r.o)
-        completed(&r, 1, 0);
+        completed(&cx, &r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -499,7 +755,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     BACK1(request);
     rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
     if (rc == MPI_SUCCESS && r.o && flag && *flag)
-        completed(&r, 1, 0);
+        completed(&cx, &r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -515,6 +771,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = array_of_statuses;
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
+    tr_release_all(c, count); /* MPI moves the data now */
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Waitall(count, x, array_of_statuses);
     back_reqs(count, array_of_requests, x, xstack);
@@ -523,10 +780,10 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
         for (int i = 0; i < count; i++)
             if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
-                completed(&c[i], 1, 0);
+                completed(&cx, &c[i], 1, 0);
     rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
     if (ok && c && count > 0)
-        completed(c, count, 0);
+        completed(&cx, c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -548,7 +805,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     back_reqs(count, array_of_requests, x, xstack);
     rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
     if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
-        completed(c, count, 0);
+        completed(&cx, c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -570,7 +827,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
     rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
     if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
-        completed(&c[*index], 1, 0);
+        completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -592,19 +849,19 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
     rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
     if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
-        completed(&c[*index], 1, 0);
+        completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
 }
 
-static void some_done(struct reqref *c, int count, const int *outcount, const int *indices)
+static void some_done(struct mpidbg_cx *cx, struct reqref *c, int count, const int *outcount, const int *indices)
 {
     if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
         return;
     for (int i = 0; i < *outcount; i++)
         if (indices[i] >= 0 && indices[i] < count)
-            completed(&c[indices[i]], 1, 0);
+            completed(cx, &c[indices[i]], 1, 0);
 }
 
 /* some runs MPI_Waitsome or MPI_Testsome, which take the same arguments
@@ -627,7 +884,7 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
     rc = xr_after(&xw, c, incount, array_of_indices, nd, given, rc);
     if (rc == MPI_SUCCESS)
-        some_done(c, incount, outcount, array_of_indices);
+        some_done(cx, c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);
     mpidbg_leave(cx);
     return rc;
@@ -670,7 +927,7 @@ int MPI_Request_free(MPI_Request *request)
     int rc = PMPI_Request_free(request);
     BACK1(request);
     if (rc == MPI_SUCCESS && r.o)
-        completed(&r, 1, 1);
+        completed(&cx, &r, 1, 1);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -301,6 +301,20 @@ struct mpidbg_robj {
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
     MPI_Comm xr;            /* the shadow of its communicator when it started (outlives MPI_Comm_free) */
+    /* the access tracker (requests.c, track.c): the ids of its buffers'
+     * watched ranges while active, and the cheap tier's copies of small
+     * send buffers it does not watch */
+    int32_t tr_n, tr_cap;
+    uint64_t tr_site;       /* the call that started it (the sampling policy's site) */
+    int32_t *tr_ids;        /* tr_inl, or malloc'd */
+    int32_t tr_inl[4];
+    int32_t snap_n;         /* segments copied, 0 none */
+    int32_t snap_seg[4];    /* their indices in seg */
+    int32_t snap_len;       /* bytes */
+    int32_t snap_bad;       /* an operation of MPI writes into a copied segment: no comparison */
+    int32_t snap_pad;
+    uint8_t *snap;          /* snap_inl, or malloc'd */
+    uint8_t snap_inl[32];
 };
 
 extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN,
@@ -386,6 +400,7 @@ static inline void mpidbg_leave(struct mpidbg_cx *cx)
 {
     if (cx->nside)
         mpidbg_side_free(cx);
+    mpidbg_track_exit(); /* pages the library opened are protected again; queued accesses reported */
     mpidbg_depth--;
 }
 

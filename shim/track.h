@@ -2,6 +2,7 @@
  * The access tracker's interface (track.c): byte ranges of buffers MPI
  * owns, watched with page protection, so that the program's own loads
  * and stores to them fault and are checked against the exact bytes.
+ * docs/races.md says how it works and what it costs.
  *
  * Users: requests.c (nonblocking and persistent point-to-point and
  * collectives: a pending send's buffer, a pending receive's buffer),
@@ -17,10 +18,12 @@
  *     mpidbg_track_remove, before MPI is told the buffer is free again
  *     (before PMPI_Wait of the request, before the PMPI synchronisation
  *     call that completes an RMA operation) or right after that call when
- *     the caller cannot know in advance (MPI_Test).
+ *     the caller cannot know in advance (MPI_Test). An id the tracker
+ *     dropped on its own (MPI_Finalize) is ignored.
  *   - Accesses made while this thread is inside a wrapper (mpidbg_depth >
- *     0: the MPI library, the shim itself) are never reported: they are
- *     the library moving the data. They mark the range "moved": a later
+ *     0: the MPI library, the shim itself), or by code of the MPI library,
+ *     UCX or the shim on any thread, are never reported: they are the
+ *     library moving the data. They mark the range "moved": a later
  *     access by the program is then latent (fid_latent) instead of fid.
  *   - Calls come from the thread that calls MPI, under no shim lock.
  */
@@ -48,6 +51,10 @@ struct mpidbg_tr_what {
     uint64_t addr;      /* the buffer as the call named it, for the element path */
     int64_t count;
     uint64_t type;
+    /* 1: the caller asked mpidbg_track_sample for this operation already;
+     * 0: mpidbg_track_add samples by site itself (log mode never is). */
+    int32_t sampled;
+    int32_t pad;
 };
 
 /* One access recorded in log mode. */
@@ -65,6 +72,11 @@ extern int mpidbg_track_on __attribute__((visibility("hidden")));
 /* mpidbg_track_init installs the fault handlers; at MPI_Init, after the
  * Go runtime has installed its own (ours chain to them). */
 __attribute__((visibility("hidden"))) void mpidbg_track_init(void);
+
+/* mpidbg_track_fini reports what is queued, stops watching every range
+ * (operations never completed included) and turns the tracker off; at
+ * MPI_Finalize, before the findings about never-completed requests. */
+__attribute__((visibility("hidden"))) void mpidbg_track_fini(void);
 
 /* mpidbg_track_add starts watching the bytes [seg->lo, seg->hi) of a
  * buffer; seg->addr/count/type say what lies there. Returns an id > 0,
@@ -85,6 +97,40 @@ __attribute__((visibility("hidden"))) void mpidbg_track_moved(int id);
  * and sets *lost when some did not fit. */
 __attribute__((visibility("hidden"))) int mpidbg_track_log(int id, struct mpidbg_tr_access *out, int max, int *lost);
 
+/* mpidbg_track_sample is the sampling policy for one operation started
+ * at site: 1 watch it, 0 skip it (docs/races.md: the first operations of
+ * every site, then fewer and fewer while the site raises no finding).
+ * mpidbg_track_found resets a site after a finding, so that its next
+ * operations are watched again. */
+__attribute__((visibility("hidden"))) int mpidbg_track_sample(uint64_t site);
+__attribute__((visibility("hidden"))) void mpidbg_track_found(uint64_t site);
+
+/* The cheap tier's limit: a contiguous send buffer up to this many bytes
+ * that is not watched is copied at the start and compared at completion
+ * (requests.c). */
+#define MPIDBG_TR_SNAP_MAX 256
+
+/* Counters, for docs/races.md and MPIDBG_RACE_STATS. */
+enum mpidbg_tr_stat {
+    MPIDBG_TRS_ADDED,        /* ranges watched */
+    MPIDBG_TRS_SAMPLED_OUT,  /* operations the sampling policy skipped */
+    MPIDBG_TRS_REFUSED,      /* ranges refused: not private writable memory, TLS, no room */
+    MPIDBG_TRS_HOT_STACK,    /* ranges (or parts) near the caller's stack pointer, not watched */
+    MPIDBG_TRS_CMA,          /* receive ranges over 8 KiB not watched because UCX may use CMA */
+    MPIDBG_TRS_MPROTECT,     /* mprotect calls */
+    MPIDBG_TRS_LIB_FAULTS,   /* faults of the library (never reported) */
+    MPIDBG_TRS_PROG_FAULTS,  /* program accesses to watched bytes (queued for a report) */
+    MPIDBG_TRS_FALSE_HITS,   /* program accesses to other bytes of a watched page (stepped) */
+    MPIDBG_TRS_GIVEUPS,      /* a page left open until the next MPI call after too many false hits */
+    MPIDBG_TRS_LOST_PAGES,   /* a page left open until its ranges end after too many library faults */
+    MPIDBG_TRS_EXACT_DROPS,  /* queued accesses that were not on a byte of the datatype after all */
+    MPIDBG_TRS_EVENTS_LOST,  /* accesses not reported because the queue was full */
+    MPIDBG_TRS_SNAPSHOTS,    /* send buffers copied by the cheap tier */
+    MPIDBG_TRS_REPORTS,      /* findings reported */
+    MPIDBG_TRS_N
+};
+extern uint64_t mpidbg_track_stats[MPIDBG_TRS_N] __attribute__((visibility("hidden")));
+
 /* mpidbg_track_exit runs when a wrapper returns to the program: it
  * protects again the pages the library faulted on during the call, and
  * reports the accesses the fault handler queued. Cheap when there is
@@ -101,5 +147,23 @@ static inline void mpidbg_track_exit(void)
 /* mpidbg_track_flush reports what the fault handler queued (at
  * MPI_Finalize, and from the watcher thread). */
 __attribute__((visibility("hidden"))) void mpidbg_track_flush(void);
+
+/* ---- the Go side (track.go) ---- */
+
+/* The exact bytes of count x type as at most MPIDBG_TR_BLOCKS strided
+ * blocks of at most MPIDBG_TR_DIMS dimensions (datatype.Strided): the
+ * byte at offset x from the buffer's start is data when, for some block,
+ * x - off decomposes as sum(i_d * stride[d]) + r with 0 <= i_d < cnt[d]
+ * and 0 <= r < len. */
+#define MPIDBG_TR_BLOCKS 4
+#define MPIDBG_TR_DIMS 4
+struct mpidbg_tr_block {
+    int64_t off, len;
+    int32_t nd, pad;
+    int64_t cnt[MPIDBG_TR_DIMS], stride[MPIDBG_TR_DIMS]; /* innermost first */
+};
+/* mpidbg_go_layout fills out with the blocks; returns their number, or
+ * -1 when the model does not know the type or it needs more. */
+extern int mpidbg_go_layout(uint64_t type, int64_t count, struct mpidbg_tr_block *out);
 
 #endif

@@ -1,0 +1,598 @@
+/*
+ * The access tracker: watched ranges, the sampling policy, and the way
+ * from a fault to a finding. docs/races.md describes the whole; the page
+ * table and the memory map are in track_pages.c, the signal handlers in
+ * track_fault.c.
+ *
+ * A range goes R_FREE -> R_ACTIVE (add) -> R_OFF (reported, or removed)
+ * -> R_FREE (removed). Its pages count it while "counted" is 1; whoever
+ * turns counted from 1 to 0 (the handler that reports it, or remove)
+ * takes it off the counts and sets the pages' protection again.
+ *
+ * The SyncChecker states: an access while the range is not moved is an
+ * error (fid), after the library moved the data (a library fault on the
+ * range's bytes, or an operation that completed when it started) but
+ * before the completion call it is latent (fid_latent).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "track_int.h"
+
+int mpidbg_track_on;
+__thread int mpidbg_track_dirty __attribute__((tls_model("initial-exec")));
+int mpidbg_track_queued;
+uint64_t mpidbg_track_stats[MPIDBG_TRS_N];
+
+struct tr_range tr_ranges[TR_MAX];
+int tr_hwm;
+pthread_mutex_t tr_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int free_slots[TR_MAX];
+static int nfree;
+
+/* ---- configuration ---- */
+
+#define HOT_STACK 6144   /* bytes above the stack pointer at add time that are not watched */
+#define CMA_LIMIT 8192   /* receive ranges above this are not watched when UCX may use CMA */
+#define BURST 16         /* the first operations of a site are always watched */
+#define BURST_STEP 64    /* then the sampling period doubles every this many operations */
+
+static int sample_floor = 64; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
+static int cma_risk;          /* UCX_TLS was set by the user and may include cma */
+static int want_stats;
+
+static int checks_off(const char *cat)
+{
+    const char *c = getenv("MPIDBG_CHECKS");
+    size_t n = strlen(cat);
+    for (const char *p = c; p && (p = strstr(p, cat)); p += n)
+        if (p > c && p[-1] == '-' && (p[n] == 0 || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+static int race_off(void)
+{
+    const char *r = getenv("MPIDBG_RACE");
+    return (r && strcmp(r, "off") == 0) || (checks_off("buffer-race") && checks_off("rma-race"));
+}
+
+/* Before MPI_Init reads its environment: UCX moves large messages between
+ * processes of one node with CMA (process_vm_readv/writev), which fails
+ * with EFAULT on a protected receive buffer and aborts the job. Unless
+ * the user chose the transports, leave cma out, and tcp with it: without
+ * cma, UCX 1.13 takes tcp lanes for rendezvous between the processes of
+ * a node, and a job under the shim then sometimes hangs in MPI_Finalize
+ * (ep flush); shared memory (sysv, posix) carries everything on a node,
+ * InfiniBand transports stay for other nodes. */
+__attribute__((constructor)) static void tr_environment(void)
+{
+    if (race_off())
+        return;
+    const char *t = getenv("UCX_TLS");
+    if (!t) {
+        setenv("UCX_TLS", "^cma,tcp", 0);
+        return;
+    }
+    int excluded = t[0] == '^' && strstr(t, "cma");
+    cma_risk = !excluded && (t[0] == '^' || strstr(t, "cma") || strstr(t, "sm") || strstr(t, "shm") || strstr(t, "all"));
+}
+
+void mpidbg_track_init(void)
+{
+    if (race_off() || ((mpidbg_disabled & (1u << MPIDBG_CAT_BUFRACE)) && (mpidbg_disabled & (1u << MPIDBG_CAT_RMARACE))))
+        return;
+    const char *s = getenv("MPIDBG_RACE_SAMPLE");
+    if (s && strcmp(s, "all") == 0)
+        sample_floor = 1;
+    else if (s && *s) {
+        long v = strtol(s, NULL, 10);
+        if (v >= 1) {
+            int f = 1;
+            while (f * 2 <= v && f < (1 << 20))
+                f *= 2;
+            sample_floor = f;
+        }
+    }
+    want_stats = getenv("MPIDBG_RACE_STATS") != NULL;
+    if (TR_PAGE != (unsigned long)sysconf(_SC_PAGESIZE) || tr_pages_init() != 0)
+        return;
+    tr_faults_init();
+    __atomic_store_n(&mpidbg_track_on, 1, __ATOMIC_RELEASE);
+}
+
+/* ---- sampling by call site ----
+ * The first BURST operations of a site are watched, then every second
+ * for BURST_STEP operations, every fourth for the next BURST_STEP, ...
+ * down to one in sample_floor. A finding at a site starts it over. The
+ * table is lock-free: a site's slot is claimed once with a CAS. */
+#define SITES 4096
+static struct {
+    uint64_t site;
+    uint64_t n;
+} sites[SITES];
+
+static uint64_t *site_counter(uint64_t site)
+{
+    uint64_t h = (site * 0x9e3779b97f4a7c15ull) >> 52;
+    for (int i = 0; i < 64; i++) {
+        uint64_t *k = &sites[(h + i) & (SITES - 1)].site;
+        uint64_t v = __atomic_load_n(k, __ATOMIC_ACQUIRE);
+        if (v == site)
+            return &sites[(h + i) & (SITES - 1)].n;
+        if (v == 0) {
+            uint64_t zero = 0;
+            if (__atomic_compare_exchange_n(k, &zero, site, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) || zero == site)
+                return &sites[(h + i) & (SITES - 1)].n;
+        }
+    }
+    return NULL;
+}
+
+int mpidbg_track_sample(uint64_t site)
+{
+    if (!mpidbg_track_on)
+        return 0;
+    if (sample_floor == 1)
+        return 1;
+    uint64_t *c = site_counter(site);
+    if (!c)
+        return 1; /* no room: watch everything */
+    uint64_t n = __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+    if (n < BURST)
+        return 1;
+    uint64_t m = n - BURST, shift = 1 + m / BURST_STEP;
+    uint64_t period = shift >= 20 ? (uint64_t)sample_floor : (1ull << shift);
+    if (period > (uint64_t)sample_floor)
+        period = (uint64_t)sample_floor;
+    if ((m & (period - 1)) == 0)
+        return 1;
+    tr_stat(MPIDBG_TRS_SAMPLED_OUT);
+    return 0;
+}
+
+void mpidbg_track_found(uint64_t site)
+{
+    uint64_t *c = site_counter(site);
+    if (c)
+        __atomic_store_n(c, 0, __ATOMIC_RELAXED);
+}
+
+/* ---- exact bytes of derived datatypes ----
+ * A direct-mapped cache of the Go model's strided layouts, by type
+ * handle, the record's serial (a reused handle is a new type) and count.
+ * Under tr_mu. */
+#define LCACHE 64
+static struct {
+    uint64_t type;
+    uint32_t serial;
+    int32_t n; /* blocks, -1 not expressible */
+    int64_t count;
+    struct mpidbg_tr_block b[MPIDBG_TR_BLOCKS];
+} lcache[LCACHE];
+
+static int layout(uint64_t type, int64_t count, struct mpidbg_tr_block *out)
+{
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, type);
+    uint32_t serial = o && o->rec ? o->rec->serial : 0;
+    unsigned h = (unsigned)((type * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 0xc2b2ae3d27d4eb4full) >> 58);
+    if (lcache[h].type != type || lcache[h].serial != serial || lcache[h].count != count || !lcache[h].n) {
+        lcache[h].type = type;
+        lcache[h].serial = serial;
+        lcache[h].count = count;
+        lcache[h].n = mpidbg_go_layout(type, count, lcache[h].b);
+        if (lcache[h].n == 0)
+            lcache[h].n = -1;
+    }
+    if (lcache[h].n > 0)
+        memcpy(out, lcache[h].b, sizeof *out * (size_t)lcache[h].n);
+    return lcache[h].n;
+}
+
+int tr_in_range(const struct tr_range *r, uint64_t addr)
+{
+    if (addr < r->lo || addr >= r->hi)
+        return 0;
+    int nb = r->nblk;
+    if (nb <= 0 || nb > MPIDBG_TR_BLOCKS)
+        return 1;
+    int64_t x = (int64_t)(addr - r->base);
+    for (int k = 0; k < nb; k++) {
+        const struct mpidbg_tr_block *b = &r->blk[k];
+        int64_t y = x - b->off;
+        if (y < 0)
+            continue;
+        for (int d = b->nd - 1; d >= 0; d--) {
+            if (b->stride[d] <= 0)
+                break;
+            int64_t i = y / b->stride[d];
+            if (i >= b->cnt[d])
+                i = b->cnt[d] - 1;
+            y -= i * b->stride[d];
+        }
+        if (y < b->len)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- adding and removing ranges ---- */
+
+static int slot_of(int id, struct tr_range **rp)
+{
+    int slot = (id & 0x3fff) - 1;
+    if (id <= 0 || slot < 0 || slot >= TR_MAX)
+        return -1;
+    struct tr_range *r = &tr_ranges[slot];
+    if ((r->gen & 0x1ffff) != ((unsigned)id >> 14) || r->state == R_FREE)
+        return -1;
+    *rp = r;
+    return slot;
+}
+
+int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
+{
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !seg || !w || seg->hi <= seg->lo ||
+        mode < MPIDBG_TR_STORES || mode > MPIDBG_TR_LOG)
+        return 0;
+    if (mode != MPIDBG_TR_LOG && !w->sampled && !mpidbg_track_sample(w->site))
+        return 0;
+    if (mode == MPIDBG_TR_ALL && cma_risk && seg->hi - seg->lo > CMA_LIMIT) {
+        tr_stat(MPIDBG_TRS_CMA);
+        return 0;
+    }
+    uint64_t lo = (uint64_t)seg->lo, hi = (uint64_t)seg->hi;
+    /* the caller's stack near its stack pointer: every call the program
+     * or the library makes writes there, so watching it costs a fault per
+     * call; those pages stay out */
+    uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+    if (lo < sp + HOT_STACK && hi > sp - TR_PAGE) {
+        uint64_t cold = (sp + HOT_STACK + TR_PAGE - 1) & TR_PMASK;
+        tr_stat(MPIDBG_TRS_HOT_STACK);
+        if (hi <= cold)
+            return 0;
+        lo = lo > cold ? lo : cold;
+    }
+    /* the thread's TLS and control block (the handler's own state) */
+    uint64_t tp = (uint64_t)(uintptr_t)pthread_self();
+    if (lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE) {
+        tr_stat(MPIDBG_TRS_REFUSED);
+        return 0;
+    }
+    uint64_t plo = lo & TR_PMASK, phi = (hi + TR_PAGE - 1) & TR_PMASK;
+    tr_altstack();
+
+    pthread_mutex_lock(&tr_mu);
+    int slot = nfree ? free_slots[--nfree] : tr_hwm < TR_MAX ? tr_hwm : -1;
+    if (slot < 0)
+        goto refuse;
+    for (uint64_t a = plo; a < phi; a += TR_PAGE) {
+        int orig = tr_orig(a);
+        if (orig < 0 || !tr_page_get(a, orig)) {
+            if (slot != tr_hwm)
+                free_slots[nfree++] = slot;
+            goto refuse;
+        }
+    }
+    if (slot == tr_hwm)
+        __atomic_store_n(&tr_hwm, tr_hwm + 1, __ATOMIC_RELEASE);
+    struct tr_range *r = &tr_ranges[slot];
+    r->gen++;
+    r->lo = lo;
+    r->hi = hi;
+    r->plo = plo;
+    r->phi = phi;
+    r->base = seg->addr;
+    r->slo = seg->lo;
+    r->shi = seg->hi;
+    r->mode = mode;
+    r->w = *w;
+    __atomic_store_n(&r->moved, w->moved ? 1 : 0, __ATOMIC_RELAXED);
+    r->nblk = 0;
+    if (!MPIDBG_IS_BUILTIN_TYPE(seg->type)) {
+        int n = layout(seg->type, seg->count, r->blk);
+        r->nblk = n;
+        if (n == 1 && r->blk[0].nd == 0 && seg->addr + (uint64_t)r->blk[0].off == (uint64_t)seg->lo &&
+            r->blk[0].len == seg->hi - seg->lo)
+            r->nblk = 0; /* contiguous */
+    }
+    r->log = NULL;
+    r->logcap = 0;
+    r->lognext = 0;
+    r->loglost = 0;
+    if (mode == MPIDBG_TR_LOG) {
+        r->logcap = 4096;
+        r->log = calloc(r->logcap, sizeof *r->log);
+        if (!r->log)
+            r->logcap = 0;
+    }
+    __atomic_store_n(&r->counted, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
+    tr_count(plo, phi, mode, 1);
+    tr_apply(plo, phi, 0);
+    tr_stat(MPIDBG_TRS_ADDED);
+    int id = (int)((r->gen & 0x1ffff) << 14) | (slot + 1);
+    pthread_mutex_unlock(&tr_mu);
+    return id;
+refuse:
+    pthread_mutex_unlock(&tr_mu);
+    tr_stat(MPIDBG_TRS_REFUSED);
+    return 0;
+}
+
+/* release takes a range off its pages; under tr_mu */
+static void release(struct tr_range *r, int slot)
+{
+    __atomic_store_n(&r->state, R_OFF, __ATOMIC_RELEASE);
+    int one = 1;
+    if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        tr_count(r->plo, r->phi, r->mode, -1);
+        tr_apply(r->plo, r->phi, 0);
+    }
+    free(r->log);
+    r->log = NULL;
+    r->logcap = 0;
+    __atomic_store_n(&r->state, R_FREE, __ATOMIC_RELEASE);
+    free_slots[nfree++] = slot;
+}
+
+void mpidbg_track_remove(int id)
+{
+    if (id <= 0)
+        return;
+    pthread_mutex_lock(&tr_mu);
+    struct tr_range *r;
+    int slot = slot_of(id, &r);
+    if (slot >= 0)
+        release(r, slot);
+    pthread_mutex_unlock(&tr_mu);
+}
+
+void mpidbg_track_moved(int id)
+{
+    struct tr_range *r;
+    if (id > 0 && slot_of(id, &r) >= 0)
+        __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+}
+
+int mpidbg_track_log(int id, struct mpidbg_tr_access *out, int max, int *lost)
+{
+    int got = 0;
+    if (lost)
+        *lost = 0;
+    pthread_mutex_lock(&tr_mu);
+    struct tr_range *r;
+    if (slot_of(id, &r) >= 0 && r->mode == MPIDBG_TR_LOG && r->log) {
+        uint32_t from = 0, n = __atomic_load_n(&r->lognext, __ATOMIC_ACQUIRE);
+        for (;;) {
+            uint32_t m = n < r->logcap ? n : r->logcap;
+            for (uint32_t i = from; i < m; i++) {
+                while (!__atomic_load_n(&r->log[i].pad, __ATOMIC_ACQUIRE))
+                    ; /* a handler on another thread is writing it */
+                if (got < max) {
+                    out[got] = r->log[i];
+                    out[got++].pad = 0;
+                } else if (lost) {
+                    *lost = 1;
+                }
+                __atomic_store_n(&r->log[i].pad, 0, __ATOMIC_RELAXED);
+            }
+            if (n > r->logcap && lost)
+                *lost = 1;
+            /* start over empty, unless more came in meanwhile: copy those too */
+            if (__atomic_compare_exchange_n(&r->lognext, &n, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+                break;
+            from = m;
+        }
+        if (__atomic_exchange_n(&r->loglost, 0, __ATOMIC_ACQ_REL) && lost)
+            *lost = 1;
+    }
+    pthread_mutex_unlock(&tr_mu);
+    return got;
+}
+
+/* ---- the rings the handlers fill ---- */
+
+static struct tr_event ev_ring[TR_EVENTS];
+static uint64_t ev_head, ev_tail;
+static struct tr_open op_ring[TR_OPENS];
+static uint64_t op_head, op_tail;
+static int op_overflow;
+
+void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr, uint64_t ra, int write, int moved)
+{
+    uint64_t h;
+    for (;;) {
+        h = __atomic_load_n(&ev_head, __ATOMIC_ACQUIRE);
+        if (h - __atomic_load_n(&ev_tail, __ATOMIC_ACQUIRE) >= TR_EVENTS) {
+            tr_stat(MPIDBG_TRS_EVENTS_LOST);
+            return;
+        }
+        if (__atomic_compare_exchange_n(&ev_head, &h, h + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            break;
+    }
+    struct tr_event *e = &ev_ring[h % TR_EVENTS];
+    e->pc = pc;
+    e->addr = addr;
+    e->ra = ra;
+    e->base = r->base;
+    e->slo = r->slo;
+    e->shi = r->shi;
+    e->write = write;
+    e->moved = moved;
+    e->nblk = r->nblk;
+    e->mode = r->mode;
+    e->w = r->w;
+    __atomic_store_n(&e->seq, h + 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
+}
+
+void tr_queue_open(uint64_t lo, uint64_t hi)
+{
+    uint64_t h;
+    for (;;) {
+        h = __atomic_load_n(&op_head, __ATOMIC_ACQUIRE);
+        if (h - __atomic_load_n(&op_tail, __ATOMIC_ACQUIRE) >= TR_OPENS) {
+            __atomic_store_n(&op_overflow, 1, __ATOMIC_RELEASE);
+            __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
+            return;
+        }
+        if (__atomic_compare_exchange_n(&op_head, &h, h + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            break;
+    }
+    struct tr_open *o = &op_ring[h % TR_OPENS];
+    o->lo = lo;
+    o->hi = hi;
+    __atomic_store_n(&o->seq, h + 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
+}
+
+static void clear_giveup(uint64_t lo, uint64_t hi)
+{
+    for (uint64_t a = lo; a < hi; a += TR_PAGE) {
+        struct tr_page *p = tr_page_find(a);
+        if (p)
+            __atomic_store_n(&p->giveup, 0, __ATOMIC_RELAXED);
+    }
+}
+
+/* take copies the queued events out and protects again what the
+ * handlers opened until now; under tr_mu. */
+static int take(struct tr_event *out)
+{
+    __atomic_store_n(&mpidbg_track_queued, 0, __ATOMIC_SEQ_CST);
+    int n = 0;
+    uint64_t t = ev_tail, h = __atomic_load_n(&ev_head, __ATOMIC_ACQUIRE);
+    for (; t < h; t++) {
+        struct tr_event *e = &ev_ring[t % TR_EVENTS];
+        while (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != t + 1)
+            ; /* a handler on another thread is writing it */
+        out[n++] = *e;
+    }
+    __atomic_store_n(&ev_tail, t, __ATOMIC_RELEASE);
+    t = op_tail;
+    h = __atomic_load_n(&op_head, __ATOMIC_ACQUIRE);
+    for (; t < h; t++) {
+        struct tr_open *o = &op_ring[t % TR_OPENS];
+        while (__atomic_load_n(&o->seq, __ATOMIC_ACQUIRE) != t + 1)
+            ;
+        clear_giveup(o->lo, o->hi);
+        tr_apply(o->lo, o->hi, 0);
+    }
+    __atomic_store_n(&op_tail, t, __ATOMIC_RELEASE);
+    if (__atomic_exchange_n(&op_overflow, 0, __ATOMIC_ACQ_REL)) {
+        for (int i = 0; i < tr_hwm; i++) {
+            struct tr_range *r = &tr_ranges[i];
+            if (r->state != R_FREE)
+                clear_giveup(r->plo, r->phi);
+        }
+        tr_apply_all();
+    }
+    return n;
+}
+
+/* report turns a queued access into a finding, from ordinary code. */
+static void report(const struct tr_event *e)
+{
+    int fid = e->moved && e->w.fid_latent >= 0 ? e->w.fid_latent : e->w.fid;
+    if (!mpidbg_enabled(fid))
+        return;
+    if (e->nblk < 0) {
+        /* a datatype whose bytes the handler could not check: is the byte one of its type map? */
+        struct mpidbg_seg a = {e->addr, 1, MPIDBG_H(MPI_BYTE), (int64_t)e->addr, (int64_t)e->addr + 1, 0, 0};
+        struct mpidbg_seg b = {e->base, e->w.count, e->w.type, e->slo, e->shi, 0, 0};
+        uint64_t at = 0;
+        if (mpidbg_seg_overlap(&a, &b, &at) == 0) {
+            tr_stat(MPIDBG_TRS_EXACT_DROPS);
+            return;
+        }
+    }
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, NULL, fid, "buf");
+    /* a fault inside a libc leaf (memcpy, memset) is the program's call to it */
+    ev.site = e->ra && tr_pc_is_libc(e->pc) && !tr_pc_is_libc(e->ra) ? e->ra : e->pc + 1;
+    ev.call = e->w.call;
+    ev.variant = e->write ? MPIDBG_V_STORE : MPIDBG_V_LOAD;
+    ev.val = e->mode;
+    ev.val2 = e->moved;
+    ev.addr = e->w.addr;
+    ev.count = e->w.count;
+    ev.handle = e->w.type;
+    ev.at = e->addr;
+    ev.related_site = e->w.site;
+    ev.related_call = e->w.call;
+    ev.related_kind = 2;
+    tr_stat(MPIDBG_TRS_REPORTS);
+    mpidbg_track_found(e->w.site);
+    mpidbg_report(NULL, &ev);
+}
+
+static void drain(void)
+{
+    static __thread int busy __attribute__((tls_model("initial-exec")));
+    if (busy)
+        return; /* a report's own wrapper exit */
+    busy = 1;
+    struct tr_event evs[TR_EVENTS];
+    for (int round = 0; round < 3 && __atomic_load_n(&mpidbg_track_queued, __ATOMIC_ACQUIRE); round++) {
+        pthread_mutex_lock(&tr_mu);
+        int n = take(evs);
+        pthread_mutex_unlock(&tr_mu);
+        for (int i = 0; i < n; i++)
+            report(&evs[i]);
+        if (!n)
+            break;
+    }
+    busy = 0;
+}
+
+void mpidbg_track_exit_slow(void)
+{
+    mpidbg_track_dirty = 0;
+    drain();
+}
+
+void mpidbg_track_flush(void)
+{
+    if (mpidbg_track_on)
+        drain();
+}
+
+static void print_stats(void)
+{
+    static const char *const names[MPIDBG_TRS_N] = {
+        "added", "sampled_out", "refused", "hot_stack", "cma", "mprotect", "lib_faults", "prog_faults",
+        "false_hits", "giveups", "lost_pages", "exact_drops", "events_lost", "snapshots", "reports"};
+    char line[1024];
+    int k = snprintf(line, sizeof line, "mpidbg: rank %d tracker:", mpidbg_world_rank);
+    for (int i = 0; i < MPIDBG_TRS_N && k > 0 && k < (int)sizeof line; i++)
+        k += snprintf(line + k, sizeof line - (size_t)k, " %s=%llu", names[i],
+                      (unsigned long long)__atomic_load_n(&mpidbg_track_stats[i], __ATOMIC_RELAXED));
+    fprintf(stderr, "%s\n", line);
+}
+
+void mpidbg_track_fini(void)
+{
+    if (!mpidbg_track_on)
+        return;
+    drain();
+    pthread_mutex_lock(&tr_mu);
+    __atomic_store_n(&mpidbg_track_on, 0, __ATOMIC_RELEASE);
+    for (int i = 0; i < tr_hwm; i++)
+        if (tr_ranges[i].state != R_FREE)
+            release(&tr_ranges[i], i);
+    struct tr_event evs[TR_EVENTS];
+    take(evs); /* accesses between the drain and now: too late to report */
+    pthread_mutex_unlock(&tr_mu);
+    if (want_stats)
+        print_stats();
+}

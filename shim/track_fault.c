@@ -1,0 +1,380 @@
+/*
+ * The tracker's signal handlers. SIGSEGV with SEGV_ACCERR on a page the
+ * tracker knows is its own; everything else goes to the handler that was
+ * installed before (the Go runtime's, or the default action).
+ *
+ * A fault is one of:
+ *   - the library's: this thread is inside a wrapper (mpidbg_depth > 0),
+ *     or the faulting instruction is code of MPI, UCX or the shim (their
+ *     own threads). An access to a range's bytes marks the range moved;
+ *     the run of watched pages around the fault opens until the next
+ *     wrapper exit protects it again. Never reported. A page the library
+ *     faults on too often while its ranges last is left open for their
+ *     rest (lost precision, counted);
+ *   - the program's, on a watched byte, of a kind the range forbids: the
+ *     access is queued for a report, the range stops being watched (one
+ *     report per operation), and the access proceeds;
+ *   - in log mode: the access is recorded and stepped over;
+ *   - a false hit (another byte of a watched page): the page opens for
+ *     one instruction, which runs with the trap flag set; the SIGTRAP
+ *     handler protects it again. A page with too many false hits stays
+ *     open until the next wrapper exit.
+ *
+ * Async-signal-safe: no locks, no allocation, no Go; atomics, mprotect,
+ * and the thread's own TLS (which the tracker never protects).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "track_int.h"
+
+#define FALSE_HIT_LIMIT 32 /* false hits on a page before it opens until the next wrapper exit */
+#define LIB_FAULT_LIMIT 32 /* library faults on a page before it opens until its ranges end */
+#define OPEN_RUN_MAX (256 * TR_PAGE)
+
+static struct sigaction old_segv, old_trap;
+
+/* ---- code that belongs to the library ---- */
+#define MAX_LIB 64
+static struct {
+    uint64_t lo, hi;
+} lib_text[MAX_LIB], libc_text[4];
+static int nlib, nlibc;
+
+static int name_is_lib(const char *n)
+{
+    static const char *const pats[] = {"libmpi", "libuc", "/ucx/", "libhwloc", "libpmi", "libfabric",
+                                       "libpsm", "libmpidbg", "libnuma", "libxpmem", "libknem", NULL};
+    for (int i = 0; pats[i]; i++)
+        if (strstr(n, pats[i]))
+            return 1;
+    return 0;
+}
+
+static int text_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    const char *self = arg;
+    const char *n = info->dlpi_name ? info->dlpi_name : "";
+    int lib = name_is_lib(n) || (self && *n && strcmp(n, self) == 0);
+    int libc = strstr(n, "/libc.so") != NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uint64_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (lib && nlib < MAX_LIB) {
+            lib_text[nlib].lo = lo;
+            lib_text[nlib++].hi = hi;
+        }
+        if (libc && nlibc < 4) {
+            libc_text[nlibc].lo = lo;
+            libc_text[nlibc++].hi = hi;
+        }
+    }
+    return 0;
+}
+
+int tr_pc_is_lib(uint64_t pc)
+{
+    for (int i = 0; i < nlib; i++)
+        if (pc - lib_text[i].lo < lib_text[i].hi - lib_text[i].lo)
+            return 1;
+    return 0;
+}
+
+int tr_pc_is_libc(uint64_t pc)
+{
+    for (int i = 0; i < nlibc; i++)
+        if (pc - libc_text[i].lo < libc_text[i].hi - libc_text[i].lo)
+            return 1;
+    return 0;
+}
+
+/* ---- the alternate signal stack ----
+ * The kernel writes the signal frame on the thread's stack unless it has
+ * an alternate one; a watched stack buffer may make that stack's page
+ * inaccessible. Each thread that adds a range gets one if it has none. */
+#define ALTSTACK (64 * 1024)
+static __thread int alt_done __attribute__((tls_model("initial-exec")));
+
+void tr_altstack(void)
+{
+    if (alt_done)
+        return;
+    alt_done = 1;
+    stack_t old;
+    if (sigaltstack(NULL, &old) == 0 && !(old.ss_flags & SS_DISABLE) && old.ss_size >= 16384)
+        return;
+    void *p = mmap(NULL, ALTSTACK + TR_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return;
+    mprotect(p, TR_PAGE, PROT_NONE); /* guard */
+    stack_t ss = {.ss_sp = (char *)p + TR_PAGE, .ss_size = ALTSTACK, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+}
+
+/* ---- single-stepping past false hits ---- */
+#define STEP_PAGES 4
+static __thread struct {
+    int n;
+    uint64_t page[STEP_PAGES];
+} step __attribute__((tls_model("initial-exec")));
+
+static void chain(int sig, siginfo_t *si, void *ctx, const struct sigaction *old)
+{
+    if (old->sa_flags & SA_SIGINFO) {
+        if (old->sa_sigaction)
+            old->sa_sigaction(sig, si, ctx);
+        return;
+    }
+    if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) {
+        /* the default action: a fault happens again when we return; a
+         * signal sent by someone is raised again */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+        if (si->si_code <= 0 || sig == SIGTRAP)
+            raise(sig);
+        return;
+    }
+    old->sa_handler(sig);
+}
+
+/* open_run opens the run of watched pages around page (library access)
+ * for the rest of the wrapper, one mprotect for all of it. */
+static void open_run(uint64_t page)
+{
+    struct tr_page *p = tr_page_find(page);
+    if (!p)
+        return;
+    int orig = p->orig;
+    uint64_t lo = page, hi = page + TR_PAGE;
+    while (hi - lo < OPEN_RUN_MAX) {
+        struct tr_page *q = tr_page_find(hi);
+        if (!q || q->orig != orig || __atomic_load_n(&q->cur, __ATOMIC_RELAXED) == orig)
+            break;
+        hi += TR_PAGE;
+    }
+    while (hi - lo < OPEN_RUN_MAX && lo > TR_PAGE) {
+        struct tr_page *q = tr_page_find(lo - TR_PAGE);
+        if (!q || q->orig != orig || __atomic_load_n(&q->cur, __ATOMIC_RELAXED) == orig)
+            break;
+        lo -= TR_PAGE;
+    }
+    for (uint64_t a = lo; a < hi; a += TR_PAGE) {
+        struct tr_page *q = tr_page_find(a);
+        if (q)
+            __atomic_store_n(&q->cur, orig, __ATOMIC_RELAXED);
+    }
+    int e = errno;
+    mprotect((void *)(uintptr_t)lo, hi - lo, orig);
+    errno = e;
+    tr_stat(MPIDBG_TRS_MPROTECT);
+    tr_queue_open(lo, hi);
+}
+
+/* the range holding addr whose mode forbids this access, else NULL; any
+ * range holding addr in *any */
+static struct tr_range *find_range(uint64_t addr, int write, struct tr_range **any)
+{
+    struct tr_range *hit = NULL;
+    *any = NULL;
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE)
+            continue;
+        if (!tr_in_range(r, addr))
+            continue;
+        if (!*any)
+            *any = r;
+        if (r->mode != MPIDBG_TR_STORES || write) {
+            if (!hit || (hit->mode == MPIDBG_TR_LOG && r->mode != MPIDBG_TR_LOG))
+                hit = r;
+        }
+    }
+    return hit;
+}
+
+/* mark_moved: a library write to every range holding addr */
+static void mark_moved(uint64_t addr)
+{
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE && tr_in_range(r, addr))
+            __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* the word at the stack pointer, when it can be read safely: the return
+ * address of a leaf function (memcpy, memset) that faulted */
+static uint64_t stack_top(uint64_t sp)
+{
+    uint64_t v = 0;
+    if (!sp || (sp & 7))
+        return 0;
+    /* through the kernel, which answers EFAULT instead of faulting when
+     * the page is one the tracker protects */
+    struct iovec here = {&v, sizeof v}, there = {(void *)(uintptr_t)sp, sizeof v};
+    if (process_vm_readv(getpid(), &here, 1, &there, 1, 0) != (ssize_t)sizeof v)
+        return 0;
+    return v;
+}
+
+static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
+{
+    if (step.n >= STEP_PAGES) {
+        /* an instruction touching that many watched pages: leave this one open until the next exit */
+        __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
+        tr_apply(page, page + TR_PAGE, 0);
+        tr_queue_open(page, page + TR_PAGE);
+        return;
+    }
+    step.page[step.n++] = page;
+    __atomic_fetch_add(&p->steppers, 1, __ATOMIC_RELAXED);
+    tr_apply(page, page + TR_PAGE, 0);
+    uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF */
+}
+
+static void on_segv(int sig, siginfo_t *si, void *ctx)
+{
+    ucontext_t *uc = ctx;
+    if (si->si_code != SEGV_ACCERR) {
+        chain(sig, si, ctx, &old_segv);
+        return;
+    }
+    uint64_t addr = (uint64_t)(uintptr_t)si->si_addr, page = addr & TR_PMASK;
+    struct tr_page *p = tr_page_find(page);
+    if (!p) {
+        chain(sig, si, ctx, &old_segv);
+        return;
+    }
+    int e = errno;
+    int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    struct tr_range *any, *r = find_range(addr, write, &any);
+
+    if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
+        /* the library (or the shim) moving data */
+        tr_stat(MPIDBG_TRS_LIB_FAULTS);
+        if (any && write)
+            mark_moved(addr);
+        if (__atomic_add_fetch(&p->lib, 1, __ATOMIC_RELAXED) > LIB_FAULT_LIMIT && !p->lost) {
+            __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
+            tr_stat(MPIDBG_TRS_LOST_PAGES);
+            tr_apply(page, page + TR_PAGE, 0);
+        } else {
+            open_run(page);
+        }
+        mpidbg_track_dirty = 1;
+        errno = e;
+        return;
+    }
+
+    if (r && r->mode == MPIDBG_TR_LOG) {
+        uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
+        if (r->log && i < r->logcap) {
+            r->log[i].addr = addr;
+            r->log[i].pc = pc;
+            r->log[i].write = write;
+            r->log[i].pad = 1; /* written */
+            start_step(p, page, uc);
+        } else {
+            /* the log is full: say so, and stop paying for this page until the next exit */
+            __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
+            tr_apply(page, page + TR_PAGE, 0);
+            tr_queue_open(page, page + TR_PAGE);
+        }
+        errno = e;
+        return;
+    }
+
+    if (r) {
+        /* the program touched bytes MPI owns: one report per operation */
+        int st = R_ACTIVE;
+        if (__atomic_compare_exchange_n(&r->state, &st, R_OFF, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            tr_stat(MPIDBG_TRS_PROG_FAULTS);
+            uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+            uint64_t ra = tr_pc_is_libc(pc) ? stack_top(sp) : 0;
+            tr_queue_event(r, pc, addr, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
+            int one = 1;
+            if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+                tr_count(r->plo, r->phi, r->mode, -1);
+                tr_apply(r->plo, r->phi, 0);
+            }
+        }
+        /* the access runs again; other ranges on the page may still catch it */
+        errno = e;
+        return;
+    }
+
+    if (!tr_page_busy(p)) {
+        /* protected but nothing watches it: a writer's change raced with us */
+        tr_apply(page, page + TR_PAGE, 1);
+        errno = e;
+        return;
+    }
+
+    /* a false hit */
+    tr_stat(MPIDBG_TRS_FALSE_HITS);
+    if (__atomic_add_fetch(&p->hits, 1, __ATOMIC_RELAXED) > FALSE_HIT_LIMIT) {
+        tr_stat(MPIDBG_TRS_GIVEUPS);
+        __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
+        tr_apply(page, page + TR_PAGE, 0);
+        tr_queue_open(page, page + TR_PAGE);
+    } else {
+        start_step(p, page, uc);
+    }
+    errno = e;
+}
+
+static void on_trap(int sig, siginfo_t *si, void *ctx)
+{
+    if (!step.n) {
+        chain(sig, si, ctx, &old_trap);
+        return;
+    }
+    int e = errno;
+    ucontext_t *uc = ctx;
+    for (int i = 0; i < step.n; i++) {
+        struct tr_page *p = tr_page_find(step.page[i]);
+        if (p) {
+            __atomic_fetch_sub(&p->steppers, 1, __ATOMIC_RELAXED);
+            tr_apply(step.page[i], step.page[i] + TR_PAGE, 0);
+        }
+    }
+    step.n = 0;
+    uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+    errno = e;
+}
+
+void tr_faults_init(void)
+{
+    Dl_info di;
+    const char *self = dladdr((void *)&tr_faults_init, &di) ? di.dli_fname : NULL;
+    dl_iterate_phdr(text_cb, (void *)self);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = on_segv;
+    sigaction(SIGSEGV, &sa, &old_segv);
+    sa.sa_sigaction = on_trap;
+    sigaction(SIGTRAP, &sa, &old_trap);
+}

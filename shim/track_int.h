@@ -1,0 +1,117 @@
+/*
+ * The access tracker's inside, shared by track.c (ranges, sampling,
+ * reports), track_pages.c (the page table, protection, the memory map)
+ * and track_fault.c (the signal handlers). Not an interface: track.h is.
+ *
+ * Concurrency: writers (add, remove, the exit path) hold tr_mu; the
+ * signal handlers never lock and never allocate: they read the tables
+ * with atomics and change only atomic fields, page protections and the
+ * two lock-free rings. Whatever interleaving they meet, the worst
+ * outcome is a page watched a little longer or shorter than it should be
+ * (a missed report); a fault on a page the tracker knows is never passed
+ * on to the next handler (that would crash the program).
+ */
+#ifndef MPIDBG_TRACK_INT_H
+#define MPIDBG_TRACK_INT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "track.h"
+
+#define TR_PAGE 4096ul
+#define TR_PMASK (~(TR_PAGE - 1))
+
+/* ---- ranges (track.c) ---- */
+#define TR_MAX 4096 /* watched ranges at once */
+
+enum { R_FREE = 0, R_ACTIVE, R_OFF };
+
+struct tr_range {
+    uint64_t lo, hi;   /* the bytes watched, page-trimmed (hot stack pages out) */
+    uint64_t plo, phi; /* the pages whose counts include it: [plo, phi) */
+    uint64_t base;     /* the segment's buffer address, blk's origin */
+    int64_t slo, shi;  /* the segment's bounds as given */
+    int32_t state;     /* atomic: R_* */
+    int32_t mode;
+    int32_t moved;     /* atomic */
+    int32_t counted;   /* atomic: 1 while its pages' counts include it */
+    uint32_t gen;
+    int32_t nblk;      /* 0: every byte of [lo, hi) is data; > 0: blk; -1: check at report time */
+    struct mpidbg_tr_what w;
+    struct mpidbg_tr_block blk[MPIDBG_TR_BLOCKS];
+    /* log mode */
+    struct mpidbg_tr_access *log;
+    uint32_t logcap;
+    uint32_t lognext;  /* atomic: entries claimed */
+    int32_t loglost;   /* atomic */
+    int32_t pad;
+};
+
+extern struct tr_range tr_ranges[TR_MAX] __attribute__((visibility("hidden")));
+extern int tr_hwm __attribute__((visibility("hidden"))); /* slots in use are below it */
+extern pthread_mutex_t tr_mu __attribute__((visibility("hidden")));
+
+/* ---- pages (track_pages.c) ---- */
+struct tr_page {
+    uint64_t key;      /* the page's address; 0: empty slot (atomic) */
+    int32_t n[4];      /* atomic: ranges on it, by mode (index 1..3) */
+    int32_t orig;      /* its protection before the tracker touched it */
+    int32_t cur;       /* the protection last set (atomic, a hint) */
+    int32_t steppers;  /* atomic: threads stepping one instruction on it */
+    int32_t giveup;    /* atomic: open until the next wrapper exit (false hits) */
+    int32_t lost;      /* atomic: open until its ranges end (library faults) */
+    int32_t hits;      /* atomic: false hits since it was last protected again */
+    int32_t lib;       /* atomic: library faults since it became watched */
+    int32_t pad;
+};
+
+__attribute__((visibility("hidden"))) struct tr_page *tr_page_find(uint64_t page);        /* signal-safe */
+__attribute__((visibility("hidden"))) struct tr_page *tr_page_get(uint64_t page, int orig); /* under tr_mu */
+__attribute__((visibility("hidden"))) int tr_page_want(const struct tr_page *p);           /* signal-safe */
+__attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);           /* a range is on it */
+/* tr_apply sets the protection of the pages [lo, hi) to what their
+ * counts ask, one mprotect per run of pages that changes; signal-safe. */
+__attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, int force);
+__attribute__((visibility("hidden"))) void tr_apply_all(void);                             /* under tr_mu */
+/* tr_orig returns the protection of a page the tracker may watch (a
+ * private writable mapping), -1 when it may not; under tr_mu. */
+__attribute__((visibility("hidden"))) int tr_orig(uint64_t page);
+__attribute__((visibility("hidden"))) int tr_pages_init(void);
+/* tr_count adds d to the counts of the range's pages; signal-safe. */
+__attribute__((visibility("hidden"))) void tr_count(uint64_t plo, uint64_t phi, int mode, int d);
+
+/* ---- library code (track_fault.c) ---- */
+__attribute__((visibility("hidden"))) int tr_pc_is_lib(uint64_t pc);
+__attribute__((visibility("hidden"))) int tr_pc_is_libc(uint64_t pc);
+__attribute__((visibility("hidden"))) void tr_faults_init(void);
+__attribute__((visibility("hidden"))) void tr_altstack(void);
+
+/* ---- rings the handlers fill (track.c) ---- */
+#define TR_EVENTS 128
+struct tr_event {
+    uint64_t seq;      /* index + 1 when written (atomic) */
+    uint64_t pc, addr, ra;
+    uint64_t base;
+    int64_t slo, shi;
+    int32_t write, moved, nblk, mode;
+    struct mpidbg_tr_what w;
+};
+
+#define TR_OPENS 512
+struct tr_open {
+    uint64_t seq;
+    uint64_t lo, hi;   /* pages opened until the next wrapper exit */
+};
+
+__attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
+                                                         uint64_t ra, int write, int moved);
+__attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi);
+__attribute__((visibility("hidden"))) int tr_in_range(const struct tr_range *r, uint64_t addr); /* signal-safe */
+
+static inline void tr_stat(int i)
+{
+    __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
+}
+
+#endif

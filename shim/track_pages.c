@@ -1,0 +1,337 @@
+/*
+ * The tracker's pages: a table from page address to what watches it (how
+ * many ranges of each mode), its original protection and its state, read
+ * by the signal handlers without a lock; the protection every page should
+ * have; and the process's memory map, which says which pages may be
+ * watched at all (private writable mappings: stack, heap, .data/.bss,
+ * anonymous memory) and what their protection was.
+ *
+ * The table is open addressing over a power-of-two array of slots. A key
+ * once written stays until the table is rebuilt (compacted into the other
+ * of two arrays, under tr_mu, when half the slots are used), so a reader
+ * never sees a probe chain break. A rebuilt-away array is not reused
+ * before the next rebuild.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "track_int.h"
+
+#define TP_BITS 16
+#define TP_CAP (1ul << TP_BITS)
+
+static struct tr_page *tp_arr[2];
+static struct tr_page *tp_cur; /* atomic */
+static int tp_which;
+static uint64_t tp_used;
+
+static inline uint64_t tp_hash(uint64_t page)
+{
+    return ((page >> 12) * 0x9e3779b97f4a7c15ull) >> (64 - TP_BITS);
+}
+
+int tr_pages_init(void)
+{
+    for (int i = 0; i < 2; i++) {
+        void *p = mmap(NULL, TP_CAP * sizeof(struct tr_page), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return -1;
+        tp_arr[i] = p;
+    }
+    __atomic_store_n(&tp_cur, tp_arr[0], __ATOMIC_RELEASE);
+    return 0;
+}
+
+struct tr_page *tr_page_find(uint64_t page)
+{
+    struct tr_page *t = __atomic_load_n(&tp_cur, __ATOMIC_ACQUIRE);
+    if (!t || !page)
+        return NULL;
+    uint64_t h = tp_hash(page);
+    for (uint64_t i = 0; i < TP_CAP; i++) {
+        struct tr_page *p = &t[(h + i) & (TP_CAP - 1)];
+        uint64_t k = __atomic_load_n(&p->key, __ATOMIC_ACQUIRE);
+        if (k == page)
+            return p;
+        if (!k)
+            return NULL;
+    }
+    return NULL;
+}
+
+static int busy(const struct tr_page *p)
+{
+    return __atomic_load_n(&p->n[1], __ATOMIC_RELAXED) | __atomic_load_n(&p->n[2], __ATOMIC_RELAXED) |
+           __atomic_load_n(&p->n[3], __ATOMIC_RELAXED) | __atomic_load_n(&p->steppers, __ATOMIC_RELAXED) |
+           __atomic_load_n(&p->giveup, __ATOMIC_RELAXED) | __atomic_load_n(&p->lost, __ATOMIC_RELAXED);
+}
+
+static struct tr_page *slot_for(struct tr_page *t, uint64_t page)
+{
+    uint64_t h = tp_hash(page);
+    for (uint64_t i = 0; i < TP_CAP; i++) {
+        struct tr_page *p = &t[(h + i) & (TP_CAP - 1)];
+        if (p->key == page || !p->key)
+            return p;
+    }
+    return NULL;
+}
+
+/* rebuild keeps the pages something still watches; the others get their
+ * original protection back (they have it already unless a handler raced
+ * with a writer) and leave the table. Under tr_mu. */
+static void rebuild(void)
+{
+    struct tr_page *old = tp_cur, *nw = tp_arr[tp_which ^ 1];
+    memset(nw, 0, TP_CAP * sizeof *nw);
+    uint64_t used = 0;
+    for (uint64_t i = 0; i < TP_CAP; i++) {
+        struct tr_page *p = &old[i];
+        if (!p->key)
+            continue;
+        if (!busy(p)) {
+            if (__atomic_load_n(&p->cur, __ATOMIC_RELAXED) != p->orig) {
+                mprotect((void *)(uintptr_t)p->key, TR_PAGE, p->orig);
+                tr_stat(MPIDBG_TRS_MPROTECT);
+            }
+            continue;
+        }
+        struct tr_page *q = slot_for(nw, p->key);
+        *q = *p;
+        used++;
+    }
+    tp_used = used;
+    tp_which ^= 1;
+    __atomic_store_n(&tp_cur, nw, __ATOMIC_RELEASE);
+}
+
+struct tr_page *tr_page_get(uint64_t page, int orig)
+{
+    struct tr_page *p = tr_page_find(page);
+    if (p)
+        return p;
+    if (tp_used + 1 > TP_CAP / 2)
+        rebuild();
+    if (tp_used + 1 > TP_CAP / 2)
+        return NULL; /* that many pages watched at once: no room */
+    p = slot_for(tp_cur, page);
+    if (!p)
+        return NULL;
+    memset((char *)p + sizeof p->key, 0, sizeof *p - sizeof p->key);
+    p->orig = orig;
+    p->cur = orig;
+    __atomic_store_n(&p->key, page, __ATOMIC_RELEASE);
+    tp_used++;
+    return p;
+}
+
+int tr_page_busy(const struct tr_page *p)
+{
+    return __atomic_load_n(&p->n[1], __ATOMIC_RELAXED) > 0 || __atomic_load_n(&p->n[2], __ATOMIC_RELAXED) > 0 ||
+           __atomic_load_n(&p->n[3], __ATOMIC_RELAXED) > 0;
+}
+
+int tr_page_want(const struct tr_page *p)
+{
+    if (__atomic_load_n(&p->steppers, __ATOMIC_RELAXED) > 0 || __atomic_load_n(&p->giveup, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&p->lost, __ATOMIC_RELAXED))
+        return p->orig;
+    if (__atomic_load_n(&p->n[MPIDBG_TR_ALL], __ATOMIC_RELAXED) > 0 ||
+        __atomic_load_n(&p->n[MPIDBG_TR_LOG], __ATOMIC_RELAXED) > 0)
+        return PROT_NONE;
+    if (__atomic_load_n(&p->n[MPIDBG_TR_STORES], __ATOMIC_RELAXED) > 0)
+        return p->orig & ~PROT_WRITE;
+    return p->orig;
+}
+
+void tr_count(uint64_t plo, uint64_t phi, int mode, int d)
+{
+    for (uint64_t a = plo; a < phi; a += TR_PAGE) {
+        struct tr_page *p = tr_page_find(a);
+        if (!p)
+            continue;
+        __atomic_fetch_add(&p->n[mode], d, __ATOMIC_RELAXED);
+        if (d < 0 && __atomic_load_n(&p->n[1], __ATOMIC_RELAXED) <= 0 &&
+            __atomic_load_n(&p->n[2], __ATOMIC_RELAXED) <= 0 && __atomic_load_n(&p->n[3], __ATOMIC_RELAXED) <= 0) {
+            /* nothing watches it: a fresh start for the next range */
+            __atomic_store_n(&p->lost, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->lib, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
+        }
+    }
+}
+
+static void protect(uint64_t lo, uint64_t hi, int prot)
+{
+    int e = errno;
+    mprotect((void *)(uintptr_t)lo, hi - lo, prot); /* failure (memory unmapped meanwhile): nothing to do */
+    errno = e;
+    tr_stat(MPIDBG_TRS_MPROTECT);
+}
+
+void tr_apply(uint64_t lo, uint64_t hi, int force)
+{
+    uint64_t run = 0, end = 0;
+    int runprot = -1;
+    for (uint64_t a = lo & TR_PMASK; a < hi; a += TR_PAGE) {
+        struct tr_page *p = tr_page_find(a);
+        int want = -1;
+        if (p) {
+            want = tr_page_want(p);
+            if (!force && want == __atomic_load_n(&p->cur, __ATOMIC_RELAXED))
+                want = -1;
+            else
+                __atomic_store_n(&p->cur, want, __ATOMIC_RELAXED);
+        }
+        if (want >= 0 && want == runprot && a == end) {
+            end += TR_PAGE;
+            continue;
+        }
+        if (runprot >= 0)
+            protect(run, end, runprot);
+        runprot = want;
+        run = a;
+        end = a + TR_PAGE;
+    }
+    if (runprot >= 0)
+        protect(run, end, runprot);
+}
+
+void tr_apply_all(void)
+{
+    struct tr_page *t = tp_cur;
+    for (uint64_t i = 0; t && i < TP_CAP; i++)
+        if (t[i].key)
+            tr_apply(t[i].key, t[i].key + TR_PAGE, 0);
+}
+
+/* ---- the memory map ---- */
+
+struct vma {
+    uint64_t lo, hi;
+    int prot;
+    int ok; /* private and writable */
+};
+
+static struct vma *maps;
+static int nmaps, capmaps;
+
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
+}
+
+static const char *hex(const char *s, uint64_t *v)
+{
+    *v = 0;
+    int d;
+    while ((d = hexval(*s)) >= 0) {
+        *v = *v << 4 | (uint64_t)d;
+        s++;
+    }
+    return s;
+}
+
+/* reload reads /proc/self/maps. Pages the tracker protects show their
+ * current protection there, not their original one: those are in the
+ * page table, which tr_orig asks first. */
+static int reload(void)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            close(fd);
+            return -1;
+        }
+        if (n == cap) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                close(fd);
+                return -1;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    close(fd);
+    nmaps = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && buf[j] != '\n')
+            j++;
+        const char *s = buf + i;
+        uint64_t lo, hi;
+        s = hex(s, &lo);
+        if (*s == '-' && s + 1 < buf + j) {
+            s = hex(s + 1, &hi);
+            if (*s == ' ' && s + 5 <= buf + j) {
+                if (nmaps == capmaps) {
+                    int c = capmaps ? 2 * capmaps : 256;
+                    struct vma *m = realloc(maps, sizeof *m * c);
+                    if (!m)
+                        break;
+                    maps = m;
+                    capmaps = c;
+                }
+                struct vma *v = &maps[nmaps++];
+                v->lo = lo;
+                v->hi = hi;
+                v->prot = (s[1] == 'r' ? PROT_READ : 0) | (s[2] == 'w' ? PROT_WRITE : 0) | (s[3] == 'x' ? PROT_EXEC : 0);
+                v->ok = s[2] == 'w' && s[4] == 'p';
+            }
+        }
+        i = j + 1;
+    }
+    free(buf);
+    return 0;
+}
+
+static struct vma *vma_of(uint64_t a)
+{
+    int lo = 0, hi = nmaps;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (maps[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nmaps && maps[lo].lo <= a ? &maps[lo] : NULL;
+}
+
+int tr_orig(uint64_t page)
+{
+    struct tr_page *p = tr_page_find(page);
+    if (p)
+        return p->orig;
+    struct vma *v = vma_of(page);
+    if (!v) {
+        if (reload() != 0)
+            return -1;
+        v = vma_of(page);
+    }
+    if (!v || !v->ok || !(v->prot & PROT_READ))
+        return -1;
+    return v->prot;
+}
