@@ -113,12 +113,20 @@ remote operation's rank and line.`},
 			Rule:  "MPI-4.1 §12.5.4: an RMA operation is complete at the target only after a synchronisation call (MPI_Win_flush, MPI_Win_unlock, ...) at the origin; MPI may delay it until then",
 			Doc: `Reported in forcing mode (mpidbg run --nasty), which holds each one-sided
 operation back until a synchronisation call requires it, as an MPI library
-on a network without remote progress may. The program issued an operation
-and then kept polling (MPI_Win_sync, MPI_Test, MPI_Iprobe...) without any
-call that completes the operation: on most machines it goes through at
-once and the program works; with --nasty the process it writes to waits
-for it forever. The report names the held operation, its target and line.
-Add MPI_Win_flush (or flush_local) for its target after the operation. The
-held operations are then issued, so the program can go on.`},
+on a network without remote progress may (docs/nasty.md). The program
+issued an operation, then kept making one-sided calls that do not complete
+it (MPI_Win_sync, atomics on its own window with MPI_Win_flush of its own
+rank, flushes of other targets...) for longer than --nasty-hold-timeout
+(1s): typically a rank that waits for a flag while the operation that
+lets the other side set it (a queue link, a hand-over) sits unflushed. On
+most machines the operation goes through at once and the program works;
+with --nasty the process it writes to waits for it forever.
+
+The report is at the held operation's line, once per line, and names its
+target rank and displacement; the related place is the call the rank kept
+making. Add MPI_Win_flush (or MPI_Win_flush_local, MPI_Win_unlock) for its
+target after the operation. mpidbg then issues the operation, and every
+other one held for that target, with a flush, so that the program goes
+on; later operations from the same line are no longer held.`},
 	)
 }

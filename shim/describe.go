@@ -86,6 +86,8 @@ func (d *desc) relatedText() string {
 		return "MPI_Finalize called here"
 	case 5:
 		return "freed here by MPI_Type_free"
+	case 6:
+		return "the rank kept calling " + other + " here"
 	}
 	return "related"
 }
@@ -285,9 +287,17 @@ func (d *desc) message(id string) {
 	case "send-recv-overlap":
 		d.sendRecvOverlap()
 	default:
+		if hook := messageHooks[id]; hook != nil {
+			hook(d)
+			break
+		}
 		d.printf("%s", id)
 	}
 }
+
+// messageHooks write the messages of findings described in other files
+// (describe_*.go), by id.
+var messageHooks = map[string]func(*desc){}
 
 // elementAt returns the path of the element of count x h at addr that
 // covers byte at, or "".

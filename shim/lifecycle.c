@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "shim.h"
+#include "nasty.h"
 
 __thread int mpidbg_depth __attribute__((tls_model("initial-exec")));
 int mpidbg_active;
@@ -70,6 +71,7 @@ static void start(void)
         mpidbg_tag_ub = *ub;
     PMPI_Comm_rank(MPI_COMM_WORLD, &mpidbg_world_rank);
     mpidbg_report_init();
+    mpidbg_nasty_init();
     mpidbg_registry_at_init();
     mpidbg_xr_init();
     mpidbg_objects_init();
@@ -109,6 +111,7 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
+    mpidbg_nasty_finalize(&cx);
     mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
     mpidbg_xr_finalize(&cx);
     mpidbg_leaks(&cx);
