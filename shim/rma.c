@@ -1,23 +1,666 @@
 /*
- * One-sided race checks (issue 5): placeholder hooks; see rma.h.
+ * One-sided race checks (issue 5), the hooks: see rma.h for where they
+ * are called, rma_win.h for the state, docs/rma-races.md for the design.
+ *
+ * mpidbg_rma_win_new (window creation, collective): the window's state,
+ * a private duplicate of its communicator and every member's disp_unit.
+ *
+ * mpidbg_rma_op (after MPI, or the forcing mode, accepted an operation):
+ *   - origin side: the origin and compare buffers go to the access
+ *     tracker write-protected, the result buffer (a Get's origin) with no
+ *     access, until the call that completes the operation at the origin
+ *     (request-based operations are tracked through their request by
+ *     requests.c, not here);
+ *   - target side: a record of the bytes the operation touches at its
+ *     target, for the synchronisation mode it was issued under (fence,
+ *     post/start/complete/wait, passive target).
+ *
+ * mpidbg_rma_sync_pre (before the PMPI synchronisation call, after the
+ * forcing mode issued what it held): the tracker gives back the buffers of
+ * the operations the call completes at the origin (fence, complete: all;
+ * unlock, flush, flush_local: those to the rank; the _all forms and
+ * MPI_Win_free: all); the target stops logging its own accesses when an
+ * epoch closes; MPI_Win_complete sends its records to its targets;
+ * MPI_Win_free exchanges what is left (the passive-target log).
+ *
+ * mpidbg_rma_sync_post (after it): epochs open and close; a fence
+ * exchanges the closed epoch's records; MPI_Win_wait (MPI_Win_test with
+ * flag true) receives them; unlock and flush stamp the Lamport clock on
+ * the passive records they complete.
  */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "shim.h"
+#include "rma_win.h"
+
+static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
+static int64_t nwins;                /* window ids: the highest any member had, plus one */
+static uint64_t seq;                 /* this rank's passive-target operations and completions, in order */
+/* the exclusive locks this rank holds, innermost last: a lock used as a
+ * mutex orders what its holders do elsewhere */
+#define NMUTEX 16
+static struct {
+    int64_t wid;
+    int rank;
+} held[NMUTEX];
+static int nheld;
+static pthread_mutex_t rma_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Under MPI_THREAD_MULTIPLE several threads may call on windows at once
+ * (the exchanges are off then, see mpidbg_rma_win_new). */
+void mpidbg_rma_lock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_lock(&rma_mu);
+}
+
+void mpidbg_rma_unlock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_unlock(&rma_mu);
+}
+
+/* The category decides for every rank alike (MPIDBG_CHECKS is the job's). */
+static int rma_on(void)
+{
+    return mpidbg_enabled(MPIDBG_F_RMA_CONFLICT);
+}
+
+struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win win)
+{
+    for (struct mpidbg_rma_win *w = wins; w; w = w->next)
+        if (w->win == win)
+            return w;
+    return NULL;
+}
+
+/* ---- windows ---- */
+
+void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t size, int disp_unit, MPI_Comm comm)
+{
+    if (!cx || win == MPI_WIN_NULL || comm == MPI_COMM_NULL || !rma_on())
+        return;
+    struct mpidbg_rma_win *w = calloc(1, sizeof *w);
+    if (!w)
+        return;
+    w->win = win;
+    w->comm = MPI_COMM_NULL;
+    w->base = base;
+    w->wsize = size;
+    PMPI_Comm_size(comm, &w->size);
+    PMPI_Comm_rank(comm, &w->rank);
+    int *flavor = NULL, flag = 0;
+    PMPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+    w->flavor = flag && flavor ? *flavor : MPI_WIN_FLAVOR_CREATE;
+    w->units = calloc((size_t)w->size, sizeof *w->units);
+    w->world = calloc((size_t)w->size, sizeof *w->world);
+    w->lock = calloc((size_t)w->size, 1);
+    w->xcnt = calloc((size_t)w->size * 4, sizeof *w->xcnt);
+    w->xc = calloc((size_t)w->size * 4, sizeof *w->xc);
+    int64_t *all = calloc((size_t)w->size * 4, sizeof *all);
+    /* Every member decides alike: the exchanges are collective. Not under
+     * MPI_THREAD_MULTIPLE (threads may call fences of different windows in
+     * any order), nor for intercommunicators (windows have none). */
+    int inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if (!mpidbg_mt && !inter && w->units && w->world && w->lock && w->xcnt && w->xc && all &&
+        PMPI_Comm_dup(comm, &w->comm) == MPI_SUCCESS) {
+        /* a failure in the shim's own exchange (a receive it had no
+         * memory for) stays local and returns */
+        PMPI_Comm_set_errhandler(w->comm, MPI_ERRORS_RETURN);
+        int64_t mine[4] = {disp_unit, mpidbg_world_rank, (int64_t)mpidbg_xr_clock, nwins};
+        if (PMPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, w->comm) == MPI_SUCCESS) {
+            uint64_t clock = mpidbg_xr_clock;
+            int64_t wid = nwins;
+            for (int i = 0; i < w->size; i++) {
+                w->units[i] = (int32_t)all[4 * i];
+                w->world[i] = (int32_t)all[4 * i + 1];
+                if ((uint64_t)all[4 * i + 2] > clock)
+                    clock = (uint64_t)all[4 * i + 2];
+                if (all[4 * i + 3] > wid)
+                    wid = all[4 * i + 3];
+            }
+            mpidbg_xr_clock = clock + 1; /* the allgather is a synchronisation */
+            w->wid = nwins = wid + 1;
+            w->xon = 1;
+            /* passive epochs are ordered by the Lamport clock, which only
+             * the cross-rank checks keep */
+            w->passive_ok = mpidbg_xr_on;
+        }
+    }
+    free(all);
+    if (!w->xon && w->units)
+        for (int i = 0; i < w->size; i++)
+            w->units[i] = i == w->rank ? disp_unit : 0; /* 0: unknown */
+    mpidbg_rma_lock();
+    w->next = wins;
+    wins = w;
+    mpidbg_rma_unlock();
+}
+
+void mpidbg_rma_buf_free(struct mpidbg_rma_buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode)
+{
+    if (w->rec[mode])
+        for (int i = 0; i < w->size; i++) {
+            w->rec[mode][i].len = 0;
+            w->rec[mode][i].open = 0;
+        }
+    w->bytes[mode] = 0;
+    w->dropped[mode] = 0;
+}
+
+static void win_free(struct mpidbg_rma_win *w)
+{
+    mpidbg_rma_lock();
+    for (struct mpidbg_rma_win **p = &wins; *p; p = &(*p)->next)
+        if (*p == w) {
+            *p = w->next;
+            break;
+        }
+    mpidbg_rma_unlock();
+    mpidbg_rma_sends_reap(w, 1);
+    if (w->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&w->comm);
+    for (int m = 0; m < MPIDBG_RMA_NMODE; m++) {
+        if (w->rec[m])
+            for (int i = 0; i < w->size; i++)
+                mpidbg_rma_buf_free(&w->rec[m][i]);
+        free(w->rec[m]);
+    }
+    free(w->units);
+    free(w->world);
+    free(w->lock);
+    free(w->xcnt);
+    free(w->xc);
+    free(w->access);
+    free(w->expose);
+    free(w->trk);
+    free(w->acc);
+    free(w->sreq);
+    free(w->sbuf);
+    free(w);
+}
+
+/* ---- origin buffers ---- */
+
+static int is_acc_family(int call)
+{
+    switch (call) {
+    case MPIDBG_CALL_MPI_Accumulate:
+    case MPIDBG_CALL_MPI_Accumulate_c:
+    case MPIDBG_CALL_MPI_Raccumulate:
+    case MPIDBG_CALL_MPI_Raccumulate_c:
+    case MPIDBG_CALL_MPI_Get_accumulate:
+    case MPIDBG_CALL_MPI_Get_accumulate_c:
+    case MPIDBG_CALL_MPI_Rget_accumulate:
+    case MPIDBG_CALL_MPI_Rget_accumulate_c:
+    case MPIDBG_CALL_MPI_Fetch_and_op:
+    case MPIDBG_CALL_MPI_Compare_and_swap:
+        return 1;
+    }
+    return 0;
+}
+
+static int is_read(int call)
+{
+    return call == MPIDBG_CALL_MPI_Get || call == MPIDBG_CALL_MPI_Get_c || call == MPIDBG_CALL_MPI_Rget ||
+           call == MPIDBG_CALL_MPI_Rget_c;
+}
+
+static int is_fetching(int call)
+{
+    switch (call) {
+    case MPIDBG_CALL_MPI_Get_accumulate:
+    case MPIDBG_CALL_MPI_Get_accumulate_c:
+    case MPIDBG_CALL_MPI_Rget_accumulate:
+    case MPIDBG_CALL_MPI_Rget_accumulate_c:
+    case MPIDBG_CALL_MPI_Fetch_and_op:
+    case MPIDBG_CALL_MPI_Compare_and_swap:
+        return 1;
+    }
+    return 0;
+}
+
+static void trk_push(struct mpidbg_rma_win *w, int target, int id)
+{
+    if (w->ntrk == w->trkcap) {
+        int ncap = w->trkcap ? 2 * w->trkcap : 16;
+        struct mpidbg_rma_trk *n = realloc(w->trk, sizeof *n * (size_t)ncap);
+        if (!n) {
+            mpidbg_track_remove(id); /* no room to remember it: stop watching now */
+            return;
+        }
+        w->trk = n;
+        w->trkcap = ncap;
+    }
+    w->trk[w->ntrk++] = (struct mpidbg_rma_trk){target, id};
+}
+
+/* origin_track hands the operation's buffers to the tracker: those MPI
+ * reads write-protected, those it writes without access. */
+static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct mpidbg_rma *a)
+{
+    if (!mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_ORIGIN_RACE))
+        return;
+    mpidbg_sides_ready(cx);
+    /* MPI_NO_OP: MPI ignores the origin buffer (MPI-4.1 §12.3.4) */
+    int skip_origin = a->op == MPI_NO_OP && is_acc_family(a->call);
+    for (int i = 0; i < cx->nside; i++) {
+        struct mpidbg_side *sd = &cx->sides[i];
+        if (sd->mode != MPIDBG_WR && skip_origin)
+            continue;
+        for (int j = 0; j < sd->nseg; j++) {
+            const struct mpidbg_seg *seg = &sd->seg[j];
+            if (seg->hi <= seg->lo)
+                continue;
+            struct mpidbg_tr_what what = {
+                .fid = MPIDBG_F_RMA_ORIGIN_RACE,
+                .fid_latent = -1,
+                .call = a->call,
+                .moved = 0,
+                .site = cx->site,
+                .addr = seg->addr,
+                .count = seg->count,
+                .type = seg->type,
+            };
+            int id = mpidbg_track_add(seg, sd->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &what);
+            if (id > 0)
+                trk_push(w, a->target_rank, id);
+        }
+    }
+}
+
+/* release gives back the buffers of the operations to target (-1: all):
+ * the call about to be made completes them at the origin. */
+static void release(struct mpidbg_rma_win *w, int target)
+{
+    int k = 0;
+    for (int i = 0; i < w->ntrk; i++) {
+        if (target < 0 || w->trk[i].target == target)
+            mpidbg_track_remove(w->trk[i].id);
+        else
+            w->trk[k++] = w->trk[i];
+    }
+    w->ntrk = k;
+}
+
+/* ---- records ---- */
+
+static struct mpidbg_rma_buf *rec_buf(struct mpidbg_rma_win *w, int mode, int target)
+{
+    if (!w->rec[mode] && !(w->rec[mode] = calloc((size_t)w->size, sizeof **w->rec)))
+        return NULL;
+    return &w->rec[mode][target];
+}
+
+static void *buf_grow(struct mpidbg_rma_buf *b, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t ncap = b->cap ? 2 * b->cap : 1024;
+        while (ncap < b->len + n)
+            ncap *= 2;
+        uint8_t *p = realloc(b->p, ncap);
+        if (!p)
+            return NULL;
+        b->p = p;
+        b->cap = ncap;
+    }
+    void *at = b->p + b->len;
+    b->len += n;
+    return at;
+}
+
+/* basic_of is the basic type (datatype.Basic) of a predefined datatype, or
+ * -1 when not known. */
+static int32_t basic_of(uint64_t h)
+{
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
+    return o && o->predef && o->basic > 0 ? o->basic : -1;
+}
+
+static int64_t blkbuf[2 * MPIDBG_RMA_MAXBLK];
+
+/* record notes the bytes the operation touches at its target. */
+static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct mpidbg_rma *a)
+{
+    int t = a->target_rank;
+    if (t < 0 || t >= w->size || a->target_count <= 0)
+        return;
+    struct mpidbg_tinfo ti;
+    mpidbg_tinfo_get(MPIDBG_H(a->target_type), &ti);
+    if (!ti.ok || ti.size <= 0)
+        return;
+    int mode = w->lock_all || w->lock[t] ? MPIDBG_RMA_PASSIVE : w->pscw_access ? MPIDBG_RMA_PSCW : MPIDBG_RMA_FENCE;
+    if (mode == MPIDBG_RMA_PASSIVE && !w->passive_ok)
+        return; /* no clock to order passive epochs: they are not compared */
+    if (w->bytes[mode] > MPIDBG_RMA_BUDGET) {
+        w->dropped[mode]++;
+        return;
+    }
+    struct mpidbg_rma_rec r;
+    memset(&r, 0, sizeof r);
+    r.origin = w->rank;
+    r.mode = mode;
+    r.call = a->call;
+    r.kind = is_acc_family(a->call) ? MPIDBG_RMA_ACC : is_read(a->call) ? MPIDBG_RMA_READ : MPIDBG_RMA_WRITE;
+    if (r.kind == MPIDBG_RMA_ACC) {
+        r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : (int32_t)MPIDBG_H(a->op);
+        if (a->op == MPI_NO_OP && a->call != MPIDBG_CALL_MPI_Compare_and_swap)
+            r.flags |= MPIDBG_RMA_NOOP;
+    }
+    if (w->lock[t] == 2)
+        r.flags |= MPIDBG_RMA_EXCL;
+    r.disp = a->target_disp;
+    /* dynamic windows: the displacement is an address at the target */
+    int64_t unit = w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? 1 : w->units[t];
+    if (unit <= 0)
+        return; /* not known (no exchange at creation) */
+    r.disp_unit = (int32_t)unit;
+    int64_t off = a->target_disp * unit;
+    int64_t n = 1;
+    int32_t basic = -1;
+    if (MPIDBG_IS_BUILTIN_TYPE(MPIDBG_H(a->target_type))) {
+        blkbuf[0] = off;
+        blkbuf[1] = off + a->target_count * ti.size;
+        basic = basic_of(MPIDBG_H(a->target_type));
+    } else {
+        n = mpidbg_go_rma_blocks(MPIDBG_H(a->target_type), a->target_count, blkbuf, MPIDBG_RMA_MAXBLK, &basic);
+        if (n < 0) {
+            int64_t reach = (a->target_count - 1) * ti.extent;
+            blkbuf[0] = off + ti.true_lb + (reach < 0 ? reach : 0);
+            blkbuf[1] = off + ti.true_ub + (reach > 0 ? reach : 0);
+            r.flags |= MPIDBG_RMA_INEXACT;
+            n = 1;
+        } else {
+            for (int64_t i = 0; i < 2 * n; i++)
+                blkbuf[i] += off;
+        }
+    }
+    if (n == 0)
+        return;
+    r.basic = basic;
+    r.nblk = (int32_t)n;
+    if (mode == MPIDBG_RMA_PASSIVE) {
+        r.start = mpidbg_xr_clock;
+        r.sstart = ++seq;
+        if (nheld)
+            r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
+        if (w->first_fetch)
+            r.flags |= MPIDBG_RMA_ACQ;
+        if (is_fetching(a->call) && !w->first_fetch)
+            w->first_fetch = r.sstart;
+        if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP))
+            w->last_accw = r.sstart;
+    }
+    mpidbg_rma_site_code(cx->site, &r.site_off, &r.site_mod);
+    struct mpidbg_rma_buf *b = rec_buf(w, mode, t);
+    size_t sz = mpidbg_rma_rec_size(&r);
+    void *at = b ? buf_grow(b, sz) : NULL;
+    if (!at) {
+        w->dropped[mode]++;
+        return;
+    }
+    memcpy(at, &r, sizeof r);
+    memcpy((char *)at + sizeof r, blkbuf, (size_t)n * sizeof(struct mpidbg_rma_blk));
+    w->bytes[mode] += sz;
+}
 
 void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
 {
-    (void)cx;
-    (void)a;
+    if (a->target_rank == MPI_PROC_NULL || !rma_on())
+        return;
+    mpidbg_rma_lock();
+    struct mpidbg_rma_win *w = mpidbg_rma_win_of(a->win);
+    if (w) {
+        if (!a->request)
+            origin_track(cx, w, a);
+        if (w->xon)
+            record(cx, w, a);
+    }
+    mpidbg_rma_unlock();
 }
+
+/* ---- passive target: the clock at completion ---- */
+
+/* ended stamps the records to target (-1: all) that the call just made
+ * completed at the target: a flush or an unlock. */
+static void ended(struct mpidbg_rma_win *w, int target)
+{
+    uint64_t c = mpidbg_xr_clock, q = ++seq;
+    struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
+    if (!bs)
+        return;
+    for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {
+        struct mpidbg_rma_buf *b = &bs[t];
+        while (b->open < b->len) {
+            struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + b->open);
+            if (!r->send) {
+                r->end = c;
+                r->send = q;
+            }
+            b->open += mpidbg_rma_rec_size(r);
+        }
+    }
+}
+
+/* released marks the passive records after whose completion this rank
+ * updated the window with an accumulate-family operation (MPIDBG_RMA_REL),
+ * before they travel. */
+static void released(struct mpidbg_rma_win *w)
+{
+    struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
+    if (!bs || !w->last_accw)
+        return;
+    for (int t = 0; t < w->size; t++)
+        for (size_t off = 0; off < bs[t].len;) {
+            struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
+            if (w->last_accw > r->send)
+                r->flags |= MPIDBG_RMA_REL;
+            off += mpidbg_rma_rec_size(r);
+        }
+}
+
+static void mutex_held(struct mpidbg_rma_win *w, int rank)
+{
+    if (nheld < NMUTEX) {
+        held[nheld].wid = w->wid;
+        held[nheld].rank = rank;
+    }
+    nheld++;
+}
+
+static void mutex_released(struct mpidbg_rma_win *w, int rank)
+{
+    for (int i = nheld < NMUTEX ? nheld - 1 : NMUTEX - 1; i >= 0; i--)
+        if (held[i].wid == w->wid && held[i].rank == rank) {
+            memmove(&held[i], &held[i + 1], sizeof held[0] * (size_t)((nheld < NMUTEX ? nheld : NMUTEX) - i - 1));
+            nheld--;
+            return;
+        }
+    if (nheld > NMUTEX)
+        nheld--; /* one beyond the table */
+}
+
+/* group_ranks translates a group (post, start) into window ranks. */
+static int group_ranks(struct mpidbg_rma_win *w, MPI_Group g, int **out)
+{
+    int n = 0;
+    MPI_Group wg;
+    free(*out);
+    *out = NULL;
+    if (g == MPI_GROUP_NULL || PMPI_Group_size(g, &n) != MPI_SUCCESS || n <= 0)
+        return 0;
+    if (PMPI_Win_get_group(w->win, &wg) != MPI_SUCCESS)
+        return 0;
+    int *in = malloc(sizeof *in * (size_t)n), *res = malloc(sizeof *res * (size_t)n);
+    if (in && res) {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        if (PMPI_Group_translate_ranks(g, n, in, wg, res) == MPI_SUCCESS) {
+            int k = 0;
+            for (int i = 0; i < n; i++)
+                if (res[i] >= 0 && res[i] < w->size)
+                    res[k++] = res[i];
+            n = k;
+            *out = res;
+            res = NULL;
+        } else {
+            n = 0;
+        }
+    } else {
+        n = 0;
+    }
+    free(in);
+    free(res);
+    PMPI_Group_free(&wg);
+    return n;
+}
+
+/* ---- synchronisation ---- */
 
 void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
 {
     if (mpidbg_nasty_on)
         mpidbg_nasty_sync(cx, s);
+    if (!rma_on())
+        return;
+    mpidbg_rma_lock();
+    struct mpidbg_rma_win *w = mpidbg_rma_win_of(s->win);
+    if (!w) {
+        mpidbg_rma_unlock();
+        return;
+    }
+    switch (s->call) {
+    case MPIDBG_CALL_MPI_Win_fence:
+        release(w, -1);
+        mpidbg_rma_unwatch(w);
+        break;
+    case MPIDBG_CALL_MPI_Win_complete:
+        release(w, -1);
+        if (w->xon)
+            mpidbg_rma_pscw_send(w);
+        break;
+    case MPIDBG_CALL_MPI_Win_unlock:
+    case MPIDBG_CALL_MPI_Win_flush:
+    case MPIDBG_CALL_MPI_Win_flush_local:
+        release(w, s->rank);
+        break;
+    case MPIDBG_CALL_MPI_Win_unlock_all:
+    case MPIDBG_CALL_MPI_Win_flush_all:
+    case MPIDBG_CALL_MPI_Win_flush_local_all:
+        release(w, -1);
+        break;
+    case MPIDBG_CALL_MPI_Win_wait:
+        mpidbg_rma_unwatch(w);
+        break;
+    case MPIDBG_CALL_MPI_Win_free:
+        release(w, -1);
+        mpidbg_rma_unwatch(w);
+        if (w->xon) {
+            ended(w, -1); /* unfinished passive records (an erroneous program): up to now */
+            released(w);
+            mpidbg_rma_fence_exchange(w, 1);
+        }
+        break;
+    }
+    mpidbg_rma_unlock();
 }
 
 void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc)
 {
     (void)cx;
-    (void)s;
-    (void)rc;
+    if (!rma_on())
+        return;
+    mpidbg_rma_lock();
+    struct mpidbg_rma_win *w = mpidbg_rma_win_of(s->win);
+    if (!w || rc != MPI_SUCCESS) {
+        mpidbg_rma_unlock();
+        return;
+    }
+    switch (s->call) {
+    case MPIDBG_CALL_MPI_Win_fence:
+        if (w->xon) {
+            if (s->assert_ & MPI_MODE_NOPRECEDE) { /* given by all or none: no epoch closed */
+                mpidbg_rma_bufs_clear(w, MPIDBG_RMA_FENCE);
+                w->nacc = w->acclost = 0;
+            } else {
+                mpidbg_rma_fence_exchange(w, 0);
+            }
+        }
+        w->fence_open = !(s->assert_ & MPI_MODE_NOSUCCEED);
+        if (w->fence_open)
+            mpidbg_rma_watch(w);
+        break;
+    case MPIDBG_CALL_MPI_Win_start:
+        w->naccess = group_ranks(w, s->group, &w->access);
+        w->pscw_access = 1;
+        break;
+    case MPIDBG_CALL_MPI_Win_complete:
+        w->pscw_access = 0;
+        mpidbg_rma_bufs_clear(w, MPIDBG_RMA_PSCW);
+        break;
+    case MPIDBG_CALL_MPI_Win_post:
+        w->nexpose = group_ranks(w, s->group, &w->expose);
+        w->pscw_expose = 1;
+        w->nacc = w->acclost = 0;
+        mpidbg_rma_watch(w);
+        break;
+    case MPIDBG_CALL_MPI_Win_wait:
+        if (w->xon && w->pscw_expose)
+            mpidbg_rma_pscw_recv(w);
+        w->pscw_expose = 0;
+        w->nacc = w->acclost = 0;
+        break;
+    case MPIDBG_CALL_MPI_Win_test:
+        if (s->flag && *s->flag) {
+            mpidbg_rma_unwatch(w);
+            if (w->xon && w->pscw_expose)
+                mpidbg_rma_pscw_recv(w);
+            w->pscw_expose = 0;
+            w->nacc = w->acclost = 0;
+        }
+        break;
+    case MPIDBG_CALL_MPI_Win_lock:
+        if (s->rank >= 0 && s->rank < w->size) {
+            w->lock[s->rank] = s->lock_type == MPI_LOCK_EXCLUSIVE ? 2 : 1;
+            if (s->lock_type == MPI_LOCK_EXCLUSIVE)
+                mutex_held(w, s->rank);
+        }
+        break;
+    case MPIDBG_CALL_MPI_Win_lock_all:
+        w->lock_all = 1;
+        break;
+    case MPIDBG_CALL_MPI_Win_unlock:
+        if (s->rank >= 0 && s->rank < w->size) {
+            ended(w, s->rank);
+            if (w->lock[s->rank] == 2)
+                mutex_released(w, s->rank);
+            w->lock[s->rank] = 0;
+        }
+        break;
+    case MPIDBG_CALL_MPI_Win_flush:
+        if (s->rank >= 0 && s->rank < w->size)
+            ended(w, s->rank);
+        break;
+    case MPIDBG_CALL_MPI_Win_unlock_all:
+        ended(w, -1);
+        w->lock_all = 0;
+        break;
+    case MPIDBG_CALL_MPI_Win_flush_all:
+        ended(w, -1);
+        break;
+    case MPIDBG_CALL_MPI_Win_free:
+        mpidbg_rma_unlock();
+        win_free(w);
+        return;
+    }
+    mpidbg_rma_unlock();
 }

@@ -70,6 +70,10 @@ __attribute__((visibility("hidden"))) int mpidbg_rma_pmpi(const struct mpidbg_rm
 __attribute__((visibility("hidden"))) void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a);
 __attribute__((visibility("hidden"))) void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s);
 __attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc);
+/* mpidbg_rma_win_new: a window was made (objects.c, collectively over
+ * comm); cx NULL or comm MPI_COMM_NULL: adopted, not checked. */
+__attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size,
+                                                             int disp_unit, MPI_Comm comm);
 
 /* nasty.c: the forcing mode (mpidbg run --nasty). mpidbg_nasty_on is set
  * from MPIDBG_NASTY at MPI_Init. hold: take the operation (copying what

@@ -1,0 +1,75 @@
+package main
+
+/*
+#include "engine.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/mpidbg/mpidbg/datatype"
+)
+
+// The Go half of the one-sided conflict checks (rma.c, rma_epoch.c): the
+// exact bytes an operation touches at its target, from the target
+// datatype, so that two origins writing the even and the odd elements of
+// one array with vector types are not taken for a conflict.
+
+// mpidbg_go_rma_blocks writes the bytes count instances of the datatype h
+// occupy, from the start of the buffer, as sorted, disjoint, merged blocks
+// (pairs lo, hi, hi exclusive) into out, at most max of them, and returns
+// how many. It returns -1 when there are more than max blocks (the caller
+// then falls back to the bounds and says the record is inexact) and -2
+// when the model does not know the type. *basic receives the one basic
+// type (datatype.Basic) all elements have, or -1 when they differ: MPI
+// allows concurrent accumulates only with the same basic type.
+//
+//export mpidbg_go_rma_blocks
+func mpidbg_go_rma_blocks(h C.uint64_t, count C.int64_t, out *C.int64_t, max C.int64_t, basic *C.int32_t) (n C.int64_t) {
+	defer func() {
+		if recover() != nil {
+			n = -2
+		}
+	}()
+	*basic = -1
+	t, err := modelOf(uint64(h))
+	if err != nil {
+		return -2
+	}
+	*basic = C.int32_t(uniformBasic(t))
+	var total int64
+	for _, s := range t.Strided(int64(count)) {
+		total += s.NumBlocks()
+		if total > 4*int64(max) {
+			return -1 // even merging could not bring it under max: do not expand
+		}
+	}
+	bs := t.Blocks(int64(count))
+	if int64(len(bs)) > int64(max) {
+		return -1
+	}
+	o := unsafe.Slice((*C.int64_t)(unsafe.Pointer(out)), 2*len(bs))
+	for i, b := range bs {
+		o[2*i] = C.int64_t(b.Start)
+		o[2*i+1] = C.int64_t(b.End)
+	}
+	return C.int64_t(len(bs))
+}
+
+// uniformBasic is the basic type of every element of t, or -1 when t has
+// none or more than one.
+func uniformBasic(t *datatype.Type) int {
+	sig := t.Signature()
+	if sig.NumElements() == 0 {
+		return -1
+	}
+	e, err := t.ElementAt(1, 0)
+	if err != nil {
+		return -1
+	}
+	if !datatype.Compressed([]datatype.Run{{Basic: e.Basic, Count: sig.NumElements()}}).Equal(sig) {
+		return -1
+	}
+	return int(e.Basic)
+}

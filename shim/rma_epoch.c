@@ -1,0 +1,473 @@
+/*
+ * Conflicting one-sided operations (rma-conflict): each operation's record
+ * (the target bytes it touches, what it does to them, where it was
+ * called) travels to its target when its epoch closes, and the target
+ * compares the records of one epoch pairwise.
+ *
+ *   fence      at every MPI_Win_fence (not MPI_MODE_NOPRECEDE: no epoch
+ *              closes), collectively on the window's private
+ *              communicator: an alltoall of byte counts and clocks, an
+ *              alltoallv of records; the clocks merge (a fence orders
+ *              everything before it before everything after it);
+ *   PSCW       MPI_Win_complete sends its records to each rank of its
+ *              access group (MPI_Isend, before PMPI_Win_complete: the
+ *              target's MPI_Win_wait cannot return before that, so the
+ *              receive in its post never waits for long); MPI_Win_wait
+ *              (MPI_Win_test with flag true) receives one message from
+ *              each rank of its exposure group;
+ *   passive    records stay with their origin, with the Lamport clock
+ *              when issued and when completed at the target (the flush or
+ *              unlock that completed it), and travel at MPI_Win_free,
+ *              collectively, like a fence's. Two records of different
+ *              origins are concurrent only when neither completed before
+ *              the other started by the clock; with an exclusive lock on
+ *              either side, never.
+ *
+ * Conflict (MPI-4.1 §12.7): a shared byte, at least one of the two writes,
+ * and not two accumulate-family operations with the same basic type and
+ * the same op (or MPI_NO_OP on one side; MPI_Compare_and_swap counts as
+ * MPI_REPLACE); accumulates of one origin are ordered (the default
+ * accumulate_ordering) and never conflict with each other.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "rma_win.h"
+
+#define TAG_PSCW 1
+#define WORK_MAX 10000000 /* pairs looked at per comparison: beyond, the rest is not compared */
+#define REPORT_MAX 16     /* findings per comparison */
+
+/* ---- the comparison ---- */
+
+static int writes(const struct mpidbg_rma_rec *r)
+{
+    return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
+}
+
+static int32_t acc_op(const struct mpidbg_rma_rec *r)
+{
+    return r->op == MPIDBG_RMA_OP_CAS ? (int32_t)MPIDBG_H(MPI_REPLACE) : r->op;
+}
+
+/* why_conflict returns NULL when the two records may touch one byte
+ * concurrently, else what makes them conflict. */
+static const char *why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive)
+{
+    int aw = writes(a), bw = writes(b);
+    if (!aw && !bw)
+        return NULL;
+    const char *why = aw && bw ? "both write them" : "one writes what the other reads";
+    if (a->kind == MPIDBG_RMA_ACC && b->kind == MPIDBG_RMA_ACC) {
+        if (a->origin == b->origin)
+            return NULL; /* accumulate_ordering (default rar,raw,war,waw) orders them */
+        if (a->basic >= 0 && b->basic >= 0 && a->basic != b->basic)
+            why = "they are accumulates with different basic datatypes, which MPI does not make atomic against each other";
+        else if (((a->flags | b->flags) & MPIDBG_RMA_NOOP) || acc_op(a) == acc_op(b))
+            return NULL;
+        else
+            why = "they are accumulates with different operations (the default accumulate_ops is same_op_no_op)";
+    }
+    if (passive) {
+        if (a->origin == b->origin)
+            /* one process: its own order of calls; a flush or unlock
+             * between them completed the first at the target */
+            return a->send < b->sstart || b->send < a->sstart ? NULL : why;
+        if ((a->flags | b->flags) & MPIDBG_RMA_EXCL)
+            return NULL; /* exclusive lock epochs on one target never overlap */
+        if (a->mutex && a->mutex == b->mutex)
+            return NULL; /* both held the same exclusive lock: a mutex */
+        if (a->end < b->start || b->end < a->start)
+            return NULL; /* one completed at the target before the other started, by the clock */
+        if (((a->flags & MPIDBG_RMA_REL) && (b->flags & MPIDBG_RMA_ACQ)) ||
+            ((b->flags & MPIDBG_RMA_REL) && (a->flags & MPIDBG_RMA_ACQ)))
+            return NULL; /* perhaps ordered through an atomic flag in the window, which the clock does not see */
+    }
+    return why;
+}
+
+static const char *verb(const struct mpidbg_rma_rec *r)
+{
+    if (r->kind == MPIDBG_RMA_READ || (r->flags & MPIDBG_RMA_NOOP))
+        return "reads";
+    return r->kind == MPIDBG_RMA_ACC ? "accumulates into" : "writes";
+}
+
+static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b,
+                            int64_t at, const char *why, const char *epoch)
+{
+    /* the first is the lower origin, then the earlier call */
+    if (b->origin < a->origin || (b->origin == a->origin && b->sstart < a->sstart)) {
+        const struct mpidbg_rma_rec *t = a;
+        a = b;
+        b = t;
+    }
+    int ra = w->world[a->origin], rb = w->world[b->origin];
+    uint64_t ka = a->site_off ^ ((uint64_t)a->site_mod << 40) ^ (uint64_t)ra << 20;
+    uint64_t kb = b->site_off ^ ((uint64_t)b->site_mod << 40) ^ (uint64_t)rb << 20;
+    if (mpidbg_rma_seen(ka, kb ^ 0x636f6e666c696374ull))
+        return;
+    struct mpidbg_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.call = a->call;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, &cx, MPIDBG_F_RMA_CONFLICT, "target_disp");
+    const char *ca = mpidbg_call_name(a->call), *cb = mpidbg_call_name(b->call);
+    char msg[600], ta[160], tb[160], unit[96] = "", where[96];
+    if (a->disp_unit > 1)
+        snprintf(unit, sizeof unit, " (displacement %lld in units of %d bytes)", (long long)(at / a->disp_unit),
+                 (int)a->disp_unit);
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* window space is the target's addresses */
+        snprintf(where, sizeof where, "at address %#llx of the target's memory (a dynamic window)", (unsigned long long)at);
+    else
+        snprintf(where, sizeof where, "at offset %lld of the window", (long long)at);
+    if (a->origin == b->origin)
+        snprintf(msg, sizeof msg,
+                 "rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: MPI does "
+                 "not order one origin's operations (accumulates apart); first shared byte %s%s; the result is "
+                 "undefined (MPI-4.1 §12.7)",
+                 ra, ca, cb, w->world[w->rank], epoch, why, where, unit);
+    else
+        snprintf(msg, sizeof msg,
+                 "rank %d's %s and rank %d's %s touch the same bytes of the target's window (process %d) in %s, and %s: first shared "
+                 "byte %s%s; the result is undefined (MPI-4.1 §12.7)",
+                 ra, ca, rb, cb, w->world[w->rank], epoch, why, where, unit);
+    snprintf(ta, sizeof ta, "rank %d's %s %s the window of process %d here", ra, ca, verb(a), w->world[w->rank]);
+    snprintf(tb, sizeof tb, "rank %d's %s %s the same bytes here", rb, cb, verb(b));
+    ev.text = msg;
+    ev.variant = MPIDBG_V_REMOTE; /* the finding's place is the first operation's */
+    ev.val = at;
+    ev.nremote = 2;
+    ev.remote_rank[0] = ra;
+    ev.remote_mod[0] = a->site_mod;
+    ev.remote_off[0] = a->site_off;
+    ev.remote_text[0] = ta;
+    ev.remote_rank[1] = rb;
+    ev.remote_mod[1] = b->site_mod;
+    ev.remote_off[1] = b->site_off;
+    ev.remote_text[1] = tb;
+    mpidbg_report(&cx, &ev);
+}
+
+struct iv {
+    int64_t lo, hi;
+    int rec;
+};
+
+static int iv_cmp(const void *x, const void *y)
+{
+    const struct iv *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* conflicts compares the records of one epoch at this target: a sweep
+ * over their blocks sorted by first byte, each against the blocks still
+ * open. Inexact records (bounds only) are left out: they could report
+ * bytes the operation does not touch. */
+static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, int passive,
+                      const char *epoch)
+{
+    if (n < 2 || !mpidbg_enabled(MPIDBG_F_RMA_CONFLICT))
+        return;
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        if (!(recs[i]->flags & MPIDBG_RMA_INEXACT))
+            total += (size_t)recs[i]->nblk;
+    struct iv *iv = malloc(sizeof *iv * (total ? total : 1));
+    struct iv *act = malloc(sizeof *act * (total ? total : 1));
+    if (!iv || !act)
+        goto out;
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (recs[i]->flags & MPIDBG_RMA_INEXACT)
+            continue;
+        const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
+        for (int j = 0; j < recs[i]->nblk; j++)
+            if (b[j].hi > b[j].lo)
+                iv[k++] = (struct iv){b[j].lo, b[j].hi, i};
+    }
+    qsort(iv, k, sizeof *iv, iv_cmp);
+    size_t nact = 0;
+    long work = 0;
+    int reported = 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t m = 0;
+        for (size_t j = 0; j < nact; j++)
+            if (act[j].hi > iv[i].lo)
+                act[m++] = act[j];
+        nact = m;
+        for (size_t j = 0; j < nact; j++) {
+            if (++work > WORK_MAX || reported >= REPORT_MAX)
+                goto out;
+            if (act[j].rec == iv[i].rec)
+                continue;
+            const char *why = why_conflict(recs[act[j].rec], recs[iv[i].rec], passive);
+            if (why) {
+                report_conflict(w, recs[act[j].rec], recs[iv[i].rec], iv[i].lo, why, epoch);
+                reported++;
+            }
+        }
+        act[nact++] = iv[i];
+    }
+out:
+    free(iv);
+    free(act);
+}
+
+/* ---- parsing what arrived ---- */
+
+struct recs {
+    const struct mpidbg_rma_rec **r;
+    int n, cap;
+};
+
+static void recs_push(struct recs *rs, const struct mpidbg_rma_rec *r)
+{
+    if (rs->n == rs->cap) {
+        int ncap = rs->cap ? 2 * rs->cap : 64;
+        const struct mpidbg_rma_rec **p = realloc(rs->r, sizeof *p * (size_t)ncap);
+        if (!p)
+            return;
+        rs->r = p;
+        rs->cap = ncap;
+    }
+    rs->r[rs->n++] = r;
+}
+
+/* parse splits received bytes into records by mode, checking that each
+ * record lies inside the buffer and names a member of the window. */
+static void parse(struct mpidbg_rma_win *w, const uint8_t *p, size_t len, struct recs *by_mode)
+{
+    size_t off = 0;
+    while (off + sizeof(struct mpidbg_rma_rec) <= len) {
+        const struct mpidbg_rma_rec *r = (const struct mpidbg_rma_rec *)(const void *)(p + off);
+        if (r->nblk < 0 || r->nblk > MPIDBG_RMA_MAXBLK || off + mpidbg_rma_rec_size(r) > len)
+            return;
+        if (r->origin >= 0 && r->origin < w->size && r->mode >= 0 && r->mode < MPIDBG_RMA_NMODE)
+            recs_push(&by_mode[r->mode], r);
+        off += mpidbg_rma_rec_size(r);
+    }
+}
+
+static size_t mode_len(struct mpidbg_rma_win *w, int mode, int t)
+{
+    return w->rec[mode] ? w->rec[mode][t].len : 0;
+}
+
+/* ---- fence (and MPI_Win_free) ---- */
+
+/* pair_len is how many bytes of a mode's records for target t go out,
+ * within what is left of the pair's allowance: whole records only. */
+static size_t pair_len(struct mpidbg_rma_win *w, int mode, int t, size_t room)
+{
+    size_t len = mode_len(w, mode, t);
+    if (len <= room)
+        return len;
+    const uint8_t *p = w->rec[mode][t].p;
+    size_t off = 0;
+    while (off < len) {
+        size_t n = mpidbg_rma_rec_size((const struct mpidbg_rma_rec *)(const void *)(p + off));
+        if (off + n > room)
+            break;
+        off += n;
+    }
+    w->dropped[mode]++;
+    return off;
+}
+
+/* mpidbg_rma_fence_exchange: collective over the window's group. Every
+ * member calls the same two collectives whatever happens locally; a rank
+ * short of memory sends and receives nothing (its receive then fails,
+ * locally: the shim's communicator returns errors). final: MPI_Win_free,
+ * the passive-target log travels too. */
+void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
+{
+    int P = w->size;
+    int64_t *cnt = w->xcnt, *rcnt = w->xcnt + 2 * P;
+    MPI_Count *sc = w->xc, *sd = w->xc + P, *rc = w->xc + 2 * P, *rd = w->xc + 3 * P;
+    size_t allow = MPIDBG_RMA_TARGET_MAX / (size_t)P;
+    if (allow < MPIDBG_RMA_PAIR_MIN)
+        allow = MPIDBG_RMA_PAIR_MIN;
+    size_t stotal = 0;
+    for (int t = 0; t < P; t++) {
+        size_t f = pair_len(w, MPIDBG_RMA_FENCE, t, allow);
+        size_t q = final ? pair_len(w, MPIDBG_RMA_PASSIVE, t, allow - f) : 0;
+        sc[t] = (MPI_Count)(f + q);
+        sd[t] = (MPI_Count)stotal;
+        stotal += f + q;
+    }
+    uint8_t *sbuf = malloc(stotal ? stotal : 1), *rbuf = NULL;
+    for (int t = 0; t < P; t++) {
+        if (!sbuf)
+            sc[t] = sd[t] = 0;
+        else if (sc[t]) {
+            size_t f = pair_len(w, MPIDBG_RMA_FENCE, t, allow);
+            if (f)
+                memcpy(sbuf + sd[t], w->rec[MPIDBG_RMA_FENCE][t].p, f);
+            if ((size_t)sc[t] > f)
+                memcpy(sbuf + sd[t] + f, w->rec[MPIDBG_RMA_PASSIVE][t].p, (size_t)sc[t] - f);
+        }
+        cnt[2 * t] = (int64_t)sc[t];
+        cnt[2 * t + 1] = (int64_t)mpidbg_xr_clock;
+    }
+    struct recs by_mode[MPIDBG_RMA_NMODE];
+    memset(by_mode, 0, sizeof by_mode);
+    if (PMPI_Alltoall(cnt, 2, MPI_INT64_T, rcnt, 2, MPI_INT64_T, w->comm) != MPI_SUCCESS)
+        goto done;
+    uint64_t clock = mpidbg_xr_clock;
+    size_t rtotal = 0;
+    for (int i = 0; i < P; i++) {
+        if ((uint64_t)rcnt[2 * i + 1] > clock)
+            clock = (uint64_t)rcnt[2 * i + 1];
+        rc[i] = (MPI_Count)rcnt[2 * i];
+        rd[i] = (MPI_Count)rtotal;
+        rtotal += (size_t)rcnt[2 * i];
+    }
+    mpidbg_xr_clock = clock + 1; /* a fence orders the whole group */
+    rbuf = malloc(rtotal ? rtotal : 1);
+    if (!rbuf)
+        for (int i = 0; i < P; i++)
+            rc[i] = rd[i] = 0;
+    static uint8_t none[1];
+    int err = PMPI_Alltoallv_c(sbuf ? (void *)sbuf : (void *)none, sc, sd, MPI_BYTE, rbuf ? (void *)rbuf : (void *)none,
+                               rc, rd, MPI_BYTE, w->comm);
+    if (err != MPI_SUCCESS || !rbuf)
+        goto done;
+    parse(w, rbuf, rtotal, by_mode);
+    conflicts(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, 0,
+              final ? "one epoch (closed by MPI_Win_free)" : "one fence epoch");
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, "fence");
+    if (final && w->passive_ok)
+        conflicts(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n, 1,
+                  "passive-target epochs that nothing orders (shared locks or MPI_Win_lock_all, no flush followed by "
+                  "a synchronisation between them)");
+done:
+    for (int m = 0; m < MPIDBG_RMA_NMODE; m++)
+        free(by_mode[m].r);
+    free(sbuf);
+    free(rbuf);
+    mpidbg_rma_bufs_clear(w, MPIDBG_RMA_FENCE);
+    if (final)
+        mpidbg_rma_bufs_clear(w, MPIDBG_RMA_PASSIVE);
+    w->nacc = w->acclost = 0;
+}
+
+/* ---- post/start/complete/wait ---- */
+
+void mpidbg_rma_sends_reap(struct mpidbg_rma_win *w, int all)
+{
+    int k = 0;
+    for (int i = 0; i < w->nsend; i++) {
+        int done = 0;
+        if (PMPI_Test(&w->sreq[i], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            done = 0;
+        if (done) {
+            free(w->sbuf[i]);
+            continue;
+        }
+        if (all) { /* at MPI_Win_free: nobody will receive it (an erroneous group); the buffer stays */
+            PMPI_Request_free(&w->sreq[i]);
+            continue;
+        }
+        w->sreq[k] = w->sreq[i];
+        w->sbuf[k] = w->sbuf[i];
+        k++;
+    }
+    w->nsend = k;
+}
+
+static void send_push(struct mpidbg_rma_win *w, MPI_Request r, void *buf)
+{
+    if (w->nsend == w->sendcap) {
+        int ncap = w->sendcap ? 2 * w->sendcap : 8;
+        MPI_Request *nr = realloc(w->sreq, sizeof *nr * (size_t)ncap);
+        if (nr)
+            w->sreq = nr;
+        void **nb = realloc(w->sbuf, sizeof *nb * (size_t)ncap);
+        if (nb)
+            w->sbuf = nb;
+        if (!nr || !nb) {
+            PMPI_Request_free(&r); /* completes anyway; the buffer leaks */
+            return;
+        }
+        w->sendcap = ncap;
+    }
+    w->sreq[w->nsend] = r;
+    w->sbuf[w->nsend] = buf;
+    w->nsend++;
+}
+
+void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w)
+{
+    mpidbg_rma_sends_reap(w, 0);
+    uint64_t clock = ++mpidbg_xr_clock;
+    for (int i = 0; i < w->naccess; i++) {
+        int t = w->access[i];
+        size_t n = mode_len(w, MPIDBG_RMA_PSCW, t);
+        if (n + sizeof clock > INT_MAX)
+            n = 0; /* too much to say: the clock alone */
+        uint8_t *buf = malloc(sizeof clock + n);
+        MPI_Request r;
+        if (!buf) {
+            /* the target waits for a message: an empty one */
+            static uint8_t none[1];
+            if (PMPI_Isend(none, 0, MPI_BYTE, t, TAG_PSCW, w->comm, &r) == MPI_SUCCESS)
+                PMPI_Request_free(&r);
+            continue;
+        }
+        memcpy(buf, &clock, sizeof clock);
+        if (n)
+            memcpy(buf + sizeof clock, w->rec[MPIDBG_RMA_PSCW][t].p, n);
+        if (PMPI_Isend(buf, (int)(n + sizeof clock), MPI_BYTE, t, TAG_PSCW, w->comm, &r) != MPI_SUCCESS) {
+            free(buf);
+            continue;
+        }
+        send_push(w, r, buf);
+    }
+}
+
+/* mpidbg_rma_pscw_recv takes one message from each rank of the exposure
+ * group: their MPI_Win_complete sent it before the PMPI call this
+ * MPI_Win_wait waited for. */
+void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
+{
+    struct recs by_mode[MPIDBG_RMA_NMODE];
+    memset(by_mode, 0, sizeof by_mode);
+    uint8_t **bufs = calloc((size_t)(w->nexpose ? w->nexpose : 1), sizeof *bufs);
+    uint64_t clock = mpidbg_xr_clock;
+    for (int i = 0; i < w->nexpose; i++) {
+        MPI_Message m;
+        MPI_Status st;
+        int n = 0;
+        if (PMPI_Mprobe(w->expose[i], TAG_PSCW, w->comm, &m, &st) != MPI_SUCCESS)
+            continue;
+        PMPI_Get_count(&st, MPI_BYTE, &n);
+        uint8_t *buf = bufs && n >= 0 ? malloc(n > 0 ? (size_t)n : 1) : NULL;
+        static uint8_t none[1];
+        if (!buf) {
+            /* take it off the queue all the same (the receive fails, locally) */
+            PMPI_Mrecv(none, 0, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+            continue;
+        }
+        bufs[i] = buf;
+        if (PMPI_Mrecv(buf, n, MPI_BYTE, &m, MPI_STATUS_IGNORE) != MPI_SUCCESS || (size_t)n < sizeof clock)
+            continue;
+        uint64_t c;
+        memcpy(&c, buf, sizeof c);
+        if (c > clock)
+            clock = c;
+        parse(w, buf + sizeof c, (size_t)n - sizeof c, by_mode); /* 8-byte aligned: malloc'd, after 8 bytes */
+    }
+    mpidbg_xr_clock = clock + 1;
+    conflicts(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, 0, "one post/start/complete/wait epoch");
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, "exposure");
+    if (bufs)
+        for (int i = 0; i < w->nexpose; i++)
+            free(bufs[i]);
+    free(bufs);
+    for (int m = 0; m < MPIDBG_RMA_NMODE; m++)
+        free(by_mode[m].r);
+}

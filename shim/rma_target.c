@@ -1,0 +1,297 @@
+/*
+ * The target's own loads and stores to its window memory during an epoch
+ * in which other processes (or itself) access it with one-sided
+ * operations (rma-target-race), and the helpers the conflict reports
+ * share: call sites another rank can name, and findings reported once.
+ *
+ * Contract: mpidbg_rma_watch, when an epoch opens (MPI_Win_fence without
+ * MPI_MODE_NOSUCCEED, MPI_Win_post), hands the window memory to the
+ * access tracker in log mode: the program's accesses are recorded, not
+ * reported. mpidbg_rma_unwatch, before the PMPI call that closes the epoch
+ * (so that MPI's own writes into the window do not fault), collects the
+ * log into the window's state and stops watching. mpidbg_rma_accesses_check,
+ * when the closed epoch's operation records have arrived, reports each
+ * access that touches bytes a remote operation wrote (a load or a store)
+ * or read (a store). Passive-target epochs are not watched: the target
+ * makes no MPI call around them (docs/rma-races.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "rma_win.h"
+
+/* ---- call sites as another rank can name them (as xr_p2p.c does) ---- */
+#define NSITE 256
+static struct {
+    uint64_t pc, off;
+    uint32_t mod;
+} sites[NSITE];
+
+static uint32_t fnv(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h ? h : 1;
+}
+
+void mpidbg_rma_site_code(uint64_t pc, uint64_t *off, uint32_t *mod)
+{
+    unsigned i = (unsigned)(pc >> 2) % NSITE;
+    if (pc && sites[i].pc == pc) {
+        *off = sites[i].off;
+        *mod = sites[i].mod;
+        return;
+    }
+    *off = pc;
+    *mod = 0;
+    char path[4096];
+    if (pc && mpidbg_site_info(pc, path, sizeof path, off) == 0) {
+        const char *base = strrchr(path, '/');
+        *mod = fnv(base ? base + 1 : path);
+    }
+    sites[i].pc = pc;
+    sites[i].off = *off;
+    sites[i].mod = *mod;
+}
+
+/* ---- each finding once per pair of places ---- */
+#define NSEEN 256
+static struct {
+    uint64_t a, b;
+} seen[NSEEN];
+static unsigned nseen;
+
+int mpidbg_rma_seen(uint64_t a, uint64_t b)
+{
+    for (unsigned i = 0; i < nseen && i < NSEEN; i++)
+        if (seen[i].a == a && seen[i].b == b)
+            return 1;
+    seen[nseen % NSEEN].a = a;
+    seen[nseen % NSEEN].b = b;
+    nseen++;
+    return 0;
+}
+
+/* ---- watching the window ---- */
+
+/* Every access to a watched window page costs a fault and a step (about
+ * 12 µs), up to the tracker's log size per epoch: the first epochs of a
+ * window are watched, then those whose number is a power of two, so that
+ * a program with a million fences pays for about twenty. */
+static int sampled(uint64_t n)
+{
+    return n < 8 || (n & (n - 1)) == 0;
+}
+
+void mpidbg_rma_watch(struct mpidbg_rma_win *w)
+{
+    uint64_t n = w->epochs++;
+    if (w->log_id || !w->xon || !mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE) ||
+        w->flavor == MPI_WIN_FLAVOR_DYNAMIC || !w->base || w->wsize <= 0 || !sampled(n))
+        return;
+    uint64_t base = (uint64_t)(uintptr_t)w->base;
+    struct mpidbg_seg seg = {
+        .addr = base,
+        .count = w->wsize,
+        .type = MPIDBG_H(MPI_BYTE),
+        .lo = (int64_t)base,
+        .hi = (int64_t)base + w->wsize,
+        .mode = MPIDBG_WR,
+        .side = 0,
+    };
+    struct mpidbg_tr_what what = {
+        .fid = MPIDBG_F_RMA_TARGET_RACE,
+        .fid_latent = -1,
+        .call = MPIDBG_CALL_MPI_Win_fence,
+        .addr = base,
+        .count = w->wsize,
+        .type = MPIDBG_H(MPI_BYTE),
+    };
+    int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
+    w->log_id = id > 0 ? id : 0;
+}
+
+void mpidbg_rma_unwatch(struct mpidbg_rma_win *w)
+{
+    if (!w->log_id)
+        return;
+    if (!w->acc)
+        w->acc = malloc(sizeof *w->acc * MPIDBG_RMA_MAXACC);
+    struct mpidbg_tr_access tmp[64];
+    for (;;) {
+        int lost = 0;
+        int n = mpidbg_track_log(w->log_id, tmp, 64, &lost);
+        if (lost)
+            w->acclost = 1;
+        for (int i = 0; i < n; i++) {
+            if (tmp[i].pc - mpidbg_mpi_lo < mpidbg_mpi_len)
+                continue; /* the MPI library moving data: never the program's */
+            if (!w->acc || w->nacc >= MPIDBG_RMA_MAXACC) {
+                w->acclost = 1;
+                continue;
+            }
+            w->acc[w->nacc++] = (struct mpidbg_rma_acc){
+                .off = (int64_t)(tmp[i].addr - (uint64_t)(uintptr_t)w->base),
+                .pc = tmp[i].pc,
+                .write = tmp[i].write,
+            };
+        }
+        if (n < 64)
+            break;
+    }
+    mpidbg_track_remove(w->log_id);
+    w->log_id = 0;
+}
+
+/* ---- local accesses against the epoch's operations ---- */
+
+static int writes(const struct mpidbg_rma_rec *r)
+{
+    return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
+}
+
+/* Intervals sorted by lo with the running maximum of hi: the interval
+ * that reaches furthest among those starting at or before a byte covers
+ * it if any does. */
+struct cover {
+    int64_t *lo, *maxhi;
+    int *rec;
+    int n;
+};
+
+struct civ {
+    int64_t lo, hi;
+    int rec;
+};
+
+static int civ_cmp(const void *x, const void *y)
+{
+    const struct civ *a = x, *b = y;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+static void cover_build(struct cover *c, const struct mpidbg_rma_rec **recs, int n, int writers_only)
+{
+    memset(c, 0, sizeof *c);
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        if (!(recs[i]->flags & MPIDBG_RMA_INEXACT) && (!writers_only || writes(recs[i])))
+            total += (size_t)recs[i]->nblk;
+    if (!total)
+        return;
+    struct civ *iv = malloc(sizeof *iv * total);
+    c->lo = malloc(sizeof *c->lo * total);
+    c->maxhi = malloc(sizeof *c->maxhi * total);
+    c->rec = malloc(sizeof *c->rec * total);
+    if (!iv || !c->lo || !c->maxhi || !c->rec) {
+        free(iv);
+        return;
+    }
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if ((recs[i]->flags & MPIDBG_RMA_INEXACT) || (writers_only && !writes(recs[i])))
+            continue;
+        const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
+        for (int j = 0; j < recs[i]->nblk; j++)
+            iv[k++] = (struct civ){b[j].lo, b[j].hi, i};
+    }
+    qsort(iv, k, sizeof *iv, civ_cmp);
+    int64_t m = INT64_MIN;
+    int mr = -1;
+    for (size_t i = 0; i < k; i++) {
+        if (iv[i].hi > m) {
+            m = iv[i].hi;
+            mr = iv[i].rec;
+        }
+        c->lo[i] = iv[i].lo;
+        c->maxhi[i] = m;
+        c->rec[i] = mr;
+    }
+    c->n = (int)k;
+    free(iv);
+}
+
+static void cover_free(struct cover *c)
+{
+    free(c->lo);
+    free(c->maxhi);
+    free(c->rec);
+}
+
+/* cover_find returns the record of an interval holding byte off, or -1. */
+static int cover_find(const struct cover *c, int64_t off)
+{
+    int lo = 0, hi = c->n; /* first index with lo > off */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c->lo[mid] <= off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || c->maxhi[lo - 1] <= off)
+        return -1;
+    return c->rec[lo - 1];
+}
+
+static void report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
+                          const char *epoch)
+{
+    int orank = r->origin >= 0 && r->origin < w->size ? w->world[r->origin] : -1;
+    if (mpidbg_rma_seen(a->pc ^ 0x7461726765740000ull, r->site_off ^ ((uint64_t)r->site_mod << 40) ^ (uint64_t)orank << 20))
+        return;
+    struct mpidbg_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.call = r->call;
+    cx.site = a->pc + 1; /* the access, as if it were a return address: the report looks up pc - 1 */
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, &cx, MPIDBG_F_RMA_TARGET_RACE, "window");
+    const char *rop = mpidbg_call_name(r->call);
+    const char *what = r->kind == MPIDBG_RMA_READ || (r->flags & MPIDBG_RMA_NOOP) ? "reads" : "updates";
+    char msg[600], rt[160], unit[96] = "";
+    int64_t du = w->units && w->rank < w->size ? w->units[w->rank] : 0;
+    if (du > 1)
+        snprintf(unit, sizeof unit, ", displacement %lld in units of %lld bytes", (long long)(a->off / du), (long long)du);
+    snprintf(msg, sizeof msg,
+             "rank %d %s its own window memory (byte %lld%s) while rank %d's %s %s the same bytes in the same %s "
+             "epoch: nothing orders the local %s and the remote operation, so %s; separate them with a "
+             "synchronisation call on the window",
+             mpidbg_world_rank, a->write ? "stores to" : "loads from", (long long)a->off, unit, orank, rop, what, epoch,
+             a->write ? "store" : "load",
+             a->write ? (r->kind == MPIDBG_RMA_READ ? "the remote read may see the old or the new value"
+                                                    : "either value may remain, or a mix")
+                      : "the load may see the old value, the new one or a mix");
+    snprintf(rt, sizeof rt, "rank %d's %s that %s the same bytes", orank, rop, what);
+    ev.text = msg;
+    ev.val = a->off;
+    ev.val2 = a->write;
+    ev.nremote = 1;
+    ev.remote_rank[0] = orank;
+    ev.remote_mod[0] = r->site_mod;
+    ev.remote_off[0] = r->site_off;
+    ev.remote_text[0] = rt;
+    mpidbg_report(&cx, &ev);
+}
+
+void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, const char *epoch)
+{
+    if (!w->nacc || !n || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE))
+        return;
+    struct cover wr, any;
+    cover_build(&wr, recs, n, 1);
+    cover_build(&any, recs, n, 0);
+    int reported = 0;
+    for (int i = 0; i < w->nacc && reported < 16; i++) {
+        const struct mpidbg_rma_acc *a = &w->acc[i];
+        int k = cover_find(a->write ? &any : &wr, a->off);
+        if (k < 0)
+            continue;
+        report_target(w, a, recs[k], epoch);
+        reported++;
+    }
+    cover_free(&wr);
+    cover_free(&any);
+}

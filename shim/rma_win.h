@@ -1,0 +1,186 @@
+/*
+ * The one-sided race checks' own state (rma.c, rma_epoch.c, rma_target.c);
+ * docs/rma-races.md says what they check and why this way.
+ *
+ *   rma.c         the hooks: windows, operations, epochs, origin buffers
+ *                 handed to the access tracker and released by the call
+ *                 that completes them;
+ *   rma_epoch.c   the operations' records travel to their targets (fence,
+ *                 PSCW, and the passive-target log at MPI_Win_free) and
+ *                 are compared there (rma-conflict);
+ *   rma_target.c  the target's own loads and stores to window memory
+ *                 during fence and exposure epochs (rma-target-race), and
+ *                 the report helpers both use.
+ *
+ * Not installed: shim.h's rules apply (hidden, mpidbg_ prefix).
+ */
+#ifndef MPIDBG_RMA_WIN_H
+#define MPIDBG_RMA_WIN_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MPIDBG_RMA_HIDDEN __attribute__((visibility("hidden")))
+
+/* What an operation does to its target bytes. */
+enum { MPIDBG_RMA_READ = 1, MPIDBG_RMA_WRITE = 2, MPIDBG_RMA_ACC = 3 };
+/* The synchronisation it was issued under. */
+enum { MPIDBG_RMA_FENCE = 0, MPIDBG_RMA_PSCW = 1, MPIDBG_RMA_PASSIVE = 2, MPIDBG_RMA_NMODE = 3 };
+/* Record flags. */
+#define MPIDBG_RMA_EXCL 1u    /* under an exclusive lock on its target */
+#define MPIDBG_RMA_INEXACT 2u /* the blocks are the bounds only (too many blocks, or an unknown type) */
+#define MPIDBG_RMA_NOOP 4u    /* an accumulate with MPI_NO_OP: an atomic read */
+/* Passive target: synchronisation through window memory the clock cannot
+ * see (an atomic flag written after this operation completed, read before
+ * the other one started). */
+#define MPIDBG_RMA_ACQ 8u     /* its origin issued a fetching atomic (Fetch_and_op, Compare_and_swap, Get_accumulate) on the window before it */
+#define MPIDBG_RMA_REL 16u    /* its origin issued an accumulate-family update on the window after it completed */
+/* The op value Compare_and_swap records: it replaces, conditionally. */
+#define MPIDBG_RMA_OP_CAS (-1)
+
+/* One operation as its target sees it: the wire form, followed by nblk
+ * blocks {lo, hi} in window space (bytes from the target's window base;
+ * absolute addresses for dynamic windows). Plain data: it travels as
+ * MPI_BYTE between ranks running the same shim. */
+struct mpidbg_rma_rec {
+    int32_t origin;   /* rank in the window's group */
+    int32_t call;     /* call id */
+    int32_t kind;     /* MPIDBG_RMA_READ ... */
+    int32_t op;       /* the MPI_Op handle of an accumulate, MPIDBG_RMA_OP_CAS, 0 */
+    int32_t basic;    /* datatype.Basic of the target type (accumulates), -1 unknown */
+    uint32_t flags;
+    uint32_t site_mod; /* the call site, as another rank can name it (mpidbg_rma_site_code) */
+    int32_t nblk;
+    uint64_t site_off;
+    /* passive target: the Lamport clock (mpidbg_xr_clock, which only
+     * synchronisation advances) when issued and when completed at the
+     * target (the flush or unlock that completed it), for operations of
+     * different origins; the origin's own sequence of RMA calls at the
+     * same two moments, for operations of one origin */
+    uint64_t start, end;
+    uint64_t sstart, send;
+    uint64_t mutex; /* the exclusive lock its origin held when issuing it (window id << 32 | rank + 1), 0 none */
+    int64_t disp;        /* target_disp as given, for messages */
+    int32_t disp_unit;
+    int32_t mode;        /* MPIDBG_RMA_FENCE ... */
+};
+
+struct mpidbg_rma_blk {
+    int64_t lo, hi;
+};
+
+static inline size_t mpidbg_rma_rec_size(const struct mpidbg_rma_rec *r)
+{
+    return sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk);
+}
+static inline struct mpidbg_rma_blk *mpidbg_rma_blks(const struct mpidbg_rma_rec *r)
+{
+    return (struct mpidbg_rma_blk *)(void *)((char *)r + sizeof *r);
+}
+
+/* A growing byte buffer of records. */
+struct mpidbg_rma_buf {
+    uint8_t *p;
+    size_t len, cap;
+    size_t open; /* passive: records before this offset have their end clock */
+};
+
+/* An origin buffer handed to the tracker, until the call that completes
+ * its operation at the origin. */
+struct mpidbg_rma_trk {
+    int32_t target, id;
+};
+
+/* One local access to window memory, from the tracker's log. */
+struct mpidbg_rma_acc {
+    int64_t off; /* window space */
+    uint64_t pc;
+    int32_t write, pad;
+};
+
+/* A window, as the race checks know it. Made collectively with the
+ * window (mpidbg_rma_win_new), so that every member has one or none. */
+struct mpidbg_rma_win {
+    struct mpidbg_rma_win *next;
+    MPI_Win win;
+    MPI_Comm comm;       /* a private duplicate of the window's communicator; MPI_COMM_NULL: no exchanges */
+    int size, rank;      /* the window's group */
+    int flavor;          /* MPI_WIN_FLAVOR_... */
+    int64_t wid;         /* the same on every member: windows made so far, agreed at creation */
+    int xon;             /* exchanges run (the same on every member) */
+    int passive_ok;      /* the Lamport clock is kept (cross-rank checks on): passive epochs are compared */
+    char *base;          /* this rank's window memory */
+    int64_t wsize;
+    int32_t *units;      /* each member's disp_unit */
+    int32_t *world;      /* each member's rank in MPI_COMM_WORLD */
+    /* access state at this rank */
+    uint8_t *lock;       /* per target: 0 none, 1 shared, 2 exclusive */
+    int lock_all;
+    int pscw_access;     /* between MPI_Win_start and MPI_Win_complete */
+    int *access, naccess;   /* the start group, as window ranks */
+    int *expose, nexpose;   /* the post group, as window ranks */
+    int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
+    uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
+    uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
+    int fence_open;         /* a fence opened an epoch (not MPI_MODE_NOSUCCEED) */
+    /* records per mode, each an array of size buffers (one per target), made when first used */
+    struct mpidbg_rma_buf *rec[MPIDBG_RMA_NMODE];
+    size_t bytes[MPIDBG_RMA_NMODE]; /* recorded so far in the mode's current epoch (passive: ever) */
+    int dropped[MPIDBG_RMA_NMODE];  /* records not kept: the budget ran out */
+    /* origin buffers handed to the tracker */
+    struct mpidbg_rma_trk *trk;
+    int ntrk, trkcap;
+    /* the target's own accesses to window memory (fence, exposure epochs) */
+    int log_id;                      /* the tracker's log range, 0 none */
+    uint64_t epochs;                 /* fence and exposure epochs opened so far (the watch samples them) */
+    struct mpidbg_rma_acc *acc;
+    int nacc, acclost;
+    /* the exchange's arrays, made with the window: counts and clocks sent
+     * and received (4 x size), MPI_Count counts and displacements (4 x size) */
+    int64_t *xcnt;
+    MPI_Count *xc;
+    /* PSCW records sent with MPI_Isend, freed when sent */
+    MPI_Request *sreq;
+    void **sbuf;
+    int nsend, sendcap;
+};
+
+/* Budgets: a record has at most MPIDBG_RMA_MAXBLK blocks (beyond, the
+ * bounds, flagged inexact); a mode keeps at most MPIDBG_RMA_BUDGET bytes of
+ * records per epoch (passive: per window); a target keeps at most
+ * MPIDBG_RMA_MAXACC local accesses per epoch. */
+#define MPIDBG_RMA_MAXBLK 1024
+#define MPIDBG_RMA_BUDGET ((size_t)16 << 20)
+#define MPIDBG_RMA_MAXACC 1024
+/* What one origin sends one target at a fence or MPI_Win_free: at most
+ * max(MPIDBG_RMA_PAIR_MIN, MPIDBG_RMA_TARGET_MAX / size) bytes, so that a
+ * target never receives much more than MPIDBG_RMA_TARGET_MAX at once. */
+#define MPIDBG_RMA_PAIR_MIN ((size_t)64 << 10)
+#define MPIDBG_RMA_TARGET_MAX ((size_t)64 << 20)
+
+/* The Go side (rma_blocks.go). */
+extern int64_t mpidbg_go_rma_blocks(uint64_t type, int64_t count, int64_t *out, int64_t max, int32_t *basic);
+
+/* rma.c */
+MPIDBG_RMA_HIDDEN struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_buf_free(struct mpidbg_rma_buf *b);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_lock(void);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_unlock(void);
+
+/* rma_epoch.c */
+MPIDBG_RMA_HIDDEN void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int mode_passive_too);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_sends_reap(struct mpidbg_rma_win *w, int all);
+
+/* rma_target.c */
+MPIDBG_RMA_HIDDEN void mpidbg_rma_site_code(uint64_t pc, uint64_t *off, uint32_t *mod);
+MPIDBG_RMA_HIDDEN int mpidbg_rma_seen(uint64_t a, uint64_t b);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_watch(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_unwatch(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n,
+                                                 const char *epoch);
+
+#endif
