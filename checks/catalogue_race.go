@@ -73,10 +73,16 @@ buffer of a Put before the closing fence, or reading a Get's result before
 MPI_Win_unlock, works on some networks and sends or reads garbage on others
 (run with --nasty to see it break).
 
-mpidbg protects the origin (write-protect) and result (no access) buffers
-of every pending one-sided operation until the call that completes it at
-the origin, and reports the access with its line, the operation's line
-and the element of the origin datatype touched.`},
+mpidbg hands the origin (and compare) buffers of every pending one-sided
+operation to the access tracker write-protected, and result buffers with no
+access at all, from the call until the synchronisation call that completes
+it at the origin (MPI_Win_flush_local completes it there too; MPI_Win_sync
+and MPI_Win_lock do not). The report is at the program's load or store,
+with the operation's line as the related place and the element of the
+origin datatype touched. Request-based operations (MPI_Rput, MPI_Rget...)
+are watched through their request until MPI_Wait or MPI_Test completes it.
+Like every tracked buffer, operations are sampled per call site after the
+first ones (docs/races.md).`},
 		Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
 			Title: "two one-sided operations touch the same target memory in concurrent epochs",
 			Rule:  "MPI-4.1 §12.7: it is erroneous to have concurrent conflicting accesses to the same memory location in a window; concurrent accumulates with the same operation and basic datatype are the one exception",
@@ -91,10 +97,19 @@ no flush-and-barrier or message between them. Two origins putting to one
 word in one fence epoch is the classic case: the target ends with either
 value, or a mix.
 
-The ranks send their operations' target ranges to the target when the
-epoch closes; the target compares them exactly, element by element of the
-target datatypes, and reports both operations with their origin ranks and
-lines and the element of the window touched.`},
+Each operation's target bytes (exactly, from the target datatype's type
+map, so that two origins writing the even and the odd elements of an array
+with vector types do not conflict) travel to the target when the epoch
+closes: at every MPI_Win_fence, at MPI_Win_complete for MPI_Win_wait, and
+for passive-target epochs at MPI_Win_free, where epochs of different
+origins count as concurrent only when the Lamport clock that messages and
+collectives carry does not order them (a flush or unlock followed by a
+barrier or a message orders them; exclusive locks never overlap). The
+target compares them and reports the first operation's line, with the
+second operation as the related place, their ranks and the offset in the
+window. One origin's operations conflict too (two puts to one location in
+one epoch), except accumulates, which MPI orders. docs/rma-races.md says
+what it cannot see.`},
 		Entry{ID: "rma-target-race", Category: CatRMARace, Severity: SevError,
 			Title: "a load or store at the target races with a remote one-sided operation on the same window memory",
 			Rule:  "MPI-4.1 §12.7: a location updated by a put or accumulate must not be accessed by a load or store until the update has completed at the target, and a location read by a get must not be stored to concurrently; local accesses are ordered with remote ones only by synchronisation",
@@ -103,11 +118,16 @@ MPI_Win_wait, or while another process holds a lock on the window) the
 target process must not store into window memory that a remote operation
 reads or writes, nor load memory a remote Put or Accumulate updates.
 
-mpidbg records the target's own loads and stores to window memory during
-each epoch (page protection, checked against exact bytes) and, when the
-epoch closes and the origins' operations arrive, reports each local access
-that touches a remote operation's bytes, with the access's line and the
-remote operation's rank and line.`},
+mpidbg records the target's own loads and stores to its window memory
+during fence epochs and post/wait exposure epochs (the access tracker's log
+mode: page protection, each access checked against exact bytes), and when
+the epoch closes and the origins' operations arrive, reports each local
+access that touches a remote operation's bytes (a load against a put or
+accumulate, a store against any operation), at the access's line with the
+remote operation's rank and line as the related place. Passive-target
+epochs are not watched (the target makes no MPI call around them), nor
+dynamic windows; after the first epochs of a window only some are
+(docs/rma-races.md).`},
 		Entry{ID: "rma-unsynchronised", Category: CatRMARace, Severity: SevWarning,
 			Title: "a one-sided operation was never completed while the program waited (--nasty)",
 			Rule:  "MPI-4.1 §12.5.4: an RMA operation is complete at the target only after a synchronisation call (MPI_Win_flush, MPI_Win_unlock, ...) at the origin; MPI may delay it until then",
