@@ -64,6 +64,19 @@ every standard-mode send synchronous, as an MPI without buffer space may:
 a program that then deadlocks only works thanks to eager buffering
 (reported as potential-deadlock).
 
+One-sided communication: --nasty (the forcing mode, docs/nasty.md) holds
+every MPI_Put, MPI_Get and accumulate back until a synchronisation call
+requires it (fence, complete, unlock, flush...), issues multi-element
+operations element by element, and in an order the standard allows
+(--nasty-order: random, reverse, puts-first, gets-first, program), as an
+MPI library on another network may. A program that only works because
+MPI completes operations early then breaks under mpidbg, where the race
+checks see it; an operation held while the rank keeps polling is
+reported as rma-unsynchronised after --nasty-hold-timeout. The random
+order's seed is printed; --nasty-seed replays a run. Each --nasty flag
+has an environment variable (MPIDBG_NASTY, MPIDBG_NASTY_SEED,
+MPIDBG_NASTY_ORDER, ...) that is its default.
+
 Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
 report of what was collected is still printed.
 
@@ -79,6 +92,7 @@ Examples:
   mpidbg run -n 2 --json report.json --sarif report.sarif ./app
   mpidbg run -n 8 --checks -leak,-overlap --on-error stop ./app
   mpidbg run -n 4 --buffering zero --deadlock-timeout 5s ./app
+  mpidbg run -n 4 --nasty --nasty-seed=1234 ./app
   mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app`,
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
 		r := &runFlags{}
@@ -95,6 +109,7 @@ Examples:
 		fs.DurationVar(&r.deadlockTimeout, "deadlock-timeout", 2*time.Second, "report a deadlock once every rank has been blocked this `DURATION` (0: never)")
 		fs.StringVar(&r.buffering, "buffering", "eager", "standard-mode sends, `MODE`: eager (as MPI does) or zero (synchronous: finds programs that rely on buffering)")
 		fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
+		r.nasty.register(fs)
 		return r.run
 	},
 }
@@ -106,6 +121,7 @@ type runFlags struct {
 	launcherArgs                                []string
 	quiet                                       bool
 	deadlockTimeout                             time.Duration
+	nasty                                       nastyFlags // run_nasty.go
 }
 
 // exitStatus is an error that only carries run's exit status: the
@@ -148,6 +164,12 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if err := validChecks(rf.checks); err != nil {
 		return bad("--checks %q: %v", rf.checks, err)
 	}
+	if err := rf.nasty.fromEnv(); err != nil {
+		return bad("%v", err)
+	}
+	if err := rf.nasty.check(); err != nil {
+		return bad("%v", err)
+	}
 	program := args[0]
 	if strings.Contains(program, "/") {
 		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
@@ -189,6 +211,14 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if rf.buffering == "zero" {
 		env = append(env, launch.Var{Name: wire.EnvBuffering, Value: rf.buffering})
 	}
+	nasty, err := rf.nasty.vars()
+	if err != nil {
+		return &usageError{cmd: "run", msg: err.Error()}
+	}
+	env = append(env, nasty...)
+	if rf.nasty.on && !rf.quiet {
+		fmt.Fprintln(o.stderr, rf.nasty.seedLine())
+	}
 	sigs, stop := runSignals()
 	defer stop()
 	col := report.NewCollector()
@@ -223,6 +253,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 		fmt.Fprintln(o.stderr, r.Report(rep, dir))
 	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0:
 		fmt.Fprintln(o.stderr, r.ReportSummary(rep))
+		if rf.nasty.on {
+			fmt.Fprintln(o.stderr, rf.nasty.seedLine())
+		}
 	}
 	switch {
 	case res.Deadlock: // mpidbg ended the job: mpiexec's status is about that
