@@ -18,5 +18,5 @@ const (
 // The access tracker's knobs (race checks, issue 5).
 const (
 	EnvRace       = "MPIDBG_RACE"        // on or off
-	EnvRaceSample = "MPIDBG_RACE_SAMPLE" // track every Nth operation per call site, or "all"
+	EnvRaceSample = "MPIDBG_RACE_SAMPLE" // the longest sampling period per call site (a number from 1), or "all"
 )
