@@ -6,8 +6,10 @@
  * the same arguments (mpidbg_rma_pmpi).
  *
  * Contract: pre: the wrapper's checks ran. The operation goes to the
- * forcing mode when it is on and takes it (a request-based operation is
- * never held: its request must exist now), else to PMPI. post (MPI, or
+ * forcing mode when it is on and takes it, else to PMPI (the forcing mode
+ * never holds a request-based operation, whose request must exist now,
+ * but issues the accumulates it holds for the same target first, so that
+ * their order is kept). post (MPI, or
  * the forcing mode, accepted it): the race checks record it
  * (mpidbg_rma_op).
  */
@@ -80,7 +82,7 @@ int mpidbg_rma_pmpi(const struct mpidbg_rma *a)
 int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a)
 {
     int rc = MPI_SUCCESS;
-    if (!(mpidbg_nasty_on && !a->request && mpidbg_nasty_hold(cx, a)))
+    if (!(mpidbg_nasty_on && mpidbg_nasty_hold(cx, a)))
         rc = mpidbg_rma_pmpi(a);
     if (rc == MPI_SUCCESS)
         mpidbg_rma_op(cx, a);

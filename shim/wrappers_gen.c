@@ -7530,7 +7530,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     int done_origin_count = 0;
     int done_result_count = 0;
     int done_target_count = 0;
-    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+    if (op != MPI_NO_OP && mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_origin_count) {
             done_origin_count = 1;
             mpidbg_chk_count(&cx, origin_count, "origin_count");
@@ -7589,7 +7589,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
     mpidbg_chk_trank(&cx, target_rank, "target_rank");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
-    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+    if (op != MPI_NO_OP && mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
@@ -7853,7 +7853,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     int done_origin_count = 0;
     int done_result_count = 0;
     int done_target_count = 0;
-    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+    if (op != MPI_NO_OP && mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_origin_count) {
             done_origin_count = 1;
             mpidbg_chk_count(&cx, origin_count, "origin_count");
@@ -13958,7 +13958,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
     int done_origin_count = 0;
     int done_result_count = 0;
     int done_target_count = 0;
-    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+    if (op != MPI_NO_OP && mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_origin_count) {
             done_origin_count = 1;
             mpidbg_chk_count(&cx, origin_count, "origin_count");
@@ -14194,7 +14194,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     int done_origin_count = 0;
     int done_result_count = 0;
     int done_target_count = 0;
-    if (mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+    if (op != MPI_NO_OP && mpidbg_sig(&cx, origin_addr, "origin_addr", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_origin_count) {
             done_origin_count = 1;
             mpidbg_chk_count(&cx, origin_count, "origin_count");

@@ -460,7 +460,11 @@ func emitSides(w *wr, c *Call) {
 			w.f("{ /* %s: the target side */", p.Name)
 		} else {
 			local = true
-			w.f("if (mpidbg_sig(&cx, %s, %q, %s, %s)) {", p.Name, p.Name, sigConst(p.Attr["sig"]), inplaceConst(p))
+			cond := ""
+			if _, ok := p.Attr["noop"]; ok {
+				cond = "op != MPI_NO_OP && "
+			}
+			w.f("if (%smpidbg_sig(&cx, %s, %q, %s, %s)) {", cond, p.Name, p.Name, sigConst(p.Attr["sig"]), inplaceConst(p))
 		}
 		in := w.indent
 		w.indent += "    "
