@@ -49,10 +49,6 @@ Examples:
 				fmt.Fprintln(o.stdout, r.Catalogue(inCat))
 				return nil
 			}
-			if slices.Contains(checks.Categories, checks.Category(id)) {
-				fmt.Fprintf(o.stdout, "%s: no findings in this category yet\n", id)
-				return nil
-			}
 			msg := fmt.Sprintf("unknown finding id %q", args[0])
 			if c := closest(id, allIDs()); len(c) > 0 {
 				msg += "; did you mean " + strings.Join(c, ", ") + "?"

@@ -587,7 +587,7 @@ func TestExplain(t *testing.T) {
 		{"list", []string{"explain"}},
 		{"entry", []string{"explain", "type-not-committed"}},
 		{"category", []string{"explain", "leak"}},
-		{"empty_category", []string{"explain", "rma-race"}},
+		{"category_rma", []string{"explain", "rma-race"}},
 		{"help", []string{"explain", "--help"}},
 		{"run_help", []string{"run", "--help"}},
 	} {
