@@ -159,38 +159,57 @@ static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int 
 
 /* The operations with copies, so that a later receive into one of their
  * buffers (a buffer-overlap error of its own) does not also count as the
- * program changing it. Few at a time; a list under its own mutex. */
+ * program changing it. Each knows its place in the list; a mutex under
+ * MPI_THREAD_MULTIPLE only. */
 static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct mpidbg_robj **snap_list;
 static int snap_cnt, snap_cap;
 
+static void snap_lock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_lock(&snap_mu);
+}
+
+static void snap_unlock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_unlock(&snap_mu);
+}
+
 static void snap_register(struct mpidbg_robj *o)
 {
-    pthread_mutex_lock(&snap_mu);
+    snap_lock();
     if (snap_cnt == snap_cap) {
         int cap = snap_cap ? 2 * snap_cap : 64;
         struct mpidbg_robj **v = realloc(snap_list, sizeof *v * (size_t)cap);
         if (!v) {
             o->snap_bad = 1; /* cannot be told apart: no comparison */
-            pthread_mutex_unlock(&snap_mu);
+            o->snap_idx = -1;
+            snap_unlock();
             return;
         }
         snap_list = v;
         snap_cap = cap;
     }
-    snap_list[snap_cnt++] = o;
-    pthread_mutex_unlock(&snap_mu);
+    o->snap_idx = snap_cnt;
+    snap_list[snap_cnt] = o;
+    __atomic_store_n(&snap_cnt, snap_cnt + 1, __ATOMIC_RELAXED);
+    snap_unlock();
 }
 
 static void snap_unregister(struct mpidbg_robj *o)
 {
-    pthread_mutex_lock(&snap_mu);
-    for (int i = 0; i < snap_cnt; i++)
-        if (snap_list[i] == o) {
-            snap_list[i] = snap_list[--snap_cnt];
-            break;
-        }
-    pthread_mutex_unlock(&snap_mu);
+    snap_lock();
+    int i = o->snap_idx;
+    if (i >= 0 && i < snap_cnt && snap_list[i] == o) {
+        struct mpidbg_robj *last = snap_list[snap_cnt - 1];
+        snap_list[i] = last;
+        last->snap_idx = i;
+        __atomic_store_n(&snap_cnt, snap_cnt - 1, __ATOMIC_RELAXED);
+    }
+    o->snap_idx = -1;
+    snap_unlock();
 }
 
 /* snap_written: an operation that writes [lo, hi) started */
@@ -198,7 +217,7 @@ static void snap_written(int64_t lo, int64_t hi)
 {
     if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED))
         return;
-    pthread_mutex_lock(&snap_mu);
+    snap_lock();
     for (int i = 0; i < snap_cnt; i++) {
         struct mpidbg_robj *o = snap_list[i];
         for (int k = 0; k < o->snap_n; k++) {
@@ -207,7 +226,7 @@ static void snap_written(int64_t lo, int64_t hi)
                 o->snap_bad = 1;
         }
     }
-    pthread_mutex_unlock(&snap_mu);
+    snap_unlock();
 }
 
 /* tr_start hands an operation that just started to the tracker (or the
@@ -252,10 +271,9 @@ static void tr_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
             };
             id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
         }
-        if (id > 0) {
-            if (!ids_push(o, id))
-                mpidbg_track_remove(id);
-        } else if (!rma && snap_ok(o, s, total) && nsnap < 4) {
+        if (id > 0 && !ids_push(o, id))
+            mpidbg_track_remove(id);
+        if (!rma && snap_ok(o, s, total) && nsnap < 4) {
             snapi[nsnap++] = i;
             total += (int)(s->hi - s->lo);
         }
@@ -280,10 +298,23 @@ static void tr_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
 }
 
 /* tr_release stops watching an operation's buffers. */
+/* reported: a copied send whose store the tracker reported where it
+ * happened is not reported again at completion */
+static void reported(struct mpidbg_robj *o)
+{
+    if (o->snap_n)
+        for (int i = 0; i < o->tr_n; i++)
+            if (mpidbg_track_reported(o->tr_ids[i]))
+                o->snap_bad = 1;
+}
+
 static void tr_release(struct mpidbg_robj *o)
 {
-    for (int i = 0; i < o->tr_n; i++)
-        mpidbg_track_remove(o->tr_ids[i]);
+    reported(o);
+    if (o->tr_n == 1)
+        mpidbg_track_remove(o->tr_ids[0]);
+    else
+        mpidbg_track_remove_n(o->tr_ids, o->tr_n);
     o->tr_n = 0;
 }
 
@@ -331,12 +362,36 @@ static void tr_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
     o->snap_n = 0;
 }
 
-/* tr_release_all: before MPI_Wait(all), for the requests it completes. */
+/* tr_release_all: before MPI_Waitall, for the requests it completes, in
+ * one batch (one mprotect per run of pages, not one per buffer). */
 static void tr_release_all(struct reqref *c, int n)
 {
-    for (int i = 0; c && i < n; i++)
-        if (c[i].o && c[i].o->serial == c[i].serial && c[i].o->tr_n)
-            tr_release(c[i].o);
+    int stack[64], k = 0, cap = 64, *ids = stack;
+    for (int i = 0; c && i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        if (!o || o->serial != c[i].serial || !o->tr_n)
+            continue;
+        reported(o);
+        if (k + o->tr_n > cap) {
+            int ncap = 2 * (k + o->tr_n);
+            int *v = ids == stack ? malloc(sizeof *v * (size_t)ncap) : realloc(ids, sizeof *v * (size_t)ncap);
+            if (!v) {
+                tr_release(o);
+                continue;
+            }
+            if (ids == stack)
+                memcpy(v, stack, sizeof *v * (size_t)k);
+            ids = v;
+            cap = ncap;
+        }
+        memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)o->tr_n);
+        k += o->tr_n;
+        o->tr_n = 0;
+    }
+    if (k)
+        mpidbg_track_remove_n(ids, k);
+    if (ids != stack)
+        free(ids);
 }
 
 /* mpidbg_req_new records the request a call returned; kind 0 takes the

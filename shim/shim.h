@@ -312,7 +312,7 @@ struct mpidbg_robj {
     int32_t snap_seg[4];    /* their indices in seg */
     int32_t snap_len;       /* bytes */
     int32_t snap_bad;       /* an operation of MPI writes into a copied segment: no comparison */
-    int32_t snap_pad;
+    int32_t snap_idx;       /* its place in the list of copies (requests.c) */
     uint8_t *snap;          /* snap_inl, or malloc'd */
     uint8_t snap_inl[32];
 };

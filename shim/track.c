@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -46,9 +47,24 @@ static int nfree;
 #define BURST 16         /* the first operations of a site are always watched */
 #define BURST_STEP 64    /* then the sampling period doubles every this many operations */
 
-static int sample_floor = 64; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
+static int sample_floor = 1024; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
 static int cma_risk;          /* UCX_TLS was set by the user and may include cma */
 static int want_stats;
+
+static uint64_t now_ns(void)
+{
+    if (!want_stats)
+        return 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void add_ns(int stat, uint64_t t0)
+{
+    if (want_stats)
+        __atomic_fetch_add(&mpidbg_track_stats[stat], now_ns() - t0, __ATOMIC_RELAXED);
+}
 
 static int checks_off(const char *cat)
 {
@@ -239,7 +255,17 @@ static int slot_of(int id, struct tr_range **rp)
     return slot;
 }
 
+static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w);
+
 int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
+{
+    uint64_t t0 = now_ns();
+    int id = add_range(seg, mode, w);
+    add_ns(MPIDBG_TRS_ADD_NS, t0);
+    return id;
+}
+
+static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
 {
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !seg || !w || seg->hi <= seg->lo ||
         mode < MPIDBG_TR_STORES || mode > MPIDBG_TR_LOG)
@@ -275,13 +301,14 @@ int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     int slot = nfree ? free_slots[--nfree] : tr_hwm < TR_MAX ? tr_hwm : -1;
     if (slot < 0)
         goto refuse;
-    for (uint64_t a = plo; a < phi; a += TR_PAGE) {
-        int orig = tr_orig(a);
-        if (orig < 0 || !tr_page_get(a, orig)) {
-            if (slot != tr_hwm)
-                free_slots[nfree++] = slot;
-            goto refuse;
-        }
+    for (uint64_t a = plo, until = 0; a < phi;) {
+        int orig = tr_orig(a, &until);
+        for (; a < phi && a < until; a += TR_PAGE)
+            if (orig < 0 || !tr_page_get(a, orig)) {
+                if (slot != tr_hwm)
+                    free_slots[nfree++] = slot;
+                goto refuse;
+            }
     }
     if (slot == tr_hwm)
         __atomic_store_n(&tr_hwm, tr_hwm + 1, __ATOMIC_RELEASE);
@@ -317,8 +344,7 @@ int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     }
     __atomic_store_n(&r->counted, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
-    tr_count(plo, phi, mode, 1);
-    tr_apply(plo, phi, 0);
+    tr_update(plo, phi, mode, 1, 0);
     tr_stat(MPIDBG_TRS_ADDED);
     int id = (int)((r->gen & 0x1ffff) << 14) | (slot + 1);
     pthread_mutex_unlock(&tr_mu);
@@ -329,32 +355,88 @@ refuse:
     return 0;
 }
 
-/* release takes a range off its pages; under tr_mu */
-static void release(struct tr_range *r, int slot)
+/* release takes a range off its pages (their protection is set by the
+ * caller when apply is 0); under tr_mu. Returns 1 when it took it off. */
+static int release(struct tr_range *r, int slot, int apply)
 {
+    int one = 1, took = 0;
     __atomic_store_n(&r->state, R_OFF, __ATOMIC_RELEASE);
-    int one = 1;
     if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        tr_count(r->plo, r->phi, r->mode, -1);
-        tr_apply(r->plo, r->phi, 0);
+        if (apply)
+            tr_update(r->plo, r->phi, r->mode, -1, 0);
+        else
+            tr_update(r->plo, r->phi, r->mode, -1, -1);
+        took = 1;
     }
     free(r->log);
     r->log = NULL;
     r->logcap = 0;
     __atomic_store_n(&r->state, R_FREE, __ATOMIC_RELEASE);
     free_slots[nfree++] = slot;
+    return took;
 }
 
 void mpidbg_track_remove(int id)
 {
     if (id <= 0)
         return;
+    uint64_t t0 = now_ns();
     pthread_mutex_lock(&tr_mu);
     struct tr_range *r;
     int slot = slot_of(id, &r);
     if (slot >= 0)
-        release(r, slot);
+        release(r, slot, 1);
     pthread_mutex_unlock(&tr_mu);
+    add_ns(MPIDBG_TRS_REMOVE_NS, t0);
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void mpidbg_track_remove_n(const int *ids, int n)
+{
+    uint64_t stack[2 * 64], *iv = n <= 64 ? stack : malloc(sizeof *iv * 2 * (size_t)n);
+    if (!iv) {
+        for (int i = 0; i < n; i++)
+            mpidbg_track_remove(ids[i]);
+        return;
+    }
+    int k = 0;
+    uint64_t t0 = now_ns();
+    pthread_mutex_lock(&tr_mu);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r;
+        int slot = ids[i] > 0 ? slot_of(ids[i], &r) : -1;
+        if (slot < 0)
+            continue;
+        uint64_t lo = r->plo, hi = r->phi;
+        if (release(r, slot, 0)) {
+            iv[2 * k] = lo;
+            iv[2 * k + 1] = hi;
+            k++;
+        }
+    }
+    /* the pages of all of them get their protection at once: one mprotect per run */
+    qsort(iv, (size_t)k, 2 * sizeof *iv, cmp_iv);
+    for (int i = 0; i < k;) {
+        uint64_t lo = iv[2 * i], hi = iv[2 * i + 1];
+        for (i++; i < k && iv[2 * i] <= hi; i++)
+            hi = iv[2 * i + 1] > hi ? iv[2 * i + 1] : hi;
+        tr_apply(lo, hi, 0);
+    }
+    pthread_mutex_unlock(&tr_mu);
+    add_ns(MPIDBG_TRS_REMOVE_NS, t0);
+    if (iv != stack)
+        free(iv);
+}
+
+int mpidbg_track_reported(int id)
+{
+    struct tr_range *r;
+    return id > 0 && slot_of(id, &r) >= 0 && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_OFF;
 }
 
 void mpidbg_track_moved(int id)
@@ -571,7 +653,8 @@ static void print_stats(void)
 {
     static const char *const names[MPIDBG_TRS_N] = {
         "added", "sampled_out", "refused", "hot_stack", "cma", "mprotect", "lib_faults", "prog_faults",
-        "false_hits", "giveups", "lost_pages", "exact_drops", "events_lost", "snapshots", "reports"};
+        "false_hits", "giveups", "lost_pages", "exact_drops", "events_lost", "snapshots", "reports",
+        "add_ns", "remove_ns", "maps"};
     char line[1024];
     int k = snprintf(line, sizeof line, "mpidbg: rank %d tracker:", mpidbg_world_rank);
     for (int i = 0; i < MPIDBG_TRS_N && k > 0 && k < (int)sizeof line; i++)
@@ -589,7 +672,7 @@ void mpidbg_track_fini(void)
     __atomic_store_n(&mpidbg_track_on, 0, __ATOMIC_RELEASE);
     for (int i = 0; i < tr_hwm; i++)
         if (tr_ranges[i].state != R_FREE)
-            release(&tr_ranges[i], i);
+            release(&tr_ranges[i], i, 1);
     struct tr_event evs[TR_EVENTS];
     take(evs); /* accesses between the drain and now: too late to report */
     pthread_mutex_unlock(&tr_mu);

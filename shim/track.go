@@ -52,6 +52,14 @@ func mpidbg_go_layout(h C.uint64_t, count C.int64_t, out *C.struct_mpidbg_tr_blo
 	return C.int(len(blocks))
 }
 
+func init() {
+	for _, id := range []string{"send-buffer-write", "recv-buffer-access", "buffer-access-latent"} {
+		id := id
+		messageHooks[id] = func(d *desc) { d.bufferAccess(id) }
+	}
+	messageHooks["send-buffer-changed"] = (*desc).bufferChanged
+}
+
 // bufferAccess writes the message of a load or store of the program to a
 // buffer MPI owned (send-buffer-write, recv-buffer-access,
 // buffer-access-latent; the event as track.c fills it: variant load or
@@ -74,22 +82,22 @@ func (d *desc) bufferAccess(id string) {
 	if ev.variant == C.MPIDBG_V_STORE {
 		access = "store to"
 	}
-	buf := "send buffer"
+	buf, op := "send buffer", "send"
 	if ev.val == C.MPIDBG_TR_ALL {
-		buf = "receive buffer"
+		buf, op = "receive buffer", "receive"
 	}
-	const owner = "MPI owns it until MPI_Wait or a successful MPI_Test completes the operation"
+	const done = "MPI_Wait or a successful MPI_Test"
 	switch {
 	case id == "send-buffer-write":
-		d.printf("store to the send buffer%s while the send was pending: MPI may still read it; %s", where, owner)
+		d.printf("store to the send buffer%s before the send completed: MPI may read the buffer until %s completes it", where, done)
 	case id == "recv-buffer-access":
-		d.printf("%s the receive buffer%s before the data arrived: the receive was pending; %s", access, where, owner)
-	case id == "buffer-access-latent" && buf == "receive buffer":
-		d.printf("%s the receive buffer%s after MPI had filled it but before the completion call: right here by chance, wrong where the data arrives later; %s", access, where, owner)
+		d.printf("%s the receive buffer%s before the receive completed: the data had not arrived; MPI may write the buffer until %s completes it", access, where, done)
+	case id == "buffer-access-latent" && op == "receive":
+		d.printf("%s the receive buffer%s after the data arrived but before %s completed the receive: correct here by chance, erroneous wherever the data arrives later", access, where, done)
 	case id == "buffer-access-latent":
-		d.printf("%s the send buffer%s after MPI had taken the data but before the completion call: right here by chance, wrong where the send reads it later; %s", access, where, owner)
+		d.printf("%s the send buffer%s after MPI had taken the data but before %s completed the send: correct here by chance, erroneous wherever MPI reads the buffer later", access, where, done)
 	default:
-		d.printf("%s the %s%s while the operation was pending; %s", access, buf, where, owner)
+		d.printf("%s the %s%s before the operation completed", access, buf, where)
 	}
 }
 
@@ -106,8 +114,8 @@ func (d *desc) bufferChanged() {
 		where = fmt.Sprintf(" at offset %d", int64(at-addr))
 	}
 	if d.path != "" {
-		where += " (element " + d.path + ")"
+		where += ", element " + d.path
 	}
 	send := callName(ev.related_call)
-	d.printf("the buffer of the %s it completes changed while the send was pending: first changed byte%s; the program stored into it before this call (the next sends from that line are watched, to find the store)", send, where)
+	d.printf("the send buffer of the %s completed here changed while the send was pending (first changed byte%s): the program stored into it after the %s and before this call", send, where, send)
 }

@@ -88,6 +88,15 @@ __attribute__((visibility("hidden"))) int mpidbg_track_add(const struct mpidbg_s
  * back when no other range needs them. */
 __attribute__((visibility("hidden"))) void mpidbg_track_remove(int id);
 
+/* mpidbg_track_remove_n removes n ranges at once (ids of 0 are skipped),
+ * their pages' protection set in one pass: one mprotect per run of pages
+ * instead of one per range (a completion call that finishes many). */
+__attribute__((visibility("hidden"))) void mpidbg_track_remove_n(const int *ids, int n);
+
+/* mpidbg_track_reported: the program's access to the range was queued
+ * for a report (the range is no longer watched); until it is removed. */
+__attribute__((visibility("hidden"))) int mpidbg_track_reported(int id);
+
 /* mpidbg_track_moved says that MPI has moved the data of a range (the
  * operation is known to be done, its completion call not yet made). */
 __attribute__((visibility("hidden"))) void mpidbg_track_moved(int id);
@@ -106,8 +115,9 @@ __attribute__((visibility("hidden"))) int mpidbg_track_sample(uint64_t site);
 __attribute__((visibility("hidden"))) void mpidbg_track_found(uint64_t site);
 
 /* The cheap tier's limit: a contiguous send buffer up to this many bytes
- * that is not watched is copied at the start and compared at completion
- * (requests.c). */
+ * is copied at the start and compared at completion (requests.c), also
+ * when it is watched (a page the tracker gives up on stops watching it);
+ * no comparison when the tracker reported it. */
 #define MPIDBG_TR_SNAP_MAX 256
 
 /* Counters, for docs/races.md and MPIDBG_RACE_STATS. */
@@ -127,6 +137,9 @@ enum mpidbg_tr_stat {
     MPIDBG_TRS_EVENTS_LOST,  /* accesses not reported because the queue was full */
     MPIDBG_TRS_SNAPSHOTS,    /* send buffers copied by the cheap tier */
     MPIDBG_TRS_REPORTS,      /* findings reported */
+    MPIDBG_TRS_ADD_NS,       /* with MPIDBG_RACE_STATS: time in mpidbg_track_add */
+    MPIDBG_TRS_REMOVE_NS,    /* time in mpidbg_track_remove(_n) */
+    MPIDBG_TRS_MAPS,         /* readings of /proc/self/maps */
     MPIDBG_TRS_N
 };
 extern uint64_t mpidbg_track_stats[MPIDBG_TRS_N] __attribute__((visibility("hidden")));

@@ -40,7 +40,8 @@
 #include "track_int.h"
 
 #define FALSE_HIT_LIMIT 32 /* false hits on a page before it opens until the next wrapper exit */
-#define LIB_FAULT_LIMIT 32 /* library faults on a page before it opens until its ranges end */
+#define LIB_FAULT_LIMIT 32 /* library faults on watched bytes of a page before it opens until its ranges end */
+#define LIB_FALSE_LIMIT 2  /* library faults on other bytes of a page, the same */
 #define OPEN_RUN_MAX (256 * TR_PAGE)
 
 static struct sigaction old_segv, old_trap;
@@ -273,7 +274,10 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         tr_stat(MPIDBG_TRS_LIB_FAULTS);
         if (any && write)
             mark_moved(addr);
-        if (__atomic_add_fetch(&p->lib, 1, __ATOMIC_RELAXED) > LIB_FAULT_LIMIT && !p->lost) {
+        /* the library touching other data on the page (its own, the shim's, malloc's) costs a fault per
+         * call and tells nothing: after a few, the page is left open while its ranges last */
+        int lim = any ? LIB_FAULT_LIMIT : LIB_FALSE_LIMIT;
+        if (__atomic_add_fetch(any ? &p->lib : &p->libfalse, 1, __ATOMIC_RELAXED) > lim && !p->lost) {
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
             tr_apply(page, page + TR_PAGE, 0);
@@ -314,8 +318,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             tr_queue_event(r, pc, addr, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
             int one = 1;
             if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tr_count(r->plo, r->phi, r->mode, -1);
-                tr_apply(r->plo, r->phi, 0);
+                tr_update(r->plo, r->phi, r->mode, -1, 0);
             }
         }
         /* the access runs again; other ranges on the page may still catch it */

@@ -62,8 +62,8 @@ struct tr_page {
     int32_t giveup;    /* atomic: open until the next wrapper exit (false hits) */
     int32_t lost;      /* atomic: open until its ranges end (library faults) */
     int32_t hits;      /* atomic: false hits since it was last protected again */
-    int32_t lib;       /* atomic: library faults since it became watched */
-    int32_t pad;
+    int32_t lib;       /* atomic: library faults on watched bytes since it became watched */
+    int32_t libfalse;  /* atomic: library faults on other bytes since it became watched */
 };
 
 __attribute__((visibility("hidden"))) struct tr_page *tr_page_find(uint64_t page);        /* signal-safe */
@@ -73,13 +73,17 @@ __attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);
 /* tr_apply sets the protection of the pages [lo, hi) to what their
  * counts ask, one mprotect per run of pages that changes; signal-safe. */
 __attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, int force);
+/* tr_update adds d to the mode's counts of the pages [lo, hi), then sets
+ * their protection as tr_apply does, in one pass (force < 0: counts
+ * only); signal-safe. */
+__attribute__((visibility("hidden"))) void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force);
 __attribute__((visibility("hidden"))) void tr_apply_all(void);                             /* under tr_mu */
 /* tr_orig returns the protection of a page the tracker may watch (a
- * private writable mapping), -1 when it may not; under tr_mu. */
-__attribute__((visibility("hidden"))) int tr_orig(uint64_t page);
+ * private writable mapping), -1 when it may not, and in *until where the
+ * pages with the same answer end; under tr_mu. */
+__attribute__((visibility("hidden"))) int tr_orig(uint64_t page, uint64_t *until);
+__attribute__((visibility("hidden"))) void tr_maps_stale(void);
 __attribute__((visibility("hidden"))) int tr_pages_init(void);
-/* tr_count adds d to the counts of the range's pages; signal-safe. */
-__attribute__((visibility("hidden"))) void tr_count(uint64_t plo, uint64_t phi, int mode, int d);
 
 /* ---- library code (track_fault.c) ---- */
 __attribute__((visibility("hidden"))) int tr_pc_is_lib(uint64_t pc);

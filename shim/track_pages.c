@@ -26,13 +26,17 @@
 #define TP_CAP (1ul << TP_BITS)
 
 static struct tr_page *tp_arr[2];
+void tr_maps_stale(void);
 static struct tr_page *tp_cur; /* atomic */
 static int tp_which;
 static uint64_t tp_used;
 
+/* Consecutive pages go to consecutive slots (a buffer's pages are walked
+ * in order, and stay in a few cache lines); the high bits are mixed in so
+ * that regions 256 MiB apart do not pile up on the same slots. */
 static inline uint64_t tp_hash(uint64_t page)
 {
-    return ((page >> 12) * 0x9e3779b97f4a7c15ull) >> (64 - TP_BITS);
+    return ((page >> 12) + (page >> (12 + TP_BITS)) * 0x9e3779b1ull) & (TP_CAP - 1);
 }
 
 int tr_pages_init(void)
@@ -108,6 +112,7 @@ static void rebuild(void)
     }
     tp_used = used;
     tp_which ^= 1;
+    tr_maps_stale(); /* the pages that left showed our protection in the last reading */
     __atomic_store_n(&tp_cur, nw, __ATOMIC_RELEASE);
 }
 
@@ -150,23 +155,6 @@ int tr_page_want(const struct tr_page *p)
     return p->orig;
 }
 
-void tr_count(uint64_t plo, uint64_t phi, int mode, int d)
-{
-    for (uint64_t a = plo; a < phi; a += TR_PAGE) {
-        struct tr_page *p = tr_page_find(a);
-        if (!p)
-            continue;
-        __atomic_fetch_add(&p->n[mode], d, __ATOMIC_RELAXED);
-        if (d < 0 && __atomic_load_n(&p->n[1], __ATOMIC_RELAXED) <= 0 &&
-            __atomic_load_n(&p->n[2], __ATOMIC_RELAXED) <= 0 && __atomic_load_n(&p->n[3], __ATOMIC_RELAXED) <= 0) {
-            /* nothing watches it: a fresh start for the next range */
-            __atomic_store_n(&p->lost, 0, __ATOMIC_RELAXED);
-            __atomic_store_n(&p->lib, 0, __ATOMIC_RELAXED);
-            __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
-        }
-    }
-}
-
 static void protect(uint64_t lo, uint64_t hi, int prot)
 {
     int e = errno;
@@ -175,13 +163,25 @@ static void protect(uint64_t lo, uint64_t hi, int prot)
     tr_stat(MPIDBG_TRS_MPROTECT);
 }
 
-void tr_apply(uint64_t lo, uint64_t hi, int force)
+void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force)
 {
     uint64_t run = 0, end = 0;
     int runprot = -1;
     for (uint64_t a = lo & TR_PMASK; a < hi; a += TR_PAGE) {
         struct tr_page *p = tr_page_find(a);
         int want = -1;
+        if (p && d) {
+            __atomic_fetch_add(&p->n[mode], d, __ATOMIC_RELAXED);
+            if (d < 0 && !tr_page_busy(p)) {
+                /* nothing watches it: a fresh start for the next range */
+                __atomic_store_n(&p->lost, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&p->lib, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&p->libfalse, 0, __ATOMIC_RELAXED);
+                __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
+            }
+        }
+        if (force < 0)
+            continue; /* counts only: the caller sets the protection */
         if (p) {
             want = tr_page_want(p);
             if (!force && want == __atomic_load_n(&p->cur, __ATOMIC_RELAXED))
@@ -201,6 +201,11 @@ void tr_apply(uint64_t lo, uint64_t hi, int force)
     }
     if (runprot >= 0)
         protect(run, end, runprot);
+}
+
+void tr_apply(uint64_t lo, uint64_t hi, int force)
+{
+    tr_update(lo, hi, 0, 0, force);
 }
 
 void tr_apply_all(void)
@@ -247,6 +252,7 @@ static const char *hex(const char *s, uint64_t *v)
  * page table, which tr_orig asks first. */
 static int reload(void)
 {
+    tr_stat(MPIDBG_TRS_MAPS);
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
@@ -320,8 +326,9 @@ static struct vma *vma_of(uint64_t a)
     return lo < nmaps && maps[lo].lo <= a ? &maps[lo] : NULL;
 }
 
-int tr_orig(uint64_t page)
+int tr_orig(uint64_t page, uint64_t *until)
 {
+    *until = page + TR_PAGE;
     struct tr_page *p = tr_page_find(page);
     if (p)
         return p->orig;
@@ -333,5 +340,11 @@ int tr_orig(uint64_t page)
     }
     if (!v || !v->ok || !(v->prot & PROT_READ))
         return -1;
+    *until = v->hi;
     return v->prot;
+}
+
+void tr_maps_stale(void)
+{
+    nmaps = 0;
 }
