@@ -1,9 +1,12 @@
 // Package harness runs the planted-bug suite: the C programs of
-// testprogs/local (checks one rank can make alone, issue 3) and
+// testprogs/local (checks one rank can make alone, issue 3),
 // testprogs/cross (cross-rank checks: type matching, collectives,
-// deadlocks, message races, lost messages, issue 4), each under `mpidbg
-// run` with the shim, and checks that mpidbg reports exactly the findings
-// the programs announce. It has no code of its own outside its tests.
+// deadlocks, message races, lost messages, issue 4), testprogs/race
+// (buffer races on nonblocking operations), testprogs/rma (one-sided
+// races) and testprogs/nasty (the forcing mode, --nasty) (issue 5), each
+// under `mpidbg run` with the shim, and checks that mpidbg reports
+// exactly the findings the programs announce. It has no code of its own
+// outside its tests.
 //
 // # The programs
 //
@@ -44,6 +47,16 @@
 //     the object, so that is where their annotation goes: the MPI_Type_*
 //     constructor, MPI_Comm_dup, MPI_Op_create, MPI_Win_allocate_shared,
 //     MPI_Send_init, MPI_Isend... The program's comment says so each time.
+//
+//     The access tracker's findings (send-buffer-write,
+//     recv-buffer-access, buffer-access-latent, rma-origin-race,
+//     rma-target-race) go at the line of the load or store that touched
+//     the buffer; the line of the operation that owned it carries
+//
+//     MPI_Isend(buf, n, MPI_INT, 1, 0, comm, &req); // related "send-buffer-write"
+//
+//     which passes when the finding wanted elsewhere names this line as a
+//     related location (for rma-conflict: the second operation's line).
 //
 //     The cross-rank findings go where mpidbg reports them:
 //     type-mismatch and message-truncated at the receiving rank's call
@@ -98,12 +111,18 @@
 //     any status (mpidbg ends the job after the report), as long as it
 //     ends by itself within the time limit and writes its report.
 //
+// A correct program that calls MPI_Win_* runs a second time, as the
+// subtest NAME_nasty, with --nasty --nasty-seed=1: the forcing mode holds,
+// splits and reorders its one-sided operations, and it must still be
+// clean, exit 0 and print its OK line.
+//
 // Failures list, per program, what was missing and what was unexpected as
 // file:line, then every finding mpidbg reported and the tail of its
 // output.
 //
 // TestCoverage needs neither MPI nor the shim: every id in
-// checks/catalogue_local.go and checks/catalogue_cross.go (the `ID: "..."`
+// checks/catalogue_local.go, checks/catalogue_cross.go and
+// checks/catalogue_race.go (the `ID: "..."`
 // fields of their source) must be wanted by at least one bug program of
 // any folder, every wanted id must be in the catalogue, and every program
 // must have a valid header.

@@ -31,7 +31,7 @@ var (
 )
 
 // progDirs are the program folders, children of testprogs.
-var progDirs = []string{"local", "cross"}
+var progDirs = []string{"local", "cross", "race", "rma", "nasty"}
 
 const (
 	progRoot = ".." // testprogs: the program folders are its children
@@ -80,7 +80,9 @@ type program struct {
 	flags       []string         // extra `mpidbg run` flags from "// flags:"
 	nativeHangs bool             // "// native: hangs": the program deadlocks without mpidbg
 	wants       map[int][]string // line -> wanted ids
+	related     map[int][]string // line -> ids whose finding must name this line as a related location
 	ok          bool             // ok_*.c
+	usesRMA     bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
 }
 
 // deadlocks reports whether p wants a deadlock finding: mpidbg then ends
@@ -100,6 +102,8 @@ var (
 	nativeRe  = regexp.MustCompile(`^//\s*native:\s*(.*)$`)
 	wantRe    = regexp.MustCompile(`//\s*want\s+((?:"[^"]*"\s*)+)$`)
 	wantMark  = regexp.MustCompile(`//\s*want\b`)
+	relRe     = regexp.MustCompile(`//\s*related\s+((?:"[^"]*"\s*)+)$`)
+	relMark   = regexp.MustCompile(`//\s*related\b`)
 	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
 	catalogID = regexp.MustCompile(`\bID:\s*"([^"]+)"`)
 )
@@ -114,12 +118,13 @@ func parseProgram(path string) (program, error) {
 	}
 	file := filepath.Base(abs)
 	p := program{
-		name:  strings.TrimSuffix(file, ".c"),
-		file:  file,
-		dir:   filepath.Base(filepath.Dir(abs)),
-		path:  abs,
-		wants: map[int][]string{},
-		ok:    strings.HasPrefix(file, "ok_"),
+		name:    strings.TrimSuffix(file, ".c"),
+		file:    file,
+		dir:     filepath.Base(filepath.Dir(abs)),
+		path:    abs,
+		wants:   map[int][]string{},
+		related: map[int][]string{},
+		ok:      strings.HasPrefix(file, "ok_"),
 	}
 	if !p.ok && !strings.HasPrefix(file, "bug_") {
 		return p, fmt.Errorf("%s: a program is named ok_*.c or bug_*.c", file)
@@ -128,6 +133,7 @@ func parseProgram(path string) (program, error) {
 	if err != nil {
 		return p, err
 	}
+	p.usesRMA = bytes.Contains(src, []byte("MPI_Win_"))
 	header, seenFlags, seenNative := true, false, false
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
@@ -169,8 +175,21 @@ func parseProgram(path string) (program, error) {
 				p.nativeHangs = true
 			}
 		}
-		if !wantMark.MatchString(line) || strings.HasPrefix(trimmed, "//") {
+		if strings.HasPrefix(trimmed, "//") {
 			continue // comments may talk about annotations; only code lines carry them
+		}
+		if relMark.MatchString(line) {
+			m := relRe.FindStringSubmatch(line)
+			if m == nil {
+				return p, fmt.Errorf("%s:%d: malformed annotation, want // related \"ID\" [\"ID\"...] at the end of the line", file, n)
+			}
+			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+				p.related[n] = append(p.related[n], q[1])
+			}
+			continue
+		}
+		if !wantMark.MatchString(line) {
+			continue
 		}
 		m := wantRe.FindStringSubmatch(line)
 		if m == nil {
@@ -185,7 +204,7 @@ func parseProgram(path string) (program, error) {
 		return p, fmt.Errorf("%s: no \"// ranks: N\" line in the header comment", file)
 	case p.ranks < minRanks || p.ranks > maxRanks:
 		return p, fmt.Errorf("%s: ranks: %d, want %d to %d", file, p.ranks, minRanks, maxRanks)
-	case p.ok && len(p.wants) > 0:
+	case p.ok && (len(p.wants) > 0 || len(p.related) > 0):
 		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
 	case !p.ok && len(p.wants) == 0:
 		return p, fmt.Errorf("%s: a bug_ program has no // want annotation", file)
@@ -520,6 +539,9 @@ type finding struct {
 	Call     string   `json:"call"`
 	Location location `json:"location"`
 	Path     string   `json:"path"`
+	Related  []struct {
+		Location location `json:"location"`
+	} `json:"related"`
 }
 
 type jsonReport struct {
@@ -546,11 +568,16 @@ func compare(p program, fs []finding) []string {
 		id   string
 	}
 	matched := map[key]bool{}
+	relMatched := map[key]bool{}
+	inProg := func(file string) bool { return file == p.file || strings.HasSuffix(file, "/"+p.file) }
 	for _, f := range fs {
-		file := f.Location.File
-		inProg := file == p.file || strings.HasSuffix(file, "/"+p.file)
-		if inProg && slices.Contains(p.wants[f.Location.Line], f.ID) {
+		if inProg(f.Location.File) && slices.Contains(p.wants[f.Location.Line], f.ID) {
 			matched[key{f.Location.Line, f.ID}] = true
+			for _, r := range f.Related {
+				if inProg(r.Location.File) {
+					relMatched[key{r.Location.Line, f.ID}] = true
+				}
+			}
 			if bad := badRanks(f.Ranks, p.ranks); bad != "" {
 				problems = append(problems, fmt.Sprintf("bad ranks  %s: %s", f, bad))
 			}
@@ -560,19 +587,30 @@ func compare(p program, fs []finding) []string {
 			problems = append(problems, "unexpected "+f.String())
 		}
 	}
-	var lines []int
-	for l := range p.wants {
-		lines = append(lines, l)
-	}
-	sort.Ints(lines)
-	for _, l := range lines {
+	for _, l := range sortedLines(p.wants) {
 		for _, id := range p.wants[l] {
 			if !matched[key{l, id}] {
 				problems = append(problems, fmt.Sprintf("missing    %s:%d: want %q", p.file, l, id))
 			}
 		}
 	}
+	for _, l := range sortedLines(p.related) {
+		for _, id := range p.related[l] {
+			if !relMatched[key{l, id}] {
+				problems = append(problems, fmt.Sprintf("no related %s:%d: want a %q finding that names this line", p.file, l, id))
+			}
+		}
+	}
 	return problems
+}
+
+func sortedLines(m map[int][]string) []int {
+	var lines []int
+	for l := range m {
+		lines = append(lines, l)
+	}
+	sort.Ints(lines)
+	return lines
 }
 
 func badRanks(ranks []int, n int) string {
@@ -597,64 +635,86 @@ func TestPlanted(t *testing.T) {
 	shim := needShim(t)
 	bin := needMpidbg(t)
 	for _, p := range progs {
-		t.Run(p.name, func(t *testing.T) {
-			t.Parallel()
-			release := acquire()
-			defer release()
-			exe := build(t, tools, p)
-			dir := t.TempDir()
-			out := filepath.Join(dir, "out.json")
-			argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpiexec", tools.exec,
-				"--shim", shim, "--json", out}
-			argv = append(append(argv, p.flags...), exe)
-			res := run(dir, argv...)
-			details := func() string {
-				return fmt.Sprintf("%s\nmpidbg exit status %d\n--- program output:\n%s\n--- mpidbg report and errors:\n%s",
-					strings.Join(argv, " "), res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
-			}
-			if res.timedOut {
-				t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
-			}
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("%s: no JSON report: %v\n%s", p.file, err, details())
-			}
-			var rep jsonReport
-			if err := json.Unmarshal(data, &rep); err != nil {
-				t.Fatalf("%s: bad JSON report: %v\n%s", p.file, err, data)
-			}
-			if rep.Version != 1 {
-				t.Errorf("%s: report version %d, want 1", p.file, rep.Version)
-			}
-			problems := compare(p, rep.Findings)
-			switch {
-			case p.ok && res.exit != 0:
-				problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0", res.exit))
-			case p.ok && string(res.stdout) != p.name+": OK\n":
-				problems = append(problems, fmt.Sprintf("program output %q, want %q", res.stdout, p.name+": OK\n"))
-			case !p.ok && p.deadlocks():
-				// mpidbg ended the job after reporting the deadlock: any
-				// exit status, as long as it ended by itself (not timed out)
-			case !p.ok && res.exit != 0 && res.exit != 1:
-				problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0 or 1 (a rank failed?)", res.exit))
-			}
-			for _, f := range rep.Findings {
-				t.Logf("found %s", f) // shown with -v
-			}
-			if len(problems) > 0 {
-				var b strings.Builder
-				fmt.Fprintf(&b, "%s: got/want mismatch\n", p.file)
-				for _, pr := range problems {
-					fmt.Fprintf(&b, "  %s\n", pr)
-				}
-				fmt.Fprintf(&b, "all findings (%d):\n", len(rep.Findings))
-				for _, f := range rep.Findings {
-					fmt.Fprintf(&b, "  %s\n", f)
-				}
-				b.WriteString(details())
-				t.Error(b.String())
-			}
-		})
+		runs := []struct {
+			name  string
+			flags []string
+		}{{p.name, p.flags}}
+		if p.ok && p.usesRMA {
+			// correct one-sided programs must stay clean when the forcing
+			// mode holds, splits and reorders their operations
+			runs = append(runs, struct {
+				name  string
+				flags []string
+			}{p.name + "_nasty", append(slices.Clip(p.flags), nastyFlags...)})
+		}
+		for _, r := range runs {
+			t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, shim, bin, p, r.flags) })
+		}
+	}
+}
+
+// nastyFlags are the flags of the second run of correct one-sided
+// programs: a fixed seed, so that a failure replays.
+var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
+
+// testPlanted runs one program under mpidbg with flags and compares its
+// findings with its annotations.
+func testPlanted(t *testing.T, tools mpiTools, shim, bin string, p program, flags []string) {
+	t.Parallel()
+	release := acquire()
+	defer release()
+	exe := build(t, tools, p)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpiexec", tools.exec,
+		"--shim", shim, "--json", out}
+	argv = append(append(argv, flags...), exe)
+	res := run(dir, argv...)
+	details := func() string {
+		return fmt.Sprintf("%s\nmpidbg exit status %d\n--- program output:\n%s\n--- mpidbg report and errors:\n%s",
+			strings.Join(argv, " "), res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
+	}
+	if res.timedOut {
+		t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%s: no JSON report: %v\n%s", p.file, err, details())
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("%s: bad JSON report: %v\n%s", p.file, err, data)
+	}
+	if rep.Version != 1 {
+		t.Errorf("%s: report version %d, want 1", p.file, rep.Version)
+	}
+	problems := compare(p, rep.Findings)
+	switch {
+	case p.ok && res.exit != 0:
+		problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0", res.exit))
+	case p.ok && string(res.stdout) != p.name+": OK\n":
+		problems = append(problems, fmt.Sprintf("program output %q, want %q", res.stdout, p.name+": OK\n"))
+	case !p.ok && p.deadlocks():
+		// mpidbg ended the job after reporting the deadlock: any
+		// exit status, as long as it ended by itself (not timed out)
+	case !p.ok && res.exit != 0 && res.exit != 1:
+		problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0 or 1 (a rank failed?)", res.exit))
+	}
+	for _, f := range rep.Findings {
+		t.Logf("found %s", f) // shown with -v
+	}
+	if len(problems) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: got/want mismatch\n", p.file)
+		for _, pr := range problems {
+			fmt.Fprintf(&b, "  %s\n", pr)
+		}
+		fmt.Fprintf(&b, "all findings (%d):\n", len(rep.Findings))
+		for _, f := range rep.Findings {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+		b.WriteString(details())
+		t.Error(b.String())
 	}
 }
 
@@ -702,7 +762,7 @@ func TestNative(t *testing.T) {
 
 // catalogues are the files of package checks whose finding ids need a
 // planted bug.
-var catalogues = []string{"catalogue_local.go", "catalogue_cross.go"}
+var catalogues = []string{"catalogue_local.go", "catalogue_cross.go", "catalogue_race.go"}
 
 // TestCoverage: every finding id of the catalogues has a planted bug, and
 // every annotation names a catalogued id.
