@@ -256,6 +256,7 @@ static int slot_of(int id, struct tr_range **rp)
 }
 
 static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w);
+static void tr_stop(void);
 
 int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
 {
@@ -295,6 +296,13 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
         return 0;
     }
     uint64_t plo = lo & TR_PMASK, phi = (hi + TR_PAGE - 1) & TR_PMASK;
+    if (!tr_handlers_ours()) {
+        /* the program installed a SIGSEGV handler of its own: our faults
+         * would go to it. The tracker stops for good. */
+        tr_stat(MPIDBG_TRS_REFUSED);
+        tr_stop();
+        return 0;
+    }
     tr_altstack();
 
     pthread_mutex_lock(&tr_mu);
@@ -663,19 +671,25 @@ static void print_stats(void)
     fprintf(stderr, "%s\n", line);
 }
 
-void mpidbg_track_fini(void)
+/* tr_stop turns the tracker off and stops watching everything. */
+static void tr_stop(void)
 {
-    if (!mpidbg_track_on)
-        return;
-    drain();
     pthread_mutex_lock(&tr_mu);
     __atomic_store_n(&mpidbg_track_on, 0, __ATOMIC_RELEASE);
     for (int i = 0; i < tr_hwm; i++)
         if (tr_ranges[i].state != R_FREE)
             release(&tr_ranges[i], i, 1);
     struct tr_event evs[TR_EVENTS];
-    take(evs); /* accesses between the drain and now: too late to report */
+    take(evs); /* accesses queued meanwhile: too late to report */
     pthread_mutex_unlock(&tr_mu);
+}
+
+void mpidbg_track_fini(void)
+{
+    if (!mpidbg_track_on)
+        return;
+    drain();
+    tr_stop();
     if (want_stats)
         print_stats();
 }

@@ -133,6 +133,12 @@ static __thread struct {
     uint64_t page[STEP_PAGES];
 } step __attribute__((tls_model("initial-exec")));
 
+#define REPEAT_LIMIT 64
+static __thread struct {
+    uint64_t addr, pc;
+    int n;
+} last __attribute__((tls_model("initial-exec")));
+
 static void chain(int sig, siginfo_t *si, void *ctx, const struct sigaction *old)
 {
     if (old->sa_flags & SA_SIGINFO) {
@@ -241,13 +247,13 @@ static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
     if (step.n >= STEP_PAGES) {
         /* an instruction touching that many watched pages: leave this one open until the next exit */
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
-        tr_apply(page, page + TR_PAGE, 0);
+        tr_apply(page, page + TR_PAGE, 1);
         tr_queue_open(page, page + TR_PAGE);
         return;
     }
     step.page[step.n++] = page;
     __atomic_fetch_add(&p->steppers, 1, __ATOMIC_RELAXED);
-    tr_apply(page, page + TR_PAGE, 0);
+    tr_apply(page, page + TR_PAGE, 1);
     uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF */
 }
 
@@ -267,6 +273,30 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     int e = errno;
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+    /* The same access faulting again and again means the page's state and
+     * its real protection disagree (two threads changed it at once): open
+     * it for good while its ranges last; if even that does not help, it
+     * was never the tracker's fault to begin with. */
+    if (addr == last.addr && pc == last.pc) {
+        if (++last.n > REPEAT_LIMIT) {
+            last.n = 0;
+            errno = e;
+            chain(sig, si, ctx, &old_segv);
+            return;
+        }
+        if (last.n > REPEAT_LIMIT / 2) {
+            __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->cur, p->orig, __ATOMIC_RELAXED);
+            mprotect((void *)(uintptr_t)page, TR_PAGE, p->orig);
+            tr_stat(MPIDBG_TRS_LOST_PAGES);
+            errno = e;
+            return;
+        }
+    } else {
+        last.addr = addr;
+        last.pc = pc;
+        last.n = 0;
+    }
     struct tr_range *any, *r = find_range(addr, write, &any);
 
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
@@ -280,7 +310,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         if (__atomic_add_fetch(any ? &p->lib : &p->libfalse, 1, __ATOMIC_RELAXED) > lim && !p->lost) {
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
-            tr_apply(page, page + TR_PAGE, 0);
+            tr_apply(page, page + TR_PAGE, 1);
         } else {
             open_run(page);
         }
@@ -301,7 +331,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             /* the log is full: say so, and stop paying for this page until the next exit */
             __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
             __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
-            tr_apply(page, page + TR_PAGE, 0);
+            tr_apply(page, page + TR_PAGE, 1);
             tr_queue_open(page, page + TR_PAGE);
         }
         errno = e;
@@ -339,7 +369,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         tr_stat(MPIDBG_TRS_GIVEUPS);
         __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
-        tr_apply(page, page + TR_PAGE, 0);
+        tr_apply(page, page + TR_PAGE, 1);
         tr_queue_open(page, page + TR_PAGE);
     } else {
         start_step(p, page, uc);
@@ -359,12 +389,18 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
         struct tr_page *p = tr_page_find(step.page[i]);
         if (p) {
             __atomic_fetch_sub(&p->steppers, 1, __ATOMIC_RELAXED);
-            tr_apply(step.page[i], step.page[i] + TR_PAGE, 0);
+            tr_apply(step.page[i], step.page[i] + TR_PAGE, 1);
         }
     }
     step.n = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
     errno = e;
+}
+
+int tr_handlers_ours(void)
+{
+    struct sigaction cur;
+    return sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv;
 }
 
 void tr_faults_init(void)

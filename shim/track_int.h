@@ -89,6 +89,9 @@ __attribute__((visibility("hidden"))) int tr_pages_init(void);
 __attribute__((visibility("hidden"))) int tr_pc_is_lib(uint64_t pc);
 __attribute__((visibility("hidden"))) int tr_pc_is_libc(uint64_t pc);
 __attribute__((visibility("hidden"))) void tr_faults_init(void);
+/* tr_handlers_ours: our SIGSEGV handler is still the installed one (a
+ * program may install its own after MPI_Init) */
+__attribute__((visibility("hidden"))) int tr_handlers_ours(void);
 __attribute__((visibility("hidden"))) void tr_altstack(void);
 
 /* ---- rings the handlers fill (track.c) ---- */
