@@ -16,12 +16,19 @@ value, the new one, or a mix, depending on the MPI library, the message
 size and the network.
 
 mpidbg write-protects the pages of a pending send buffer; the store faults,
-the tracker checks that its address lies inside the buffer's bytes (other
-data on the same page is not reported), records the store's program
-counter and lets it proceed. The report names the store's file:line, the
-operation's call and line, the address and the element of the datatype
-that was written, e.g. MPI_INT[3]. Complete the request before reusing
-the buffer, or send from a copy.`},
+the tracker checks that it hit a byte of the buffer's datatype (other data
+on the same page is not reported), records the store's program counter
+and lets it proceed. The report names the store's file:line (a memcpy or
+memset into the buffer is reported at its caller), the operation as the
+related location, the offset and the element of the datatype that was
+written, e.g. [3](INT). One report per operation. Complete the request
+before reusing the buffer, or send from a copy.
+
+When MPI had finished with the data already (the send completed when it
+started, as small eager sends do), the same store is buffer-access-latent.
+Loop sites are sampled after their first operations, and the stack just
+above the stack pointer is not watched: small send buffers there are
+checked by send-buffer-changed instead (docs/races.md).`},
 		Entry{ID: "recv-buffer-access", Category: CatBufferRace, Severity: SevError,
 			Title: "the program read or wrote the buffer of a receive that MPI had not filled yet",
 			Rule:  "MPI-4.1 §3.7.2: the receiver must not access any part of the receive buffer after a nonblocking receive operation is called, until the receive completes",
@@ -33,10 +40,16 @@ before the data had arrived: a load sees stale data, a store may be
 overwritten by the message (or overwrite it).
 
 mpidbg makes the pages of a pending receive buffer inaccessible and checks
-each fault against the buffer's exact bytes. The report names the access
-(load or store) and its file:line, the receive's call and line, and the
-element of the datatype touched. Call MPI_Wait (or test until the flag is
-true) before using the buffer.`},
+each fault against the bytes of the buffer's datatype. The report names
+the access (load or store) and its file:line, the receive as the related
+location, the offset and the element touched. Call MPI_Wait (or test
+until the flag is true) before using the buffer.
+
+When the data had arrived already (MPI wrote the buffer inside an earlier
+MPI call, or the receive completed when it started), the same access is
+buffer-access-latent. Receive buffers on the stack within a few KiB of the
+stack pointer are not watched, and there is no copy-and-compare tier for
+receives (docs/races.md).`},
 		Entry{ID: "buffer-access-latent", Category: CatBufferRace, Severity: SevWarning,
 			Title: "the program touched a pending buffer after MPI moved the data but before the completion call",
 			Rule:  "MPI-4.1 §3.7.2 and §3.7.3: a buffer belongs to MPI until the operation is completed by a completion call, whenever the data is actually moved",
@@ -48,21 +61,29 @@ copied at once; a rendezvous send is read when the receiver arrives). On
 another machine the same access reads stale data or corrupts the message.
 
 This is the "potential error" state of the SyncChecker approach: the
-tracker saw the library's own access to the buffer (a fault inside an MPI
-call, which is never reported), then the program's. A request that is
-never completed at all (no MPI_Wait) lands here too, with
+tracker saw the library's own write to the receive buffer (a fault inside
+an MPI call, which is never reported), or the operation completed when it
+started (MPICH hands back a completed request), and then the program's
+access. A send's data counts as moved only in the second case: the library
+reads a write-protected buffer without faulting. A request that is never
+completed at all (no MPI_Wait) lands here too, with
 request-never-completed at MPI_Finalize.`},
 		Entry{ID: "send-buffer-changed", Category: CatBufferRace, Severity: SevError,
 			Title: "a pending send buffer changed between the send and its completion",
 			Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
-			Doc: `The cheap tier of the access tracker: buffers it does not protect page by
-page (small buffers once their call site has been seen many times, see
-docs/races.md) are copied when the send starts and compared at the
-completion call. A difference means the program stored into the buffer
-while MPI owned it. This tier cannot see the store itself, so the report
-is at the completion call and names the send and the first element that
-changed; the call site is then tracked page by page again, so the next
-occurrence is reported as send-buffer-write with the store's line.`},
+			Doc: `The cheap tier of the access tracker: every contiguous send buffer of up to
+256 bytes (a predefined datatype) is copied when the send starts and
+compared at the completion call. A difference means the program stored
+into the buffer while MPI owned it. This tier cannot see the store itself,
+so the report is at the completion call and names the send and the first
+element that changed. It covers what page protection does not watch:
+buffers on the stack just above the stack pointer (every call writes
+there, so those pages are never protected), operations the sampling
+skipped, pages the tracker gave up on. A store that page protection
+caught is not reported again here, nor is a buffer a later receive of MPI
+writes into (buffer-overlap reports that), nor a send freed with
+MPI_Request_free before it completed. Receives have no such tier: their
+content is the message's, not the program's.`},
 		Entry{ID: "rma-origin-race", Category: CatRMARace, Severity: SevError,
 			Title: "the program touched the origin or result buffer of a one-sided operation before it completed",
 			Rule:  "MPI-4.1 §12.3 and §12.5: the origin buffer of MPI_Put or MPI_Accumulate must not be updated, and the result buffer of MPI_Get (and the get-accumulate family) must not be accessed, until the operation completes at the origin (MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_Win_flush(_local)(_all), or the request of MPI_Rput/MPI_Rget)",
