@@ -164,6 +164,7 @@ static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int 
 static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
 static struct mpidbg_robj **snap_list;
 static int snap_cnt, snap_cap;
+static int64_t snap_lo = INT64_MAX, snap_hi = INT64_MIN; /* bounds of every copied segment since the list was empty */
 
 static void snap_lock(void)
 {
@@ -194,6 +195,13 @@ static void snap_register(struct mpidbg_robj *o)
     }
     o->snap_idx = snap_cnt;
     snap_list[snap_cnt] = o;
+    for (int k = 0; k < o->snap_n; k++) {
+        const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
+        if (s->lo < snap_lo)
+            __atomic_store_n(&snap_lo, s->lo, __ATOMIC_RELAXED);
+        if (s->hi > snap_hi)
+            __atomic_store_n(&snap_hi, s->hi, __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&snap_cnt, snap_cnt + 1, __ATOMIC_RELAXED);
     snap_unlock();
 }
@@ -207,6 +215,10 @@ static void snap_unregister(struct mpidbg_robj *o)
         snap_list[i] = last;
         last->snap_idx = i;
         __atomic_store_n(&snap_cnt, snap_cnt - 1, __ATOMIC_RELAXED);
+        if (!snap_cnt) {
+            __atomic_store_n(&snap_lo, INT64_MAX, __ATOMIC_RELAXED);
+            __atomic_store_n(&snap_hi, INT64_MIN, __ATOMIC_RELAXED);
+        }
     }
     o->snap_idx = -1;
     snap_unlock();
@@ -215,7 +227,8 @@ static void snap_unregister(struct mpidbg_robj *o)
 /* snap_written: an operation that writes [lo, hi) started */
 static void snap_written(int64_t lo, int64_t hi)
 {
-    if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED))
+    if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED) || hi <= __atomic_load_n(&snap_lo, __ATOMIC_RELAXED) ||
+        lo >= __atomic_load_n(&snap_hi, __ATOMIC_RELAXED))
         return;
     snap_lock();
     for (int i = 0; i < snap_cnt; i++) {

@@ -45,7 +45,7 @@ static int nfree;
 #define HOT_STACK 6144   /* bytes above the stack pointer at add time that are not watched */
 #define CMA_LIMIT 8192   /* receive ranges above this are not watched when UCX may use CMA */
 #define BURST 16         /* the first operations of a site are always watched */
-#define BURST_STEP 64    /* then the sampling period doubles every this many operations */
+#define BURST_STEP 32    /* then the sampling period doubles every this many operations */
 
 static int sample_floor = 1024; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
 static int cma_risk;          /* UCX_TLS was set by the user and may include cma */
