@@ -648,6 +648,7 @@ static void drain(void)
 void mpidbg_track_exit_slow(void)
 {
     mpidbg_track_dirty = 0;
+    tr_progress();
     drain();
 }
 

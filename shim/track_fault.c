@@ -187,7 +187,12 @@ static void open_run(uint64_t page)
             __atomic_store_n(&q->cur, orig, __ATOMIC_RELAXED);
     }
     int e = errno;
-    mprotect((void *)(uintptr_t)lo, hi - lo, orig);
+    if (mprotect((void *)(uintptr_t)lo, hi - lo, orig) != 0 && hi - lo > TR_PAGE) {
+        /* part of the run went (unmapped while watched): the faulting page alone */
+        mprotect((void *)(uintptr_t)page, TR_PAGE, orig);
+        lo = page;
+        hi = page + TR_PAGE;
+    }
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
     tr_queue_open(lo, hi);
@@ -273,30 +278,6 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     int e = errno;
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-    /* The same access faulting again and again means the page's state and
-     * its real protection disagree (two threads changed it at once): open
-     * it for good while its ranges last; if even that does not help, it
-     * was never the tracker's fault to begin with. */
-    if (addr == last.addr && pc == last.pc) {
-        if (++last.n > REPEAT_LIMIT) {
-            last.n = 0;
-            errno = e;
-            chain(sig, si, ctx, &old_segv);
-            return;
-        }
-        if (last.n > REPEAT_LIMIT / 2) {
-            __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
-            __atomic_store_n(&p->cur, p->orig, __ATOMIC_RELAXED);
-            mprotect((void *)(uintptr_t)page, TR_PAGE, p->orig);
-            tr_stat(MPIDBG_TRS_LOST_PAGES);
-            errno = e;
-            return;
-        }
-    } else {
-        last.addr = addr;
-        last.pc = pc;
-        last.n = 0;
-    }
     struct tr_range *any, *r = find_range(addr, write, &any);
 
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
@@ -317,6 +298,31 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         mpidbg_track_dirty = 1;
         errno = e;
         return;
+    }
+
+    /* The program's same access faulting again and again, with no step
+     * or MPI call in between, means the page's state and its real
+     * protection disagree: open it for good while its ranges last; if even
+     * that does not help, the fault was never the tracker's. */
+    if (addr == last.addr && pc == last.pc) {
+        if (++last.n > REPEAT_LIMIT) {
+            last.n = 0;
+            errno = e;
+            chain(sig, si, ctx, &old_segv);
+            return;
+        }
+        if (last.n > REPEAT_LIMIT / 2) {
+            __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->cur, p->orig, __ATOMIC_RELAXED);
+            mprotect((void *)(uintptr_t)page, TR_PAGE, p->orig);
+            tr_stat(MPIDBG_TRS_LOST_PAGES);
+            errno = e;
+            return;
+        }
+    } else {
+        last.addr = addr;
+        last.pc = pc;
+        last.n = 0;
     }
 
     if (r && r->mode == MPIDBG_TR_LOG) {
@@ -393,8 +399,14 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
         }
     }
     step.n = 0;
+    last.n = 0; /* the instruction ran */
     uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
     errno = e;
+}
+
+void tr_progress(void)
+{
+    last.n = 0;
 }
 
 int tr_handlers_ours(void)

@@ -92,6 +92,8 @@ __attribute__((visibility("hidden"))) void tr_faults_init(void);
 /* tr_handlers_ours: our SIGSEGV handler is still the installed one (a
  * program may install its own after MPI_Init) */
 __attribute__((visibility("hidden"))) int tr_handlers_ours(void);
+/* tr_progress: this thread is in ordinary code again (a wrapper exit) */
+__attribute__((visibility("hidden"))) void tr_progress(void);
 __attribute__((visibility("hidden"))) void tr_altstack(void);
 
 /* ---- rings the handlers fill (track.c) ---- */

@@ -158,7 +158,10 @@ int tr_page_want(const struct tr_page *p)
 static void protect(uint64_t lo, uint64_t hi, int prot)
 {
     int e = errno;
-    mprotect((void *)(uintptr_t)lo, hi - lo, prot); /* failure (memory unmapped meanwhile): nothing to do */
+    if (mprotect((void *)(uintptr_t)lo, hi - lo, prot) != 0 && hi - lo > TR_PAGE)
+        /* a hole in the run (memory unmapped while watched): page by page, the mapped ones */
+        for (uint64_t a = lo; a < hi; a += TR_PAGE)
+            mprotect((void *)(uintptr_t)a, TR_PAGE, prot);
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
 }
