@@ -25,10 +25,10 @@
  * every library access to a watched page would fault); MPI_Waitany,
  * MPI_Waitsome and the Test family after it, for the requests it
  * completed (the library's faults in between are never reported).
- * Small contiguous send buffers that are not watched are copied at the
- * start and compared at completion instead (send-buffer-changed).
+ * Small contiguous send buffers are also copied at the start and
+ * compared at completion (send-buffer-changed). The tracker side of this
+ * is requests_track.c.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,15 +36,6 @@
 
 static uint32_t req_serial;
 
-/* A request a completion call takes, as it was before the call: MPI
- * overwrites the handle, and may hand the same value to a new request
- * (of another thread) before the shim records the completion, which the
- * serial tells apart. */
-struct reqref {
-    MPI_Request h;
-    uint32_t serial;
-    struct mpidbg_robj *o;
-};
 
 /* Operations that came back with one of MPICH's builtin request handles
  * completed when they started and share that handle value, but each is
@@ -107,304 +98,6 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
     o->seg = s;
     o->segcap = n;
     return 1;
-}
-
-/* ---- the access tracker ---- */
-
-static int ids_push(struct mpidbg_robj *o, int id)
-{
-    if (!o->tr_ids) {
-        o->tr_ids = o->tr_inl;
-        o->tr_cap = 4;
-    }
-    if (o->tr_n == o->tr_cap) {
-        int cap = o->tr_cap * 2;
-        int32_t *v = malloc(sizeof *v * (size_t)cap);
-        if (!v)
-            return 0;
-        memcpy(v, o->tr_ids, sizeof *v * (size_t)o->tr_n);
-        if (o->tr_ids != o->tr_inl)
-            free(o->tr_ids);
-        o->tr_ids = v;
-        o->tr_cap = cap;
-    }
-    o->tr_ids[o->tr_n++] = id;
-    return 1;
-}
-
-/* untracked: calls whose buffers the tracker leaves alone. A partitioned
- * operation's buffer is the program's between MPI_Start and MPI_Pready
- * (MPI_Parrived) partition by partition; a file operation's is ROMIO's,
- * which may hand it to threads of its own. */
-static int untracked(int call)
-{
-    if (call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init)
-        return 1;
-    const char *n = mpidbg_call_name(call);
-    return strncmp(n, "MPI_File_", 9) == 0;
-}
-
-/* snap_ok: a send segment the cheap tier can copy: contiguous, small, and
- * not written by the same operation (MPI_Isendrecv_replace). */
-static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total)
-{
-    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > MPIDBG_TR_SNAP_MAX - total ||
-        o->snap_n == 4 || !s->addr)
-        return 0;
-    for (int i = 0; i < o->nseg; i++)
-        if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
-            return 0;
-    return 1;
-}
-
-/* The operations with copies, so that a later receive into one of their
- * buffers (a buffer-overlap error of its own) does not also count as the
- * program changing it. Each knows its place in the list; a mutex under
- * MPI_THREAD_MULTIPLE only. */
-static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct mpidbg_robj **snap_list;
-static int snap_cnt, snap_cap;
-static int64_t snap_lo = INT64_MAX, snap_hi = INT64_MIN; /* bounds of every copied segment since the list was empty */
-
-static void snap_lock(void)
-{
-    if (mpidbg_mt)
-        pthread_mutex_lock(&snap_mu);
-}
-
-static void snap_unlock(void)
-{
-    if (mpidbg_mt)
-        pthread_mutex_unlock(&snap_mu);
-}
-
-static void snap_register(struct mpidbg_robj *o)
-{
-    snap_lock();
-    if (snap_cnt == snap_cap) {
-        int cap = snap_cap ? 2 * snap_cap : 64;
-        struct mpidbg_robj **v = realloc(snap_list, sizeof *v * (size_t)cap);
-        if (!v) {
-            o->snap_bad = 1; /* cannot be told apart: no comparison */
-            o->snap_idx = -1;
-            snap_unlock();
-            return;
-        }
-        snap_list = v;
-        snap_cap = cap;
-    }
-    o->snap_idx = snap_cnt;
-    snap_list[snap_cnt] = o;
-    for (int k = 0; k < o->snap_n; k++) {
-        const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
-        if (s->lo < snap_lo)
-            __atomic_store_n(&snap_lo, s->lo, __ATOMIC_RELAXED);
-        if (s->hi > snap_hi)
-            __atomic_store_n(&snap_hi, s->hi, __ATOMIC_RELAXED);
-    }
-    __atomic_store_n(&snap_cnt, snap_cnt + 1, __ATOMIC_RELAXED);
-    snap_unlock();
-}
-
-static void snap_unregister(struct mpidbg_robj *o)
-{
-    snap_lock();
-    int i = o->snap_idx;
-    if (i >= 0 && i < snap_cnt && snap_list[i] == o) {
-        struct mpidbg_robj *last = snap_list[snap_cnt - 1];
-        snap_list[i] = last;
-        last->snap_idx = i;
-        __atomic_store_n(&snap_cnt, snap_cnt - 1, __ATOMIC_RELAXED);
-        if (!snap_cnt) {
-            __atomic_store_n(&snap_lo, INT64_MAX, __ATOMIC_RELAXED);
-            __atomic_store_n(&snap_hi, INT64_MIN, __ATOMIC_RELAXED);
-        }
-    }
-    o->snap_idx = -1;
-    snap_unlock();
-}
-
-/* snap_written: an operation that writes [lo, hi) started */
-static void snap_written(int64_t lo, int64_t hi)
-{
-    if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED) || hi <= __atomic_load_n(&snap_lo, __ATOMIC_RELAXED) ||
-        lo >= __atomic_load_n(&snap_hi, __ATOMIC_RELAXED))
-        return;
-    snap_lock();
-    for (int i = 0; i < snap_cnt; i++) {
-        struct mpidbg_robj *o = snap_list[i];
-        for (int k = 0; k < o->snap_n; k++) {
-            const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
-            if (s->lo < hi && lo < s->hi)
-                o->snap_bad = 1;
-        }
-    }
-    snap_unlock();
-}
-
-/* tr_start hands an operation that just started to the tracker (or the
- * cheap tier); moved: it completed when it started. Not under a lock. */
-static void tr_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
-{
-    o->tr_n = 0;
-    o->snap_n = 0;
-    o->snap_len = 0;
-    o->snap_bad = 0;
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
-        return;
-    for (int i = 0; i < o->nseg; i++)
-        if (o->seg[i].mode == MPIDBG_WR)
-            snap_written(o->seg[i].lo, o->seg[i].hi);
-    int rma = o->rec->kind == MPIDBG_REQ_RMA;
-    int fid_w = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_RECV_BUFFER_ACCESS;
-    int fid_r = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_SEND_BUFFER_WRITE;
-    if (!mpidbg_enabled(fid_w) && !mpidbg_enabled(fid_r))
-        return;
-    o->tr_site = cx->site;
-    int watch = mpidbg_track_sample(cx->site);
-    int total = 0;
-    uint8_t *snap = NULL;
-    int snapi[4], nsnap = 0;
-    for (int i = 0; i < o->nseg; i++) {
-        struct mpidbg_seg *s = &o->seg[i];
-        if (s->hi <= s->lo)
-            continue;
-        int id = 0;
-        if (watch) {
-            struct mpidbg_tr_what w = {
-                .fid = s->mode == MPIDBG_WR ? fid_w : fid_r,
-                .fid_latent = rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT,
-                .call = o->call,
-                .moved = moved,
-                .site = cx->site,
-                .addr = s->addr,
-                .count = s->count,
-                .type = s->type,
-                .sampled = 1,
-            };
-            id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
-        }
-        if (id > 0 && !ids_push(o, id))
-            mpidbg_track_remove(id);
-        if (!rma && snap_ok(o, s, total) && nsnap < 4) {
-            snapi[nsnap++] = i;
-            total += (int)(s->hi - s->lo);
-        }
-    }
-    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
-        return;
-    snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
-    if (!snap)
-        return;
-    int off = 0;
-    for (int k = 0; k < nsnap; k++) {
-        struct mpidbg_seg *s = &o->seg[snapi[k]];
-        memcpy(snap + off, (const void *)(uintptr_t)s->lo, (size_t)(s->hi - s->lo));
-        off += (int)(s->hi - s->lo);
-        o->snap_seg[k] = snapi[k];
-    }
-    o->snap = snap;
-    o->snap_len = total;
-    o->snap_n = nsnap;
-    snap_register(o);
-    __atomic_fetch_add(&mpidbg_track_stats[MPIDBG_TRS_SNAPSHOTS], 1, __ATOMIC_RELAXED);
-}
-
-/* tr_release stops watching an operation's buffers. */
-/* reported: a copied send whose store the tracker reported where it
- * happened is not reported again at completion */
-static void reported(struct mpidbg_robj *o)
-{
-    if (o->snap_n)
-        for (int i = 0; i < o->tr_n; i++)
-            if (mpidbg_track_reported(o->tr_ids[i]))
-                o->snap_bad = 1;
-}
-
-static void tr_release(struct mpidbg_robj *o)
-{
-    reported(o);
-    if (o->tr_n == 1)
-        mpidbg_track_remove(o->tr_ids[0]);
-    else
-        mpidbg_track_remove_n(o->tr_ids, o->tr_n);
-    o->tr_n = 0;
-}
-
-/* tr_end: the operation is complete (or freed, or forgotten: cx NULL).
- * Its buffers are no longer watched, and the cheap tier compares its
- * copies: a difference is a store while the send was pending. */
-static void tr_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
-{
-    if (o->tr_n)
-        tr_release(o);
-    if (!o->snap_n)
-        return;
-    snap_unregister(o);
-    int off = 0, found = 0;
-    for (int k = 0; k < o->snap_n && cx && !found && !o->snap_bad; k++) {
-        int si = o->snap_seg[k];
-        if (si >= o->nseg)
-            break;
-        struct mpidbg_seg *s = &o->seg[si];
-        int64_t n = s->hi - s->lo;
-        const uint8_t *now = (const uint8_t *)(uintptr_t)s->lo;
-        if (memcmp(now, o->snap + off, (size_t)n) != 0) {
-            int64_t j = 0;
-            while (j < n && now[j] == o->snap[off + j])
-                j++;
-            struct mpidbg_ev ev;
-            mpidbg_ev_init(&ev, cx, MPIDBG_F_SEND_BUFFER_CHANGED, "buf");
-            ev.variant = MPIDBG_V_CHANGED;
-            ev.addr = s->addr;
-            ev.count = s->count;
-            ev.handle = s->type;
-            ev.at = (uint64_t)s->lo + (uint64_t)j;
-            ev.related_site = o->rec->site;
-            ev.related_call = o->call;
-            ev.related_kind = 2;
-            mpidbg_track_found(o->tr_site);
-            mpidbg_report(cx, &ev);
-            found = 1;
-        }
-        off += (int)n;
-    }
-    if (o->snap != o->snap_inl)
-        free(o->snap);
-    o->snap = NULL;
-    o->snap_n = 0;
-}
-
-/* tr_release_all: before MPI_Waitall, for the requests it completes, in
- * one batch (one mprotect per run of pages, not one per buffer). */
-static void tr_release_all(struct reqref *c, int n)
-{
-    int stack[64], k = 0, cap = 64, *ids = stack;
-    for (int i = 0; c && i < n; i++) {
-        struct mpidbg_robj *o = c[i].o;
-        if (!o || o->serial != c[i].serial || !o->tr_n)
-            continue;
-        reported(o);
-        if (k + o->tr_n > cap) {
-            int ncap = 2 * (k + o->tr_n);
-            int *v = ids == stack ? malloc(sizeof *v * (size_t)ncap) : realloc(ids, sizeof *v * (size_t)ncap);
-            if (!v) {
-                tr_release(o);
-                continue;
-            }
-            if (ids == stack)
-                memcpy(v, stack, sizeof *v * (size_t)k);
-            ids = v;
-            cap = ncap;
-        }
-        memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)o->tr_n);
-        k += o->tr_n;
-        o->tr_n = 0;
-    }
-    if (k)
-        mpidbg_track_remove_n(ids, k);
-    if (ids != stack)
-        free(ids);
 }
 
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
@@ -502,9 +195,9 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
         mpidbg_pending_add(o);
     mpidbg_wunlock();
     if (stale)
-        tr_end(NULL, o);
+        mpidbg_req_track_end(NULL, o);
     if (o->active)
-        tr_start(cx, o, minting);
+        mpidbg_req_track_start(cx, o, minting);
 }
 
 void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm)
@@ -527,12 +220,12 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
     if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
-    tr_start(cx, o, 0);
+    mpidbg_req_track_start(cx, o, 0);
 }
 
 /* completed finishes n requests; freed: MPI_Request_free (whose
  * operation may still be reading its buffer: no comparison). */
-static void completed(struct mpidbg_cx *cx, const struct reqref *rs, int n, int freed)
+static void completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed)
 {
     MPI_Comm *deferred[8];
     uint64_t dsite[8];
@@ -541,7 +234,7 @@ static void completed(struct mpidbg_cx *cx, const struct reqref *rs, int n, int 
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
         if (o && o->serial == rs[i].serial && o->active && (o->tr_n || o->snap_n))
-            tr_end(freed ? NULL : cx, o);
+            mpidbg_req_track_end(freed ? NULL : cx, o);
     }
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
@@ -604,7 +297,7 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
 }
 
 /* ref checks one request and keeps what completion will need. */
-static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct reqref *out)
+static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct mpidbg_reqref *out)
 {
     out->h = h;
     out->o = NULL;
@@ -625,7 +318,7 @@ static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index,
 #define STACK_REQS 64
 
 /* copy_reqs checks the requests of a completion call and keeps them. */
-static struct reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], struct reqref *stack)
+static struct mpidbg_reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], struct mpidbg_reqref *stack)
 {
     if (count <= 0)
         return stack;
@@ -633,7 +326,7 @@ static struct reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Reque
         mpidbg_chk_array(cx, reqs, count, "array_of_requests");
         return NULL;
     }
-    struct reqref *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
+    struct mpidbg_reqref *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
     if (!c)
         return NULL;
     for (int i = 0; i < count; i++)
@@ -641,7 +334,7 @@ static struct reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Reque
     return c;
 }
 
-static void drop_reqs(struct reqref *c, struct reqref *stack)
+static void drop_reqs(struct mpidbg_reqref *c, struct mpidbg_reqref *stack)
 {
     if (c != stack)
         free(c);
@@ -707,7 +400,7 @@ struct xwait {
     struct mpidbg_ehswap eh;
 };
 
-static void xr_before(struct mpidbg_cx *cx, struct reqref *c, int n, int wait, int mode, struct xwait *xw)
+static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw)
 {
     xw->any = xw->blocked = xw->eh.n = 0;
     if (!mpidbg_xr_on || !c)
@@ -757,7 +450,7 @@ static MPI_Status *xr_statuses(struct xwait *xw, MPI_Status *st, int n)
     return xw->st;
 }
 
-static int xr_after(struct xwait *xw, struct reqref *c, int count, const int *done, int ndone, MPI_Status *given, int rc)
+static int xr_after(struct xwait *xw, struct mpidbg_reqref *c, int count, const int *done, int ndone, MPI_Status *given, int rc)
 {
     if (xw->blocked)
         mpidbg_blocked_end();
@@ -787,7 +480,7 @@ static int xr_after(struct xwait *xw, struct reqref *c, int count, const int *do
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     PROLOGUE(MPI_Wait, PMPI_Wait(request, status));
-    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
     struct xwait xw;
@@ -795,7 +488,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
     if (r.o && r.o->tr_n)
-        tr_release(r.o); /* MPI moves the data now */
+        mpidbg_req_track_release(r.o); /* MPI moves the data now */
     REAL1(request);
     int rc = PMPI_Wait(request, status);
     BACK1(request);
@@ -811,7 +504,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     PROLOGUE(MPI_Test, PMPI_Test(request, flag, status));
-    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
     struct xwait xw;
@@ -831,15 +524,15 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
-    struct reqref stack[STACK_REQS];
+    struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
-    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = array_of_statuses;
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
-    tr_release_all(c, count); /* MPI moves the data now */
+    mpidbg_req_track_release_all(c, count); /* MPI moves the data now */
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Waitall(count, x, array_of_statuses);
     back_reqs(count, array_of_requests, x, xstack);
@@ -860,10 +553,10 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
 int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
-    struct reqref stack[STACK_REQS];
+    struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
-    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = array_of_statuses;
@@ -882,9 +575,9 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
-    struct reqref stack[STACK_REQS];
+    struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = status;
@@ -904,9 +597,9 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
     PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
-    struct reqref stack[STACK_REQS];
+    struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = status;
@@ -923,7 +616,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     return rc;
 }
 
-static void some_done(struct mpidbg_cx *cx, struct reqref *c, int count, const int *outcount, const int *indices)
+static void some_done(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int count, const int *outcount, const int *indices)
 {
     if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
         return;
@@ -937,11 +630,11 @@ static void some_done(struct mpidbg_cx *cx, struct reqref *c, int count, const i
 static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[], MPI_Status[]), int incount,
                 MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
 {
-    struct reqref stack[STACK_REQS];
+    struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(cx, incount, "incount");
     mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
     mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
-    struct reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
+    struct mpidbg_reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
     struct xwait xw;
     xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = array_of_statuses;
@@ -979,7 +672,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 int MPI_Request_free(MPI_Request *request)
 {
     PROLOGUE(MPI_Request_free, PMPI_Request_free(request));
-    struct reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request")) {
         if (*request == MPI_REQUEST_NULL) {
             struct mpidbg_ev ev;

@@ -352,6 +352,20 @@ MPIDBG_HIDDEN void mpidbg_objects_init(void);
 MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 
 /* ---- requests and completion (requests.c) ---- */
+/* A request a completion call takes, as it was before the call: MPI
+ * overwrites the handle, and may hand the same value to a new request
+ * (of another thread) before the shim records the completion, which the
+ * serial tells apart. */
+struct mpidbg_reqref {
+    MPI_Request h;
+    uint32_t serial;
+    struct mpidbg_robj *o;
+};
+/* requests_track.c: their buffers and the access tracker */
+MPIDBG_HIDDEN void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved);
+MPIDBG_HIDDEN void mpidbg_req_track_release(struct mpidbg_robj *o);
+MPIDBG_HIDDEN void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n);
+MPIDBG_HIDDEN void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o);
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
 MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);

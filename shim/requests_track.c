@@ -1,0 +1,322 @@
+/*
+ * Buffer races (issue 5, docs/races.md): the buffers of active requests
+ * and the access tracker (track.h). requests.c calls in:
+ *
+ *   mpidbg_req_track_start    an operation started (a nonblocking call
+ *                             returned a request, MPI_Start(all) started a
+ *                             persistent one): one watched range per
+ *                             buffer segment, a receive's without access, a
+ *                             send's write-protected, for the operations
+ *                             the sampling policy picks; small contiguous
+ *                             send buffers are also copied (the cheap tier);
+ *   mpidbg_req_track_release  stop watching (before MPI_Wait; the batch
+ *   mpidbg_req_track_release_all  form before MPI_Waitall);
+ *   mpidbg_req_track_end      the operation is complete (or freed, or
+ *                             forgotten: cx NULL): stop watching, compare
+ *                             the copies (send-buffer-changed).
+ *
+ * Never under the writer lock: the tracker has its own.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+
+static int ids_push(struct mpidbg_robj *o, int id)
+{
+    if (!o->tr_ids) {
+        o->tr_ids = o->tr_inl;
+        o->tr_cap = 4;
+    }
+    if (o->tr_n == o->tr_cap) {
+        int cap = o->tr_cap * 2;
+        int32_t *v = malloc(sizeof *v * (size_t)cap);
+        if (!v)
+            return 0;
+        memcpy(v, o->tr_ids, sizeof *v * (size_t)o->tr_n);
+        if (o->tr_ids != o->tr_inl)
+            free(o->tr_ids);
+        o->tr_ids = v;
+        o->tr_cap = cap;
+    }
+    o->tr_ids[o->tr_n++] = id;
+    return 1;
+}
+
+/* untracked: calls whose buffers the tracker leaves alone. A partitioned
+ * operation's buffer is the program's between MPI_Start and MPI_Pready
+ * (MPI_Parrived) partition by partition; a file operation's is ROMIO's,
+ * which may hand it to threads of its own. */
+static int untracked(int call)
+{
+    if (call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init)
+        return 1;
+    const char *n = mpidbg_call_name(call);
+    return strncmp(n, "MPI_File_", 9) == 0;
+}
+
+/* snap_ok: a send segment the cheap tier can copy: contiguous, small, and
+ * not written by the same operation (MPI_Isendrecv_replace). */
+static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total)
+{
+    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > MPIDBG_TR_SNAP_MAX - total ||
+        o->snap_n == 4 || !s->addr)
+        return 0;
+    for (int i = 0; i < o->nseg; i++)
+        if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
+            return 0;
+    return 1;
+}
+
+/* The operations with copies, so that a later receive into one of their
+ * buffers (a buffer-overlap error of its own) does not also count as the
+ * program changing it. Each knows its place in the list; a mutex under
+ * MPI_THREAD_MULTIPLE only. */
+static pthread_mutex_t snap_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct mpidbg_robj **snap_list;
+static int snap_cnt, snap_cap;
+static int64_t snap_lo = INT64_MAX, snap_hi = INT64_MIN; /* bounds of every copied segment since the list was empty */
+
+static void snap_lock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_lock(&snap_mu);
+}
+
+static void snap_unlock(void)
+{
+    if (mpidbg_mt)
+        pthread_mutex_unlock(&snap_mu);
+}
+
+static void snap_register(struct mpidbg_robj *o)
+{
+    snap_lock();
+    if (snap_cnt == snap_cap) {
+        int cap = snap_cap ? 2 * snap_cap : 64;
+        struct mpidbg_robj **v = realloc(snap_list, sizeof *v * (size_t)cap);
+        if (!v) {
+            o->snap_bad = 1; /* cannot be told apart: no comparison */
+            o->snap_idx = -1;
+            snap_unlock();
+            return;
+        }
+        snap_list = v;
+        snap_cap = cap;
+    }
+    o->snap_idx = snap_cnt;
+    snap_list[snap_cnt] = o;
+    for (int k = 0; k < o->snap_n; k++) {
+        const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
+        if (s->lo < snap_lo)
+            __atomic_store_n(&snap_lo, s->lo, __ATOMIC_RELAXED);
+        if (s->hi > snap_hi)
+            __atomic_store_n(&snap_hi, s->hi, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&snap_cnt, snap_cnt + 1, __ATOMIC_RELAXED);
+    snap_unlock();
+}
+
+static void snap_unregister(struct mpidbg_robj *o)
+{
+    snap_lock();
+    int i = o->snap_idx;
+    if (i >= 0 && i < snap_cnt && snap_list[i] == o) {
+        struct mpidbg_robj *last = snap_list[snap_cnt - 1];
+        snap_list[i] = last;
+        last->snap_idx = i;
+        __atomic_store_n(&snap_cnt, snap_cnt - 1, __ATOMIC_RELAXED);
+        if (!snap_cnt) {
+            __atomic_store_n(&snap_lo, INT64_MAX, __ATOMIC_RELAXED);
+            __atomic_store_n(&snap_hi, INT64_MIN, __ATOMIC_RELAXED);
+        }
+    }
+    o->snap_idx = -1;
+    snap_unlock();
+}
+
+/* snap_written: an operation that writes [lo, hi) started */
+static void snap_written(int64_t lo, int64_t hi)
+{
+    if (!__atomic_load_n(&snap_cnt, __ATOMIC_RELAXED) || hi <= __atomic_load_n(&snap_lo, __ATOMIC_RELAXED) ||
+        lo >= __atomic_load_n(&snap_hi, __ATOMIC_RELAXED))
+        return;
+    snap_lock();
+    for (int i = 0; i < snap_cnt; i++) {
+        struct mpidbg_robj *o = snap_list[i];
+        for (int k = 0; k < o->snap_n; k++) {
+            const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
+            if (s->lo < hi && lo < s->hi)
+                o->snap_bad = 1;
+        }
+    }
+    snap_unlock();
+}
+
+/* tr_start hands an operation that just started to the tracker (or the
+ * cheap tier); moved: it completed when it started. Not under a lock. */
+void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
+{
+    o->tr_n = 0;
+    o->snap_n = 0;
+    o->snap_len = 0;
+    o->snap_bad = 0;
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
+        return;
+    for (int i = 0; i < o->nseg; i++)
+        if (o->seg[i].mode == MPIDBG_WR)
+            snap_written(o->seg[i].lo, o->seg[i].hi);
+    int rma = o->rec->kind == MPIDBG_REQ_RMA;
+    int fid_w = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_RECV_BUFFER_ACCESS;
+    int fid_r = rma ? MPIDBG_F_RMA_ORIGIN_RACE : MPIDBG_F_SEND_BUFFER_WRITE;
+    if (!mpidbg_enabled(fid_w) && !mpidbg_enabled(fid_r))
+        return;
+    o->tr_site = cx->site;
+    int watch = mpidbg_track_sample(cx->site);
+    int total = 0;
+    uint8_t *snap = NULL;
+    int snapi[4], nsnap = 0;
+    for (int i = 0; i < o->nseg; i++) {
+        struct mpidbg_seg *s = &o->seg[i];
+        if (s->hi <= s->lo)
+            continue;
+        int id = 0;
+        if (watch) {
+            struct mpidbg_tr_what w = {
+                .fid = s->mode == MPIDBG_WR ? fid_w : fid_r,
+                .fid_latent = rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT,
+                .call = o->call,
+                .moved = moved,
+                .site = cx->site,
+                .addr = s->addr,
+                .count = s->count,
+                .type = s->type,
+                .sampled = 1,
+            };
+            id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
+        }
+        if (id > 0 && !ids_push(o, id))
+            mpidbg_track_remove(id);
+        if (!rma && snap_ok(o, s, total) && nsnap < 4) {
+            snapi[nsnap++] = i;
+            total += (int)(s->hi - s->lo);
+        }
+    }
+    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
+        return;
+    snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
+    if (!snap)
+        return;
+    int off = 0;
+    for (int k = 0; k < nsnap; k++) {
+        struct mpidbg_seg *s = &o->seg[snapi[k]];
+        memcpy(snap + off, (const void *)(uintptr_t)s->lo, (size_t)(s->hi - s->lo));
+        off += (int)(s->hi - s->lo);
+        o->snap_seg[k] = snapi[k];
+    }
+    o->snap = snap;
+    o->snap_len = total;
+    o->snap_n = nsnap;
+    snap_register(o);
+    __atomic_fetch_add(&mpidbg_track_stats[MPIDBG_TRS_SNAPSHOTS], 1, __ATOMIC_RELAXED);
+}
+
+/* tr_release stops watching an operation's buffers. */
+/* reported: a copied send whose store the tracker reported where it
+ * happened is not reported again at completion */
+static void reported(struct mpidbg_robj *o)
+{
+    if (o->snap_n)
+        for (int i = 0; i < o->tr_n; i++)
+            if (mpidbg_track_reported(o->tr_ids[i]))
+                o->snap_bad = 1;
+}
+
+void mpidbg_req_track_release(struct mpidbg_robj *o)
+{
+    reported(o);
+    if (o->tr_n == 1)
+        mpidbg_track_remove(o->tr_ids[0]);
+    else
+        mpidbg_track_remove_n(o->tr_ids, o->tr_n);
+    o->tr_n = 0;
+}
+
+/* tr_end: the operation is complete (or freed, or forgotten: cx NULL).
+ * Its buffers are no longer watched, and the cheap tier compares its
+ * copies: a difference is a store while the send was pending. */
+void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
+{
+    if (o->tr_n)
+        mpidbg_req_track_release(o);
+    if (!o->snap_n)
+        return;
+    snap_unregister(o);
+    int off = 0, found = 0;
+    for (int k = 0; k < o->snap_n && cx && !found && !o->snap_bad; k++) {
+        int si = o->snap_seg[k];
+        if (si >= o->nseg)
+            break;
+        struct mpidbg_seg *s = &o->seg[si];
+        int64_t n = s->hi - s->lo;
+        const uint8_t *now = (const uint8_t *)(uintptr_t)s->lo;
+        if (memcmp(now, o->snap + off, (size_t)n) != 0) {
+            int64_t j = 0;
+            while (j < n && now[j] == o->snap[off + j])
+                j++;
+            struct mpidbg_ev ev;
+            mpidbg_ev_init(&ev, cx, MPIDBG_F_SEND_BUFFER_CHANGED, "buf");
+            ev.variant = MPIDBG_V_CHANGED;
+            ev.addr = s->addr;
+            ev.count = s->count;
+            ev.handle = s->type;
+            ev.at = (uint64_t)s->lo + (uint64_t)j;
+            ev.related_site = o->rec->site;
+            ev.related_call = o->call;
+            ev.related_kind = 2;
+            mpidbg_track_found(o->tr_site);
+            mpidbg_report(cx, &ev);
+            found = 1;
+        }
+        off += (int)n;
+    }
+    if (o->snap != o->snap_inl)
+        free(o->snap);
+    o->snap = NULL;
+    o->snap_n = 0;
+}
+
+/* tr_release_all: before MPI_Waitall, for the requests it completes, in
+ * one batch (one mprotect per run of pages, not one per buffer). */
+void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
+{
+    int stack[64], k = 0, cap = 64, *ids = stack;
+    for (int i = 0; c && i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        if (!o || o->serial != c[i].serial || !o->tr_n)
+            continue;
+        reported(o);
+        if (k + o->tr_n > cap) {
+            int ncap = 2 * (k + o->tr_n);
+            int *v = ids == stack ? malloc(sizeof *v * (size_t)ncap) : realloc(ids, sizeof *v * (size_t)ncap);
+            if (!v) {
+                mpidbg_req_track_release(o);
+                continue;
+            }
+            if (ids == stack)
+                memcpy(v, stack, sizeof *v * (size_t)k);
+            ids = v;
+            cap = ncap;
+        }
+        memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)o->tr_n);
+        k += o->tr_n;
+        o->tr_n = 0;
+    }
+    if (k)
+        mpidbg_track_remove_n(ids, k);
+    if (ids != stack)
+        free(ids);
+}
+
