@@ -70,13 +70,12 @@ func (d *desc) bufferAccess(id string) {
 	ev := d.ev
 	h, addr, at := uint64(ev.handle), uint64(ev.addr), uint64(ev.at)
 	d.path = elementAt(h, addr, int64(ev.count), at)
-	d.typeDesc(h)
-	where := ""
+	where := fmt.Sprintf(" (%d x %s)", int64(ev.count), d.typeDesc(h))
 	if addr != 0 {
-		where = fmt.Sprintf(" at offset %d", int64(at-addr))
+		where += fmt.Sprintf(" at offset %d", int64(at-addr))
 	}
 	if d.path != "" {
-		where += " (element " + d.path + ")"
+		where += ", element " + d.path + ","
 	}
 	access := "load from"
 	if ev.variant == C.MPIDBG_V_STORE {
@@ -108,7 +107,7 @@ func (d *desc) bufferChanged() {
 	ev := d.ev
 	h, addr, at := uint64(ev.handle), uint64(ev.addr), uint64(ev.at)
 	d.path = elementAt(h, addr, int64(ev.count), at)
-	d.typeDesc(h)
+	what := fmt.Sprintf("%d x %s", int64(ev.count), d.typeDesc(h))
 	where := ""
 	if addr != 0 {
 		where = fmt.Sprintf(" at offset %d", int64(at-addr))
@@ -117,5 +116,5 @@ func (d *desc) bufferChanged() {
 		where += ", element " + d.path
 	}
 	send := callName(ev.related_call)
-	d.printf("the send buffer of the %s completed here changed while the send was pending (first changed byte%s): the program stored into it after the %s and before this call", send, where, send)
+	d.printf("the send buffer (%s) of the %s completed here changed while the send was pending (first changed byte%s): the program stored into it after the %s and before this call", what, send, where, send)
 }
