@@ -27,7 +27,7 @@ int main(int argc, char **argv)
         partial[i] = rank + i;
 
     if (rank == 0) {
-        MPI_Iallreduce(partial, total, 64, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+        MPI_Iallreduce(partial, total, 64, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r); // related "recv-buffer-access"
         early = total[5]; // want "recv-buffer-access"
         MPI_Send(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
     } else {

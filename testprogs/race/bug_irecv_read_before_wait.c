@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     int *buf = calloc(N, sizeof *buf);
 
     if (rank == 0) {
-        MPI_Irecv(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Irecv(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "recv-buffer-access"
         early = buf[7]; // want "recv-buffer-access"
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         refill(&s, 0);
-        MPI_Isend(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Isend(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-write"
         refill(&s, 1); // bug: the send is still pending
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -27,7 +27,7 @@ static void exchange(int rank)
     if (rank == 0) {
         for (int i = 0; i < N; i++)
             buf[i] = i;
-        MPI_Isend(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Isend(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-write"
         buf[N - 10] = -1; // want "send-buffer-write"
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         MPI_Send_init(buf, N, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
-        MPI_Start(&r);
+        MPI_Start(&r); // related "send-buffer-write"
         buf[100] *= 2; // want "send-buffer-write"
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     if (rank == 0) {
-        MPI_Isend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r);
+        MPI_Isend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-changed"
         small[2] = 30; // bug: the send is still pending
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE); // want "send-buffer-changed"
