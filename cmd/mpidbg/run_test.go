@@ -167,13 +167,7 @@ func fakeMPIExec(args []string) int {
 			w.Write(finding(r, "invalid-tag", send, "MPI_Send: tag -1 is negative"))
 		})
 		fmt.Println("ready")
-		select {
-		case <-sigs:
-			fmt.Println("got SIGINT")
-			return 130
-		case <-time.After(time.Minute):
-			return 98
-		}
+		return untilInterrupt(sigs)
 	case "deadlock", "deadlock_stop", "deadlock_stubborn", "ring_zero":
 		return fakeDeadlock(rec, connect, bye)
 	}
@@ -233,6 +227,12 @@ func fakeDeadlock(rec fakeRecord, connect func(rank int) *wire.Writer, bye func(
 		}
 		fmt.Println("ready")
 	}
+	return untilInterrupt(sigs)
+}
+
+// untilInterrupt is how a fake mpiexec ends a scenario that hangs: 130
+// when mpidbg sends it SIGINT, 98 when nothing comes within a minute.
+func untilInterrupt(sigs <-chan os.Signal) int {
 	select {
 	case <-sigs:
 		fmt.Println("got SIGINT")
