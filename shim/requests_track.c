@@ -62,7 +62,7 @@ static int untracked(int call)
 static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total)
 {
     if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > MPIDBG_TR_SNAP_MAX - total ||
-        o->snap_n == 4 || !s->addr)
+        !s->addr)
         return 0;
     for (int i = 0; i < o->nseg; i++)
         if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
@@ -178,6 +178,7 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     int total = 0;
     uint8_t *snap = NULL;
     int snapi[4], nsnap = 0;
+    int copies = !rma && mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED);
     for (int i = 0; i < o->nseg; i++) {
         struct mpidbg_seg *s = &o->seg[i];
         if (s->hi <= s->lo)
@@ -199,12 +200,12 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);
-        if (!rma && snap_ok(o, s, total) && nsnap < 4) {
+        if (copies && nsnap < 4 && snap_ok(o, s, total)) {
             snapi[nsnap++] = i;
             total += (int)(s->hi - s->lo);
         }
     }
-    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
+    if (!nsnap)
         return;
     snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
     if (!snap)
