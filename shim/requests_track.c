@@ -155,13 +155,13 @@ static void snap_written(int64_t lo, int64_t hi)
     snap_unlock();
 }
 
-/* tr_start hands an operation that just started to the tracker (or the
- * cheap tier); moved: it completed when it started. Not under a lock. */
+/* mpidbg_req_track_start hands an operation that just started to the
+ * tracker (and the cheap tier); moved: it completed when it started. Not
+ * under a lock. */
 void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
 {
     o->tr_n = 0;
     o->snap_n = 0;
-    o->snap_len = 0;
     o->snap_bad = 0;
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
         return;
@@ -218,13 +218,11 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         o->snap_seg[k] = snapi[k];
     }
     o->snap = snap;
-    o->snap_len = total;
     o->snap_n = nsnap;
     snap_register(o);
     __atomic_fetch_add(&mpidbg_track_stats[MPIDBG_TRS_SNAPSHOTS], 1, __ATOMIC_RELAXED);
 }
 
-/* tr_release stops watching an operation's buffers. */
 /* reported: a copied send whose store the tracker reported where it
  * happened is not reported again at completion */
 static void reported(struct mpidbg_robj *o)
@@ -235,6 +233,7 @@ static void reported(struct mpidbg_robj *o)
                 o->snap_bad = 1;
 }
 
+/* mpidbg_req_track_release stops watching an operation's buffers. */
 void mpidbg_req_track_release(struct mpidbg_robj *o)
 {
     reported(o);
@@ -245,7 +244,8 @@ void mpidbg_req_track_release(struct mpidbg_robj *o)
     o->tr_n = 0;
 }
 
-/* tr_end: the operation is complete (or freed, or forgotten: cx NULL).
+/* mpidbg_req_track_end: the operation is complete (or freed, or
+ * forgotten: cx NULL).
  * Its buffers are no longer watched, and the cheap tier compares its
  * copies: a difference is a store while the send was pending. */
 void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
@@ -289,7 +289,7 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
     o->snap_n = 0;
 }
 
-/* tr_release_all: before MPI_Waitall, for the requests it completes, in
+/* mpidbg_req_track_release_all: before MPI_Waitall, for the requests it completes, in
  * one batch (one mprotect per run of pages, not one per buffer). */
 void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
 {

@@ -301,18 +301,17 @@ struct mpidbg_robj {
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
     MPI_Comm xr;            /* the shadow of its communicator when it started (outlives MPI_Comm_free) */
-    /* the access tracker (requests.c, track.c): the ids of its buffers'
-     * watched ranges while active, and the cheap tier's copies of small
-     * send buffers it does not watch */
+    /* the access tracker (requests_track.c, track.c): the ids of its
+     * buffers' watched ranges while active, and the cheap tier's copies
+     * of its small send buffers */
     int32_t tr_n, tr_cap;
     uint64_t tr_site;       /* the call that started it (the sampling policy's site) */
     int32_t *tr_ids;        /* tr_inl, or malloc'd */
     int32_t tr_inl[4];
     int32_t snap_n;         /* segments copied, 0 none */
     int32_t snap_seg[4];    /* their indices in seg */
-    int32_t snap_len;       /* bytes */
     int32_t snap_bad;       /* an operation of MPI writes into a copied segment: no comparison */
-    int32_t snap_idx;       /* its place in the list of copies (requests.c) */
+    int32_t snap_idx;       /* its place in the list of copies (requests_track.c) */
     uint8_t *snap;          /* snap_inl, or malloc'd */
     uint8_t snap_inl[32];
 };

@@ -447,13 +447,6 @@ int mpidbg_track_reported(int id)
     return id > 0 && slot_of(id, &r) >= 0 && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_OFF;
 }
 
-void mpidbg_track_moved(int id)
-{
-    struct tr_range *r;
-    if (id > 0 && slot_of(id, &r) >= 0)
-        __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
-}
-
 int mpidbg_track_log(int id, struct mpidbg_tr_access *out, int max, int *lost)
 {
     int got = 0;
@@ -650,12 +643,6 @@ void mpidbg_track_exit_slow(void)
     mpidbg_track_dirty = 0;
     tr_progress();
     drain();
-}
-
-void mpidbg_track_flush(void)
-{
-    if (mpidbg_track_on)
-        drain();
 }
 
 static void print_stats(void)

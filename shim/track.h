@@ -97,10 +97,6 @@ __attribute__((visibility("hidden"))) void mpidbg_track_remove_n(const int *ids,
  * for a report (the range is no longer watched); until it is removed. */
 __attribute__((visibility("hidden"))) int mpidbg_track_reported(int id);
 
-/* mpidbg_track_moved says that MPI has moved the data of a range (the
- * operation is known to be done, its completion call not yet made). */
-__attribute__((visibility("hidden"))) void mpidbg_track_moved(int id);
-
 /* mpidbg_track_log copies up to max accesses recorded for a log-mode
  * range since it was added (or since the last call); returns how many,
  * and sets *lost when some did not fit. */
@@ -156,10 +152,6 @@ static inline void mpidbg_track_exit(void)
     if (__builtin_expect(mpidbg_track_dirty | __atomic_load_n(&mpidbg_track_queued, __ATOMIC_RELAXED), 0))
         mpidbg_track_exit_slow();
 }
-
-/* mpidbg_track_flush reports what the fault handler queued (at
- * MPI_Finalize, and from the watcher thread). */
-__attribute__((visibility("hidden"))) void mpidbg_track_flush(void);
 
 /* ---- the Go side (track.go) ---- */
 

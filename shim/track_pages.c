@@ -26,7 +26,6 @@
 #define TP_CAP (1ul << TP_BITS)
 
 static struct tr_page *tp_arr[2];
-void tr_maps_stale(void);
 static struct tr_page *tp_cur; /* atomic */
 static int tp_which;
 static uint64_t tp_used;
