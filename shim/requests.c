@@ -231,6 +231,8 @@ static void completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int 
     uint64_t dsite[8];
     int32_t dcall[8];
     int nd = 0;
+    if (n > 1)
+        mpidbg_req_track_release_all(rs, n); /* their pages in one pass */
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
         if (o && o->serial == rs[i].serial && o->active && (o->tr_n || o->snap_n))
@@ -620,6 +622,16 @@ static void some_done(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int count, 
 {
     if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
         return;
+    if (*outcount > 1) {
+        /* the tracker lets go of all of them in one pass over their pages */
+        struct mpidbg_reqref stack[STACK_REQS], *d = *outcount <= STACK_REQS ? stack : malloc(sizeof *d * *outcount);
+        int k = 0;
+        for (int i = 0; d && i < *outcount; i++)
+            if (indices[i] >= 0 && indices[i] < count)
+                d[k++] = c[indices[i]];
+        mpidbg_req_track_release_all(d, k);
+        drop_reqs(d, stack);
+    }
     for (int i = 0; i < *outcount; i++)
         if (indices[i] >= 0 && indices[i] < count)
             completed(cx, &c[indices[i]], 1, 0);

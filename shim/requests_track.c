@@ -10,7 +10,9 @@
  *                             the sampling policy picks; small contiguous
  *                             send buffers are also copied (the cheap tier);
  *   mpidbg_req_track_release  stop watching (before MPI_Wait; the batch
- *   mpidbg_req_track_release_all  form before MPI_Waitall);
+ *   mpidbg_req_track_release_all  form before MPI_Waitall, and for what a
+ *                             completion call completed when that is more
+ *                             than one request);
  *   mpidbg_req_track_end      the operation is complete (or freed, or
  *                             forgotten: cx NULL): stop watching, compare
  *                             the copies (send-buffer-changed).
@@ -289,28 +291,37 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
     o->snap_n = 0;
 }
 
-/* mpidbg_req_track_release_all: before MPI_Waitall, for the requests it completes, in
- * one batch (one mprotect per run of pages, not one per buffer). */
+/* watched: the request a completion call took, when it is still that one
+ * and some of its buffers are watched */
+static struct mpidbg_robj *watched(const struct mpidbg_reqref *r)
+{
+    struct mpidbg_robj *o = r->o;
+    return o && o->serial == r->serial && o->tr_n ? o : NULL;
+}
+
+/* mpidbg_req_track_release_all stops watching the buffers of n requests
+ * in one batch (one mprotect per run of pages, not one per buffer): before
+ * MPI_Waitall, and for the requests a completion call completed. */
 void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
 {
-    int stack[64], k = 0, cap = 64, *ids = stack;
+    int stack[64], total = 0, k = 0;
     for (int i = 0; c && i < n; i++) {
-        struct mpidbg_robj *o = c[i].o;
-        if (!o || o->serial != c[i].serial || !o->tr_n)
+        struct mpidbg_robj *o = watched(&c[i]);
+        if (o)
+            total += o->tr_n;
+    }
+    if (!total)
+        return;
+    int *ids = total <= 64 ? stack : malloc(sizeof *ids * (size_t)total);
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = watched(&c[i]);
+        if (!o)
             continue;
-        reported(o);
-        if (k + o->tr_n > cap) {
-            int ncap = 2 * (k + o->tr_n);
-            int *v = ids == stack ? malloc(sizeof *v * (size_t)ncap) : realloc(ids, sizeof *v * (size_t)ncap);
-            if (!v) {
-                mpidbg_req_track_release(o);
-                continue;
-            }
-            if (ids == stack)
-                memcpy(v, stack, sizeof *v * (size_t)k);
-            ids = v;
-            cap = ncap;
+        if (!ids) {
+            mpidbg_req_track_release(o); /* no room for the batch: one by one */
+            continue;
         }
+        reported(o);
         memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)o->tr_n);
         k += o->tr_n;
         o->tr_n = 0;
@@ -320,4 +331,3 @@ void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
     if (ids != stack)
         free(ids);
 }
-
