@@ -333,13 +333,13 @@ static MPI_Count pieces(const struct mpidbg_rma *a, MPI_Aint *extent)
 {
     if (!mpidbg_nasty_cfg.split || a->target_count < 2 || !is_builtin(a->target_type))
         return 0;
-    int cls = mpidbg_nasty_class(a->call);
+    int cls = mpidbg_rma_class(a->call);
     int fetch = a->call == MPIDBG_CALL_MPI_Get_accumulate || a->call == MPIDBG_CALL_MPI_Get_accumulate_c;
-    if (cls == MPIDBG_NASTY_FETCH && !fetch)
+    if (cls == MPIDBG_RMA_CLS_FETCH && !fetch)
         return 0; /* Fetch_and_op, Compare_and_swap: one element */
-    if (cls != MPIDBG_NASTY_GET && (a->origin_type != a->target_type || a->origin_count != a->target_count))
+    if (cls != MPIDBG_RMA_CLS_GET && (a->origin_type != a->target_type || a->origin_count != a->target_count))
         return 0;
-    if ((cls == MPIDBG_NASTY_GET || fetch) && (a->result_type != a->target_type || a->result_count != a->target_count))
+    if ((cls == MPIDBG_RMA_CLS_GET || fetch) && (a->result_type != a->target_type || a->result_count != a->target_count))
         return 0;
     MPI_Aint lb;
     if (PMPI_Type_get_extent(a->target_type, &lb, extent) != MPI_SUCCESS || lb != 0 || *extent <= 0)
@@ -370,10 +370,9 @@ int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
     struct mpidbg_nasty_win *w = win_get(a->win, cx->wo != NULL); /* cx->wo: the window is valid */
     if (a->request) {
         /* issued now: the accumulates held for its target go first, to keep their order */
-        if (w && !w->acc_free && mpidbg_nasty_class(a->call) != MPIDBG_NASTY_PUT &&
-            mpidbg_nasty_class(a->call) != MPIDBG_NASTY_GET) {
+        if (w && !w->acc_free && mpidbg_rma_class(a->call) >= MPIDBG_RMA_CLS_ACC) {
             for (int i = 0; i < w->n; i++)
-                if (w->q[i].a.target_rank == a->target_rank && w->q[i].cls >= MPIDBG_NASTY_ACC) {
+                if (w->q[i].a.target_rank == a->target_rank && w->q[i].cls >= MPIDBG_RMA_CLS_ACC) {
                     issue(w, a->target_rank, 0);
                     break;
                 }
@@ -408,7 +407,7 @@ int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
         h->t_ns = t;
         h->polls = polls;
         h->piece = (int32_t)i;
-        h->cls = mpidbg_nasty_class(a->call);
+        h->cls = mpidbg_rma_class(a->call);
         if (per) {
             MPI_Count first = i * per, len = a->target_count - first < per ? a->target_count - first : per;
             MPI_Aint off = (MPI_Aint)first * ext;

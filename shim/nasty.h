@@ -26,12 +26,6 @@ struct mpidbg_nasty_cfg {
 };
 extern struct mpidbg_nasty_cfg mpidbg_nasty_cfg MPIDBG_HIDDEN;
 
-/* How an operation may be reordered: puts and gets freely; the
- * accumulate family (Accumulate, Get_accumulate, Fetch_and_op,
- * Compare_and_swap) keeps program order towards one target unless the
- * window says accumulate_ordering=none (MPI-4.1 §12.7.2). */
-enum { MPIDBG_NASTY_PUT, MPIDBG_NASTY_GET, MPIDBG_NASTY_ACC, MPIDBG_NASTY_FETCH };
-
 /* One held operation, or one piece of a split one. */
 struct mpidbg_held {
     struct mpidbg_rma a;   /* as it will be issued: a piece has its own origin/result, counts and offset */
@@ -41,7 +35,9 @@ struct mpidbg_held {
     int64_t t_ns;          /* when it was held (CLOCK_MONOTONIC) */
     uint64_t polls;        /* the rank's RMA calls before it */
     int32_t piece;         /* of a split operation, else 0; -1 once issued */
-    int32_t cls;           /* MPIDBG_NASTY_PUT ... */
+    int32_t cls;           /* mpidbg_rma_class (rma.h): puts and gets are reordered freely; the
+                            * accumulate family keeps program order towards one target unless the
+                            * window says accumulate_ordering=none (MPI-4.1 §12.7.2) */
     int32_t ndup;          /* datatypes duplicated for it (the program may free its own), freed after issue */
     MPI_Datatype dup[3];
 };
@@ -70,7 +66,6 @@ MPIDBG_HIDDEN int mpidbg_nasty_passive(const struct mpidbg_nasty_win *w, int tar
  * order and removes them; force_flush flushes each in a passive epoch
  * even with --nasty-flush=off. */
 MPIDBG_HIDDEN void mpidbg_nasty_issue(struct mpidbg_nasty_win *w, int target, int force_flush);
-MPIDBG_HIDDEN int mpidbg_nasty_class(int32_t call);
 
 /* lifecycle.c: at MPI_Init (after the world rank is known) and MPI_Finalize. */
 MPIDBG_HIDDEN void mpidbg_nasty_init(void);

@@ -56,28 +56,6 @@ static uint64_t below(uint64_t n)
     return r % n;
 }
 
-int mpidbg_nasty_class(int32_t call)
-{
-    switch (call) {
-    case MPIDBG_CALL_MPI_Put:
-    case MPIDBG_CALL_MPI_Put_c:
-    case MPIDBG_CALL_MPI_Rput:
-    case MPIDBG_CALL_MPI_Rput_c:
-        return MPIDBG_NASTY_PUT;
-    case MPIDBG_CALL_MPI_Get:
-    case MPIDBG_CALL_MPI_Get_c:
-    case MPIDBG_CALL_MPI_Rget:
-    case MPIDBG_CALL_MPI_Rget_c:
-        return MPIDBG_NASTY_GET;
-    case MPIDBG_CALL_MPI_Accumulate:
-    case MPIDBG_CALL_MPI_Accumulate_c:
-    case MPIDBG_CALL_MPI_Raccumulate:
-    case MPIDBG_CALL_MPI_Raccumulate_c:
-        return MPIDBG_NASTY_ACC;
-    }
-    return MPIDBG_NASTY_FETCH; /* Get_accumulate, Fetch_and_op, Compare_and_swap */
-}
-
 int mpidbg_nasty_passive(const struct mpidbg_nasty_win *w, int target)
 {
     return w->lock_all || (w->locks && target >= 0 && target < w->size && w->locks[target] > 0);
@@ -85,13 +63,13 @@ int mpidbg_nasty_passive(const struct mpidbg_nasty_win *w, int target)
 
 static int is_acc(const struct mpidbg_held *h)
 {
-    return h->cls == MPIDBG_NASTY_ACC || h->cls == MPIDBG_NASTY_FETCH;
+    return h->cls >= MPIDBG_RMA_CLS_ACC;
 }
 
 /* writes first (puts-first), reads first (gets-first) */
 static int writes(const struct mpidbg_held *h)
 {
-    return h->cls == MPIDBG_NASTY_PUT || h->cls == MPIDBG_NASTY_ACC;
+    return h->cls == MPIDBG_RMA_CLS_PUT || h->cls == MPIDBG_RMA_CLS_ACC;
 }
 
 static int by_seq(const void *x, const void *y)

@@ -191,44 +191,6 @@ static void win_free(struct mpidbg_rma_win *w)
 
 /* ---- origin buffers ---- */
 
-static int is_acc_family(int call)
-{
-    switch (call) {
-    case MPIDBG_CALL_MPI_Accumulate:
-    case MPIDBG_CALL_MPI_Accumulate_c:
-    case MPIDBG_CALL_MPI_Raccumulate:
-    case MPIDBG_CALL_MPI_Raccumulate_c:
-    case MPIDBG_CALL_MPI_Get_accumulate:
-    case MPIDBG_CALL_MPI_Get_accumulate_c:
-    case MPIDBG_CALL_MPI_Rget_accumulate:
-    case MPIDBG_CALL_MPI_Rget_accumulate_c:
-    case MPIDBG_CALL_MPI_Fetch_and_op:
-    case MPIDBG_CALL_MPI_Compare_and_swap:
-        return 1;
-    }
-    return 0;
-}
-
-static int is_read(int call)
-{
-    return call == MPIDBG_CALL_MPI_Get || call == MPIDBG_CALL_MPI_Get_c || call == MPIDBG_CALL_MPI_Rget ||
-           call == MPIDBG_CALL_MPI_Rget_c;
-}
-
-static int is_fetching(int call)
-{
-    switch (call) {
-    case MPIDBG_CALL_MPI_Get_accumulate:
-    case MPIDBG_CALL_MPI_Get_accumulate_c:
-    case MPIDBG_CALL_MPI_Rget_accumulate:
-    case MPIDBG_CALL_MPI_Rget_accumulate_c:
-    case MPIDBG_CALL_MPI_Fetch_and_op:
-    case MPIDBG_CALL_MPI_Compare_and_swap:
-        return 1;
-    }
-    return 0;
-}
-
 static void trk_push(struct mpidbg_rma_win *w, int target, int id)
 {
     if (w->ntrk == w->trkcap) {
@@ -252,7 +214,7 @@ static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const s
         return;
     mpidbg_sides_ready(cx);
     /* MPI_NO_OP: MPI ignores the origin buffer (MPI-4.1 §12.3.4) */
-    int skip_origin = a->op == MPI_NO_OP && is_acc_family(a->call);
+    int skip_origin = a->op == MPI_NO_OP && mpidbg_rma_class(a->call) >= MPIDBG_RMA_CLS_ACC;
     for (int i = 0; i < cx->nside; i++) {
         struct mpidbg_side *sd = &cx->sides[i];
         if (sd->mode != MPIDBG_WR && skip_origin)
@@ -350,7 +312,8 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     r.origin = w->rank;
     r.mode = mode;
     r.call = a->call;
-    r.kind = is_acc_family(a->call) ? MPIDBG_RMA_ACC : is_read(a->call) ? MPIDBG_RMA_READ : MPIDBG_RMA_WRITE;
+    int cls = mpidbg_rma_class(a->call);
+    r.kind = cls >= MPIDBG_RMA_CLS_ACC ? MPIDBG_RMA_ACC : cls == MPIDBG_RMA_CLS_GET ? MPIDBG_RMA_READ : MPIDBG_RMA_WRITE;
     if (r.kind == MPIDBG_RMA_ACC) {
         r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : (int32_t)MPIDBG_H(a->op);
         if (a->op == MPI_NO_OP && a->call != MPIDBG_CALL_MPI_Compare_and_swap)
@@ -395,7 +358,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
             r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
         if (w->first_fetch)
             r.flags |= MPIDBG_RMA_ACQ;
-        if (is_fetching(a->call) && !w->first_fetch)
+        if (cls == MPIDBG_RMA_CLS_FETCH && !w->first_fetch)
             w->first_fetch = r.sstart;
         if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP))
             w->last_accw = r.sstart;

@@ -63,6 +63,14 @@ struct mpidbg_rma_sync {
 __attribute__((visibility("hidden"))) int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a);
 __attribute__((visibility("hidden"))) int mpidbg_rma_pmpi(const struct mpidbg_rma *a);
 
+/* What a communication call does at its target, for the race checks and
+ * the forcing mode: a put writes, a get reads; the accumulate family
+ * (ACC: Accumulate; FETCH: Get_accumulate, Fetch_and_op,
+ * Compare_and_swap, which also return the old value) updates atomically
+ * per element. Request-based and _c forms belong with their plain call. */
+enum { MPIDBG_RMA_CLS_PUT, MPIDBG_RMA_CLS_GET, MPIDBG_RMA_CLS_ACC, MPIDBG_RMA_CLS_FETCH };
+__attribute__((visibility("hidden"))) int mpidbg_rma_class(int32_t call);
+
 /* rma.c: the race checks. mpidbg_rma_op runs after MPI (or the forcing
  * mode) accepted an operation; sync_pre before the PMPI call of a
  * synchronisation call (and after the forcing mode issued what it held),

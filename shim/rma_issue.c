@@ -79,6 +79,28 @@ int mpidbg_rma_pmpi(const struct mpidbg_rma *a)
     return MPI_ERR_INTERN; /* not a one-sided call: a generator bug */
 }
 
+int mpidbg_rma_class(int32_t call)
+{
+    switch (call) {
+    case MPIDBG_CALL_MPI_Put:
+    case MPIDBG_CALL_MPI_Put_c:
+    case MPIDBG_CALL_MPI_Rput:
+    case MPIDBG_CALL_MPI_Rput_c:
+        return MPIDBG_RMA_CLS_PUT;
+    case MPIDBG_CALL_MPI_Get:
+    case MPIDBG_CALL_MPI_Get_c:
+    case MPIDBG_CALL_MPI_Rget:
+    case MPIDBG_CALL_MPI_Rget_c:
+        return MPIDBG_RMA_CLS_GET;
+    case MPIDBG_CALL_MPI_Accumulate:
+    case MPIDBG_CALL_MPI_Accumulate_c:
+    case MPIDBG_CALL_MPI_Raccumulate:
+    case MPIDBG_CALL_MPI_Raccumulate_c:
+        return MPIDBG_RMA_CLS_ACC;
+    }
+    return MPIDBG_RMA_CLS_FETCH; /* Get_accumulate, Fetch_and_op, Compare_and_swap */
+}
+
 int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a)
 {
     int rc = MPI_SUCCESS;
