@@ -50,13 +50,22 @@ static int ids_push(struct mpidbg_robj *o, int id)
 /* untracked: calls whose buffers the tracker leaves alone. A partitioned
  * operation's buffer is the program's between MPI_Start and MPI_Pready
  * (MPI_Parrived) partition by partition; a file operation's is ROMIO's,
- * which may hand it to threads of its own. */
+ * which may hand it to threads of its own. Every operation asks: the
+ * answer is kept per call (0 not asked yet, 1 tracked, 2 untracked; two
+ * threads that ask at once write the same value). */
 static int untracked(int call)
 {
-    if (call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init)
-        return 1;
-    const char *n = mpidbg_call_name(call);
-    return strncmp(n, "MPI_File_", 9) == 0;
+    static uint8_t known[MPIDBG_NCALLS];
+    if ((unsigned)call >= MPIDBG_NCALLS)
+        return 0;
+    uint8_t k = __atomic_load_n(&known[call], __ATOMIC_RELAXED);
+    if (!k) {
+        int no = call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init ||
+                 strncmp(mpidbg_call_name(call), "MPI_File_", 9) == 0;
+        k = no ? 2 : 1;
+        __atomic_store_n(&known[call], k, __ATOMIC_RELAXED);
+    }
+    return k == 2;
 }
 
 /* snap_ok: a send segment the cheap tier can copy: contiguous, small, and
