@@ -189,7 +189,6 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     int total = 0;
     uint8_t *snap = NULL;
     int snapi[4], nsnap = 0;
-    int copies = !rma && mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED);
     for (int i = 0; i < o->nseg; i++) {
         struct mpidbg_seg *s = &o->seg[i];
         if (s->hi <= s->lo)
@@ -211,12 +210,12 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);
-        if (copies && nsnap < 4 && snap_ok(o, s, total)) {
+        if (!rma && nsnap < 4 && snap_ok(o, s, total)) {
             snapi[nsnap++] = i;
             total += (int)(s->hi - s->lo);
         }
     }
-    if (!nsnap)
+    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
         return;
     snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
     if (!snap)
