@@ -336,21 +336,11 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         basic = basic_of(MPIDBG_H(a->target_type));
     } else {
         n = mpidbg_go_rma_blocks(MPIDBG_H(a->target_type), a->target_count, blkbuf, MPIDBG_RMA_MAXBLK, &basic);
-        if (n < 0) {
-            int64_t reach = (a->target_count - 1) * ti.extent;
-            blkbuf[0] = off + ti.true_lb + (reach < 0 ? reach : 0);
-            blkbuf[1] = off + ti.true_ub + (reach > 0 ? reach : 0);
-            r.flags |= MPIDBG_RMA_INEXACT;
-            n = 1;
-        } else {
-            for (int64_t i = 0; i < 2 * n; i++)
-                blkbuf[i] += off;
-        }
+        for (int64_t i = 0; i < 2 * n; i++)
+            blkbuf[i] += off;
     }
     if (n == 0)
         return;
-    r.basic = basic;
-    r.nblk = (int32_t)n;
     if (mode == MPIDBG_RMA_PASSIVE) {
         r.start = mpidbg_xr_clock;
         r.sstart = ++seq;
@@ -363,6 +353,14 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP))
             w->last_accw = r.sstart;
     }
+    /* More than MPIDBG_RMA_MAXBLK blocks, or a type the model does not
+     * know: no record. Its bounds could make a conflict out of
+     * interleaved accesses, so it would never be compared; it still
+     * counts above for the passive-target order of this origin's calls. */
+    if (n < 0)
+        return;
+    r.basic = basic;
+    r.nblk = (int32_t)n;
     mpidbg_rma_site_code(cx->site, &r.site_off, &r.site_mod);
     struct mpidbg_rma_buf *b = rec_buf(w, mode, t);
     size_t sz = mpidbg_rma_rec_size(&r);

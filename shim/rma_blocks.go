@@ -19,9 +19,8 @@ import (
 // mpidbg_go_rma_blocks writes the bytes count instances of the datatype h
 // occupy, from the start of the buffer, as sorted, disjoint, merged blocks
 // (pairs lo, hi, hi exclusive) into out, at most max of them, and returns
-// how many. It returns -1 when there are more than max blocks (the caller
-// then falls back to the bounds and says the record is inexact) and -2
-// when the model does not know the type. *basic receives the one basic
+// how many. It returns -1 when there are more than max blocks and -2 when
+// the model does not know the type (the caller then makes no record). *basic receives the one basic
 // type (datatype.Basic) all elements have, or -1 when they differ: MPI
 // allows concurrent accumulates only with the same basic type.
 //

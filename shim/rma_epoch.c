@@ -165,8 +165,7 @@ static int iv_cmp(const void *x, const void *y)
 
 /* conflicts compares the records of one epoch at this target: a sweep
  * over their blocks sorted by first byte, each against the blocks still
- * open. Inexact records (bounds only) are left out: they could report
- * bytes the operation does not touch. */
+ * open. */
 static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, int passive,
                       const char *epoch)
 {
@@ -174,16 +173,13 @@ static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **re
         return;
     size_t total = 0;
     for (int i = 0; i < n; i++)
-        if (!(recs[i]->flags & MPIDBG_RMA_INEXACT))
-            total += (size_t)recs[i]->nblk;
+        total += (size_t)recs[i]->nblk;
     struct iv *iv = malloc(sizeof *iv * (total ? total : 1));
     struct iv *act = malloc(sizeof *act * (total ? total : 1));
     if (!iv || !act)
         goto out;
     size_t k = 0;
     for (int i = 0; i < n; i++) {
-        if (recs[i]->flags & MPIDBG_RMA_INEXACT)
-            continue;
         const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
         for (int j = 0; j < recs[i]->nblk; j++)
             if (b[j].hi > b[j].lo)

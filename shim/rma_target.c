@@ -178,7 +178,7 @@ static void cover_build(struct cover *c, const struct mpidbg_rma_rec **recs, int
     memset(c, 0, sizeof *c);
     size_t total = 0;
     for (int i = 0; i < n; i++)
-        if (!(recs[i]->flags & MPIDBG_RMA_INEXACT) && (!writers_only || writes(recs[i])))
+        if (!writers_only || writes(recs[i]))
             total += (size_t)recs[i]->nblk;
     if (!total)
         return;
@@ -192,7 +192,7 @@ static void cover_build(struct cover *c, const struct mpidbg_rma_rec **recs, int
     }
     size_t k = 0;
     for (int i = 0; i < n; i++) {
-        if ((recs[i]->flags & MPIDBG_RMA_INEXACT) || (writers_only && !writes(recs[i])))
+        if (writers_only && !writes(recs[i]))
             continue;
         const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
         for (int j = 0; j < recs[i]->nblk; j++)

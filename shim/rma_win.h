@@ -29,7 +29,6 @@ enum { MPIDBG_RMA_READ = 1, MPIDBG_RMA_WRITE = 2, MPIDBG_RMA_ACC = 3 };
 enum { MPIDBG_RMA_FENCE = 0, MPIDBG_RMA_PSCW = 1, MPIDBG_RMA_PASSIVE = 2, MPIDBG_RMA_NMODE = 3 };
 /* Record flags. */
 #define MPIDBG_RMA_EXCL 1u    /* under an exclusive lock on its target */
-#define MPIDBG_RMA_INEXACT 2u /* the blocks are the bounds only (too many blocks, or an unknown type) */
 #define MPIDBG_RMA_NOOP 4u    /* an accumulate with MPI_NO_OP: an atomic read */
 /* Passive target: synchronisation through window memory the clock cannot
  * see (an atomic flag written after this operation completed, read before
@@ -146,8 +145,8 @@ struct mpidbg_rma_win {
     int nsend, sendcap;
 };
 
-/* Budgets: a record has at most MPIDBG_RMA_MAXBLK blocks (beyond, the
- * bounds, flagged inexact); a mode keeps at most MPIDBG_RMA_BUDGET bytes of
+/* Budgets: a record has at most MPIDBG_RMA_MAXBLK blocks (an operation
+ * with more leaves none); a mode keeps at most MPIDBG_RMA_BUDGET bytes of
  * records per epoch (passive: per window); a target keeps at most
  * MPIDBG_RMA_MAXACC local accesses per epoch. */
 #define MPIDBG_RMA_MAXBLK 1024
