@@ -198,12 +198,11 @@ static void open_run(uint64_t page)
     tr_queue_open(lo, hi);
 }
 
-/* the range holding addr whose mode forbids this access, else NULL; any
- * range holding addr in *any */
-static struct tr_range *find_range(uint64_t addr, int write, struct tr_range **any)
+/* the range holding addr whose mode forbids this access of the program,
+ * else NULL */
+static struct tr_range *find_range(uint64_t addr, int write)
 {
     struct tr_range *hit = NULL;
-    *any = NULL;
     int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++) {
         struct tr_range *r = &tr_ranges[i];
@@ -211,8 +210,6 @@ static struct tr_range *find_range(uint64_t addr, int write, struct tr_range **a
             continue;
         if (!tr_in_range(r, addr))
             continue;
-        if (!*any)
-            *any = r;
         if (r->mode != MPIDBG_TR_STORES || write) {
             if (!hit || (hit->mode == MPIDBG_TR_LOG && r->mode != MPIDBG_TR_LOG))
                 hit = r;
@@ -221,15 +218,22 @@ static struct tr_range *find_range(uint64_t addr, int write, struct tr_range **a
     return hit;
 }
 
-/* mark_moved: a library write to every range holding addr */
-static void mark_moved(uint64_t addr)
+/* lib_access: the library touched addr; returns 1 when a range holds it,
+ * and marks every such range moved when it wrote */
+static int lib_access(uint64_t addr, int write)
 {
+    int any = 0;
     int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++) {
         struct tr_range *r = &tr_ranges[i];
-        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE && tr_in_range(r, addr))
-            __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || !tr_in_range(r, addr))
+            continue;
+        if (!write)
+            return 1;
+        any = 1;
+        __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
     }
+    return any;
 }
 
 /* the word at the stack pointer, when it can be read safely: the return
@@ -278,13 +282,11 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     int e = errno;
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
     uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-    struct tr_range *any, *r = find_range(addr, write, &any);
 
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
         /* the library (or the shim) moving data */
         tr_stat(MPIDBG_TRS_LIB_FAULTS);
-        if (any && write)
-            mark_moved(addr);
+        int any = lib_access(addr, write);
         /* the library touching other data on the page (its own, the shim's, malloc's) costs a fault per
          * call and tells nothing: after a few, the page is left open while its ranges last */
         int lim = any ? LIB_FAULT_LIMIT : LIB_FALSE_LIMIT;
@@ -325,6 +327,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         last.n = 0;
     }
 
+    struct tr_range *r = find_range(addr, write);
     if (r && r->mode == MPIDBG_TR_LOG) {
         uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
         if (r->log && i < r->logcap) {
