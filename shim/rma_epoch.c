@@ -43,11 +43,6 @@
 
 /* ---- the comparison ---- */
 
-static int writes(const struct mpidbg_rma_rec *r)
-{
-    return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
-}
-
 static int32_t acc_op(const struct mpidbg_rma_rec *r)
 {
     return r->op == MPIDBG_RMA_OP_CAS ? (int32_t)MPIDBG_H(MPI_REPLACE) : r->op;
@@ -57,7 +52,7 @@ static int32_t acc_op(const struct mpidbg_rma_rec *r)
  * concurrently, else what makes them conflict. */
 static const char *why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive)
 {
-    int aw = writes(a), bw = writes(b);
+    int aw = mpidbg_rma_rec_writes(a), bw = mpidbg_rma_rec_writes(b);
     if (!aw && !bw)
         return NULL;
     const char *why = aw && bw ? "both write them" : "one writes what the other reads";
@@ -152,15 +147,32 @@ static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_re
     mpidbg_report(&cx, &ev);
 }
 
-struct iv {
-    int64_t lo, hi;
-    int rec;
-};
-
 static int iv_cmp(const void *x, const void *y)
 {
-    const struct iv *a = x, *b = y;
+    const struct mpidbg_rma_iv *a = x, *b = y;
     return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+struct mpidbg_rma_iv *mpidbg_rma_ivs(const struct mpidbg_rma_rec **recs, int n, int writers_only, size_t *k)
+{
+    size_t total = 0;
+    *k = 0;
+    for (int i = 0; i < n; i++)
+        if (!writers_only || mpidbg_rma_rec_writes(recs[i]))
+            total += (size_t)recs[i]->nblk;
+    struct mpidbg_rma_iv *iv = total ? malloc(sizeof *iv * total) : NULL;
+    if (!iv)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        if (writers_only && !mpidbg_rma_rec_writes(recs[i]))
+            continue;
+        const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
+        for (int j = 0; j < recs[i]->nblk; j++)
+            if (b[j].hi > b[j].lo)
+                iv[(*k)++] = (struct mpidbg_rma_iv){b[j].lo, b[j].hi, i};
+    }
+    qsort(iv, *k, sizeof *iv, iv_cmp);
+    return iv;
 }
 
 /* conflicts compares the records of one epoch at this target: a sweep
@@ -171,21 +183,11 @@ static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **re
 {
     if (n < 2 || !mpidbg_enabled(MPIDBG_F_RMA_CONFLICT))
         return;
-    size_t total = 0;
-    for (int i = 0; i < n; i++)
-        total += (size_t)recs[i]->nblk;
-    struct iv *iv = malloc(sizeof *iv * (total ? total : 1));
-    struct iv *act = malloc(sizeof *act * (total ? total : 1));
-    if (!iv || !act)
+    size_t k;
+    struct mpidbg_rma_iv *iv = mpidbg_rma_ivs(recs, n, 0, &k);
+    struct mpidbg_rma_iv *act = iv ? malloc(sizeof *act * k) : NULL;
+    if (!act)
         goto out;
-    size_t k = 0;
-    for (int i = 0; i < n; i++) {
-        const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
-        for (int j = 0; j < recs[i]->nblk; j++)
-            if (b[j].hi > b[j].lo)
-                iv[k++] = (struct iv){b[j].lo, b[j].hi, i};
-    }
-    qsort(iv, k, sizeof *iv, iv_cmp);
     size_t nact = 0;
     long work = 0;
     int reported = 0;

@@ -148,93 +148,44 @@ void mpidbg_rma_unwatch(struct mpidbg_rma_win *w)
 
 /* ---- local accesses against the epoch's operations ---- */
 
-static int writes(const struct mpidbg_rma_rec *r)
-{
-    return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
-}
-
-/* Intervals sorted by lo with the running maximum of hi: the interval
- * that reaches furthest among those starting at or before a byte covers
- * it if any does. */
+/* The blocks of some records sorted by first byte, with hi replaced by
+ * the running maximum of hi and rec by the record reaching that far: the
+ * block that reaches furthest among those starting at or before a byte
+ * covers it if any does. */
 struct cover {
-    int64_t *lo, *maxhi;
-    int *rec;
-    int n;
+    struct mpidbg_rma_iv *iv;
+    size_t n;
 };
-
-struct civ {
-    int64_t lo, hi;
-    int rec;
-};
-
-static int civ_cmp(const void *x, const void *y)
-{
-    const struct civ *a = x, *b = y;
-    return a->lo < b->lo ? -1 : a->lo > b->lo;
-}
 
 static void cover_build(struct cover *c, const struct mpidbg_rma_rec **recs, int n, int writers_only)
 {
-    memset(c, 0, sizeof *c);
-    size_t total = 0;
-    for (int i = 0; i < n; i++)
-        if (!writers_only || writes(recs[i]))
-            total += (size_t)recs[i]->nblk;
-    if (!total)
-        return;
-    struct civ *iv = malloc(sizeof *iv * total);
-    c->lo = malloc(sizeof *c->lo * total);
-    c->maxhi = malloc(sizeof *c->maxhi * total);
-    c->rec = malloc(sizeof *c->rec * total);
-    if (!iv || !c->lo || !c->maxhi || !c->rec) {
-        free(iv);
-        return;
-    }
-    size_t k = 0;
-    for (int i = 0; i < n; i++) {
-        if (writers_only && !writes(recs[i]))
-            continue;
-        const struct mpidbg_rma_blk *b = mpidbg_rma_blks(recs[i]);
-        for (int j = 0; j < recs[i]->nblk; j++)
-            iv[k++] = (struct civ){b[j].lo, b[j].hi, i};
-    }
-    qsort(iv, k, sizeof *iv, civ_cmp);
+    c->iv = mpidbg_rma_ivs(recs, n, writers_only, &c->n);
     int64_t m = INT64_MIN;
     int mr = -1;
-    for (size_t i = 0; i < k; i++) {
-        if (iv[i].hi > m) {
-            m = iv[i].hi;
-            mr = iv[i].rec;
+    for (size_t i = 0; i < c->n; i++) {
+        if (c->iv[i].hi > m) {
+            m = c->iv[i].hi;
+            mr = c->iv[i].rec;
         }
-        c->lo[i] = iv[i].lo;
-        c->maxhi[i] = m;
-        c->rec[i] = mr;
+        c->iv[i].hi = m;
+        c->iv[i].rec = mr;
     }
-    c->n = (int)k;
-    free(iv);
 }
 
-static void cover_free(struct cover *c)
-{
-    free(c->lo);
-    free(c->maxhi);
-    free(c->rec);
-}
-
-/* cover_find returns the record of an interval holding byte off, or -1. */
+/* cover_find returns the record of a block holding byte off, or -1. */
 static int cover_find(const struct cover *c, int64_t off)
 {
-    int lo = 0, hi = c->n; /* first index with lo > off */
+    size_t lo = 0, hi = c->n; /* first index with lo > off */
     while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (c->lo[mid] <= off)
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->iv[mid].lo <= off)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo == 0 || c->maxhi[lo - 1] <= off)
+    if (lo == 0 || c->iv[lo - 1].hi <= off)
         return -1;
-    return c->rec[lo - 1];
+    return c->iv[lo - 1].rec;
 }
 
 static void report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
@@ -292,6 +243,6 @@ void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma
         report_target(w, a, recs[k], epoch);
         reported++;
     }
-    cover_free(&wr);
-    cover_free(&any);
+    free(wr.iv);
+    free(any.iv);
 }

@@ -69,6 +69,12 @@ struct mpidbg_rma_blk {
     int64_t lo, hi;
 };
 
+/* A block of one of the records an epoch's comparison looks at. */
+struct mpidbg_rma_iv {
+    int64_t lo, hi;
+    int rec; /* index of its record */
+};
+
 static inline size_t mpidbg_rma_rec_size(const struct mpidbg_rma_rec *r)
 {
     return sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk);
@@ -76,6 +82,12 @@ static inline size_t mpidbg_rma_rec_size(const struct mpidbg_rma_rec *r)
 static inline struct mpidbg_rma_blk *mpidbg_rma_blks(const struct mpidbg_rma_rec *r)
 {
     return (struct mpidbg_rma_blk *)(void *)((char *)r + sizeof *r);
+}
+/* Whether the operation writes its target bytes (an MPI_NO_OP accumulate
+ * only reads them). */
+static inline int mpidbg_rma_rec_writes(const struct mpidbg_rma_rec *r)
+{
+    return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
 }
 
 /* A growing byte buffer of records. */
@@ -169,6 +181,11 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_lock(void);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unlock(void);
 
 /* rma_epoch.c */
+/* The non-empty blocks of n records (writers_only: of those that write),
+ * sorted by first byte: a malloc'd array of *k, NULL when there are none
+ * or no memory. */
+MPIDBG_RMA_HIDDEN struct mpidbg_rma_iv *mpidbg_rma_ivs(const struct mpidbg_rma_rec **recs, int n, int writers_only,
+                                                      size_t *k);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int mode_passive_too);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w);
