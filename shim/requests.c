@@ -589,7 +589,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     back_reqs(count, array_of_requests, x, xstack);
     int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
     rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
-    if (rc == MPI_SUCCESS && c && index && *index >= 0 && *index < count)
+    if (one && c)
         completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
@@ -611,7 +611,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     back_reqs(count, array_of_requests, x, xstack);
     int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
     rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
-    if (rc == MPI_SUCCESS && c && flag && *flag && index && *index >= 0 && *index < count)
+    if (one && c)
         completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
