@@ -154,7 +154,6 @@ void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode)
             w->rec[mode][i].open = 0;
         }
     w->bytes[mode] = 0;
-    w->dropped[mode] = 0;
 }
 
 static void win_free(struct mpidbg_rma_win *w)
@@ -303,10 +302,8 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     int mode = w->lock_all || w->lock[t] ? MPIDBG_RMA_PASSIVE : w->pscw_access ? MPIDBG_RMA_PSCW : MPIDBG_RMA_FENCE;
     if (mode == MPIDBG_RMA_PASSIVE && !w->passive_ok)
         return; /* no clock to order passive epochs: they are not compared */
-    if (w->bytes[mode] > MPIDBG_RMA_BUDGET) {
-        w->dropped[mode]++;
+    if (w->bytes[mode] > MPIDBG_RMA_BUDGET)
         return;
-    }
     struct mpidbg_rma_rec r;
     memset(&r, 0, sizeof r);
     r.origin = w->rank;
@@ -365,10 +362,8 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     struct mpidbg_rma_buf *b = rec_buf(w, mode, t);
     size_t sz = mpidbg_rma_rec_size(&r);
     void *at = b ? buf_grow(b, sz) : NULL;
-    if (!at) {
-        w->dropped[mode]++;
+    if (!at)
         return;
-    }
     memcpy(at, &r, sizeof r);
     memcpy((char *)at + sizeof r, blkbuf, (size_t)n * sizeof(struct mpidbg_rma_blk));
     w->bytes[mode] += sz;
@@ -551,13 +546,12 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
         if (w->xon) {
             if (s->assert_ & MPI_MODE_NOPRECEDE) { /* given by all or none: no epoch closed */
                 mpidbg_rma_bufs_clear(w, MPIDBG_RMA_FENCE);
-                w->nacc = w->acclost = 0;
+                w->nacc = 0;
             } else {
                 mpidbg_rma_fence_exchange(w, 0);
             }
         }
-        w->fence_open = !(s->assert_ & MPI_MODE_NOSUCCEED);
-        if (w->fence_open)
+        if (!(s->assert_ & MPI_MODE_NOSUCCEED)) /* the fence opened an epoch */
             mpidbg_rma_watch(w);
         break;
     case MPIDBG_CALL_MPI_Win_start:
@@ -571,14 +565,14 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
     case MPIDBG_CALL_MPI_Win_post:
         w->nexpose = group_ranks(w, s->group, &w->expose);
         w->pscw_expose = 1;
-        w->nacc = w->acclost = 0;
+        w->nacc = 0;
         mpidbg_rma_watch(w);
         break;
     case MPIDBG_CALL_MPI_Win_wait:
         if (w->xon && w->pscw_expose)
             mpidbg_rma_pscw_recv(w);
         w->pscw_expose = 0;
-        w->nacc = w->acclost = 0;
+        w->nacc = 0;
         break;
     case MPIDBG_CALL_MPI_Win_test:
         if (s->flag && *s->flag) {
@@ -586,7 +580,7 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
             if (w->xon && w->pscw_expose)
                 mpidbg_rma_pscw_recv(w);
             w->pscw_expose = 0;
-            w->nacc = w->acclost = 0;
+            w->nacc = 0;
         }
         break;
     case MPIDBG_CALL_MPI_Win_lock:

@@ -272,7 +272,6 @@ static size_t pair_len(struct mpidbg_rma_win *w, int mode, int t, size_t room)
             break;
         off += n;
     }
-    w->dropped[mode]++;
     return off;
 }
 
@@ -350,7 +349,7 @@ done:
     mpidbg_rma_bufs_clear(w, MPIDBG_RMA_FENCE);
     if (final)
         mpidbg_rma_bufs_clear(w, MPIDBG_RMA_PASSIVE);
-    w->nacc = w->acclost = 0;
+    w->nacc = 0;
 }
 
 /* ---- post/start/complete/wait ---- */

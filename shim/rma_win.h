@@ -134,11 +134,9 @@ struct mpidbg_rma_win {
     int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
     uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
     uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
-    int fence_open;         /* a fence opened an epoch (not MPI_MODE_NOSUCCEED) */
     /* records per mode, each an array of size buffers (one per target), made when first used */
     struct mpidbg_rma_buf *rec[MPIDBG_RMA_NMODE];
     size_t bytes[MPIDBG_RMA_NMODE]; /* recorded so far in the mode's current epoch (passive: ever) */
-    int dropped[MPIDBG_RMA_NMODE];  /* records not kept: the budget ran out */
     /* origin buffers handed to the tracker */
     struct mpidbg_rma_trk *trk;
     int ntrk, trkcap;
@@ -146,7 +144,7 @@ struct mpidbg_rma_win {
     int log_id;                      /* the tracker's log range, 0 none */
     uint64_t epochs;                 /* fence and exposure epochs opened so far (the watch samples them) */
     struct mpidbg_rma_acc *acc;
-    int nacc, acclost;
+    int nacc;
     /* the exchange's arrays, made with the window: counts and clocks sent
      * and received (4 x size), MPI_Count counts and displacements (4 x size) */
     int64_t *xcnt;
