@@ -175,7 +175,9 @@ void mpidbg_nasty_init(void)
 
 /* ---- windows ---- */
 
-static struct mpidbg_nasty_win *win_get(MPI_Win win, int make)
+/* win_get finds the forcing mode's state of win, or makes it when wo
+ * (the shim's object of a valid window) is given. */
+static struct mpidbg_nasty_win *win_get(MPI_Win win, const struct mpidbg_wobj *wo)
 {
     struct mpidbg_nasty_win **pp = &wins;
     for (; *pp; pp = &(*pp)->next)
@@ -188,17 +190,13 @@ static struct mpidbg_nasty_win *win_get(MPI_Win win, int make)
             }
             return w;
         }
-    if (!make || win == MPI_WIN_NULL)
+    if (!wo || win == MPI_WIN_NULL)
         return NULL;
     struct mpidbg_nasty_win *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     w->win = win;
-    MPI_Group g;
-    if (PMPI_Win_get_group(win, &g) == MPI_SUCCESS) {
-        PMPI_Group_size(g, &w->size);
-        PMPI_Group_free(&g);
-    }
+    w->size = wo->size;
     MPI_Info info;
     if (PMPI_Win_get_info(win, &info) == MPI_SUCCESS) {
         char v[64];
@@ -367,7 +365,7 @@ static int reserve(struct mpidbg_nasty_win *w, MPI_Count n)
 
 int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
 {
-    struct mpidbg_nasty_win *w = win_get(a->win, cx->wo != NULL); /* cx->wo: the window is valid */
+    struct mpidbg_nasty_win *w = win_get(a->win, cx->wo);
     if (a->request) {
         /* issued now: the accumulates held for its target go first, to keep their order */
         if (w && !w->acc_free && mpidbg_rma_class(a->call) >= MPIDBG_RMA_CLS_ACC) {
@@ -434,7 +432,7 @@ int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
 
 void mpidbg_nasty_sync(struct mpidbg_cx *cx, const struct mpidbg_rma_sync *s)
 {
-    struct mpidbg_nasty_win *w = win_get(s->win, cx->wo != NULL && s->call != MPIDBG_CALL_MPI_Win_free);
+    struct mpidbg_nasty_win *w = win_get(s->win, s->call != MPIDBG_CALL_MPI_Win_free ? cx->wo : NULL);
     switch (s->call) {
     case MPIDBG_CALL_MPI_Win_fence:
         issue(w, -1, 0);
