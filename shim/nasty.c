@@ -486,12 +486,6 @@ void mpidbg_nasty_sync(struct mpidbg_cx *cx, const struct mpidbg_rma_sync *s)
     poll(cx);
 }
 
-void mpidbg_nasty_poll(struct mpidbg_cx *cx)
-{
-    if (mpidbg_nasty_on)
-        poll(cx);
-}
-
 /* At MPI_Finalize: whatever a program never synchronised goes now, in
  * the epoch that is still open. */
 void mpidbg_nasty_finalize(struct mpidbg_cx *cx)

@@ -70,9 +70,5 @@ MPIDBG_HIDDEN void mpidbg_nasty_issue(struct mpidbg_nasty_win *w, int target, in
 /* lifecycle.c: at MPI_Init (after the world rank is known) and MPI_Finalize. */
 MPIDBG_HIDDEN void mpidbg_nasty_init(void);
 MPIDBG_HIDDEN void mpidbg_nasty_finalize(struct mpidbg_cx *cx);
-/* A call the program may poll with that is not a one-sided call
- * (MPI_Test, MPI_Iprobe...): counts towards the hold timeout like
- * MPI_Win_sync does. Not wired yet; a no-op unless the mode is on. */
-MPIDBG_HIDDEN void mpidbg_nasty_poll(struct mpidbg_cx *cx);
 
 #endif
