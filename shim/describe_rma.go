@@ -42,14 +42,14 @@ func (d *desc) rmaOriginRace() {
 	if here != "" {
 		where += ", element " + here
 	}
-	access := "loaded from"
+	access, value := "loaded from", "read may be the old one, the new one or a mix"
 	if ev.variant == C.MPIDBG_V_STORE {
-		access = "stored to"
+		access, value = "stored to", "stored may be overwritten"
 	}
 	switch {
 	case int64(ev.val) == 2: // MPI writes the buffer: a Get's (or get-accumulate's) result
 		d.printf("the program %s the result buffer%s before the %s completed: MPI may write it at any time until the call that completes the operation at the origin (%s), so the value %s",
-			access, where, op, completers, map[bool]string{true: "stored may be overwritten", false: "read may be the old one, the new one or a mix"}[ev.variant == C.MPIDBG_V_STORE])
+			access, where, op, completers, value)
 	default: // MPI reads the buffer: a Put's or an accumulate's origin
 		d.printf("the program %s the origin buffer%s before the %s completed: MPI may read it at any time until the call that completes the operation at the origin (%s), so the target may receive the old value, the new one or a mix",
 			access, where, op, completers)
