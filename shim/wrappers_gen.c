@@ -7400,7 +7400,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -7497,7 +7497,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -7560,7 +7560,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.result = result_addr;
@@ -7603,7 +7603,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Fetch_and_op};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.result = result_addr;
     rop.origin_type = datatype;
     rop.result_type = datatype;
@@ -7649,8 +7649,8 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Compare_and_swap};
-    rop.origin = (const void *)origin_addr;
-    rop.compare = (const void *)compare_addr;
+    rop.origin = origin_addr;
+    rop.compare = compare_addr;
     rop.result = result_addr;
     rop.origin_type = datatype;
     rop.result_type = datatype;
@@ -7706,7 +7706,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -7815,7 +7815,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -7884,7 +7884,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.result = result_addr;
@@ -13828,7 +13828,7 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -13925,7 +13925,7 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -13988,7 +13988,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
     }
     mpidbg_chk_overlaps(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.result = result_addr;
@@ -14047,7 +14047,7 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -14156,7 +14156,7 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.target_rank = target_rank;
@@ -14225,7 +14225,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate_c};
-    rop.origin = (const void *)origin_addr;
+    rop.origin = origin_addr;
     rop.origin_count = origin_count;
     rop.origin_type = origin_datatype;
     rop.result = result_addr;
