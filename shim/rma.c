@@ -131,9 +131,6 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
         }
     }
     free(all);
-    if (!w->xon && w->units)
-        for (int i = 0; i < w->size; i++)
-            w->units[i] = i == w->rank ? disp_unit : 0; /* 0: unknown */
     mpidbg_rma_lock();
     w->next = wins;
     wins = w;
@@ -568,20 +565,16 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
         w->nacc = 0;
         mpidbg_rma_watch(w);
         break;
+    case MPIDBG_CALL_MPI_Win_test:
+        if (!s->flag || !*s->flag)
+            break; /* the exposure epoch goes on */
+        mpidbg_rma_unwatch(w); /* MPI_Win_wait: in the pre hook */
+        /* fall through */
     case MPIDBG_CALL_MPI_Win_wait:
         if (w->xon && w->pscw_expose)
             mpidbg_rma_pscw_recv(w);
         w->pscw_expose = 0;
         w->nacc = 0;
-        break;
-    case MPIDBG_CALL_MPI_Win_test:
-        if (s->flag && *s->flag) {
-            mpidbg_rma_unwatch(w);
-            if (w->xon && w->pscw_expose)
-                mpidbg_rma_pscw_recv(w);
-            w->pscw_expose = 0;
-            w->nacc = 0;
-        }
         break;
     case MPIDBG_CALL_MPI_Win_lock:
         if (s->rank >= 0 && s->rank < w->size) {

@@ -184,7 +184,7 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_unlock(void);
  * or no memory. */
 MPIDBG_RMA_HIDDEN struct mpidbg_rma_iv *mpidbg_rma_ivs(const struct mpidbg_rma_rec **recs, int n, int writers_only,
                                                       size_t *k);
-MPIDBG_RMA_HIDDEN void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int mode_passive_too);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_sends_reap(struct mpidbg_rma_win *w, int all);
