@@ -355,7 +355,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         return;
     r.basic = basic;
     r.nblk = (int32_t)n;
-    mpidbg_rma_site_code(cx->site, &r.site_off, &r.site_mod);
+    mpidbg_site_code(cx->site, &r.site_off, &r.site_mod);
     struct mpidbg_rma_buf *b = rec_buf(w, mode, t);
     size_t sz = mpidbg_rma_rec_size(&r);
     void *at = b ? buf_grow(b, sz) : NULL;

@@ -103,7 +103,7 @@ static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_re
     int ra = w->world[a->origin], rb = w->world[b->origin];
     uint64_t ka = a->site_off ^ ((uint64_t)a->site_mod << 40) ^ (uint64_t)ra << 20;
     uint64_t kb = b->site_off ^ ((uint64_t)b->site_mod << 40) ^ (uint64_t)rb << 20;
-    if (mpidbg_rma_seen(ka, kb ^ 0x636f6e666c696374ull))
+    if (mpidbg_seen_pair(ka, kb ^ 0x636f6e666c696374ull))
         return;
     struct mpidbg_cx cx;
     memset(&cx, 0, sizeof cx);

@@ -22,59 +22,6 @@
 #include "shim.h"
 #include "rma_win.h"
 
-/* ---- call sites as another rank can name them (as xr_p2p.c does) ---- */
-#define NSITE 256
-static struct {
-    uint64_t pc, off;
-    uint32_t mod;
-} sites[NSITE];
-
-static uint32_t fnv(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h ? h : 1;
-}
-
-void mpidbg_rma_site_code(uint64_t pc, uint64_t *off, uint32_t *mod)
-{
-    unsigned i = (unsigned)(pc >> 2) % NSITE;
-    if (pc && sites[i].pc == pc) {
-        *off = sites[i].off;
-        *mod = sites[i].mod;
-        return;
-    }
-    *off = pc;
-    *mod = 0;
-    char path[4096];
-    if (pc && mpidbg_site_info(pc, path, sizeof path, off) == 0) {
-        const char *base = strrchr(path, '/');
-        *mod = fnv(base ? base + 1 : path);
-    }
-    sites[i].pc = pc;
-    sites[i].off = *off;
-    sites[i].mod = *mod;
-}
-
-/* ---- each finding once per pair of places ---- */
-#define NSEEN 256
-static struct {
-    uint64_t a, b;
-} seen[NSEEN];
-static unsigned nseen;
-
-int mpidbg_rma_seen(uint64_t a, uint64_t b)
-{
-    for (unsigned i = 0; i < nseen && i < NSEEN; i++)
-        if (seen[i].a == a && seen[i].b == b)
-            return 1;
-    seen[nseen % NSEEN].a = a;
-    seen[nseen % NSEEN].b = b;
-    nseen++;
-    return 0;
-}
-
 /* ---- watching the window ---- */
 
 /* Every access to a watched window page costs a fault and a step (about
@@ -187,7 +134,7 @@ static void report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc 
                           const char *epoch)
 {
     int orank = r->origin >= 0 && r->origin < w->size ? w->world[r->origin] : -1;
-    if (mpidbg_rma_seen(a->pc ^ 0x7461726765740000ull, r->site_off ^ ((uint64_t)r->site_mod << 40) ^ (uint64_t)orank << 20))
+    if (mpidbg_seen_pair(a->pc ^ 0x7461726765740000ull, r->site_off ^ ((uint64_t)r->site_mod << 40) ^ (uint64_t)orank << 20))
         return;
     struct mpidbg_cx cx;
     memset(&cx, 0, sizeof cx);

@@ -49,7 +49,7 @@ struct mpidbg_rma_rec {
     int32_t op;       /* the MPI_Op handle of an accumulate, MPIDBG_RMA_OP_CAS, 0 */
     int32_t basic;    /* datatype.Basic of the target type (accumulates), -1 unknown */
     uint32_t flags;
-    uint32_t site_mod; /* the call site, as another rank can name it (mpidbg_rma_site_code) */
+    uint32_t site_mod; /* the call site, as another rank can name it (mpidbg_site_code) */
     int32_t nblk;
     uint64_t site_off;
     /* passive target: the Lamport clock (mpidbg_xr_clock, which only
@@ -190,8 +190,6 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_sends_reap(struct mpidbg_rma_win *w, int all);
 
 /* rma_target.c */
-MPIDBG_RMA_HIDDEN void mpidbg_rma_site_code(uint64_t pc, uint64_t *off, uint32_t *mod);
-MPIDBG_RMA_HIDDEN int mpidbg_rma_seen(uint64_t a, uint64_t b);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_watch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unwatch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n,

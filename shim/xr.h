@@ -102,6 +102,10 @@ static inline int mpidbg_standard_send(int call)
 }
 
 /* xr_p2p.c */
+/* sites.c: call sites as another rank can name them, and findings
+ * reported once per pair of places */
+MPIDBG_HIDDEN_XR void mpidbg_site_code(uint64_t pc, uint64_t *off, uint32_t *mod);
+MPIDBG_HIDDEN_XR int mpidbg_seen_pair(uint64_t a, uint64_t b);
 MPIDBG_HIDDEN_XR void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp);
 MPIDBG_HIDDEN_XR int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc);
 MPIDBG_HIDDEN_XR void mpidbg_xr_init(void);

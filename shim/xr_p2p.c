@@ -74,44 +74,6 @@ static pthread_mutex_t xr_mu = PTHREAD_MUTEX_INITIALIZER;
     } while (0)
 static int64_t *sent_to, *recvd_from; /* messages per world rank */
 
-/* ---- call sites as another rank can name them ----
- * An address means nothing in another process; a module (hash of its
- * file name) and an offset do, when the ranks run the same binaries. */
-#define NSITE 512
-static struct {
-    uint64_t pc, off;
-    uint32_t mod;
-} sites[NSITE];
-
-static uint32_t fnv(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h ? h : 1;
-}
-
-static void site_code(uint64_t pc, uint64_t *off, uint32_t *mod)
-{
-    unsigned i = (unsigned)(pc >> 2) % NSITE;
-    if (__atomic_load_n(&sites[i].pc, __ATOMIC_ACQUIRE) == pc && pc) {
-        *off = sites[i].off;
-        *mod = sites[i].mod;
-        return;
-    }
-    *off = pc;
-    *mod = 0;
-    char path[4096];
-    if (pc && mpidbg_site_info(pc, path, sizeof path, off) == 0) {
-        const char *base = strrchr(path, '/');
-        *mod = fnv(base ? base + 1 : path);
-    }
-    sites[i].pc = 0;
-    sites[i].off = *off;
-    sites[i].mod = *mod;
-    __atomic_store_n(&sites[i].pc, pc, __ATOMIC_RELEASE);
-}
-
 /* ---- outgoing shadows: sent with MPI_Isend, reaped in order ---- */
 struct out {
     MPI_Request r;
@@ -191,7 +153,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
     uint64_t clock = ++mpidbg_xr_clock;
     XR_UNLOCK();
     struct xr_hdr h = {XR_MAGIC, call, clock, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
-    site_code(site, &h.site_off, &h.site_mod);
+    mpidbg_site_code(site, &h.site_off, &h.site_mod);
     if (blob && sizeof h + siglen <= XR_MAX) {
         h.flags = XR_KNOWN;
         h.siglen = siglen;
@@ -230,22 +192,6 @@ struct mpidbg_xrace {
     unsigned next;
 };
 
-#define NSEEN 64
-static struct {
-    uint64_t a, b;
-} seen[NSEEN];
-static unsigned nseen;
-
-static int seen_before(uint64_t a, uint64_t b)
-{
-    for (unsigned i = 0; i < nseen && i < NSEEN; i++)
-        if (seen[i].a == a && seen[i].b == b)
-            return 1;
-    seen[nseen++ % NSEEN].a = a;
-    seen[(nseen - 1) % NSEEN].b = b;
-    return 0;
-}
-
 static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
 {
     struct mpidbg_xrace *rs = co->races;
@@ -256,7 +202,7 @@ static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
             continue;
         if (rs->r[i].rtag != MPI_ANY_TAG && rs->r[i].rtag != h->tag)
             continue;
-        if (seen_before(rs->r[i].site, h->site_off ^ ((uint64_t)h->site_mod << 40) ^ (uint64_t)h->world << 20))
+        if (mpidbg_seen_pair(rs->r[i].site, h->site_off ^ ((uint64_t)h->site_mod << 40) ^ (uint64_t)h->world << 20))
             continue;
         struct mpidbg_cx cx;
         memset(&cx, 0, sizeof cx);
