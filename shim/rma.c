@@ -206,8 +206,8 @@ static void trk_push(struct mpidbg_rma_win *w, int target, int id)
  * reads write-protected, those it writes without access. */
 static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct mpidbg_rma *a)
 {
-    if (!mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_ORIGIN_RACE))
-        return;
+    if (!mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_ORIGIN_RACE) || !mpidbg_track_sample(cx->site))
+        return; /* one sampling decision per operation, for all its buffers */
     mpidbg_sides_ready(cx);
     /* MPI_NO_OP: MPI ignores the origin buffer (MPI-4.1 §12.3.4) */
     int skip_origin = a->op == MPI_NO_OP && mpidbg_rma_class(a->call) >= MPIDBG_RMA_CLS_ACC;
@@ -228,6 +228,7 @@ static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const s
                 .addr = seg->addr,
                 .count = seg->count,
                 .type = seg->type,
+                .sampled = 1,
             };
             int id = mpidbg_track_add(seg, sd->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &what);
             if (id > 0)
@@ -240,13 +241,21 @@ static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const s
  * the call about to be made completes them at the origin. */
 static void release(struct mpidbg_rma_win *w, int target)
 {
-    int k = 0;
+    /* removed in batches of up to 64, so that the tracker protects its
+     * pages again with one mprotect per run of pages */
+    int ids[64], n = 0, k = 0;
     for (int i = 0; i < w->ntrk; i++) {
-        if (target < 0 || w->trk[i].target == target)
-            mpidbg_track_remove(w->trk[i].id);
-        else
+        if (target < 0 || w->trk[i].target == target) {
+            if (n == (int)(sizeof ids / sizeof ids[0])) {
+                mpidbg_track_remove_n(ids, n);
+                n = 0;
+            }
+            ids[n++] = w->trk[i].id;
+        } else
             w->trk[k++] = w->trk[i];
     }
+    if (n)
+        mpidbg_track_remove_n(ids, n);
     w->ntrk = k;
 }
 
