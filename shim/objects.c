@@ -356,7 +356,39 @@ void mpidbg_type_commit(struct mpidbg_cx *cx, MPI_Datatype t)
     mpidbg_wunlock();
 }
 
-void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t h)
+/* mpidbg_obj_serial is the serial of the record a handle of kind names
+ * now, 0 when it names none (a predefined object, an unknown handle). A
+ * free's post hook compares it with what it was before the call: MPI may
+ * hand a freed handle to a new object of another thread before the post
+ * hook runs, and that object must not be marked freed. */
+uint32_t mpidbg_obj_serial(int kind, uint64_t h)
+{
+    switch (kind) {
+    case MPIDBG_OBJ_TYPE: {
+        struct mpidbg_tobj *o = MPIDBG_IS_BUILTIN_TYPE(h) ? NULL : mpidbg_hmap_get(&mpidbg_types, h);
+        return o && o->rec ? o->rec->serial : 0;
+    }
+    case MPIDBG_OBJ_COMM: {
+        struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, h);
+        return o && o->rec ? o->rec->serial : 0;
+    }
+    case MPIDBG_OBJ_GROUP: {
+        struct mpidbg_gobj *o = mpidbg_hmap_get(&mpidbg_groups, h);
+        return o && o->rec ? o->rec->serial : 0;
+    }
+    case MPIDBG_OBJ_OP: {
+        struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, h);
+        return o && o->rec ? o->rec->serial : 0;
+    }
+    case MPIDBG_OBJ_WIN: {
+        struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, h);
+        return o && o->rec ? o->rec->serial : 0;
+    }
+    }
+    return 0;
+}
+
+void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t h, uint32_t serial)
 {
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
     if (o && o->opaque) {
@@ -366,7 +398,7 @@ void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t h)
     if (!o || !o->rec)
         return;
     mpidbg_wlock();
-    if (--o->refs <= 0) {
+    if (o->rec->serial == serial && --o->refs <= 0) {
         o->refs = 0;
         o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
         o->rec->free_site = cx->site;
@@ -531,13 +563,17 @@ struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef
     return o;
 }
 
-void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t h)
+void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t h, uint32_t serial)
 {
     (void)cx;
     struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, h);
     if (!o || o->predef)
         return;
     mpidbg_wlock();
+    if (o->rec->serial != serial) {
+        mpidbg_wunlock(); /* the handle names a newer communicator already */
+        return;
+    }
     o->freed = 1;
     o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
     mpidbg_wunlock();
@@ -614,14 +650,14 @@ void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef)
     mpidbg_wunlock();
 }
 
-void mpidbg_group_freed(struct mpidbg_cx *cx, uint64_t h)
+void mpidbg_group_freed(struct mpidbg_cx *cx, uint64_t h, uint32_t serial)
 {
     (void)cx;
     struct mpidbg_gobj *o = mpidbg_hmap_get(&mpidbg_groups, h);
     if (!o || o->predef)
         return;
     mpidbg_wlock();
-    if (--o->refs <= 0) {
+    if (o->rec->serial == serial && --o->refs <= 0) {
         o->refs = 0;
         o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
     }
@@ -659,14 +695,15 @@ void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int co
     mpidbg_wunlock();
 }
 
-void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t h)
+void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t h, uint32_t serial)
 {
     (void)cx;
     struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, h);
     if (!o || o->predef)
         return;
     mpidbg_wlock();
-    o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
+    if (o->rec->serial == serial)
+        o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
     mpidbg_wunlock();
 }
 
@@ -710,14 +747,15 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     mpidbg_wunlock();
 }
 
-void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t h)
+void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t h, uint32_t serial)
 {
     (void)cx;
     struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, h);
     if (!o)
         return;
     mpidbg_wlock();
-    o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
+    if (o->rec->serial == serial)
+        o->rec->state = (o->rec->state & ~MPIDBG_LIVE) | MPIDBG_FREED;
     mpidbg_wunlock();
 }
 

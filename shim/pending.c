@@ -175,14 +175,6 @@ struct ovc {
 static struct ovc ovc[OVC_SIZE];
 static pthread_mutex_t ovc_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-static uint32_t type_serial(uint64_t h)
-{
-    if (MPIDBG_IS_BUILTIN_TYPE(h))
-        return 0;
-    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
-    return o && o->rec ? o->rec->serial : 0;
-}
-
 static struct ovc *ovc_slot(const struct ovc *k)
 {
     uint64_t x = k->ta * 0x9e3779b97f4a7c15u ^ k->tb * 0xc2b2ae3d27d4eb4fu ^ (uint64_t)k->dist * 0x165667b19e3779f9u ^
@@ -211,7 +203,7 @@ int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at)
         *at = (uint64_t)(a->lo > b->lo ? a->lo : b->lo);
         return 1;
     }
-    struct ovc k = {a->type, b->type, type_serial(a->type), type_serial(b->type), a->count, b->count,
+    struct ovc k = {a->type, b->type, mpidbg_obj_serial(MPIDBG_OBJ_TYPE, a->type), mpidbg_obj_serial(MPIDBG_OBJ_TYPE, b->type), a->count, b->count,
                     (int64_t)(b->addr - a->addr), 0, 0, 1};
     struct ovc *e = ovc_slot(&k);
     int mt = mpidbg_mt;

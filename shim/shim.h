@@ -333,21 +333,23 @@ MPIDBG_HIDDEN int mpidbg_adopt_op(uint64_t h);
 MPIDBG_HIDDEN struct mpidbg_wobj *mpidbg_adopt_win(uint64_t h);
 MPIDBG_HIDDEN int mpidbg_adopt_request(uint64_t h);
 MPIDBG_HIDDEN void mpidbg_type_commit(struct mpidbg_cx *cx, MPI_Datatype t);
-MPIDBG_HIDDEN void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t t);
+MPIDBG_HIDDEN void mpidbg_type_freed(struct mpidbg_cx *cx, uint64_t t, uint32_t serial);
 MPIDBG_HIDDEN void mpidbg_type_ref(uint64_t t);
 MPIDBG_HIDDEN struct mpidbg_cobj *mpidbg_comm_new(struct mpidbg_cx *cx, MPI_Comm c, int predef);
-MPIDBG_HIDDEN void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t c);
+MPIDBG_HIDDEN void mpidbg_comm_freed(struct mpidbg_cx *cx, uint64_t c, uint32_t serial);
 MPIDBG_HIDDEN void mpidbg_group_new(struct mpidbg_cx *cx, MPI_Group g, int predef);
-MPIDBG_HIDDEN void mpidbg_group_freed(struct mpidbg_cx *cx, uint64_t g);
+MPIDBG_HIDDEN void mpidbg_group_freed(struct mpidbg_cx *cx, uint64_t g, uint32_t serial);
 MPIDBG_HIDDEN void mpidbg_op_new(struct mpidbg_cx *cx, MPI_Op op, int predef, void *fn, int commute);
-MPIDBG_HIDDEN void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t op);
+MPIDBG_HIDDEN void mpidbg_op_freed(struct mpidbg_cx *cx, uint64_t op, uint32_t serial);
 MPIDBG_HIDDEN void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, int disp_unit, MPI_Comm comm);
-MPIDBG_HIDDEN void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t w);
+MPIDBG_HIDDEN void mpidbg_win_freed(struct mpidbg_cx *cx, uint64_t w, uint32_t serial);
 MPIDBG_HIDDEN void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *r, int kind);
 MPIDBG_HIDDEN void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *newcomm);
 MPIDBG_HIDDEN void mpidbg_type_set_name(MPI_Datatype t, const char *name);
 MPIDBG_HIDDEN void mpidbg_comm_set_name(MPI_Comm c, const char *name);
 MPIDBG_HIDDEN void mpidbg_objects_init(void);
+enum { MPIDBG_OBJ_TYPE, MPIDBG_OBJ_COMM, MPIDBG_OBJ_GROUP, MPIDBG_OBJ_OP, MPIDBG_OBJ_WIN };
+MPIDBG_HIDDEN uint32_t mpidbg_obj_serial(int kind, uint64_t h);
 MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 
 /* ---- requests and completion (requests.c) ---- */

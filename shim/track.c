@@ -198,8 +198,7 @@ static struct {
 
 static int layout(uint64_t type, int64_t count, struct mpidbg_tr_block *out)
 {
-    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, type);
-    uint32_t serial = o && o->rec ? o->rec->serial : 0;
+    uint32_t serial = mpidbg_obj_serial(MPIDBG_OBJ_TYPE, type);
     unsigned h = (unsigned)((type * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 0xc2b2ae3d27d4eb4full) >> 58);
     if (lcache[h].type != type || lcache[h].serial != serial || lcache[h].count != count || !lcache[h].n) {
         lcache[h].type = type;

@@ -5769,10 +5769,11 @@ int MPI_Type_free(MPI_Datatype *datatype)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_free, ra);
     uint64_t h_datatype = datatype ? MPIDBG_H(*datatype) : 0;
     int v_datatype = mpidbg_chk_freetype(&cx, datatype, "datatype");
+    uint32_t s_datatype = mpidbg_obj_serial(MPIDBG_OBJ_TYPE, h_datatype); /* after the check, which may adopt it */
     int rc = PMPI_Type_free(datatype);
     if (rc == MPI_SUCCESS) {
         if (v_datatype)
-            mpidbg_type_freed(&cx, h_datatype);
+            mpidbg_type_freed(&cx, h_datatype, s_datatype);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6568,9 +6569,10 @@ int MPI_Comm_free(MPI_Comm *comm)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_free, ra);
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
     mpidbg_chk_freecomm(&cx, comm, "comm");
+    uint32_t s_comm = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h_comm); /* after the check, which may adopt it */
     int rc = PMPI_Comm_free(comm);
     if (rc == MPI_SUCCESS) {
-        mpidbg_comm_freed(&cx, h_comm);
+        mpidbg_comm_freed(&cx, h_comm, s_comm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6585,9 +6587,10 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_disconnect, ra);
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
     mpidbg_chk_freecomm(&cx, comm, "comm");
+    uint32_t s_comm = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h_comm); /* after the check, which may adopt it */
     int rc = PMPI_Comm_disconnect(comm);
     if (rc == MPI_SUCCESS) {
-        mpidbg_comm_freed(&cx, h_comm);
+        mpidbg_comm_freed(&cx, h_comm, s_comm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6890,9 +6893,10 @@ int MPI_Group_free(MPI_Group *group)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_free, ra);
     uint64_t h_group = group ? MPIDBG_H(*group) : 0;
     mpidbg_chk_freegroup(&cx, group, "group");
+    uint32_t s_group = mpidbg_obj_serial(MPIDBG_OBJ_GROUP, h_group); /* after the check, which may adopt it */
     int rc = PMPI_Group_free(group);
     if (rc == MPI_SUCCESS) {
-        mpidbg_group_freed(&cx, h_group);
+        mpidbg_group_freed(&cx, h_group, s_group);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6987,9 +6991,10 @@ int MPI_Op_free(MPI_Op *op)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Op_free, ra);
     uint64_t h_op = op ? MPIDBG_H(*op) : 0;
     mpidbg_chk_freeop(&cx, op, "op");
+    uint32_t s_op = mpidbg_obj_serial(MPIDBG_OBJ_OP, h_op); /* after the check, which may adopt it */
     int rc = PMPI_Op_free(op);
     if (rc == MPI_SUCCESS) {
-        mpidbg_op_freed(&cx, h_op);
+        mpidbg_op_freed(&cx, h_op, s_op);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7344,13 +7349,14 @@ int MPI_Win_free(MPI_Win *win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_free, ra);
     uint64_t h_win = win ? MPIDBG_H(*win) : 0;
     mpidbg_chk_freewin(&cx, win, "win");
+    uint32_t s_win = mpidbg_obj_serial(MPIDBG_OBJ_WIN, h_win); /* after the check, which may adopt it */
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_free};
     rs.win = win ? *win : MPI_WIN_NULL;
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_free(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
     if (rc == MPI_SUCCESS) {
-        mpidbg_win_freed(&cx, h_win);
+        mpidbg_win_freed(&cx, h_win, s_win);
     }
     mpidbg_leave(&cx);
     return rc;

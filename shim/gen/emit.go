@@ -294,12 +294,14 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		case "freetype":
 			w.f("uint64_t h_%s = %s ? MPIDBG_H(*%s) : 0;", p.Name, p.Name, p.Name)
 			w.f("int v_%s = mpidbg_chk_freetype(&cx, %s, %q);", p.Name, p.Name, p.Name)
+			w.f("uint32_t s_%s = mpidbg_obj_serial(%s, h_%s); /* after the check, which may adopt it */", p.Name, objKind[p.Role], p.Name)
 		case "committype":
 			w.f("int v_%s = mpidbg_chk_committype(&cx, %s, %q);", p.Name, p.Name, p.Name)
 			w.f("(void)v_%s;", p.Name)
 		case "freecomm", "freegroup", "freeop", "freewin":
 			w.f("uint64_t h_%s = %s ? MPIDBG_H(*%s) : 0;", p.Name, p.Name, p.Name)
 			w.f("mpidbg_chk_%s(&cx, %s, %q);", p.Role, p.Name, p.Name)
+			w.f("uint32_t s_%s = mpidbg_obj_serial(%s, h_%s); /* after the check, which may adopt it */", p.Name, objKind[p.Role], p.Name)
 		}
 	}
 	// buffer sides
@@ -377,15 +379,9 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		case "newgroup":
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_group_new(&cx, *%s, 0);", p.Name))
 		case "freetype":
-			post = append(post, fmt.Sprintf("if (v_%s)", p.Name), fmt.Sprintf("    mpidbg_type_freed(&cx, h_%s);", p.Name))
-		case "freecomm":
-			post = append(post, fmt.Sprintf("mpidbg_comm_freed(&cx, h_%s);", p.Name))
-		case "freegroup":
-			post = append(post, fmt.Sprintf("mpidbg_group_freed(&cx, h_%s);", p.Name))
-		case "freeop":
-			post = append(post, fmt.Sprintf("mpidbg_op_freed(&cx, h_%s);", p.Name))
-		case "freewin":
-			post = append(post, fmt.Sprintf("mpidbg_win_freed(&cx, h_%s);", p.Name))
+			post = append(post, fmt.Sprintf("if (v_%s)", p.Name), fmt.Sprintf("    mpidbg_type_freed(&cx, h_%s, s_%s);", p.Name, p.Name))
+		case "freecomm", "freegroup", "freeop", "freewin":
+			post = append(post, fmt.Sprintf("mpidbg_%s_freed(&cx, h_%s, s_%s);", strings.TrimPrefix(p.Role, "free"), p.Name, p.Name))
 		case "committype":
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_type_commit(&cx, *%s);", p.Name))
 		}
@@ -408,6 +404,15 @@ func emitWrapper(b *strings.Builder, c *Call) {
 
 // emitSides writes the checks of each buffer side, inside a test of
 // whether this rank uses it.
+// objKind is the mpidbg_obj_serial kind of the object a free role frees:
+// its serial is taken before the call, because MPI may give the freed
+// handle to a new object (of another thread) before the post hook marks
+// the old one freed.
+var objKind = map[string]string{
+	"freetype": "MPIDBG_OBJ_TYPE", "freecomm": "MPIDBG_OBJ_COMM", "freegroup": "MPIDBG_OBJ_GROUP",
+	"freeop": "MPIDBG_OBJ_OP", "freewin": "MPIDBG_OBJ_WIN",
+}
+
 func emitSides(w *wr, c *Call) {
 	// state per count/type/array parameter: checked once, by the first
 	// significant side that uses it
