@@ -288,9 +288,11 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
             return 0;
         lo = lo > cold ? lo : cold;
     }
-    /* the thread's TLS and control block (the handler's own state) */
+    /* the thread's TLS and control block (the handler's own state), and
+     * what lies near them; a shared mapping there is not TLS (below) */
     uint64_t tp = (uint64_t)(uintptr_t)pthread_self();
-    if (lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE) {
+    int near_tls = lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE;
+    if (near_tls && mode != MPIDBG_TR_LOG) {
         tr_stat(MPIDBG_TRS_REFUSED);
         return 0;
     }
@@ -305,11 +307,13 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     tr_altstack();
 
     pthread_mutex_lock(&tr_mu);
+    if (near_tls && !tr_shared(plo, phi))
+        goto refuse;
     int slot = nfree ? free_slots[--nfree] : tr_hwm < TR_MAX ? tr_hwm : -1;
     if (slot < 0)
         goto refuse;
     for (uint64_t a = plo, until = 0; a < phi;) {
-        int orig = tr_orig(a, &until);
+        int orig = tr_orig(a, &until, mode == MPIDBG_TR_LOG);
         for (; a < phi && a < until; a += TR_PAGE)
             if (orig < 0 || !tr_page_get(a, orig)) {
                 if (slot != tr_hwm)
@@ -344,7 +348,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     r->lognext = 0;
     r->loglost = 0;
     if (mode == MPIDBG_TR_LOG) {
-        r->logcap = 4096;
+        r->logcap = w->logcap > 0 ? (uint32_t)w->logcap : 4096;
         r->log = calloc(r->logcap, sizeof *r->log);
         if (!r->log)
             r->logcap = 0;

@@ -54,13 +54,24 @@ struct mpidbg_tr_what {
     /* 1: the caller asked mpidbg_track_sample for this operation already;
      * 0: mpidbg_track_add samples by site itself (log mode never is). */
     int32_t sampled;
-    int32_t pad;
+    /* log mode: entries the log holds (0: 4096) */
+    int32_t logcap;
+    /* log mode: a word the owner keeps current, copied into every entry
+     * (NULL: 0) */
+    const uint64_t *tag;
+    /* log mode: the handler stores 1 here when the range stops paying its
+     * way (its log is full, or one of its pages was left open after too
+     * many false hits or library faults): the owner should collect the
+     * log and remove the range at its next chance (NULL: nobody asks) */
+    int32_t *stalled;
 };
 
 /* One access recorded in log mode. */
 struct mpidbg_tr_access {
     uint64_t addr;  /* the byte that faulted */
-    uint64_t pc;    /* the instruction */
+    uint64_t pc;    /* the instruction; in a libc leaf (memcpy), the call's return address - 1 */
+    uint64_t clock; /* mpidbg_xr_clock when it ran */
+    uint64_t tag;   /* *what.tag when it ran */
     int32_t write;  /* 1 store, 0 load */
     int32_t pad;
 };
@@ -97,9 +108,10 @@ __attribute__((visibility("hidden"))) void mpidbg_track_remove_n(const int *ids,
  * for a report (the range is no longer watched); until it is removed. */
 __attribute__((visibility("hidden"))) int mpidbg_track_reported(int id);
 
-/* mpidbg_track_log copies up to max accesses recorded for a log-mode
- * range since it was added (or since the last call); returns how many,
- * and sets *lost when some did not fit. */
+/* mpidbg_track_log copies the accesses recorded for a log-mode range
+ * since it was added (or since the last call) and empties the log;
+ * returns how many, and sets *lost when some were lost (the log was full,
+ * or more than max: give it room for the log's capacity). */
 __attribute__((visibility("hidden"))) int mpidbg_track_log(int id, struct mpidbg_tr_access *out, int max, int *lost);
 
 /* mpidbg_track_sample is the sampling policy for one operation started

@@ -236,6 +236,20 @@ static int lib_access(uint64_t addr, int write)
     return any;
 }
 
+/* stall_logs tells the owners of the log-mode ranges on a page that the
+ * page was left open (mpidbg_tr_what.stalled) */
+static void stall_logs(uint64_t page)
+{
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || r->mode != MPIDBG_TR_LOG || !r->w.stalled)
+            continue;
+        if (r->lo < page + TR_PAGE && r->hi > page)
+            __atomic_store_n(r->w.stalled, 1, __ATOMIC_RELAXED);
+    }
+}
+
 /* the word at the stack pointer, when it can be read safely: the return
  * address of a leaf function (memcpy, memset) that faulted */
 static uint64_t stack_top(uint64_t sp)
@@ -294,6 +308,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
             tr_apply(page, page + TR_PAGE, 1);
+            stall_logs(page);
         } else {
             open_run(page);
         }
@@ -331,14 +346,24 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     if (r && r->mode == MPIDBG_TR_LOG) {
         uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
         if (r->log && i < r->logcap) {
+            uint64_t at = pc;
+            if (tr_pc_is_libc(pc)) { /* memcpy, memset: the program's call to it */
+                uint64_t ra = stack_top((uint64_t)uc->uc_mcontext.gregs[REG_RSP]);
+                if (ra && !tr_pc_is_libc(ra))
+                    at = ra - 1;
+            }
             r->log[i].addr = addr;
-            r->log[i].pc = pc;
+            r->log[i].pc = at;
+            r->log[i].clock = mpidbg_xr_clock;
+            r->log[i].tag = r->w.tag ? *r->w.tag : 0;
             r->log[i].write = write;
             r->log[i].pad = 1; /* written */
             start_step(p, page, uc);
         } else {
             /* the log is full: say so, and stop paying for this page until the next exit */
             __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
+            if (r->w.stalled)
+                __atomic_store_n(r->w.stalled, 1, __ATOMIC_RELAXED);
             __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
             tr_apply(page, page + TR_PAGE, 1);
             tr_queue_open(page, page + TR_PAGE);
@@ -380,6 +405,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
         tr_apply(page, page + TR_PAGE, 1);
         tr_queue_open(page, page + TR_PAGE);
+        stall_logs(page);
     } else {
         start_step(p, page, uc);
     }

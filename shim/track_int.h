@@ -79,9 +79,14 @@ __attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, in
 __attribute__((visibility("hidden"))) void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force);
 __attribute__((visibility("hidden"))) void tr_apply_all(void);                             /* under tr_mu */
 /* tr_orig returns the protection of a page the tracker may watch (a
- * private writable mapping), -1 when it may not, and in *until where the
+ * private writable mapping; shared_ok: a shared one too, for log mode,
+ * where only this process's view of the page is protected and nothing
+ * is reported from it), -1 when it may not, and in *until where the
  * pages with the same answer end; under tr_mu. */
-__attribute__((visibility("hidden"))) int tr_orig(uint64_t page, uint64_t *until);
+__attribute__((visibility("hidden"))) int tr_orig(uint64_t page, uint64_t *until, int shared_ok);
+/* tr_shared says whether every page of [lo, hi) lies in a shared
+ * writable mapping (never the TLS); under tr_mu. */
+__attribute__((visibility("hidden"))) int tr_shared(uint64_t lo, uint64_t hi);
 __attribute__((visibility("hidden"))) void tr_maps_stale(void);
 __attribute__((visibility("hidden"))) int tr_pages_init(void);
 

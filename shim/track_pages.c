@@ -223,7 +223,7 @@ void tr_apply_all(void)
 struct vma {
     uint64_t lo, hi;
     int prot;
-    int ok; /* private and writable */
+    int ok; /* writable: 1 private, 2 shared */
 };
 
 static struct vma *maps;
@@ -306,7 +306,7 @@ static int reload(void)
                 v->lo = lo;
                 v->hi = hi;
                 v->prot = (s[1] == 'r' ? PROT_READ : 0) | (s[2] == 'w' ? PROT_WRITE : 0) | (s[3] == 'x' ? PROT_EXEC : 0);
-                v->ok = s[2] == 'w' && s[4] == 'p';
+                v->ok = s[2] != 'w' ? 0 : s[4] == 'p' ? 1 : s[4] == 's' ? 2 : 0;
             }
         }
         i = j + 1;
@@ -328,7 +328,7 @@ static struct vma *vma_of(uint64_t a)
     return lo < nmaps && maps[lo].lo <= a ? &maps[lo] : NULL;
 }
 
-int tr_orig(uint64_t page, uint64_t *until)
+int tr_orig(uint64_t page, uint64_t *until, int shared_ok)
 {
     *until = page + TR_PAGE;
     struct tr_page *p = tr_page_find(page);
@@ -340,7 +340,7 @@ int tr_orig(uint64_t page, uint64_t *until)
             return -1;
         v = vma_of(page);
     }
-    if (!v || !v->ok || !(v->prot & PROT_READ))
+    if (!v || !v->ok || (v->ok == 2 && !shared_ok) || !(v->prot & PROT_READ))
         return -1;
     *until = v->hi;
     return v->prot;
@@ -349,4 +349,19 @@ int tr_orig(uint64_t page, uint64_t *until)
 void tr_maps_stale(void)
 {
     nmaps = 0;
+}
+
+int tr_shared(uint64_t lo, uint64_t hi)
+{
+    for (uint64_t a = lo; a < hi;) {
+        struct vma *v = vma_of(a);
+        if (!v) {
+            if (reload() != 0 || !(v = vma_of(a)))
+                return 0;
+        }
+        if (v->ok != 2)
+            return 0;
+        a = v->hi;
+    }
+    return 1;
 }
