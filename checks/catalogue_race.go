@@ -145,10 +145,19 @@ mode: page protection, each access checked against exact bytes), and when
 the epoch closes and the origins' operations arrive, reports each local
 access that touches a remote operation's bytes (a load against a put or
 accumulate, a store against any operation), at the access's line with the
-remote operation's rank and line as the related place. Passive-target
-epochs are not watched (the target makes no MPI call around them), nor
-dynamic windows; after the first epochs of a window only some are
-(docs/rma-races.md).`},
+remote operation's rank and line as the related place.
+
+Against passive-target epochs (MPI_Win_lock, MPI_Win_lock_all), the
+window memory is watched outside fence and exposure epochs; each access
+carries the Lamport clock and what the target held (a lock on its own
+window, an earlier MPI_Win_sync or fetching atomic), and at MPI_Win_free
+an access is reported when no synchronisation orders it against a remote
+operation on its bytes: no flush or unlock followed by a message or
+collective before it, no exclusive lock on its own window around it.
+Loads of bytes an atomic (accumulate-family) operation updates are not
+reported: that is how programs poll flags. Dynamic windows are not
+watched; after the first epochs and watch periods of a window only some
+are (docs/rma-races.md).`},
 		Entry{ID: "rma-unsynchronised", Category: CatRMARace, Severity: SevWarning,
 			Title: "a one-sided operation was never completed while the program waited (--nasty)",
 			Rule:  "MPI-4.1 §12.5.4: an RMA operation is complete at the target only after a synchronisation call (MPI_Win_flush, MPI_Win_unlock, ...) at the origin; MPI may delay it until then",

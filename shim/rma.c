@@ -68,6 +68,42 @@ static int rma_on(void)
     return mpidbg_enabled(MPIDBG_F_RMA_CONFLICT);
 }
 
+/* tag_update sets the window's tag (rma_win.h) from this rank's state:
+ * the tracker copies it into every access to the window memory it logs. */
+static void tag_update(struct mpidbg_rma_win *w)
+{
+    uint64_t t = seq << MPIDBG_RMA_TAG_SEQ;
+    if (w->rank >= 0 && w->rank < w->size && w->lock && w->lock[w->rank] == 2)
+        t |= MPIDBG_RMA_TAG_EXCL;
+    else if (w->lock_all || (w->rank >= 0 && w->rank < w->size && w->lock && w->lock[w->rank] == 1))
+        t |= MPIDBG_RMA_TAG_SHARED;
+    if (w->pacq)
+        t |= MPIDBG_RMA_TAG_ACQ;
+    if (nheld)
+        t |= MPIDBG_RMA_TAG_MUTEX;
+    __atomic_store_n(&w->ptag, t, __ATOMIC_RELAXED);
+}
+
+static void tags_update(void)
+{
+    for (struct mpidbg_rma_win *w = wins; w; w = w->next)
+        tag_update(w);
+}
+
+/* mpidbg_rma_poll: a window's target-side watch stalled, or waits for the
+ * clock to move (rma_passive.c). */
+void mpidbg_rma_poll(void)
+{
+    mpidbg_rma_lock();
+    __atomic_store_n(&mpidbg_rma_due, 0, __ATOMIC_RELAXED);
+    int waiting = 0;
+    for (struct mpidbg_rma_win *w = wins; w; w = w->next)
+        waiting |= mpidbg_rma_passive_step(w);
+    if (waiting)
+        __atomic_store_n(&mpidbg_rma_due, 1, __ATOMIC_RELAXED);
+    mpidbg_rma_unlock();
+}
+
 struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win win)
 {
     for (struct mpidbg_rma_win *w = wins; w; w = w->next)
@@ -134,6 +170,8 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
     mpidbg_rma_lock();
     w->next = wins;
     wins = w;
+    tag_update(w);
+    mpidbg_rma_passive_arm(w); /* the target's own accesses, for passive-target epochs */
     mpidbg_rma_unlock();
 }
 
@@ -180,6 +218,7 @@ static void win_free(struct mpidbg_rma_win *w)
     free(w->expose);
     free(w->trk);
     free(w->acc);
+    mpidbg_rma_passive_drop(w);
     free(w->sreq);
     free(w->sbuf);
     free(w);
@@ -384,8 +423,11 @@ void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
     if (w) {
         if (!a->request)
             origin_track(cx, w, a);
+        if (mpidbg_rma_class(a->call) == MPIDBG_RMA_CLS_FETCH)
+            w->pacq = 1; /* an atomic read: perhaps of a flag another rank set */
         if (w->xon)
             record(cx, w, a);
+        tag_update(w);
     }
     mpidbg_rma_unlock();
 }
@@ -411,6 +453,7 @@ static void ended(struct mpidbg_rma_win *w, int target)
             b->open += mpidbg_rma_rec_size(r);
         }
     }
+    tag_update(w);
 }
 
 /* released marks the passive records after whose completion this rank
@@ -437,6 +480,7 @@ static void mutex_held(struct mpidbg_rma_win *w, int rank)
         held[nheld].rank = rank;
     }
     nheld++;
+    tags_update();
 }
 
 static void mutex_released(struct mpidbg_rma_win *w, int rank)
@@ -445,10 +489,12 @@ static void mutex_released(struct mpidbg_rma_win *w, int rank)
         if (held[i].wid == w->wid && held[i].rank == rank) {
             memmove(&held[i], &held[i + 1], sizeof held[0] * (size_t)((nheld < NMUTEX ? nheld : NMUTEX) - i - 1));
             nheld--;
+            tags_update();
             return;
         }
     if (nheld > NMUTEX)
         nheld--; /* one beyond the table */
+    tags_update();
 }
 
 /* group_ranks translates a group (post, start) into window ranks. */
@@ -504,6 +550,10 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
     case MPIDBG_CALL_MPI_Win_fence:
         release(w, -1);
         mpidbg_rma_unwatch(w);
+        mpidbg_rma_passive_disarm(w, 0); /* a fence epoch may open */
+        break;
+    case MPIDBG_CALL_MPI_Win_post:
+        mpidbg_rma_passive_disarm(w, 0); /* an exposure epoch opens */
         break;
     case MPIDBG_CALL_MPI_Win_complete:
         release(w, -1);
@@ -526,6 +576,8 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
     case MPIDBG_CALL_MPI_Win_free:
         release(w, -1);
         mpidbg_rma_unwatch(w);
+        mpidbg_rma_passive_disarm(w, 0);
+        w->fence_open = 1; /* nothing arms it again */
         if (w->xon) {
             ended(w, -1); /* unfinished passive records (an erroneous program): up to now */
             released(w);
@@ -557,8 +609,11 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
                 mpidbg_rma_fence_exchange(w, 0);
             }
         }
-        if (!(s->assert_ & MPI_MODE_NOSUCCEED)) /* the fence opened an epoch */
+        w->fence_open = !(s->assert_ & MPI_MODE_NOSUCCEED);
+        if (w->fence_open) /* the fence opened an epoch */
             mpidbg_rma_watch(w);
+        else
+            mpidbg_rma_passive_arm(w);
         break;
     case MPIDBG_CALL_MPI_Win_start:
         w->naccess = group_ranks(w, s->group, &w->access);
@@ -584,6 +639,7 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
             mpidbg_rma_pscw_recv(w);
         w->pscw_expose = 0;
         w->nacc = 0;
+        mpidbg_rma_passive_arm(w);
         break;
     case MPIDBG_CALL_MPI_Win_lock:
         if (s->rank >= 0 && s->rank < w->size) {
@@ -594,6 +650,9 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
         break;
     case MPIDBG_CALL_MPI_Win_lock_all:
         w->lock_all = 1;
+        break;
+    case MPIDBG_CALL_MPI_Win_sync:
+        w->pacq = 1; /* the memory barrier of a polling loop */
         break;
     case MPIDBG_CALL_MPI_Win_unlock:
         if (s->rank >= 0 && s->rank < w->size) {
@@ -619,5 +678,6 @@ void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int r
         win_free(w);
         return;
     }
+    tag_update(w); /* locks on itself, MPI_Win_sync */
     mpidbg_rma_unlock();
 }

@@ -83,6 +83,12 @@ __attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx
 __attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size,
                                                              int disp_unit, MPI_Comm comm);
 
+/* mpidbg_rma_due is set while the target-side watch of some window waits
+ * for something (its log range stalled, or a pause until the clock
+ * moves): every wrapper's exit then calls mpidbg_rma_poll. */
+extern int mpidbg_rma_due __attribute__((visibility("hidden")));
+__attribute__((visibility("hidden"))) void mpidbg_rma_poll(void);
+
 /* nasty.c: the forcing mode (mpidbg run --nasty). mpidbg_nasty_on is set
  * from MPIDBG_NASTY at MPI_Init. hold: take the operation (copying what
  * it needs: the forcing mode must not read the origin buffer earlier

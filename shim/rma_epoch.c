@@ -336,11 +336,13 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
     parse(w, rbuf, rtotal, by_mode);
     conflicts(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, 0,
               final ? "one epoch (closed by MPI_Win_free)" : "one fence epoch");
-    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, "fence");
-    if (final && w->passive_ok)
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, "in the same fence epoch");
+    if (final && w->passive_ok) {
         conflicts(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n, 1,
                   "passive-target epochs that nothing orders (shared locks or MPI_Win_lock_all, no flush followed by "
                   "a synchronisation between them)");
+        mpidbg_rma_passive_check(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n);
+    }
 done:
     for (int m = 0; m < MPIDBG_RMA_NMODE; m++)
         free(by_mode[m].r);
@@ -460,7 +462,7 @@ void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
     }
     mpidbg_xr_clock = clock + 1;
     conflicts(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, 0, "one post/start/complete/wait epoch");
-    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, "exposure");
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, "in the same exposure epoch");
     if (bufs)
         for (int i = 0; i < w->nexpose; i++)
             free(bufs[i]);

@@ -12,8 +12,7 @@
  * log into the window's state and stops watching. mpidbg_rma_accesses_check,
  * when the closed epoch's operation records have arrived, reports each
  * access that touches bytes a remote operation wrote (a load or a store)
- * or read (a store). Passive-target epochs are not watched: the target
- * makes no MPI call around them (docs/rma-races.md).
+ * or read (a store). Passive-target epochs: rma_passive.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,8 @@
  * 12 µs), up to the tracker's log size per epoch: the first epochs of a
  * window are watched, then those whose number is a power of two, so that
  * a program with a million fences pays for about twenty. */
+#define LOG_CAP 4096 /* accesses logged per epoch */
+
 static int sampled(uint64_t n)
 {
     return n < 8 || (n & (n - 1)) == 0;
@@ -56,6 +57,7 @@ void mpidbg_rma_watch(struct mpidbg_rma_win *w)
         .addr = base,
         .count = w->wsize,
         .type = MPIDBG_H(MPI_BYTE),
+        .logcap = LOG_CAP,
     };
     int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
     w->log_id = id > 0 ? id : 0;
@@ -67,23 +69,20 @@ void mpidbg_rma_unwatch(struct mpidbg_rma_win *w)
         return;
     if (!w->acc)
         w->acc = malloc(sizeof *w->acc * MPIDBG_RMA_MAXACC);
-    struct mpidbg_tr_access tmp[64];
-    for (;;) {
-        int n = mpidbg_track_log(w->log_id, tmp, 64, NULL); /* beyond the tracker's log: not compared */
-        for (int i = 0; i < n; i++) {
-            if (tmp[i].pc - mpidbg_mpi_lo < mpidbg_mpi_len)
-                continue; /* the MPI library moving data: never the program's */
-            if (!w->acc || w->nacc >= MPIDBG_RMA_MAXACC)
-                continue; /* beyond the budget: not compared */
-            w->acc[w->nacc++] = (struct mpidbg_rma_acc){
-                .off = (int64_t)(tmp[i].addr - (uint64_t)(uintptr_t)w->base),
-                .pc = tmp[i].pc,
-                .write = tmp[i].write,
-            };
-        }
-        if (n < 64)
-            break;
+    struct mpidbg_tr_access *tmp = malloc(sizeof *tmp * LOG_CAP);
+    int n = tmp ? mpidbg_track_log(w->log_id, tmp, LOG_CAP, NULL) : 0; /* beyond the tracker's log: not compared */
+    for (int i = 0; i < n; i++) {
+        if (tmp[i].pc - mpidbg_mpi_lo < mpidbg_mpi_len)
+            continue; /* the MPI library moving data: never the program's */
+        if (!w->acc || w->nacc >= MPIDBG_RMA_MAXACC)
+            continue; /* beyond the budget: not compared */
+        w->acc[w->nacc++] = (struct mpidbg_rma_acc){
+            .off = (int64_t)(tmp[i].addr - (uint64_t)(uintptr_t)w->base),
+            .pc = tmp[i].pc,
+            .write = tmp[i].write,
+        };
     }
+    free(tmp);
     mpidbg_track_remove(w->log_id);
     w->log_id = 0;
 }
@@ -130,8 +129,8 @@ static int cover_find(const struct cover *c, int64_t off)
     return c->iv[lo - 1].rec;
 }
 
-static void report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
-                          const char *epoch)
+void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
+                              const char *epoch)
 {
     int orank = r->origin >= 0 && r->origin < w->size ? w->world[r->origin] : -1;
     if (mpidbg_seen_pair(a->pc ^ 0x7461726765740000ull, r->site_off ^ ((uint64_t)r->site_mod << 40) ^ (uint64_t)orank << 20))
@@ -149,8 +148,8 @@ static void report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc 
     if (du > 1)
         snprintf(unit, sizeof unit, ", displacement %lld in units of %lld bytes", (long long)(a->off / du), (long long)du);
     snprintf(msg, sizeof msg,
-             "rank %d %s its own window memory (byte %lld%s) while rank %d's %s %s the same bytes in the same %s "
-             "epoch: nothing orders the local %s and the remote operation, so %s; separate them with a "
+             "rank %d %s its own window memory (byte %lld%s) while rank %d's %s %s the same bytes %s: "
+             "nothing orders the local %s and the remote operation, so %s; separate them with a "
              "synchronisation call on the window",
              mpidbg_world_rank, a->write ? "stores to" : "loads from", (long long)a->off, unit, orank, rop, what, epoch,
              a->write ? "store" : "load",
@@ -182,7 +181,7 @@ void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma
         int k = cover_find(a->write ? &any : &wr, a->off);
         if (k < 0)
             continue;
-        report_target(w, a, recs[k], epoch);
+        mpidbg_rma_report_target(w, a, recs[k], epoch);
         reported++;
     }
     free(wr.iv);

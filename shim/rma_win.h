@@ -107,8 +107,19 @@ struct mpidbg_rma_trk {
 struct mpidbg_rma_acc {
     int64_t off; /* window space */
     uint64_t pc;
+    uint64_t clock; /* passive: mpidbg_xr_clock when it ran */
+    uint64_t tag;   /* passive: the window's tag when it ran (MPIDBG_RMA_TAG_*) */
     int32_t write, pad;
 };
+
+/* The window's tag (rma.c keeps it current, the tracker copies it into
+ * every access it logs): what ordered this rank's own accesses to its
+ * window memory against passive-target epochs when they ran. */
+#define MPIDBG_RMA_TAG_SHARED 1u /* it held a shared lock on its own window (MPI_Win_lock, MPI_Win_lock_all) */
+#define MPIDBG_RMA_TAG_EXCL 2u   /* an exclusive lock on its own window */
+#define MPIDBG_RMA_TAG_ACQ 4u    /* it had issued a fetching atomic or MPI_Win_sync on the window */
+#define MPIDBG_RMA_TAG_MUTEX 8u  /* it held an exclusive lock on some window (a mutex) */
+#define MPIDBG_RMA_TAG_SEQ 4     /* the rest: rma.c's seq, this rank's passive-target calls so far */
 
 /* A window, as the race checks know it. Made collectively with the
  * window (mpidbg_rma_win_new), so that every member has one or none. */
@@ -132,6 +143,7 @@ struct mpidbg_rma_win {
     int *access, naccess;   /* the start group, as window ranks */
     int *expose, nexpose;   /* the post group, as window ranks */
     int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
+    int fence_open;         /* since a fence without MPI_MODE_NOSUCCEED (or MPI_Win_free began) */
     uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
     uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
     /* records per mode, each an array of size buffers (one per target), made when first used */
@@ -145,6 +157,18 @@ struct mpidbg_rma_win {
     uint64_t epochs;                 /* fence and exposure epochs opened so far (the watch samples them) */
     struct mpidbg_rma_acc *acc;
     int nacc;
+    /* the target's own accesses outside fence and exposure epochs, for
+     * passive-target epochs (rma_passive.c) */
+    int plog_id;          /* the tracker's log range, 0 none */
+    int32_t pstalled;     /* the tracker asks for the range to go (mpidbg_tr_what.stalled) */
+    int ppaused;          /* not watched until the clock moves */
+    uint64_t pclock;      /* the clock when it stopped */
+    uint64_t pwatches;    /* watch periods so far (sampled) */
+    uint64_t ptag;        /* MPIDBG_RMA_TAG_*, copied into each logged access */
+    int pacq;             /* MPIDBG_RMA_TAG_ACQ holds from now on */
+    struct mpidbg_rma_acc *pacc; /* collected, without repeats */
+    int npacc;
+    int32_t *phash;       /* indices into pacc, open addressing; -1 empty */
     /* the exchange's arrays, made with the window: counts and clocks sent
      * and received (4 x size), MPI_Count counts and displacements (4 x size) */
     int64_t *xcnt;
@@ -194,5 +218,20 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_watch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unwatch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n,
                                                  const char *epoch);
+/* mpidbg_rma_report_target reports access a against record r; epoch says
+ * which epoch they share ("in the same fence epoch"). */
+MPIDBG_RMA_HIDDEN void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a,
+                                                const struct mpidbg_rma_rec *r, const char *epoch);
+
+/* rma_passive.c: the target's own accesses against passive-target epochs.
+ * arm: watch the window memory from now (sampled); disarm: collect what
+ * was logged and stop (pause: until the clock moves, then arm again);
+ * step: at a wrapper's exit while mpidbg_rma_due is set; check: at
+ * MPI_Win_free, against the passive records that arrived; drop: free. */
+MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause);
+MPIDBG_RMA_HIDDEN int mpidbg_rma_passive_step(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_drop(struct mpidbg_rma_win *w);
 
 #endif
