@@ -95,12 +95,11 @@ static void tags_update(void)
 void mpidbg_rma_poll(void)
 {
     mpidbg_rma_lock();
-    __atomic_store_n(&mpidbg_rma_due, 0, __ATOMIC_RELAXED);
-    int waiting = 0;
+    int due = __atomic_exchange_n(&mpidbg_rma_due, 0, __ATOMIC_ACQ_REL), waiting = 0;
     for (struct mpidbg_rma_win *w = wins; w; w = w->next)
-        waiting |= mpidbg_rma_passive_step(w);
+        waiting |= mpidbg_rma_passive_step(w, due & MPIDBG_RMA_DUE_STALL);
     if (waiting)
-        __atomic_store_n(&mpidbg_rma_due, 1, __ATOMIC_RELAXED);
+        __atomic_or_fetch(&mpidbg_rma_due, MPIDBG_RMA_DUE_WAIT, __ATOMIC_RELAXED);
     mpidbg_rma_unlock();
 }
 

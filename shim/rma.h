@@ -83,9 +83,12 @@ __attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx
 __attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size,
                                                              int disp_unit, MPI_Comm comm);
 
-/* mpidbg_rma_due is set while the target-side watch of some window waits
- * for something (its log range stalled, or a pause until the clock
- * moves): every wrapper's exit then calls mpidbg_rma_poll. */
+/* mpidbg_rma_due is non-zero while the target-side watch of some window
+ * waits for something: every wrapper's exit then calls mpidbg_rma_poll.
+ * STALL: the tracker gave up on a watched range (its log is full, a page
+ * was left open); WAIT: a window waits for the clock to move. */
+#define MPIDBG_RMA_DUE_STALL 1
+#define MPIDBG_RMA_DUE_WAIT 2
 extern int mpidbg_rma_due __attribute__((visibility("hidden")));
 __attribute__((visibility("hidden"))) void mpidbg_rma_poll(void);
 

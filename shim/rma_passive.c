@@ -19,10 +19,11 @@
  *   - disarm, before a fence or MPI_Win_post opens an epoch and before
  *     MPI_Win_free's exchange: the log is collected and the range
  *     removed;
- *   - the tracker marks the range stalled when its log is full or a page
- *     was left open (false hits, library faults); the next wrapper exit
- *     (mpidbg_rma_poll) collects it and pauses the watch until the clock
- *     moves, when the next period starts if the sampling says so.
+ *   - the tracker sets mpidbg_rma_due to MPIDBG_RMA_DUE_STALL when a
+ *     range's log is full or one of its pages was left open (false hits,
+ *     library faults); the next wrapper exit (mpidbg_rma_poll) collects
+ *     the watched windows' logs and pauses them until the clock moves,
+ *     when the next period starts if the sampling says so.
  * docs/rma-races.md, "The target's own accesses", says why and what it
  * costs.
  */
@@ -32,7 +33,7 @@
 #include "shim.h"
 #include "rma_win.h"
 
-#define LOG_CAP 512     /* accesses logged per watch period: about 6 ms of faults and steps */
+#define LOG_CAP 128     /* accesses logged per watch period: about 1.5 ms of faults and steps */
 #define PACC_MAX 4096   /* distinct accesses kept per window */
 #define HASH_SIZE 8192  /* twice PACC_MAX: open addressing stays short */
 #define REPORT_MAX 16   /* findings per window */
@@ -40,18 +41,19 @@
 
 int mpidbg_rma_due;
 
-/* Watch periods: the first 8 of a window, then those whose number is a
- * power of two, as for fence epochs. */
+/* Watch periods: the first 4 of a window, then those whose number is a
+ * power of two (a period begins when the clock moves after the last one
+ * stalled: about 24 periods in a million synchronisations). */
 static int sampled(uint64_t n)
 {
-    return n < 8 || (n & (n - 1)) == 0;
+    return n < 4 || (n & (n - 1)) == 0;
 }
 
 static void pause_until_tick(struct mpidbg_rma_win *w)
 {
     w->ppaused = 1;
     w->pclock = mpidbg_xr_clock;
-    __atomic_store_n(&mpidbg_rma_due, 1, __ATOMIC_RELAXED);
+    __atomic_or_fetch(&mpidbg_rma_due, MPIDBG_RMA_DUE_WAIT, __ATOMIC_RELAXED);
 }
 
 void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w)
@@ -84,9 +86,8 @@ void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w)
         .type = MPIDBG_H(MPI_BYTE),
         .logcap = LOG_CAP,
         .tag = &w->ptag,
-        .stalled = &w->pstalled,
+        .stalled = &mpidbg_rma_due, /* the tracker stores MPIDBG_RMA_DUE_STALL */
     };
-    w->pstalled = 0;
     int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
     w->plog_id = id > 0 ? id : 0;
 }
@@ -160,17 +161,16 @@ void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause)
     free(tmp);
     mpidbg_track_remove(w->plog_id);
     w->plog_id = 0;
-    w->pstalled = 0;
     if (pause)
         pause_until_tick(w);
     else
         w->ppaused = 0;
 }
 
-int mpidbg_rma_passive_step(struct mpidbg_rma_win *w)
+int mpidbg_rma_passive_step(struct mpidbg_rma_win *w, int stalled)
 {
-    if (w->plog_id && __atomic_load_n(&w->pstalled, __ATOMIC_RELAXED))
-        mpidbg_rma_passive_disarm(w, 1);
+    if (w->plog_id && stalled)
+        mpidbg_rma_passive_disarm(w, 1); /* this window's range, or another's: all wait for the clock */
     if (w->ppaused && mpidbg_xr_clock != w->pclock)
         mpidbg_rma_passive_arm(w); /* a new watch period, or a pause until the next tick */
     return w->ppaused;

@@ -160,7 +160,6 @@ struct mpidbg_rma_win {
     /* the target's own accesses outside fence and exposure epochs, for
      * passive-target epochs (rma_passive.c) */
     int plog_id;          /* the tracker's log range, 0 none */
-    int32_t pstalled;     /* the tracker asks for the range to go (mpidbg_tr_what.stalled) */
     int ppaused;          /* not watched until the clock moves */
     uint64_t pclock;      /* the clock when it stopped */
     uint64_t pwatches;    /* watch periods so far (sampled) */
@@ -226,11 +225,12 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const 
 /* rma_passive.c: the target's own accesses against passive-target epochs.
  * arm: watch the window memory from now (sampled); disarm: collect what
  * was logged and stop (pause: until the clock moves, then arm again);
- * step: at a wrapper's exit while mpidbg_rma_due is set; check: at
+ * step: at a wrapper's exit while mpidbg_rma_due is set (stalled: the
+ * tracker gave up on a watched range); check: at
  * MPI_Win_free, against the passive records that arrived; drop: free. */
 MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause);
-MPIDBG_RMA_HIDDEN int mpidbg_rma_passive_step(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN int mpidbg_rma_passive_step(struct mpidbg_rma_win *w, int stalled);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_passive_drop(struct mpidbg_rma_win *w);
 

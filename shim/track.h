@@ -59,10 +59,11 @@ struct mpidbg_tr_what {
     /* log mode: a word the owner keeps current, copied into every entry
      * (NULL: 0) */
     const uint64_t *tag;
-    /* log mode: the handler stores 1 here when the range stops paying its
-     * way (its log is full, or one of its pages was left open after too
-     * many false hits or library faults): the owner should collect the
-     * log and remove the range at its next chance (NULL: nobody asks) */
+    /* log mode: the handler stores 1 here (a store, not an or) when the
+     * range stops paying its way (its log is full, or one of its pages
+     * was left open after too many false hits or library faults): the
+     * owner should collect the log and remove the range at its next
+     * chance (NULL: nobody asks) */
     int32_t *stalled;
 };
 

@@ -37,7 +37,7 @@ import (
 
 // programs are the sources in bench/programs, in report order. Each
 // prints one or more lines "RESULT <name> <value> <unit>" on rank 0.
-var programs = []string{"pingpong", "msgrate", "halo3d", "collbench"}
+var programs = []string{"pingpong", "msgrate", "halo3d", "collbench", "rmabench"}
 
 // account says how to turn a result into per-call costs.
 type account struct {
@@ -60,6 +60,8 @@ var accounts = map[string]account{
 	"collbench_allreduce_8B":           {1, 1, "collective"},
 	"collbench_bcast_1KB":              {1, 1, "collective"},
 	"collbench_alltoallv_16B_per_peer": {1, 1, "collective"},
+	"rma_lock_round":                   {0, 0, ""},
+	"rma_fence_round":                  {0, 0, ""},
 }
 
 // crossRank lists the categories whose checks travel between ranks
