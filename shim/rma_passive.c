@@ -59,37 +59,14 @@ static void pause_until_tick(struct mpidbg_rma_win *w)
 void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w)
 {
     w->ppaused = 0;
-    if (w->plog_id || w->log_id || w->fence_open || w->pscw_expose || !w->xon || !w->passive_ok ||
-        !mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE) || w->flavor == MPI_WIN_FLAVOR_DYNAMIC ||
-        !w->base || w->wsize <= 0)
+    if (w->plog_id || w->log_id || w->fence_open || w->pscw_expose || !w->passive_ok || !mpidbg_rma_watchable(w))
         return;
     if (!sampled(w->pwatches++)) {
         pause_until_tick(w);
         return;
     }
-    uint64_t base = (uint64_t)(uintptr_t)w->base;
-    struct mpidbg_seg seg = {
-        .addr = base,
-        .count = w->wsize,
-        .type = MPIDBG_H(MPI_BYTE),
-        .lo = (int64_t)base,
-        .hi = (int64_t)base + w->wsize,
-        .mode = MPIDBG_WR,
-        .side = 0,
-    };
-    struct mpidbg_tr_what what = {
-        .fid = MPIDBG_F_RMA_TARGET_RACE,
-        .fid_latent = -1,
-        .call = MPIDBG_CALL_MPI_Win_lock,
-        .addr = base,
-        .count = w->wsize,
-        .type = MPIDBG_H(MPI_BYTE),
-        .logcap = LOG_CAP,
-        .tag = &w->ptag,
-        .stalled = &mpidbg_rma_due, /* the tracker stores MPIDBG_RMA_DUE_STALL */
-    };
-    int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
-    w->plog_id = id > 0 ? id : 0;
+    /* the tracker stores MPIDBG_RMA_DUE_STALL into mpidbg_rma_due when it gives up on the range */
+    w->plog_id = mpidbg_rma_log_window(w, LOG_CAP, &w->ptag, &mpidbg_rma_due);
 }
 
 /* key hashes what makes two accesses the same for the comparison. */

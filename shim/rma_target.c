@@ -34,12 +34,16 @@ static int sampled(uint64_t n)
     return n < 8 || (n & (n - 1)) == 0;
 }
 
-void mpidbg_rma_watch(struct mpidbg_rma_win *w)
+int mpidbg_rma_watchable(const struct mpidbg_rma_win *w)
 {
-    uint64_t n = w->epochs++;
-    if (w->log_id || !w->xon || !mpidbg_track_on || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE) ||
-        w->flavor == MPI_WIN_FLAVOR_DYNAMIC || !w->base || w->wsize <= 0 || !sampled(n))
-        return;
+    return w->xon && mpidbg_track_on && mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE) &&
+           w->flavor != MPI_WIN_FLAVOR_DYNAMIC && w->base && w->wsize > 0;
+}
+
+int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *tag, int32_t *stalled)
+{
+    if (!mpidbg_rma_watchable(w))
+        return 0;
     uint64_t base = (uint64_t)(uintptr_t)w->base;
     struct mpidbg_seg seg = {
         .addr = base,
@@ -53,14 +57,22 @@ void mpidbg_rma_watch(struct mpidbg_rma_win *w)
     struct mpidbg_tr_what what = {
         .fid = MPIDBG_F_RMA_TARGET_RACE,
         .fid_latent = -1,
-        .call = MPIDBG_CALL_MPI_Win_fence,
         .addr = base,
         .count = w->wsize,
         .type = MPIDBG_H(MPI_BYTE),
-        .logcap = LOG_CAP,
+        .logcap = logcap,
+        .tag = tag,
+        .stalled = stalled,
     };
     int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
-    w->log_id = id > 0 ? id : 0;
+    return id > 0 ? id : 0;
+}
+
+void mpidbg_rma_watch(struct mpidbg_rma_win *w)
+{
+    uint64_t n = w->epochs++;
+    if (!w->log_id && sampled(n))
+        w->log_id = mpidbg_rma_log_window(w, LOG_CAP, NULL, NULL);
 }
 
 void mpidbg_rma_unwatch(struct mpidbg_rma_win *w)

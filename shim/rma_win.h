@@ -217,6 +217,13 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_watch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unwatch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n,
                                                  const char *epoch);
+/* mpidbg_rma_watchable: the window memory can be watched (tracking and
+ * the category on, exchanges run, not a dynamic window). log_window hands
+ * it to the tracker in log mode (tag, stalled: mpidbg_tr_what's); returns
+ * the range's id, 0 when it is not watched. */
+MPIDBG_RMA_HIDDEN int mpidbg_rma_watchable(const struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *tag,
+                                            int32_t *stalled);
 /* mpidbg_rma_report_target reports access a against record r; epoch says
  * which epoch they share ("in the same fence epoch"). */
 MPIDBG_RMA_HIDDEN void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a,
