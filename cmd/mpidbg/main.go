@@ -36,10 +36,16 @@ type command struct {
 	summary string // one line for the command list
 	about   string // its help text
 	flags   func(fs *pflag.FlagSet) func(o *output, args []string) error
+	// raw: the arguments go to the command unparsed (it hands most of them
+	// to another program, as mpidbg gdb does to gdb); its flags are
+	// declared for the help only, and the command reads its own.
+	raw bool
+	// hidden: not in the command list (started by other tools).
+	hidden bool
 }
 
 // commands lists the subcommands in the order help shows them.
-var commands = []*command{runCommand, explainCommand, inspectCommand, versionCommand}
+var commands = []*command{runCommand, explainCommand, inspectCommand, gdbCommand, versionCommand, gdbHelperCommand}
 
 func lookup(name string) *command {
 	for _, c := range commands {
@@ -115,6 +121,13 @@ func (o *output) runCommand(c *command, args []string) int {
 	fs.SortFlags = false
 	body := c.flags(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
+	if c.raw {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			fmt.Fprintln(o.stdout, c.help())
+			return 0
+		}
+		return o.finish(body(o, args))
+	}
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) || err == nil && *help {
 		fmt.Fprintln(o.stdout, c.help())
@@ -123,14 +136,19 @@ func (o *output) runCommand(c *command, args []string) int {
 	if err != nil {
 		return o.fail(&usageError{cmd: c.name, msg: flagError(err), hint: true})
 	}
-	if err := body(o, fs.Args()); err != nil {
-		var st exitStatus
-		if errors.As(err, &st) {
-			return int(st)
-		}
-		return o.fail(err)
+	return o.finish(body(o, fs.Args()))
+}
+
+// finish turns what a command returned into the exit status.
+func (o *output) finish(err error) int {
+	if err == nil {
+		return 0
 	}
-	return 0
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	return o.fail(err)
 }
 
 // flagError words a pflag parse error.
@@ -171,7 +189,9 @@ func usage() string {
 	var b strings.Builder
 	b.WriteString(about + "\n\nUsage:\n  mpidbg COMMAND [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+		if !c.hidden {
+			fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprintf(&b, "  %-9s %s\n", "help", "show the help of a command")
 	b.WriteString("\nRun 'mpidbg help COMMAND' or 'mpidbg COMMAND --help' for a command's flags.")

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gdbSession is what TestGdb asks gdb at the line "// stop here" of
+// testprogs/gdb/types.c, live and in a core file: each command's output
+// is compared with testdata/gdb/types.golden.
+var gdbSession = []string{
+	"print t",
+	"print/r t",
+	"print v",
+	"print raw",
+	"print comm",
+	"print reqs",
+	"info mpi-types",
+	"info mpi-types VECTOR",
+	"mpi type t",
+	"mpi type t --tree",
+	"mpi type t --typemap",
+	"mpi type v --signature",
+	"mpi buffer grid v 1",
+	"mpi buffer out t 2 --limit 6",
+	"mpi path t (RESIZED)(STRUCT)[1][2](DOUBLE)",
+	"mpi errors",
+	"info mpi-requests",
+	"info mpi-call",
+	"mpi type 0xdead",
+	"mpi type nosuch",
+}
+
+// TestGdb runs mpidbg gdb on testprogs/gdb/types.c in batch mode: the
+// program stops at "// stop here" with datatypes and pending requests;
+// the printers and commands must show them, and show the same from the
+// core file gcore writes there.
+func TestGdb(t *testing.T) {
+	shim := needMPICH(t)
+	gdb := needGdb(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "types.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "// stop here") {
+			stop = i + 1
+		}
+	}
+	if stop == 0 {
+		t.Fatal("types.c has no line marked // stop here")
+	}
+	exe := compile(t, dir, "types", string(src))
+	mpidbg := buildMpidbg(t, dir)
+	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := gdbTestEnv(mpidbg, ext, shim)
+	core := filepath.Join(dir, "types.core")
+
+	var live []string
+	live = append(live, "--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
+		"-ex", "break types.c:"+strconv.Itoa(stop), "-ex", "run", "-ex", "gcore "+core)
+	live = append(live, sessionArgs()...)
+	live = append(live, exe)
+	got := runGdb(t, mpidbg, env, live...)
+	checkGdbGolden(t, "types.golden", got, true)
+	if _, err := os.Stat(core); err != nil {
+		t.Fatalf("gcore wrote no core file: %v", err)
+	}
+
+	t.Run("core", func(t *testing.T) {
+		args := []string{"--gdb", gdb, "--", "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
+		args = append(args, sessionArgs()...)
+		args = append(args, exe, core)
+		checkGdbGolden(t, "types.golden", runGdb(t, mpidbg, env, args...), false)
+	})
+}
+
+// TestGdbArgs checks how mpidbg gdb reads gdb's command line.
+func TestGdbArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want gdbInvocation
+	}{
+		{[]string{"./app"}, gdbInvocation{program: "./app"}},
+		{[]string{"-batch", "-ex", "run", "./app"}, gdbInvocation{program: "./app"}},
+		{[]string{"-ex=run", "--iex", "set x", "./app", "arg"}, gdbInvocation{program: "./app", core: true}},
+		{[]string{"./app", "core.1"}, gdbInvocation{program: "./app", core: true}},
+		{[]string{"./app", "1234"}, gdbInvocation{program: "./app", attach: true}},
+		{[]string{"-p", "1234"}, gdbInvocation{attach: true}},
+		{[]string{"--pid=1234", "./app"}, gdbInvocation{program: "./app", attach: true}},
+		{[]string{"-c", "core", "./app"}, gdbInvocation{program: "./app", core: true}},
+		{[]string{"-q", "--args", "./app", "-p", "x"}, gdbInvocation{program: "./app"}},
+		{[]string{"-batch", "-x", "cmds"}, gdbInvocation{}},
+	}
+	for _, tt := range tests {
+		if got := scanGdbArgs(tt.args); got != tt.want {
+			t.Errorf("scanGdbArgs(%q) = %+v, want %+v", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestGdbOwnFlags(t *testing.T) {
+	tests := []struct {
+		args      []string
+		gdb, shim string
+		rest      []string
+		err       bool
+	}{
+		{args: []string{"-batch", "-ex", "run", "./app"}, rest: []string{"-batch", "-ex", "run", "./app"}},
+		{args: []string{"--gdb", "/g", "-p", "12"}, gdb: "/g", rest: []string{"-p", "12"}},
+		{args: []string{"-q", "--shim=/s.so", "./app"}, shim: "/s.so", rest: []string{"-q", "./app"}},
+		{args: []string{"--", "--gdb", "x"}, rest: []string{"--gdb", "x"}},
+		{args: []string{"./app", "--gdb"}, err: true},
+	}
+	for _, tt := range tests {
+		g, rest, err := gdbOwnFlags(tt.args)
+		if tt.err {
+			if err == nil {
+				t.Errorf("gdbOwnFlags(%q): no error", tt.args)
+			}
+			continue
+		}
+		if err != nil || g.gdb != tt.gdb || g.shim != tt.shim || strings.Join(rest, " ") != strings.Join(tt.rest, " ") {
+			t.Errorf("gdbOwnFlags(%q) = %+v %q %v, want gdb %q shim %q rest %q", tt.args, g, rest, err, tt.gdb, tt.shim, tt.rest)
+		}
+	}
+}
+
+// needGdb skips (or, with MPIDBG_REQUIRE_MPI set, fails) without gdb,
+// and returns its path.
+func needGdb(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("gdb")
+	if err != nil {
+		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_MPI is set but gdb is missing: %v", err)
+		}
+		t.Skipf("gdb not found (apt-get install gdb); set MPIDBG_REQUIRE_MPI=1 to fail instead")
+	}
+	return p
+}
+
+// buildMpidbg builds this command into dir/bin/mpidbg: gdb's extension
+// starts it as its helper, and mpidbg gdb execs gdb, so the test cannot
+// run it in-process.
+func buildMpidbg(t *testing.T, dir string) string {
+	t.Helper()
+	exe := filepath.Join(dir, "bin", "mpidbg")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		goTool = "go"
+	}
+	if b, err := exec.Command(goTool, "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return exe
+}
+
+// gdbTestEnv is the environment for mpidbg gdb: this tree's extension,
+// helper and shim; MPIDBG_RACE unset so that mpidbg gdb turns it off.
+func gdbTestEnv(mpidbg, ext, shim string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "MPIDBG_RACE", "MPIDBG_BIN", "MPIDBG_GDB_EXT", "MPIDBG_SHIM", "LD_PRELOAD":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "MPIDBG_BIN="+mpidbg, "MPIDBG_GDB_EXT="+ext, "MPIDBG_SHIM="+shim,
+		"NO_COLOR=1", "MPIEXEC_TIMEOUT=120")
+}
+
+// sessionArgs is gdbSession as -ex arguments, each command after a
+// marker line that sections the output.
+func sessionArgs() []string {
+	var args []string
+	for _, c := range gdbSession {
+		args = append(args, "-ex", "echo @@@ "+c+`\n`, "-ex", c)
+	}
+	return append(args, "-ex", `echo @@@ end\n`)
+}
+
+func runGdb(t *testing.T, mpidbg string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, mpidbg, append([]string{"gdb"}, args...)...)
+	cmd.Env = env
+	cmd.Dir = filepath.Dir(filepath.Dir(mpidbg))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mpidbg gdb timed out; output:\n%s", out.String())
+	}
+	if err != nil {
+		t.Logf("mpidbg gdb: %v (gdb -batch fails when a command does)", err)
+	}
+	got, ok := gdbSections(out.String())
+	if !ok {
+		t.Fatalf("the output lacks the session's markers:\n%s", out.String())
+	}
+	return got
+}
+
+var (
+	gdbMarker = regexp.MustCompile(`(?m)^@@@ (.*)$`)
+	// run-time addresses: stack, heap, code of a position-independent program
+	gdbAddr = regexp.MustCompile(`0x(7f|55|56)[0-9a-f]{9,10}\b`)
+)
+
+// gdbSections keeps what the session's commands printed, from the first
+// marker to the last, with run-time addresses replaced by 0xADDR.
+func gdbSections(out string) (string, bool) {
+	locs := gdbMarker.FindAllStringIndex(out, -1)
+	if len(locs) != len(gdbSession)+1 {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(gdbSession); i++ {
+		b.WriteString("(gdb) " + gdbSession[i] + "\n")
+		body := out[locs[i][1]:locs[i+1][0]]
+		body = strings.TrimPrefix(body, "\n")
+		b.WriteString(body)
+	}
+	return gdbAddr.ReplaceAllString(b.String(), "0xADDR"), true
+}
+
+// checkGdbGolden compares got with testdata/gdb/NAME, or, when write is
+// set, rewrites it under go test -update (the flag of internal/golden).
+func checkGdbGolden(t *testing.T, name, got string, write bool) {
+	t.Helper()
+	path := filepath.Join("testdata", "gdb", name)
+	if f := flag.Lookup("update"); write && f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run Gdb -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s: got:\n%s\nwant:\n%s", path, got, want)
+	}
+}

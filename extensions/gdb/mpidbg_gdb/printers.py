@@ -1,0 +1,92 @@
+"""Pretty printers for MPI handles, matched on the typedef name (MPI_Comm,
+MPI_Datatype, ...), so MPICH's int handles and Open MPI's pointers both
+work. to_string only reads memory (through the helper), never calls into
+the program, so it works on core files. print/r shows the raw value.
+"""
+
+import gdb
+
+from . import helper
+
+# typedef name -> the helper's handle kind; None: a datatype (the type op).
+KINDS = {
+    "MPI_Datatype": None,
+    "MPI_Comm": "comm",
+    "MPI_Request": "request",
+    "MPI_Win": "win",
+    "MPI_Op": "op",
+    "MPI_Group": "group",
+}
+
+
+def handle_value(val):
+    """The handle in val (an int handle or a pointer) as a non-negative
+    integer of its own width."""
+    t = val.type.strip_typedefs()
+    if t.code == gdb.TYPE_CODE_PTR:
+        return int(val.cast(gdb.lookup_type("unsigned long")))
+    n = int(val)
+    if n < 0:
+        n &= (1 << (8 * t.sizeof)) - 1
+    return n
+
+
+def raw(val):
+    """val as gdb would print it without a printer, for when the helper
+    cannot say more."""
+    n = handle_value(val)
+    if val.type.strip_typedefs().code == gdb.TYPE_CODE_PTR:
+        return "0x%x" % n
+    return str(int(val))
+
+
+class HandlePrinter(object):
+    def __init__(self, val, kind, typename):
+        self.val = val
+        self.kind = kind
+        self.typename = typename
+
+    def to_string(self):
+        try:
+            h = helper.hexaddr(handle_value(self.val))
+        except gdb.error as e:
+            return "<%s>" % e
+        try:
+            if self.kind is None:
+                text, _ = helper.request("type", {"handle": h, "view": "print"})
+            else:
+                text, _ = helper.request("handle", {"kind": self.kind, "handle": h})
+        except gdb.GdbError as e:
+            if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
+                return raw(self.val)
+            return "%s <%s>" % (raw(self.val), e)
+        return text
+
+
+def lookup(val):
+    """The printer for val when its type is (a typedef of) an MPI handle
+    typedef."""
+    t = val.type
+    try:
+        t = t.unqualified()
+    except gdb.error:
+        return None
+    while t.code == gdb.TYPE_CODE_TYPEDEF:
+        if t.name in KINDS:
+            return HandlePrinter(val, KINDS[t.name], t.name)
+        try:
+            t = t.target().unqualified()
+        except (gdb.error, RuntimeError):
+            return None
+    return None
+
+
+lookup.name = "mpidbg"
+lookup.enabled = True
+
+
+def register(objfile=None):
+    """Installs the lookup function on objfile, or globally (once)."""
+    where = objfile.pretty_printers if objfile is not None else gdb.pretty_printers
+    if not any(getattr(p, "name", None) == "mpidbg" for p in where):
+        where.append(lookup)

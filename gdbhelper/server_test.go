@@ -1,0 +1,281 @@
+package gdbhelper
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mpidbg/mpidbg/internal/golden"
+	"github.com/mpidbg/mpidbg/registry"
+)
+
+// fakeGDB plays gdb's side: it sends requests and serves the helper's
+// reads from a registry image, as gdb serves them from a live rank or a
+// core file.
+type fakeGDB struct {
+	t     *testing.T
+	mem   registry.BytesReader
+	in    io.WriteCloser // the helper's stdin
+	out   *bufio.Reader  // the helper's stdout
+	log   bytes.Buffer
+	done  chan error
+	reads int
+}
+
+type reply struct {
+	ID    int64           `json:"id"`
+	OK    bool            `json:"ok"`
+	Text  string          `json:"text"`
+	Value json.RawMessage `json:"value"`
+	Error string          `json:"error"`
+}
+
+func startGDB(t *testing.T, m *image) *fakeGDB {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	g := &fakeGDB{t: t, mem: m.reader(), in: inW, out: bufio.NewReader(outR), done: make(chan error, 1)}
+	go func() {
+		err := New(inR, outW, &g.log, "test").Serve()
+		outW.Close()
+		g.done <- err
+	}()
+	t.Cleanup(func() {
+		g.in.Close()
+		select {
+		case err := <-g.done:
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("Serve did not return after its input closed")
+		}
+	})
+	return g
+}
+
+// send writes one line and serves reads until the reply comes.
+func (g *fakeGDB) send(line string) reply {
+	g.t.Helper()
+	if _, err := io.WriteString(g.in, line+"\n"); err != nil {
+		g.t.Fatalf("writing the request: %v", err)
+	}
+	for {
+		l, err := g.out.ReadBytes('\n')
+		if err != nil {
+			g.t.Fatalf("reading the helper's output: %v", err)
+		}
+		var msg struct {
+			Read *struct {
+				Addr string `json:"addr"`
+				Len  int    `json:"len"`
+			} `json:"read"`
+		}
+		if err := json.Unmarshal(l, &msg); err != nil {
+			g.t.Fatalf("helper wrote %q: %v", l, err)
+		}
+		if msg.Read == nil {
+			var r reply
+			if err := json.Unmarshal(l, &r); err != nil {
+				g.t.Fatalf("helper wrote %q: %v", l, err)
+			}
+			return r
+		}
+		g.reads++
+		var addr uint64
+		fmt.Sscanf(msg.Read.Addr, "0x%x", &addr)
+		b := make([]byte, msg.Read.Len)
+		var ans map[string]string
+		if err := g.mem.ReadAt(b, addr); err != nil {
+			ans = map[string]string{"error": "Cannot access memory at address " + msg.Read.Addr}
+		} else {
+			ans = map[string]string{"data": base64.StdEncoding.EncodeToString(b)}
+		}
+		a, _ := json.Marshal(ans)
+		io.WriteString(g.in, string(a)+"\n")
+	}
+}
+
+var nextID int64 = 100
+
+func (g *fakeGDB) call(op string, args map[string]any) reply {
+	g.t.Helper()
+	nextID++
+	b, _ := json.Marshal(map[string]any{"id": nextID, "op": op, "args": args})
+	r := g.send(string(b))
+	if r.ID != nextID {
+		g.t.Errorf("%s: reply id %d, want %d", op, r.ID, nextID)
+	}
+	return r
+}
+
+// show is what the golden files hold: the text, then the value indented.
+func show(r reply) string {
+	var v bytes.Buffer
+	json.Indent(&v, r.Value, "", "  ")
+	return r.Text + "\n-- value --\n" + v.String() + "\n"
+}
+
+func TestOps(t *testing.T) {
+	m, buf := exampleImage()
+	reg := hex(m.base)
+	with := func(kv ...any) map[string]any {
+		a := map[string]any{"registry": reg}
+		for i := 0; i < len(kv); i += 2 {
+			a[kv[i].(string)] = kv[i+1]
+		}
+		return a
+	}
+	tests := []struct {
+		name string
+		op   string
+		args map[string]any
+	}{
+		{"hello", "hello", nil},
+		{"type_print", "type", with("handle", hex(hHalo), "view", "print")},
+		{"type_print_uncommitted", "type", with("handle", hex(hSub), "view", "print")},
+		{"type_print_freed", "type", with("handle", hex(hGone), "view", "print")},
+		{"type_summary", "type", with("handle", hex(hHalo))},
+		{"type_summary_predefined", "type", with("handle", hex(hDouble), "view", "summary")},
+		{"type_tree", "type", with("handle", hex(hHalo), "view", "tree")},
+		{"type_expanded", "type", with("handle", hex(hHalo), "view", "expanded", "limit", 6)},
+		{"type_typemap", "type", with("handle", hex(hHalo), "view", "typemap", "limit", 8)},
+		{"type_signature", "type", with("handle", hex(hHalo), "view", "signature")},
+		{"types", "types", with()},
+		{"types_regexp", "types", with("regexp", "^(s_|SUB)")},
+		{"types_none", "types", with("regexp", "nothing")},
+		{"path", "path", with("handle", hex(hSType), "path", "s_type[2][5]")},
+		{"path_long", "path", with("handle", hex(hHalo), "count", 2, "path", "[1]halo(VECTOR)[1][0].s_type(STRUCT)[3][1](DOUBLE)")},
+		{"buffer", "buffer", with("handle", hex(hHalo), "addr", hex(buf), "limit", 20)},
+		{"buffer_unreadable", "buffer", with("handle", hex(hSType), "addr", hex(m.base+uint64(len(m.mem))-60))},
+		{"requests", "requests", with()},
+		{"errors", "errors", with()},
+		{"handle_comm", "handle", with("kind", "comm", "handle", hex(hWorld))},
+		{"handle_comm_unnamed", "handle", with("kind", "comm", "handle", hex(hDup))},
+		{"handle_request", "handle", with("kind", "request", "handle", hex(hRecv))},
+		{"handle_request_persistent", "handle", with("kind", "request", "handle", hex(hSend))},
+		{"handle_win", "handle", with("kind", "win", "handle", hex(hWin))},
+		{"handle_op", "handle", with("kind", "op", "handle", hex(hOp))},
+		{"handle_group", "handle", with("kind", "group", "handle", hex(hGroup))},
+	}
+	g := startGDB(t, m)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g.t = t
+			r := g.call(tt.op, tt.args)
+			if !r.OK {
+				t.Fatalf("%s: error %q", tt.op, r.Error)
+			}
+			if strings.HasSuffix(r.Text, "\n") || strings.Contains(r.Text, "\x1b") {
+				t.Errorf("text ends in a newline or holds escape sequences: %q", r.Text)
+			}
+			golden.Check(t, show(r))
+			// the same request gives the same text: golden files of gdb
+			// sessions rely on it
+			if again := g.call(tt.op, tt.args); again.Text != r.Text || !bytes.Equal(again.Value, r.Value) {
+				t.Errorf("a second identical request gave a different answer")
+			}
+		})
+	}
+}
+
+// TestErrors checks that every failure is an ok:false reply with a
+// useful message, and that the helper serves the next request.
+func TestErrors(t *testing.T) {
+	m, _ := exampleImage()
+	reg := hex(m.base)
+	tests := []struct {
+		name string
+		line string
+		id   int64
+		want string
+	}{
+		{"unmapped registry", `{"id":1,"op":"types","args":{"registry":"0x10"}}`, 1,
+			"registry: mpidbg_registry at 0x10: unreadable: Cannot access memory at address 0x10"},
+		{"malformed line", `{"id":2,"op":`, 0, "malformed request: "},
+		{"not an object", `[1,2]`, 0, "malformed request: "},
+		{"bad id", `{"id":"seven","op":"hello"}`, 0, `field "id": want an integer`},
+		{"no op", `{"id":3}`, 3, "malformed request: no op"},
+		{"unknown op", `{"id":4,"op":"frobnicate"}`, 4, `unknown op "frobnicate"`},
+		{"bad args", `{"id":5,"op":"types","args":{"registry":"zz"}}`, 5, `malformed args: "zz" is not an address`},
+		{"no registry", `{"id":6,"op":"types","args":{}}`, 6, "missing argument registry"},
+		{"no handle", `{"id":7,"op":"type","args":{"registry":"` + reg + `"}}`, 7, "missing argument handle"},
+		{"unknown handle", `{"id":8,"op":"type","args":{"registry":"` + reg + `","handle":"0x1234"}}`, 8,
+			"registry: datatype handle 0x1234 is neither predefined nor recorded"},
+		{"unknown view", `{"id":9,"op":"type","args":{"registry":"` + reg + `","handle":"0x8c000001","view":"x"}}`, 9, `unknown view "x"`},
+		{"bad limit", `{"id":10,"op":"type","args":{"registry":"` + reg + `","handle":"0x8c000001","limit":-1}}`, 10, "limit -1"},
+		{"bad path", `{"id":11,"op":"path","args":{"registry":"` + reg + `","handle":"0x8c000001","path":"s_type[9]"}}`, 11, "path does not fit the type"},
+		{"unknown kind", `{"id":12,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"file"}}`, 12, `unknown kind "file"`},
+		{"unrecorded comm", `{"id":13,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"comm"}}`, 13,
+			"no comm with handle 0x1 is recorded"},
+		{"bad regexp", `{"id":14,"op":"types","args":{"registry":"` + reg + `","regexp":"("}}`, 14, "regexp \"(\""},
+	}
+	g := startGDB(t, m)
+	for _, tt := range tests {
+		r := g.send(tt.line)
+		if r.OK || r.ID != tt.id || !strings.Contains(r.Error, tt.want) {
+			t.Errorf("%s: got id %d ok %v error %q; want id %d, an error containing %q", tt.name, r.ID, r.OK, r.Error, tt.id, tt.want)
+		}
+		if h := g.send(`{"id":99,"op":"hello"}`); !h.OK || h.Text != "mpidbg test" {
+			t.Fatalf("%s: the next request got %+v", tt.name, h)
+		}
+	}
+}
+
+// TestCorrupted: a registry with a bad magic gives the decoder's
+// FormatError, word for word.
+func TestCorrupted(t *testing.T) {
+	m, _ := exampleImage()
+	copy(m.mem, "XPIDBGR\x00")
+	g := startGDB(t, m)
+	r := g.call("types", map[string]any{"registry": hex(m.base)})
+	want := `registry: mpidbg_registry.magic at 0x7f0000001000: "XPIDBGR\x00" is not "MPIDBGR\x00": not an mpidbg registry`
+	if r.OK || r.Error != want {
+		t.Errorf("got ok %v error %q; want %q", r.OK, r.Error, want)
+	}
+	if r := g.call("hello", nil); !r.OK {
+		t.Errorf("hello after the error: %+v", r)
+	}
+}
+
+// TestReadCache: the decoder's many small reads become about one round
+// trip per page. The image is padded to whole pages, as mappings are.
+func TestReadCache(t *testing.T) {
+	m, _ := exampleImage()
+	m.mem = append(m.mem, make([]byte, pageSize-len(m.mem)%pageSize)...)
+	g := startGDB(t, m)
+	if r := g.call("types", map[string]any{"registry": hex(m.base)}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if pages := len(m.mem) / pageSize; g.reads > pages {
+		t.Errorf("reading a registry of %d pages took %d round trips", pages, g.reads)
+	}
+}
+
+// TestEOFDuringRead: gdb going away while the helper waits for memory
+// ends the helper cleanly.
+func TestEOFDuringRead(t *testing.T) {
+	inR, inW := io.Pipe()
+	var out bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- New(inR, &out, nil, "test").Serve() }()
+	io.WriteString(inW, `{"id":1,"op":"types","args":{"registry":"0x1000"}}`+"\n")
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	if !strings.Contains(out.String(), `"ok":false`) {
+		t.Errorf("no error reply for the unfinished request: %q", out.String())
+	}
+}
