@@ -9,7 +9,7 @@ LIB     := lib/libmpidbg.so
 # every Go package the command links (the shim and the tools under bench/ are built apart)
 SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './shim/*' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
-.PHONY: all deps build demo test vet gotest bench fuzz clean
+.PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall
 
 all: build
 
@@ -62,6 +62,29 @@ gotest:
 bench: deps $(BIN) $(LIB)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
 	$(GO) run ./bench/runner -rounds 5 -np 2
+
+# make install: the source tree's layout under $(PREFIX)/lib/mpidbg (the
+# command finds the shim and the gdb extension beside itself), the command
+# linked into $(PREFIX)/bin, and the extension's script linked into gdb's
+# auto-load directory under the shim's real path plus -gdb.py, so that gdb
+# loads it for every process that has the shim mapped, live or in a core
+# (docs/gdb.md says why not .debug_gdb_scripts). DESTDIR for packaging.
+PREFIX       ?= /usr/local
+GDB_AUTOLOAD ?= /usr/share/gdb/auto-load
+INSTALL_ROOT := $(DESTDIR)$(PREFIX)/lib/mpidbg
+install: build
+	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib $(INSTALL_ROOT)/extensions/gdb/mpidbg_gdb $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(INSTALL_ROOT)/bin/mpidbg
+	install -m 644 $(LIB) $(INSTALL_ROOT)/lib/libmpidbg.so
+	install -m 644 extensions/gdb/mpidbg-gdb.py $(INSTALL_ROOT)/extensions/gdb/
+	install -m 644 extensions/gdb/mpidbg_gdb/*.py $(INSTALL_ROOT)/extensions/gdb/mpidbg_gdb/
+	ln -sf $(PREFIX)/lib/mpidbg/bin/mpidbg $(DESTDIR)$(PREFIX)/bin/mpidbg
+	install -d $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib
+	ln -sf $(PREFIX)/lib/mpidbg/extensions/gdb/mpidbg-gdb.py $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/lib/mpidbg
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpidbg $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py
 
 # Each fuzzer of each package for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s
