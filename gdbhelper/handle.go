@@ -26,7 +26,7 @@ func (s *Server) onHandle(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, value, ok := describe(snap, a.Kind, h)
+	text, value, ok := s.describe(snap, a.Kind, h)
 	if !ok {
 		return nil, fmt.Errorf("no %s with handle %#x is recorded in the registry", a.Kind, h)
 	}
@@ -45,7 +45,7 @@ func (s *Server) onHandle(a args) (*result, error) {
 }
 
 // describe finds the record of kind with handle h.
-func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[string]any, bool) {
+func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (string, map[string]any, bool) {
 	switch kind {
 	case "comm":
 		c, ok := pick(snap.Comms, h, func(c registry.Comm) (uint64, registry.State, uint32) { return c.Handle, c.State, c.Serial })
@@ -64,7 +64,7 @@ func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[strin
 			text += " world ranks " + ranks(c.WorldRanks)
 		}
 		return text, map[string]any{"handle": hex(c.Handle), "name": c.Name, "size": c.Size, "rank": c.Rank,
-			"remote_size": c.RemoteSize, "world_ranks": c.WorldRanks, "state": states(c.State), "site": siteValue(c.Site)}, true
+			"remote_size": c.RemoteSize, "world_ranks": c.WorldRanks, "state": states(c.State), "site": s.siteValue(c.Site)}, true
 	case "request":
 		q, ok := pick(snap.Requests, h, func(q registry.Request) (uint64, registry.State, uint32) { return q.Handle, q.State, q.Serial })
 		if !ok {
@@ -83,7 +83,7 @@ func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[strin
 			text += fmt.Sprintf(" from %s tag %s", peerText(snap.MPI, q), tagText(q))
 		}
 		text += fmt.Sprintf(" on %s buf %s", commText(snap, q), hex(q.Buf))
-		return text, requestValue(snap, b, q), true
+		return text, s.requestValue(snap, b, q), true
 	case "win":
 		w, ok := pick(snap.Wins, h, func(w registry.Win) (uint64, registry.State, uint32) { return w.Handle, w.State, w.Serial })
 		if !ok {
@@ -91,7 +91,7 @@ func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[strin
 		}
 		text := fmt.Sprintf("window %s base %s size %d disp_unit %d on %s", hex(w.Handle), hex(w.Base), w.Size, w.DispUnit, commLabel(snap, w.Comm))
 		return text, map[string]any{"handle": hex(w.Handle), "base": hex(w.Base), "size": w.Size, "disp_unit": w.DispUnit,
-			"comm": hex(w.Comm), "comm_name": commLabel(snap, w.Comm), "state": states(w.State), "site": siteValue(w.Site)}, true
+			"comm": hex(w.Comm), "comm_name": commLabel(snap, w.Comm), "state": states(w.State), "site": s.siteValue(w.Site)}, true
 	case "op":
 		o, ok := pick(snap.Ops, h, func(o registry.Op) (uint64, registry.State, uint32) { return o.Handle, o.State, o.Serial })
 		if !ok {
@@ -104,7 +104,7 @@ func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[strin
 			text += " non-commutative"
 		}
 		return text, map[string]any{"handle": hex(o.Handle), "fn": hex(o.Fn), "commute": o.Commute,
-			"state": states(o.State), "site": siteValue(o.Site)}, true
+			"state": states(o.State), "site": s.siteValue(o.Site)}, true
 	case "group":
 		g, ok := pick(snap.Groups, h, func(g registry.Group) (uint64, registry.State, uint32) { return g.Handle, g.State, g.Serial })
 		if !ok {
@@ -115,7 +115,7 @@ func describe(snap *registry.Snapshot, kind string, h uint64) (string, map[strin
 			text += " world ranks " + ranks(g.WorldRanks)
 		}
 		return text, map[string]any{"handle": hex(g.Handle), "size": g.Size, "rank": g.Rank, "world_ranks": g.WorldRanks,
-			"state": states(g.State), "site": siteValue(g.Site)}, true
+			"state": states(g.State), "site": s.siteValue(g.Site)}, true
 	}
 	return "", nil, false
 }

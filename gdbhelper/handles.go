@@ -32,8 +32,8 @@ func (s *Server) onRequests(a args) (*result, error) {
 	vals := []any{}
 	for _, q := range reqs {
 		rows = append(rows, []string{hex(q.Handle), q.Kind.String(), callName(q.Call), hex(q.Buf), fmt.Sprint(q.Count),
-			typeLabel(b, q.Datatype), peerText(snap.MPI, q), tagText(q), commText(snap, q), stateText(q.State), siteText(q.Site)})
-		vals = append(vals, requestValue(snap, b, q))
+			typeLabel(b, q.Datatype), peerText(snap.MPI, q), tagText(q), commText(snap, q), stateText(q.State), s.siteText(q.Site)})
+		vals = append(vals, s.requestValue(snap, b, q))
 	}
 	text := "no pending requests"
 	if len(rows) > 0 {
@@ -45,11 +45,11 @@ func (s *Server) onRequests(a args) (*result, error) {
 	return &result{text: text, value: map[string]any{"requests": vals, "torn": snap.Torn}}, nil
 }
 
-func requestValue(snap *registry.Snapshot, b *registry.Builder, q registry.Request) map[string]any {
+func (s *Server) requestValue(snap *registry.Snapshot, b *registry.Builder, q registry.Request) map[string]any {
 	v := map[string]any{"handle": hex(q.Handle), "kind": q.Kind.String(), "call": callName(q.Call),
 		"buf": hex(q.Buf), "count": q.Count, "datatype": hex(q.Datatype), "datatype_name": typeLabel(b, q.Datatype),
 		"peer": q.Peer, "tag": q.Tag, "comm": hex(q.Comm), "comm_name": commText(snap, q),
-		"state": states(q.State), "site": siteValue(q.Site), "buf2": nil, "count2": nil, "datatype2": nil}
+		"state": states(q.State), "site": s.siteValue(q.Site), "buf2": nil, "count2": nil, "datatype2": nil}
 	if q.Kind == registry.ReqColl {
 		v["buf2"], v["count2"], v["datatype2"] = hex(q.Buf2), q.Count2, hex(q.Datatype2)
 	}
@@ -122,7 +122,7 @@ func (s *Server) onErrors(a args) (*result, error) {
 		if f.Call != "" {
 			fmt.Fprintf(&b, " in %s", f.Call)
 		}
-		fmt.Fprintf(&b, " at %s\n", siteText(f.Site))
+		fmt.Fprintf(&b, " at %s\n", s.siteText(f.Site))
 		if f.Message != "" {
 			b.WriteString("    " + strings.ReplaceAll(f.Message, "\n", "\n    ") + "\n")
 		}
@@ -130,11 +130,11 @@ func (s *Server) onErrors(a args) (*result, error) {
 			b.WriteString("    path: " + f.Path + "\n")
 		}
 		if f.RelatedSite != 0 {
-			b.WriteString("    related: " + siteText(f.RelatedSite) + "\n")
+			b.WriteString("    related: " + s.siteText(f.RelatedSite) + "\n")
 		}
 		vals = append(vals, map[string]any{"seq": f.Seq, "id": f.ID, "severity": severity(f.Severity),
 			"category": f.Category, "call": f.Call, "rank": f.Rank, "message": f.Message, "path": f.Path,
-			"site": siteValue(f.Site), "related_site": siteValue(f.RelatedSite)})
+			"site": s.siteValue(f.Site), "related_site": s.siteValue(f.RelatedSite)})
 	}
 	if len(snap.Findings) == 0 {
 		b.WriteString("no findings recorded")

@@ -26,6 +26,8 @@ type Server struct {
 
 	eof      bool  // the input ended, possibly in the middle of a request
 	writeErr error // the first failed write: the session is over
+
+	sites map[uint64]string // the current request's call sites as gdb names them (where.go)
 }
 
 // New returns a server reading requests (and read answers) from in and
@@ -129,6 +131,7 @@ func (s *Server) dispatch(req *request) (res *result, err error) {
 			res, err = nil, fmt.Errorf("internal error: %v (a bug in mpidbg; please report it)", p)
 		}
 	}()
+	s.sites = nil
 	a, err := decodeArgs(req.Args)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ func (s *Server) snapshot(a args) (*registry.Snapshot, *memory, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	s.nameSites(snap)
 	return snap, mem, nil
 }
 
@@ -52,23 +53,6 @@ func stateText(st registry.State) string {
 		return strings.Join(s, ",")
 	}
 	return "-"
-}
-
-// siteText shows a creation site. The helper has no symbols: gdb's side
-// turns the address into a source line if it wants one.
-func siteText(site uint64) string {
-	if site == 0 {
-		return "-"
-	}
-	return hex(site)
-}
-
-// siteValue is a site for value: null when not recorded.
-func siteValue(site uint64) any {
-	if site == 0 {
-		return nil
-	}
-	return hex(site)
 }
 
 // pick chooses among the records of one handle the way Snapshot.Type

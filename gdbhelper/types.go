@@ -34,7 +34,7 @@ func (s *Server) onType(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := typeValue(h, t, rec)
+	v := s.typeValue(h, t, rec)
 	var text string
 	switch view {
 	case "print":
@@ -42,7 +42,7 @@ func (s *Server) onType(a args) (*result, error) {
 	case "summary":
 		text = plain.Summary(t, 1)
 		if rec != nil {
-			text += "\n\n" + plain.Fields(recordFields(*rec))
+			text += "\n\n" + plain.Fields(s.recordFields(*rec))
 		}
 	case "tree":
 		text = plain.MetaTree(t.MetaTree())
@@ -78,16 +78,16 @@ func printLine(t *datatype.Type, rec *registry.Type) string {
 
 // recordFields is what the registry knows of a derived type beyond its
 // layout: the handle, state and where it was made.
-func recordFields(rec registry.Type) []pretty.Field {
+func (s *Server) recordFields(rec registry.Type) []pretty.Field {
 	fs := []pretty.Field{{Key: "handle", Value: hex(rec.Handle)}, {Key: "state", Value: stateText(rec.State)},
-		{Key: "created at", Value: siteText(rec.Site)}}
+		{Key: "created at", Value: s.siteText(rec.Site)}}
 	if rec.FreeSite != 0 {
-		fs = append(fs, pretty.Field{Key: "freed at", Value: siteText(rec.FreeSite)})
+		fs = append(fs, pretty.Field{Key: "freed at", Value: s.siteText(rec.FreeSite)})
 	}
 	return fs
 }
 
-func typeValue(h uint64, t *datatype.Type, rec *registry.Type) map[string]any {
+func (s *Server) typeValue(h uint64, t *datatype.Type, rec *registry.Type) map[string]any {
 	v := map[string]any{
 		"handle": hex(h), "name": t.Name, "label": t.Label(), "combiner": t.Combiner.String(), "args": t.Args(),
 		"expr": t.Expr(), "predefined": t.IsPredefined(), "size": t.TypeSize(), "lb": t.LB(), "extent": t.Extent(),
@@ -95,7 +95,7 @@ func typeValue(h uint64, t *datatype.Type, rec *registry.Type) map[string]any {
 		"signature": t.Signature().String(), "state": nil, "site": nil, "free_site": nil,
 	}
 	if rec != nil {
-		v["state"], v["site"], v["free_site"] = states(rec.State), siteValue(rec.Site), siteValue(rec.FreeSite)
+		v["state"], v["site"], v["free_site"] = states(rec.State), s.siteValue(rec.Site), s.siteValue(rec.FreeSite)
 	}
 	return v
 }
@@ -171,10 +171,10 @@ func (s *Server) onTypes(a args) (*result, error) {
 			name = "-"
 		}
 		rows = append(rows, []string{hex(r.Handle), name, r.Combiner.String(), fmt.Sprint(r.Size), fmt.Sprint(r.Extent),
-			stateText(r.State), siteText(r.Site)})
+			stateText(r.State), s.siteText(r.Site)})
 		vals = append(vals, map[string]any{"handle": hex(r.Handle), "name": r.Name, "combiner": r.Combiner.String(),
 			"size": r.Size, "lb": r.LB, "extent": r.Extent, "true_lb": r.TrueLB, "true_extent": r.TrueExt,
-			"state": states(r.State), "serial": r.Serial, "site": siteValue(r.Site), "free_site": siteValue(r.FreeSite)})
+			"state": states(r.State), "serial": r.Serial, "site": s.siteValue(r.Site), "free_site": s.siteValue(r.FreeSite)})
 	}
 	var text string
 	switch {

@@ -154,9 +154,10 @@ class Helper(object):
                     raise self._died("sent a line that is not JSON: %r" % line[:200])
                 if not isinstance(msg, dict):
                     raise self._died("sent %r, not a JSON object" % line[:200])
-                if "read" in msg:
+                if "read" in msg or "where" in msg:
+                    answer = self._read(msg["read"]) if "read" in msg else self._where(msg["where"])
                     try:
-                        self._send(self._read(msg["read"]))
+                        self._send(answer)
                     except (OSError, ValueError):
                         raise self._died("is not reading its answers")
                     continue
@@ -172,6 +173,19 @@ class Helper(object):
             # may still send for it, so it cannot serve the next one.
             self.stop()
             raise
+
+    @staticmethod
+    def _where(req):
+        """Names call sites (return addresses) as file:line in function,
+        from gdb's symbols; "" where gdb has none."""
+        names = []
+        try:
+            addrs = [int(str(a), 0) for a in req["addrs"]]
+        except (KeyError, TypeError, ValueError):
+            return {"error": "bad where request %r" % (req,)}
+        for a in addrs:
+            names.append(_site_name(a))
+        return {"where": names}
 
     @staticmethod
     def _read(req):
@@ -191,6 +205,27 @@ class Helper(object):
         except gdb.error as e:
             return {"error": str(e)}
         return {"data": base64.b64encode(bytes(mem)).decode("ascii")}
+
+
+def _site_name(ret):
+    """The source line of the call whose return address is ret."""
+    pc = ret - 1  # inside the call instruction
+    try:
+        sal = gdb.find_pc_line(pc)
+    except gdb.error:
+        return ""
+    if sal is None or sal.symtab is None or not sal.line:
+        return ""
+    name = "%s:%d" % (sal.symtab.filename, sal.line)
+    try:
+        block = gdb.block_for_pc(pc)
+        while block is not None and block.function is None:
+            block = block.superblock
+        if block is not None:
+            name += " in " + block.function.print_name
+    except RuntimeError:
+        pass
+    return name
 
 
 _helper = Helper()
