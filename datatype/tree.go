@@ -23,24 +23,28 @@ type Node struct {
 	More     int64 // children left out by the node limit
 }
 
-// Args describes the constructor's arguments, naming old types by label,
-// e.g. "count=2 blocklength=5 stride=3".
-func (t *Type) Args() string {
+// Param is one argument of a type's constructor, for displays that lay
+// them out themselves (a debugger's struct view of a handle). Value is an
+// int64, a string, a []int64 or a []string.
+type Param struct {
+	Name  string
+	Value any
+}
+
+// Params lists the constructor's arguments in MPI's order, old types
+// apart (Old, Types); none for a predefined type.
+func (t *Type) Params() []Param {
 	switch t.Combiner {
-	case CombinerNamed:
-		return ""
 	case CombinerContiguous:
-		return fmt.Sprintf("count=%d", t.Count)
+		return []Param{{"count", t.Count}}
 	case CombinerVector, CombinerHvector:
-		return fmt.Sprintf("count=%d blocklength=%d stride=%d", t.Count, t.BlockLen, t.Stride)
-	case CombinerIndexed, CombinerHindexed:
-		return fmt.Sprintf("count=%d blocklengths=%s displacements=%s", t.Count, ints(t.BlockLens), ints(t.Disps))
+		return []Param{{"count", t.Count}, {"blocklength", t.BlockLen}, {"stride", t.Stride}}
+	case CombinerIndexed, CombinerHindexed, CombinerStruct:
+		return []Param{{"count", t.Count}, {"blocklengths", t.BlockLens}, {"displacements", t.Disps}}
 	case CombinerIndexedBlock, CombinerHindexedBlock:
-		return fmt.Sprintf("count=%d blocklength=%d displacements=%s", len(t.Disps), t.BlockLen, ints(t.Disps))
-	case CombinerStruct:
-		return fmt.Sprintf("count=%d blocklengths=%s displacements=%s", t.Count, ints(t.BlockLens), ints(t.Disps))
+		return []Param{{"count", int64(len(t.Disps))}, {"blocklength", t.BlockLen}, {"displacements", t.Disps}}
 	case CombinerSubarray:
-		return fmt.Sprintf("sizes=%s subsizes=%s starts=%s order=%s", ints(t.Sizes), ints(t.Subsizes), ints(t.Starts), t.Order)
+		return []Param{{"sizes", t.Sizes}, {"subsizes", t.Subsizes}, {"starts", t.Starts}, {"order", t.Order.String()}}
 	case CombinerDarray:
 		d := make([]string, len(t.Distribs))
 		for i, x := range t.Distribs {
@@ -53,12 +57,32 @@ func (t *Type) Args() string {
 				g[i] = "DFLT"
 			}
 		}
-		return fmt.Sprintf("size=%d rank=%d gsizes=%s distribs=[%s] dargs=[%s] psizes=%s order=%s",
-			t.Size, t.Rank, ints(t.Gsizes), strings.Join(d, " "), strings.Join(g, " "), ints(t.Psizes), t.Order)
+		return []Param{{"size", t.Size}, {"rank", t.Rank}, {"gsizes", t.Gsizes}, {"distribs", d}, {"dargs", g},
+			{"psizes", t.Psizes}, {"order", t.Order.String()}}
 	case CombinerResized:
-		return fmt.Sprintf("lb=%d extent=%d", t.ResizedLB, t.ResizedExtent)
+		return []Param{{"lb", t.ResizedLB}, {"extent", t.ResizedExtent}}
 	}
-	return ""
+	return nil
+}
+
+// Args describes the constructor's arguments on one line, e.g.
+// "count=2 blocklength=5 stride=3".
+func (t *Type) Args() string {
+	ps := t.Params()
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		var v string
+		switch x := p.Value.(type) {
+		case []int64:
+			v = ints(x)
+		case []string:
+			v = "[" + strings.Join(x, " ") + "]"
+		default:
+			v = fmt.Sprint(x)
+		}
+		parts[i] = p.Name + "=" + v
+	}
+	return strings.Join(parts, " ")
 }
 
 func ints(v []int64) string { return strings.ReplaceAll(fmt.Sprint(v), " ", ",") }

@@ -94,9 +94,21 @@ func (s *Server) typeValue(h uint64, t *datatype.Type, rec *registry.Type) map[s
 		"true_lb": t.TrueLB(), "true_extent": t.TrueExtent(), "elements": t.NumElements(),
 		"signature": t.Signature().String(), "state": nil, "site": nil, "free_site": nil,
 	}
+	params := []map[string]any{}
+	for _, p := range t.Params() {
+		params = append(params, map[string]any{"name": p.Name, "value": p.Value})
+	}
+	v["params"] = params
+	// the old types' handles, as MPI_Type_get_contents gives them: a
+	// debugger shows each through its own printer
+	old := []string{}
 	if rec != nil {
 		v["state"], v["site"], v["free_site"] = states(rec.State), s.siteValue(rec.Site), s.siteValue(rec.FreeSite)
+		for _, h := range rec.Types {
+			old = append(old, hex(h))
+		}
 	}
+	v["oldtypes"] = old
 	return v
 }
 

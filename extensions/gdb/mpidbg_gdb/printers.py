@@ -8,9 +8,8 @@ import gdb
 
 from . import helper
 
-# typedef name -> the helper's handle kind; None: a datatype (the type op).
+# typedef name -> the helper's handle kind (MPI_Datatype: DatatypePrinter).
 KINDS = {
-    "MPI_Datatype": None,
     "MPI_Comm": "comm",
     "MPI_Request": "request",
     "MPI_Win": "win",
@@ -40,6 +39,67 @@ def raw(val):
     return str(int(val))
 
 
+class DatatypePrinter(object):
+    """An MPI_Datatype as a struct: its constructor's arguments, its old
+    types (each shown by this printer again, so the whole constructor tree
+    unfolds), size, extent, state, name and creation site. A predefined
+    type is just its name."""
+
+    def __init__(self, val):
+        self.val = val
+        self._got = None
+
+    def _get(self):
+        if self._got is None:
+            try:
+                h = helper.hexaddr(handle_value(self.val))
+                self._got = helper.request("type", {"handle": h, "view": "print"})
+            except gdb.GdbError as e:
+                if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
+                    self._got = (raw(self.val), None)
+                else:
+                    self._got = ("%s <%s>" % (raw(self.val), e), None)
+            except gdb.error as e:
+                self._got = ("<%s>" % e, None)
+        return self._got
+
+    def to_string(self):
+        text, v = self._get()
+        if not v:
+            return text
+        return v.get("label") or v.get("combiner")
+
+    def children(self):
+        _, v = self._get()
+        if not v or v.get("predefined"):
+            return
+        yield "combiner", v.get("combiner")
+        for p in v.get("params") or []:
+            x = p.get("value")
+            if isinstance(x, list):
+                x = "[" + ", ".join(str(e) for e in x) + "]"
+            yield p.get("name"), x
+        old = v.get("oldtypes") or []
+        for i, h in enumerate(old):
+            name = "oldtype" if len(old) == 1 else "types[%d]" % i
+            try:
+                yield name, gdb.Value(int(h, 16)).cast(self.val.type)
+            except gdb.error:
+                yield name, h
+        yield "size", v.get("size")
+        yield "extent", v.get("extent")
+        yield "lb", v.get("lb")
+        state = v.get("state") or []
+        yield "committed", "yes" if "committed" in state else "no"
+        if "freed" in state:
+            yield "freed", "yes"
+        if v.get("name"):
+            yield "name", v.get("name")
+        site = v.get("site") or {}
+        if site:
+            yield "created_at", site.get("where") or site.get("addr")
+
+
 class HandlePrinter(object):
     def __init__(self, val, kind, typename):
         self.val = val
@@ -52,10 +112,7 @@ class HandlePrinter(object):
         except gdb.error as e:
             return "<%s>" % e
         try:
-            if self.kind is None:
-                text, _ = helper.request("type", {"handle": h, "view": "print"})
-            else:
-                text, _ = helper.request("handle", {"kind": self.kind, "handle": h})
+            text, _ = helper.request("handle", {"kind": self.kind, "handle": h})
         except gdb.GdbError as e:
             if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
                 return raw(self.val)
@@ -72,6 +129,8 @@ def lookup(val):
     except gdb.error:
         return None
     while t.code == gdb.TYPE_CODE_TYPEDEF:
+        if t.name == "MPI_Datatype":
+            return DatatypePrinter(val)
         if t.name in KINDS:
             return HandlePrinter(val, KINDS[t.name], t.name)
         try:
