@@ -74,10 +74,10 @@ func TestGdb(t *testing.T) {
 	var live []string
 	live = append(live, "--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
 		"-ex", "break types.c:"+strconv.Itoa(stop), "-ex", "run", "-ex", "gcore "+core)
-	live = append(live, sessionArgs()...)
+	live = append(live, sessionArgs(gdbSession)...)
 	live = append(live, exe)
 	// creation sites name the copy of types.c in dir
-	got := strings.ReplaceAll(runGdb(t, mpidbg, env, live...), dir+"/", "")
+	got := strings.ReplaceAll(runGdb(t, mpidbg, env, gdbSession, live...), dir+"/", "")
 	checkGdbGolden(t, "types.golden", got, true)
 	if _, err := os.Stat(core); err != nil {
 		t.Fatalf("gcore wrote no core file: %v", err)
@@ -85,13 +85,48 @@ func TestGdb(t *testing.T) {
 
 	t.Run("core", func(t *testing.T) {
 		args := []string{"--gdb", gdb, "--", "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
-		args = append(args, sessionArgs()...)
+		args = append(args, sessionArgs(gdbSession)...)
 		args = append(args, exe, core)
-		checkGdbGolden(t, "types.golden", strings.ReplaceAll(runGdb(t, mpidbg, env, args...), dir+"/", ""), false)
+		checkGdbGolden(t, "types.golden", strings.ReplaceAll(runGdb(t, mpidbg, env, gdbSession, args...), dir+"/", ""), false)
 	})
 }
 
 // TestGdbArgs checks how mpidbg gdb reads gdb's command line.
+// errorSession is what TestGdbBreakOnError asks gdb once the program
+// stopped on its finding.
+var errorSession = []string{
+	"frame",
+	"mpi errors",
+	"info mpi-requests",
+	"mpi break-on-error",
+}
+
+// TestGdbBreakOnError runs testprogs/gdb/errors.c under mpidbg gdb with
+// mpi break-on-error on: the program must stop on its planted
+// buffer-overlap with the program's frame of the faulty MPI_Isend
+// selected, and mpi errors must show the finding with its places.
+func TestGdbBreakOnError(t *testing.T) {
+	shim := needMPICH(t)
+	gdb := needGdb(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "errors.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := compile(t, dir, "errors", string(src))
+	mpidbg := buildMpidbg(t, dir)
+	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
+		"-ex", "mpi break-on-error on", "-ex", "run"}
+	args = append(args, sessionArgs(errorSession)...)
+	args = append(args, exe)
+	got := strings.ReplaceAll(runGdb(t, mpidbg, gdbTestEnv(mpidbg, ext, shim), errorSession, args...), dir+"/", "")
+	checkGdbGolden(t, "errors.golden", got, true)
+}
+
 func TestGdbArgs(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -188,17 +223,17 @@ func gdbTestEnv(mpidbg, ext, shim string) []string {
 		"NO_COLOR=1", "MPIEXEC_TIMEOUT=120")
 }
 
-// sessionArgs is gdbSession as -ex arguments, each command after a
+// sessionArgs is a session's commands as -ex arguments, each command after a
 // marker line that sections the output.
-func sessionArgs() []string {
+func sessionArgs(cmds []string) []string {
 	var args []string
-	for _, c := range gdbSession {
+	for _, c := range cmds {
 		args = append(args, "-ex", "echo @@@ "+c+`\n`, "-ex", c)
 	}
 	return append(args, "-ex", `echo @@@ end\n`)
 }
 
-func runGdb(t *testing.T, mpidbg string, env []string, args ...string) string {
+func runGdb(t *testing.T, mpidbg string, env []string, cmds []string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -214,7 +249,7 @@ func runGdb(t *testing.T, mpidbg string, env []string, args ...string) string {
 	if err != nil {
 		t.Logf("mpidbg gdb: %v (gdb -batch fails when a command does)", err)
 	}
-	got, ok := gdbSections(out.String())
+	got, ok := gdbSections(out.String(), cmds)
 	if !ok {
 		t.Fatalf("the output lacks the session's markers:\n%s", out.String())
 	}
@@ -224,24 +259,26 @@ func runGdb(t *testing.T, mpidbg string, env []string, args ...string) string {
 var (
 	gdbMarker = regexp.MustCompile(`(?m)^@@@ (.*)$`)
 	// run-time addresses: stack, heap, code of a position-independent program
-	gdbAddr = regexp.MustCompile(`0x(7f|55|56)[0-9a-f]{9,10}\b`)
+	gdbAddr = regexp.MustCompile(`0x(0000)?(7f|55|56)[0-9a-f]{9,10}\b`)
+	// a frame's number counts the shim's frames below it
+	gdbFrameNo = regexp.MustCompile(`(?m)^#\d+  `)
 )
 
 // gdbSections keeps what the session's commands printed, from the first
 // marker to the last, with run-time addresses replaced by 0xADDR.
-func gdbSections(out string) (string, bool) {
+func gdbSections(out string, cmds []string) (string, bool) {
 	locs := gdbMarker.FindAllStringIndex(out, -1)
-	if len(locs) != len(gdbSession)+1 {
+	if len(locs) != len(cmds)+1 {
 		return "", false
 	}
 	var b strings.Builder
-	for i := 0; i < len(gdbSession); i++ {
-		b.WriteString("(gdb) " + gdbSession[i] + "\n")
+	for i := 0; i < len(cmds); i++ {
+		b.WriteString("(gdb) " + cmds[i] + "\n")
 		body := out[locs[i][1]:locs[i+1][0]]
 		body = strings.TrimPrefix(body, "\n")
 		b.WriteString(body)
 	}
-	return gdbAddr.ReplaceAllString(b.String(), "0xADDR"), true
+	return gdbFrameNo.ReplaceAllString(gdbAddr.ReplaceAllString(b.String(), "0xADDR"), "#N  "), true
 }
 
 // checkGdbGolden compares got with testdata/gdb/NAME, or, when write is

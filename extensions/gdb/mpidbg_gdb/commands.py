@@ -324,6 +324,25 @@ class FindingBreakpoint(gdb.Breakpoint):
         return True
 
 
+def _on_stop(event):
+    """After a stop on the finding breakpoint, selects the program's frame
+    that made the faulty MPI call, so that the user lands on their line
+    (the shim's frames stay on the stack, one 'down' away)."""
+    bps = getattr(event, "breakpoints", None) or []
+    if _finding_bp is None or not any(b is _finding_bp for b in bps):
+        return
+    try:
+        _, caller = find_mpi_call()
+        if caller is not None:
+            caller.select()
+            gdb.execute("frame", to_string=False)
+    except (gdb.error, gdb.GdbError):
+        pass
+
+
+gdb.events.stop.connect(_on_stop)
+
+
 _finding_bp = None
 
 
@@ -334,8 +353,9 @@ Usage: mpi break-on-error on|off
 
 on sets a breakpoint on the shim's hook mpidbg_break, which the shim calls
 once for every finding (pending until the shim is loaded). When it is
-hit, the finding is printed and the program stops there: 'up' leads to
-the MPI call and the program's line. off deletes the breakpoint."""
+hit, the finding is printed and the program's frame that made the
+faulty MPI call is selected (the shim's frames are below it). off
+deletes the breakpoint."""
 
     def __init__(self):
         super(MPIBreakOnError, self).__init__("mpi break-on-error", gdb.COMMAND_BREAKPOINTS)
