@@ -34,6 +34,7 @@ var gdbSession = []string{
 	"mpi buffer grid v 1",
 	"mpi buffer out t 2 --limit 6",
 	"mpi path t (RESIZED)(STRUCT)[1][2](DOUBLE)",
+	"mpi path t t[1][2]",
 	"mpi errors",
 	"info mpi-requests",
 	"info mpi-call",

@@ -158,7 +158,12 @@ PATH_USAGE = "mpi path TYPE PATH"
 def path_args(words):
     if len(words) < 2:
         raise gdb.GdbError("mpi path wants a datatype and a path.\nUsage: " + PATH_USAGE)
-    return {"handle": helper.hexaddr(to_int(words[0])), "path": " ".join(words[1:])}
+    path = " ".join(words[1:])
+    # t[2][5] with t the TYPE expression: the path within that type, which
+    # the helper takes as [2][5] (the program's variable is no type name)
+    if path.startswith(words[0] + "[") or path.startswith(words[0] + "("):
+        path = path[len(words[0]):]
+    return {"handle": helper.hexaddr(to_int(words[0])), "path": path}
 
 
 class InfoMPITypes(gdb.Command):
@@ -262,9 +267,9 @@ class MPIPath(gdb.Command):
 
 Usage: mpi path TYPE PATH
 
-PATH is a path such as t[2][5] (TYPE's element 2, its element 5) or a full
-path as mpidbg prints it, s_type(STRUCT)[2][5](CHAR). Prints the element's
-basic type and its offset."""
+PATH is a path such as t[2][5] (with t the TYPE expression: its element
+2, that one's element 5), [2][5], or a full path as mpidbg prints it,
+(STRUCT)[2][5](CHAR). Prints the element's basic type and its offset."""
 
     def __init__(self):
         super(MPIPath, self).__init__("mpi path", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
