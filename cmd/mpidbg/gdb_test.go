@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,6 +127,52 @@ func TestGdbBreakOnError(t *testing.T) {
 	args = append(args, exe)
 	got := strings.ReplaceAll(runGdb(t, mpidbg, gdbTestEnv(mpidbg, ext, shim), errorSession, args...), dir+"/", "")
 	checkGdbGolden(t, "errors.golden", got, true)
+}
+
+// TestGdbAttach attaches mpidbg gdb -p to a running process that has the
+// shim (as a rank of a job would): info mpi-types must list its datatype.
+func TestGdbAttach(t *testing.T) {
+	shim := needMPICH(t)
+	gdb := needGdb(t)
+	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil && strings.TrimSpace(string(b)) != "0" && os.Geteuid() != 0 {
+		t.Skip("yama's ptrace_scope lets only root attach gdb to a process it did not start")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "attach.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := compile(t, dir, "attach", string(src))
+	mpidbg := buildMpidbg(t, dir)
+	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := gdbTestEnv(mpidbg, ext, shim)
+	prog := exec.Command(exe)
+	prog.Env = append(env, "LD_PRELOAD="+shim, "MPIDBG_RACE=off")
+	out, err := prog.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := prog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		prog.Process.Kill()
+		prog.Wait()
+	}()
+	line := make([]byte, 6)
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "ready\n" {
+		t.Fatalf("the program did not get ready: %q %v", line, err)
+	}
+	cmds := []string{"info mpi-types"}
+	args := []string{"--gdb", gdb, "-nx", "-batch", "-p", strconv.Itoa(prog.Process.Pid)}
+	args = append(args, sessionArgs(cmds)...)
+	got := runGdb(t, mpidbg, env, cmds, args...)
+	if !strings.Contains(got, "VECTOR") || !strings.Contains(got, "attach.c:13 in main") {
+		t.Errorf("info mpi-types after attaching:\n%s", got)
+	}
 }
 
 func TestGdbArgs(t *testing.T) {
