@@ -41,6 +41,12 @@ var gdbSession = []string{
 	"info mpi-call",
 	"mpi type 0xdead",
 	"mpi type nosuch",
+	// the MI twins, for the DAP server (issue 7)
+	`interpreter-exec mi "-mpi-type v"`,
+	`interpreter-exec mi "-mpi-types VECTOR"`,
+	`interpreter-exec mi "-mpi-buffer grid v 1 --limit 2"`,
+	`interpreter-exec mi "-mpi-requests"`,
+	`interpreter-exec mi "-mpi-errors"`,
 }
 
 // TestGdb runs mpidbg gdb on testprogs/gdb/types.c in batch mode: the
