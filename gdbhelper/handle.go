@@ -95,6 +95,9 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 	case "op":
 		o, ok := pick(snap.Ops, h, func(o registry.Op) (uint64, registry.State, uint32) { return o.Handle, o.State, o.Serial })
 		if !ok {
+			if name := predefinedOp(snap.MPI, h); name != "" {
+				return name, map[string]any{"handle": hex(h), "name": name, "predefined": true}, true
+			}
 			return "", nil, false
 		}
 		text := fmt.Sprintf("user op %s function %s", hex(o.Handle), hex(o.Fn))
@@ -134,4 +137,19 @@ func ranks(r []int32) string {
 		}
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// mpichOps are MPICH's predefined reduction operations: their handles are
+// constants of its mpi.h (0x58000001 MPI_MAX ... 0x5800000e MPI_NO_OP),
+// which the shim does not record. Open MPI's are pointers to global
+// objects (issue 8).
+var mpichOps = []string{"MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR", "MPI_BOR",
+	"MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"}
+
+// predefinedOp names a predefined operation handle, "" when h is none.
+func predefinedOp(mpi registry.MPI, h uint64) string {
+	if mpi == registry.MPICH && h >= 0x58000001 && h < 0x58000001+uint64(len(mpichOps)) {
+		return mpichOps[h-0x58000001]
+	}
+	return ""
 }

@@ -182,6 +182,7 @@ func TestOps(t *testing.T) {
 		{"handle_request_persistent", "handle", with("kind", "request", "handle", hex(hSend))},
 		{"handle_win", "handle", with("kind", "win", "handle", hex(hWin))},
 		{"handle_op", "handle", with("kind", "op", "handle", hex(hOp))},
+		{"handle_op_predefined", "handle", with("kind", "op", "handle", "0x58000003")},
 		{"handle_group", "handle", with("kind", "group", "handle", hex(hGroup))},
 	}
 	g := startGDB(t, m)

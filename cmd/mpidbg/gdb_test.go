@@ -26,6 +26,7 @@ var gdbSession = []string{
 	"print raw",
 	"print comm",
 	"print reqs",
+	"print op",
 	"info mpi-types",
 	"info mpi-types VECTOR",
 	"mpi type t",
