@@ -128,12 +128,24 @@ func TestGdbBreakOnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	env := gdbTestEnv(mpidbg, ext, shim)
+	core := filepath.Join(dir, "errors.core")
 	args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
-		"-ex", "mpi break-on-error on", "-ex", "run"}
+		"-ex", "mpi break-on-error on", "-ex", "run", "-ex", "gcore " + core}
 	args = append(args, sessionArgs(errorSession)...)
 	args = append(args, exe)
-	got := strings.ReplaceAll(runGdb(t, mpidbg, gdbTestEnv(mpidbg, ext, shim), errorSession, args...), dir+"/", "")
+	got := strings.ReplaceAll(runGdb(t, mpidbg, env, errorSession, args...), dir+"/", "")
 	checkGdbGolden(t, "errors.golden", got, true)
+
+	// the core file written at the stop: the same findings and requests
+	coreSession := errorSession[1:3]
+	t.Run("core", func(t *testing.T) {
+		args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
+		args = append(args, sessionArgs(coreSession)...)
+		args = append(args, exe, core)
+		got := strings.ReplaceAll(runGdb(t, mpidbg, env, coreSession, args...), dir+"/", "")
+		checkGdbGolden(t, "errors_core.golden", got, true)
+	})
 }
 
 // TestGdbAttach attaches mpidbg gdb -p to a running process that has the
