@@ -27,6 +27,7 @@ var gdbSession = []string{
 	"print comm",
 	"print reqs",
 	"print op",
+	"print win",
 	"info mpi-types",
 	"info mpi-types VECTOR",
 	"mpi type t",
