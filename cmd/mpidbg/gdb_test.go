@@ -106,6 +106,7 @@ func TestGdb(t *testing.T) {
 // stopped on its finding.
 var errorSession = []string{
 	"frame",
+	"info mpi-call",
 	"mpi errors",
 	"info mpi-requests",
 	"mpi break-on-error",
@@ -139,7 +140,7 @@ func TestGdbBreakOnError(t *testing.T) {
 	checkGdbGolden(t, "errors.golden", got, true)
 
 	// the core file written at the stop: the same findings and requests
-	coreSession := errorSession[1:3]
+	coreSession := errorSession[1:4]
 	t.Run("core", func(t *testing.T) {
 		args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
 		args = append(args, sessionArgs(coreSession)...)
@@ -329,7 +330,7 @@ var (
 	// run-time addresses: stack, heap, code of a position-independent program
 	gdbAddr = regexp.MustCompile(`0x(0000)?(7f|55|56)[0-9a-f]{9,10}\b`)
 	// a frame's number counts the shim's frames below it
-	gdbFrameNo = regexp.MustCompile(`(?m)^#\d+  `)
+	gdbFrameNo = regexp.MustCompile(`(?m)^#\d+  |\(frame #\d+\)`)
 )
 
 // gdbSections keeps what the session's commands printed, from the first
@@ -346,7 +347,13 @@ func gdbSections(out string, cmds []string) (string, bool) {
 		body = strings.TrimPrefix(body, "\n")
 		b.WriteString(body)
 	}
-	return gdbFrameNo.ReplaceAllString(gdbAddr.ReplaceAllString(b.String(), "0xADDR"), "#N  "), true
+	out = gdbAddr.ReplaceAllString(b.String(), "0xADDR")
+	return gdbFrameNo.ReplaceAllStringFunc(out, func(m string) string {
+		if strings.HasPrefix(m, "#") {
+			return "#N  "
+		}
+		return "(frame #N)"
+	}), true
 }
 
 // checkGdbGolden compares got with testdata/gdb/NAME, or, when write is

@@ -558,6 +558,10 @@ def describe_call(write):
             except (gdb.error, TypeError, ValueError):
                 continue
         if len(nums) < 3:
+            side = shim_side(callee, buf)
+            if side is not None:
+                nums.update({buf: side[0], count: side[1], dtype: side[2]})
+        if len(nums) < 3:
             if regs is None:
                 try:
                     regs = entry_args(callee, order) or {}
@@ -587,6 +591,26 @@ def describe_call(write):
         result.append({"buffer": buf, "addr": helper.hexaddr(addr), "count": str(n), "datatype": h,
                        "value": value})
     return result
+
+
+def shim_side(frame, buf):
+    """(address, count, datatype handle) of the buffer argument buf as the
+    shim's wrapper recorded it in its call context (the local cx, whose
+    sides the checks fill before they report): the arguments themselves
+    are often optimized out of the wrapper's frame. None when it has not
+    recorded that buffer."""
+    try:
+        cx = frame.read_var("cx")
+        n = int(cx["nside"])
+        for i in range(max(0, min(n, 8))):
+            side = cx["sides"][i]
+            if side["name"].string() != buf or not side["ti"]:
+                continue
+            addr = int(side["buf"].cast(gdb.lookup_type("unsigned long")))
+            return addr, int(side["count"]), int(side["ti"].dereference()["handle"])
+    except (gdb.error, ValueError, RuntimeError, gdb.MemoryError):
+        return None
+    return None
 
 
 def to_int_value(v):
