@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpidbg/mpidbg/internal/golden"
 )
 
 // gdbSession is what TestGdb asks gdb at the line "// stop here" of
@@ -356,25 +357,14 @@ func gdbSections(out string, cmds []string) (string, bool) {
 	}), true
 }
 
-// checkGdbGolden compares got with testdata/gdb/NAME, or, when write is
-// set, rewrites it under go test -update (the flag of internal/golden).
+// checkGdbGolden compares got with testdata/gdb/NAME; write: the session
+// that defines the file, which go test -update rewrites.
 func checkGdbGolden(t *testing.T, name, got string, write bool) {
 	t.Helper()
 	path := filepath.Join("testdata", "gdb", name)
-	if f := flag.Lookup("update"); write && f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run Gdb -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s: got:\n%s\nwant:\n%s", path, got, want)
+	if write {
+		golden.CheckFile(t, path, got)
+	} else {
+		golden.Compare(t, path, got)
 	}
 }
