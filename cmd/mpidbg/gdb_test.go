@@ -289,8 +289,10 @@ func gdbTestEnv(mpidbg, ext, shim string) []string {
 		}
 		env = append(env, kv)
 	}
+	// the C locale, as on a bare CI machine: gdb's host charset is ASCII,
+	// so MI strings take the extension's ASCII fallback on every machine
 	return append(env, "MPIDBG_BIN="+mpidbg, "MPIDBG_GDB_EXT="+ext, "MPIDBG_SHIM="+shim,
-		"NO_COLOR=1", "MPIEXEC_TIMEOUT=120")
+		"NO_COLOR=1", "MPIEXEC_TIMEOUT=120", "LC_ALL=C")
 }
 
 // sessionArgs is a session's commands as -ex arguments, each command after a

@@ -645,6 +645,26 @@ wrappers have it)."""
 
 # MI commands
 
+# The tables' drawing characters in ASCII, for a host charset without them.
+ASCII_DRAWING = str.maketrans({"─": "-", "│": "|", "├": "|", "└": "`", "┌": "+", "┐": "+", "┘": "+",
+                               "┬": "+", "┴": "+", "┼": "+", "…": "...", "→": "->", "×": "x"})
+
+
+def mi_string(s):
+    """s as gdb can hand it to MI: gdb encodes MI strings in its host
+    charset, which is ASCII in the C locale; there, drawing characters
+    become ASCII and anything else a \\u escape, instead of an error."""
+    try:
+        cs = gdb.host_charset()
+    except (AttributeError, gdb.error):
+        cs = "ascii"
+    try:
+        s.encode(cs)
+        return s
+    except (UnicodeEncodeError, LookupError):
+        return s.translate(ASCII_DRAWING).encode("ascii", "backslashreplace").decode("ascii")
+
+
 def mi_value(v):
     """v as an MI result: dicts, lists and strings only."""
     if isinstance(v, dict):
@@ -655,11 +675,11 @@ def mi_value(v):
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
-    return str(v)
+    return mi_string(str(v))
 
 
 def mi_result(text, value):
-    res = {"text": text}
+    res = {"text": mi_string(text)}
     if value is not None:
         res["value"] = mi_value(value)
     return res
