@@ -88,7 +88,7 @@ uninstall:
 
 # Each fuzzer of each package for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s
-FUZZPKGS := ./datatype/ ./registry/
+FUZZPKGS := ./datatype/ ./registry/ ./dap/gdbmi/
 fuzz:
 	@for p in $(FUZZPKGS); do \
 		for f in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \
