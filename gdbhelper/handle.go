@@ -52,6 +52,7 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 		if !ok {
 			return "", nil, false
 		}
+		s.nameSites(c.Site)
 		name := c.Name
 		if name == "" {
 			name = "communicator " + hex(c.Handle)
@@ -70,6 +71,7 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 		if !ok {
 			return "", nil, false
 		}
+		s.nameSites(q.Site)
 		b := snap.Builder()
 		what := calls.Name(int(q.Call)) // it says the kind too
 		if what == "" {
@@ -89,6 +91,7 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 		if !ok {
 			return "", nil, false
 		}
+		s.nameSites(w.Site)
 		text := fmt.Sprintf("window %s base %s size %d disp_unit %d on %s", hex(w.Handle), hex(w.Base), w.Size, w.DispUnit, commLabel(snap, w.Comm))
 		return text, map[string]any{"handle": hex(w.Handle), "base": hex(w.Base), "size": w.Size, "disp_unit": w.DispUnit,
 			"comm": hex(w.Comm), "comm_name": commLabel(snap, w.Comm), "state": states(w.State), "site": s.siteValue(w.Site)}, true
@@ -100,6 +103,7 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 			}
 			return "", nil, false
 		}
+		s.nameSites(o.Site)
 		text := fmt.Sprintf("user op %s function %s", hex(o.Handle), hex(o.Fn))
 		if o.Commute {
 			text += " commutative"
@@ -113,6 +117,7 @@ func (s *Server) describe(snap *registry.Snapshot, kind string, h uint64) (strin
 		if !ok {
 			return "", nil, false
 		}
+		s.nameSites(g.Site)
 		text := fmt.Sprintf("group %s size %d rank %d", hex(g.Handle), g.Size, g.Rank)
 		if g.WorldRanks != nil {
 			text += " world ranks " + ranks(g.WorldRanks)

@@ -28,6 +28,11 @@ func (s *Server) onRequests(a args) (*result, error) {
 		}
 		return reqs[i].Serial < reqs[j].Serial
 	})
+	var sites []uint64
+	for _, q := range reqs {
+		sites = append(sites, q.Site)
+	}
+	s.nameSites(sites...)
 	rows := [][]string{}
 	vals := []any{}
 	for _, q := range reqs {
@@ -116,6 +121,11 @@ func (s *Server) onErrors(a args) (*result, error) {
 		}
 		fmt.Fprintf(&b, "%d older %s overwritten (the ring keeps the newest %d)\n", lost, was, snap.FindingsCap)
 	}
+	var sites []uint64
+	for _, f := range snap.Findings {
+		sites = append(sites, f.Site, f.RelatedSite)
+	}
+	s.nameSites(sites...)
 	vals := []any{}
 	for _, f := range snap.Findings {
 		fmt.Fprintf(&b, "#%d %s %s", f.Seq, severity(f.Severity), f.ID)

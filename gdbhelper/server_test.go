@@ -26,6 +26,8 @@ type fakeGDB struct {
 	log   bytes.Buffer
 	done  chan error
 	reads int
+	// where round trips, and the addresses they asked for
+	wheres, named int
 }
 
 type reply struct {
@@ -85,12 +87,14 @@ func (g *fakeGDB) send(line string) reply {
 		}
 		if msg.Where != nil {
 			// gdb names a site by its line; this one knows the sites
-			// whose address is even, and not the others
+			// whose address is a multiple of 32, and not the others
+			g.wheres++
+			g.named += len(msg.Where.Addrs)
 			names := []string{}
 			for _, a := range msg.Where.Addrs {
 				var v uint64
 				fmt.Sscanf(a, "0x%x", &v)
-				if v%2 == 0 {
+				if v%32 == 0 {
 					names = append(names, fmt.Sprintf("app.c:%d in main", v%1000))
 				} else {
 					names = append(names, "")
@@ -276,6 +280,32 @@ func TestReadCache(t *testing.T) {
 	}
 	if pages := len(m.mem) / pageSize; g.reads > pages {
 		t.Errorf("reading a registry of %d pages took %d round trips", pages, g.reads)
+	}
+}
+
+// TestWhere: a request names the call sites it prints, all in one round
+// trip; one that prints none asks nothing.
+func TestWhere(t *testing.T) {
+	m, buf := exampleImage()
+	g := startGDB(t, m)
+	if r := g.call("buffer", map[string]any{"registry": hex(m.base), "handle": hex(hHalo), "addr": hex(buf), "count": 1}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if g.wheres != 0 {
+		t.Errorf("buffer asked gdb to name %d sites", g.named)
+	}
+	if r := g.call("type", map[string]any{"registry": hex(m.base), "handle": hex(hHalo), "view": "print"}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if g.wheres != 1 || g.named != 1 {
+		t.Errorf("type: %d round trips for %d sites, want 1 for its creation site", g.wheres, g.named)
+	}
+	g.wheres, g.named = 0, 0
+	if r := g.call("types", map[string]any{"registry": hex(m.base)}); !r.OK {
+		t.Fatal(r.Error)
+	}
+	if g.wheres != 1 {
+		t.Errorf("types: %d round trips, want 1", g.wheres)
 	}
 }
 

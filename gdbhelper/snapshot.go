@@ -21,7 +21,6 @@ func (s *Server) snapshot(a args) (*registry.Snapshot, *memory, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s.nameSites(snap)
 	return snap, mem, nil
 }
 

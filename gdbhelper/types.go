@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 
 	"github.com/mpidbg/mpidbg/datatype"
@@ -33,6 +34,9 @@ func (s *Server) onType(a args) (*result, error) {
 	t, rec, err := datatypeOf(snap, h)
 	if err != nil {
 		return nil, err
+	}
+	if rec != nil {
+		s.nameSites(rec.Site, rec.FreeSite)
 	}
 	v := s.typeValue(h, t, rec)
 	var text string
@@ -168,16 +172,23 @@ func (s *Server) onTypes(a args) (*result, error) {
 		}
 		return recs[i].Serial < recs[j].Serial
 	})
+	if re != nil {
+		recs = slices.DeleteFunc(recs, func(r registry.Type) bool {
+			label := r.Name
+			if label == "" {
+				label = r.Combiner.String()
+			}
+			return !re.MatchString(label)
+		})
+	}
+	var sites []uint64
+	for _, r := range recs {
+		sites = append(sites, r.Site, r.FreeSite)
+	}
+	s.nameSites(sites...)
 	rows := [][]string{}
 	vals := []any{}
 	for _, r := range recs {
-		label := r.Name
-		if label == "" {
-			label = r.Combiner.String()
-		}
-		if re != nil && !re.MatchString(label) {
-			continue
-		}
 		name := r.Name
 		if name == "" {
 			name = "-"

@@ -2,9 +2,8 @@ package gdbhelper
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
-
-	"github.com/mpidbg/mpidbg/registry"
 )
 
 // Call sites in the registry are return addresses in the inferior. Only
@@ -24,47 +23,25 @@ type whereAnswer struct {
 	Error *string  `json:"error"`
 }
 
-// nameSites asks gdb for the source locations of every call site the
-// snapshot holds and keeps them for siteText and siteValue.
-func (s *Server) nameSites(snap *registry.Snapshot) {
-	s.sites = map[uint64]string{}
-	set := map[uint64]bool{}
-	add := func(vs ...uint64) {
-		for _, v := range vs {
-			if v != 0 {
-				set[v] = true
-			}
+// nameSites asks gdb, in one round trip, for the source locations of the
+// call sites a handler is about to print (0 and those named already are
+// left out), and keeps them for siteText and siteValue.
+func (s *Server) nameSites(sites ...uint64) {
+	if s.sites == nil {
+		s.sites = map[uint64]string{}
+	}
+	var addrs []uint64
+	for _, v := range sites {
+		if _, done := s.sites[v]; v != 0 && !done {
+			s.sites[v] = "" // asked once, named or not
+			addrs = append(addrs, v)
 		}
 	}
-	for _, t := range snap.Types {
-		add(t.Site, t.FreeSite)
-	}
-	for _, q := range snap.Requests {
-		add(q.Site)
-	}
-	for _, c := range snap.Comms {
-		add(c.Site)
-	}
-	for _, w := range snap.Wins {
-		add(w.Site)
-	}
-	for _, o := range snap.Ops {
-		add(o.Site)
-	}
-	for _, g := range snap.Groups {
-		add(g.Site)
-	}
-	for _, f := range snap.Findings {
-		add(f.Site, f.RelatedSite)
-	}
-	if len(set) == 0 || s.eof || s.writeErr != nil {
+	if len(addrs) == 0 || s.eof || s.writeErr != nil {
 		return
 	}
-	addrs := make([]uint64, 0, len(set))
-	for v := range set {
-		addrs = append(addrs, v)
-	}
 	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	addrs = slices.Compact(addrs)
 	var wl whereLine
 	for _, a := range addrs {
 		wl.Where.Addrs = append(wl.Where.Addrs, hex(a))
@@ -83,9 +60,7 @@ func (s *Server) nameSites(snap *registry.Snapshot) {
 		return
 	}
 	for i, a := range addrs {
-		if ans.Where[i] != "" {
-			s.sites[a] = ans.Where[i]
-		}
+		s.sites[a] = ans.Where[i]
 	}
 }
 
