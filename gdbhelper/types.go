@@ -103,13 +103,22 @@ func (s *Server) typeValue(h uint64, t *datatype.Type, rec *registry.Type) map[s
 		params = append(params, map[string]any{"name": p.Name, "value": p.Value})
 	}
 	v["params"] = params
-	// the old types' handles, as MPI_Type_get_contents gives them: a
-	// debugger shows each through its own printer
-	old := []string{}
+	// the old types, with their handles as MPI_Type_get_contents gives
+	// them: a debugger shows a derived one through its own printer, and
+	// names a predefined one without asking again
+	olds := t.Types
+	if t.Old != nil {
+		olds = []*datatype.Type{t.Old}
+	}
+	old := []map[string]any{}
 	if rec != nil {
 		v["state"], v["site"], v["free_site"] = states(rec.State), s.siteValue(rec.Site), s.siteValue(rec.FreeSite)
-		for _, h := range rec.Types {
-			old = append(old, hex(h))
+		for i, h := range rec.Types {
+			o := map[string]any{"handle": hex(h), "label": nil, "predefined": nil}
+			if i < len(olds) {
+				o["label"], o["predefined"] = olds[i].Label(), olds[i].IsPredefined()
+			}
+			old = append(old, o)
 		}
 	}
 	v["oldtypes"] = old

@@ -80,12 +80,15 @@ class DatatypePrinter(object):
                 x = "[" + ", ".join(str(e) for e in x) + "]"
             yield p.get("name"), x
         old = v.get("oldtypes") or []
-        for i, h in enumerate(old):
+        for i, o in enumerate(old):
             name = "oldtype" if len(old) == 1 else "types[%d]" % i
+            if o.get("predefined") and o.get("label"):
+                yield name, o["label"]  # nothing to unfold: no second request
+                continue
             try:
-                yield name, gdb.Value(int(h, 16)).cast(self.val.type)
-            except gdb.error:
-                yield name, h
+                yield name, gdb.Value(int(o["handle"], 16)).cast(self.val.type)
+            except (gdb.error, KeyError, TypeError, ValueError):
+                yield name, o.get("handle")
         yield "size", v.get("size")
         yield "extent", v.get("extent")
         yield "lb", v.get("lb")
