@@ -75,7 +75,7 @@ Examples:
 }
 
 type gdbFlags struct {
-	pid, gdb, shim string
+	gdb, shim string
 }
 
 // gdbOwnFlags takes mpidbg's flags (--gdb, --shim, as --flag VALUE or
@@ -112,9 +112,6 @@ func gdbOwnFlags(args []string) (gdbFlags, []string, error) {
 	return g, rest, nil
 }
 
-// gdbExec replaces mpidbg with gdb (a hook for tests).
-var gdbExec = syscall.Exec
-
 func (g *gdbFlags) run(o *output, args []string) error {
 	gdb, err := findGdb(g.gdb)
 	if err != nil {
@@ -124,12 +121,7 @@ func (g *gdbFlags) run(o *output, args []string) error {
 	if err != nil {
 		return err
 	}
-	var gdbArgs []string
-	if g.pid != "" {
-		gdbArgs = append(gdbArgs, "-p", g.pid)
-	}
-	gdbArgs = append(gdbArgs, args...)
-	inv := scanGdbArgs(gdbArgs)
+	inv := scanGdbArgs(args)
 
 	argv := []string{gdb, "-iex", "source " + script}
 	env := os.Environ()
@@ -156,8 +148,8 @@ func (g *gdbFlags) run(o *output, args []string) error {
 			argv = append(argv, "-iex", "set environment MPIDBG_RACE=off")
 		}
 	}
-	argv = append(argv, gdbArgs...)
-	if err := gdbExec(gdb, argv, env); err != nil {
+	argv = append(argv, args...)
+	if err := syscall.Exec(gdb, argv, env); err != nil { // replaces mpidbg
 		return fmt.Errorf("gdb: cannot run %s: %v", gdb, err)
 	}
 	return nil
