@@ -8,6 +8,7 @@ import re
 import gdb
 
 from . import helper
+from .printers import handle_value
 
 
 def split_args(arg):
@@ -83,16 +84,11 @@ def to_int(expr):
             if v.address is None:
                 raise gdb.GdbError("%s: an array with no address" % expr)
             return int(v.address.cast(gdb.lookup_type("unsigned long")))
-        if t.code == gdb.TYPE_CODE_PTR:
-            return int(v.cast(gdb.lookup_type("unsigned long")))
-        n = int(v)
+        return handle_value(v)  # an int handle such as MPICH's 0x8c000000, a pointer
     except gdb.GdbError:
         raise
     except (gdb.error, TypeError, ValueError) as e:
         raise gdb.GdbError("%s: not a handle, address or integer (%s): %s" % (expr, v.type, e))
-    if n < 0 and t.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_ENUM) and t.sizeof < 8:
-        n &= (1 << (8 * t.sizeof)) - 1  # an int handle such as MPICH's 0x8c000000
-    return n
 
 
 def to_count(expr):
@@ -548,13 +544,7 @@ def describe_call(write):
                 v = syms[n].value(callee)
                 if v.is_optimized_out:
                     continue
-                t = v.type.strip_typedefs()
-                if t.code == gdb.TYPE_CODE_PTR:
-                    nums[n] = int(v.cast(gdb.lookup_type("unsigned long")))
-                elif n == count:
-                    nums[n] = int(v)
-                else:
-                    nums[n] = to_int_value(v)
+                nums[n] = int(v) if n == count else handle_value(v)
             except (gdb.error, TypeError, ValueError):
                 continue
         if len(nums) < 3:
@@ -611,16 +601,6 @@ def shim_side(frame, buf):
     except (gdb.error, ValueError, RuntimeError, gdb.MemoryError):
         return None
     return None
-
-
-def to_int_value(v):
-    t = v.type.strip_typedefs()
-    if t.code == gdb.TYPE_CODE_PTR:
-        return int(v.cast(gdb.lookup_type("unsigned long")))
-    n = int(v)
-    if n < 0:
-        n &= (1 << (8 * t.sizeof)) - 1
-    return n
 
 
 class InfoMPICall(gdb.Command):
