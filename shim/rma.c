@@ -575,8 +575,7 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
     case MPIDBG_CALL_MPI_Win_free:
         release(w, -1);
         mpidbg_rma_unwatch(w);
-        mpidbg_rma_passive_disarm(w, 0);
-        w->fence_open = 1; /* nothing arms it again */
+        mpidbg_rma_passive_disarm(w, 0); /* not paused: nothing arms it again before the window goes */
         if (w->xon) {
             ended(w, -1); /* unfinished passive records (an erroneous program): up to now */
             released(w);

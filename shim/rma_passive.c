@@ -41,14 +41,6 @@
 
 int mpidbg_rma_due;
 
-/* Watch periods: the first 4 of a window, then those whose number is a
- * power of two (a period begins when the clock moves after the last one
- * stalled: about 24 periods in a million synchronisations). */
-static int sampled(uint64_t n)
-{
-    return n < 4 || (n & (n - 1)) == 0;
-}
-
 static void pause_until_tick(struct mpidbg_rma_win *w)
 {
     w->ppaused = 1;
@@ -61,7 +53,10 @@ void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w)
     w->ppaused = 0;
     if (w->plog_id || w->log_id || w->fence_open || w->pscw_expose || !w->passive_ok || !mpidbg_rma_watchable(w))
         return;
-    if (!sampled(w->pwatches++)) {
+    /* the first 4 watch periods of a window, then powers of two (a period
+     * begins when the clock moves after the last one stalled: about 24 in
+     * a million synchronisations) */
+    if (!mpidbg_rma_sampled(w->pwatches++, 4)) {
         pause_until_tick(w);
         return;
     }

@@ -29,11 +29,6 @@
  * a program with a million fences pays for about twenty. */
 #define LOG_CAP 4096 /* accesses logged per epoch */
 
-static int sampled(uint64_t n)
-{
-    return n < 8 || (n & (n - 1)) == 0;
-}
-
 int mpidbg_rma_watchable(const struct mpidbg_rma_win *w)
 {
     return w->xon && mpidbg_track_on && mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE) &&
@@ -71,7 +66,7 @@ int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *
 void mpidbg_rma_watch(struct mpidbg_rma_win *w)
 {
     uint64_t n = w->epochs++;
-    if (!w->log_id && sampled(n))
+    if (!w->log_id && mpidbg_rma_sampled(n, 8))
         w->log_id = mpidbg_rma_log_window(w, LOG_CAP, NULL, NULL);
 }
 

@@ -75,6 +75,14 @@ struct mpidbg_rma_iv {
     int rec; /* index of its record */
 };
 
+/* The target-side watches sample by number: the first `always` epochs
+ * (or watch periods) of a window, then those whose number is a power of
+ * two, so that a million costs about twenty more. */
+static inline int mpidbg_rma_sampled(uint64_t n, uint64_t always)
+{
+    return n < always || (n & (n - 1)) == 0;
+}
+
 static inline size_t mpidbg_rma_rec_size(const struct mpidbg_rma_rec *r)
 {
     return sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk);
@@ -143,7 +151,7 @@ struct mpidbg_rma_win {
     int *access, naccess;   /* the start group, as window ranks */
     int *expose, nexpose;   /* the post group, as window ranks */
     int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
-    int fence_open;         /* since a fence without MPI_MODE_NOSUCCEED (or MPI_Win_free began) */
+    int fence_open;         /* since a fence without MPI_MODE_NOSUCCEED */
     uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
     uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
     /* records per mode, each an array of size buffers (one per target), made when first used */
