@@ -70,7 +70,12 @@ func (p *parser) record() (Record, error) {
 		if r.Token != "" {
 			return Record{}, p.fail("a stream record has no token")
 		}
-		r.Kind = map[byte]Kind{'~': ConsoleStream, '@': TargetStream, '&': LogStream}[c]
+		r.Kind = ConsoleStream
+		if c == '@' {
+			r.Kind = TargetStream
+		} else if c == '&' {
+			r.Kind = LogStream
+		}
 		text, err := p.cstring()
 		if err != nil {
 			return Record{}, err
