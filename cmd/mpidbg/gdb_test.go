@@ -52,20 +52,55 @@ var gdbSession = []string{
 	`interpreter-exec mi "-mpi-errors"`,
 }
 
+// gdbFixture is one testprogs/gdb program built for a gdb test, with
+// this tree's mpidbg, gdb extension and shim.
+type gdbFixture struct {
+	dir, src, exe, mpidbg, shim, gdb string
+	env                              []string
+}
+
+func newGdbFixture(t *testing.T, name string) *gdbFixture {
+	t.Helper()
+	f := &gdbFixture{shim: needMPICH(t), gdb: needGdb(t), dir: t.TempDir()}
+	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", name+".c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.src = string(src)
+	f.exe = compile(t, f.dir, name, f.src)
+	f.mpidbg = buildMpidbg(t, f.dir)
+	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.env = gdbTestEnv(f.mpidbg, ext, f.shim)
+	return f
+}
+
+// session runs mpidbg gdb in batch mode: the commands before (unchecked:
+// breakpoints, run), then cmds, each after a marker, on target (program,
+// core, -p PID). It returns what cmds printed, with the fixture's
+// directory taken out of the paths (creation sites name the copy of the
+// source there).
+func (f *gdbFixture) session(t *testing.T, before, cmds []string, target ...string) string {
+	t.Helper()
+	args := []string{"--gdb", f.gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
+	for _, c := range before {
+		args = append(args, "-ex", c)
+	}
+	args = append(args, sessionArgs(cmds)...)
+	args = append(args, target...)
+	return strings.ReplaceAll(runGdb(t, f.mpidbg, f.env, cmds, args...), f.dir+"/", "")
+}
+
 // TestGdb runs mpidbg gdb on testprogs/gdb/types.c in batch mode: the
 // program stops at "// stop here" with datatypes and pending requests;
 // the printers and commands must show them, and show the same from the
 // core file gcore writes there.
 func TestGdb(t *testing.T) {
-	shim := needMPICH(t)
-	gdb := needGdb(t)
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "types.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newGdbFixture(t, "types")
 	stop := 0
-	for i, l := range strings.Split(string(src), "\n") {
+	for i, l := range strings.Split(f.src, "\n") {
 		if strings.Contains(l, "// stop here") {
 			stop = i + 1
 		}
@@ -73,36 +108,17 @@ func TestGdb(t *testing.T) {
 	if stop == 0 {
 		t.Fatal("types.c has no line marked // stop here")
 	}
-	exe := compile(t, dir, "types", string(src))
-	mpidbg := buildMpidbg(t, dir)
-	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := gdbTestEnv(mpidbg, ext, shim)
-	core := filepath.Join(dir, "types.core")
-
-	var live []string
-	live = append(live, "--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
-		"-ex", "break types.c:"+strconv.Itoa(stop), "-ex", "run", "-ex", "gcore "+core)
-	live = append(live, sessionArgs(gdbSession)...)
-	live = append(live, exe)
-	// creation sites name the copy of types.c in dir
-	got := strings.ReplaceAll(runGdb(t, mpidbg, env, gdbSession, live...), dir+"/", "")
+	core := filepath.Join(f.dir, "types.core")
+	got := f.session(t, []string{"break types.c:" + strconv.Itoa(stop), "run", "gcore " + core}, gdbSession, f.exe)
 	checkGdbGolden(t, "types.golden", got, true)
 	if _, err := os.Stat(core); err != nil {
 		t.Fatalf("gcore wrote no core file: %v", err)
 	}
-
 	t.Run("core", func(t *testing.T) {
-		args := []string{"--gdb", gdb, "--", "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
-		args = append(args, sessionArgs(gdbSession)...)
-		args = append(args, exe, core)
-		checkGdbGolden(t, "types.golden", strings.ReplaceAll(runGdb(t, mpidbg, env, gdbSession, args...), dir+"/", ""), false)
+		checkGdbGolden(t, "types.golden", f.session(t, nil, gdbSession, f.exe, core), false)
 	})
 }
 
-// TestGdbArgs checks how mpidbg gdb reads gdb's command line.
 // errorSession is what TestGdbBreakOnError asks gdb once the program
 // stopped on its finding.
 var errorSession = []string{
@@ -118,61 +134,27 @@ var errorSession = []string{
 // buffer-overlap with the program's frame of the faulty MPI_Isend
 // selected, and mpi errors must show the finding with its places.
 func TestGdbBreakOnError(t *testing.T) {
-	shim := needMPICH(t)
-	gdb := needGdb(t)
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "errors.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe := compile(t, dir, "errors", string(src))
-	mpidbg := buildMpidbg(t, dir)
-	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := gdbTestEnv(mpidbg, ext, shim)
-	core := filepath.Join(dir, "errors.core")
-	args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
-		"-ex", "mpi break-on-error on", "-ex", "run", "-ex", "gcore " + core}
-	args = append(args, sessionArgs(errorSession)...)
-	args = append(args, exe)
-	got := strings.ReplaceAll(runGdb(t, mpidbg, env, errorSession, args...), dir+"/", "")
+	f := newGdbFixture(t, "errors")
+	core := filepath.Join(f.dir, "errors.core")
+	got := f.session(t, []string{"mpi break-on-error on", "run", "gcore " + core}, errorSession, f.exe)
 	checkGdbGolden(t, "errors.golden", got, true)
 
-	// the core file written at the stop: the same findings and requests
+	// the core file written at the stop: the same call, findings and requests
 	coreSession := errorSession[1:4]
 	t.Run("core", func(t *testing.T) {
-		args := []string{"--gdb", gdb, "-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0"}
-		args = append(args, sessionArgs(coreSession)...)
-		args = append(args, exe, core)
-		got := strings.ReplaceAll(runGdb(t, mpidbg, env, coreSession, args...), dir+"/", "")
-		checkGdbGolden(t, "errors_core.golden", got, true)
+		checkGdbGolden(t, "errors_core.golden", f.session(t, nil, coreSession, f.exe, core), true)
 	})
 }
 
 // TestGdbAttach attaches mpidbg gdb -p to a running process that has the
 // shim (as a rank of a job would): info mpi-types must list its datatype.
 func TestGdbAttach(t *testing.T) {
-	shim := needMPICH(t)
-	gdb := needGdb(t)
 	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil && strings.TrimSpace(string(b)) != "0" && os.Geteuid() != 0 {
 		t.Skip("yama's ptrace_scope lets only root attach gdb to a process it did not start")
 	}
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "attach.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exe := compile(t, dir, "attach", string(src))
-	mpidbg := buildMpidbg(t, dir)
-	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := gdbTestEnv(mpidbg, ext, shim)
-	prog := exec.Command(exe)
-	prog.Env = append(env, "LD_PRELOAD="+shim, "MPIDBG_RACE=off")
+	f := newGdbFixture(t, "attach")
+	prog := exec.Command(f.exe)
+	prog.Env = append(f.env, "LD_PRELOAD="+f.shim, "MPIDBG_RACE=off")
 	out, err := prog.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -188,15 +170,13 @@ func TestGdbAttach(t *testing.T) {
 	if _, err := io.ReadFull(out, line); err != nil || string(line) != "ready\n" {
 		t.Fatalf("the program did not get ready: %q %v", line, err)
 	}
-	cmds := []string{"info mpi-types"}
-	args := []string{"--gdb", gdb, "-nx", "-batch", "-p", strconv.Itoa(prog.Process.Pid)}
-	args = append(args, sessionArgs(cmds)...)
-	got := runGdb(t, mpidbg, env, cmds, args...)
+	got := f.session(t, nil, []string{"info mpi-types"}, "-p", strconv.Itoa(prog.Process.Pid))
 	if !strings.Contains(got, "VECTOR") || !strings.Contains(got, "attach.c:13 in main") {
 		t.Errorf("info mpi-types after attaching:\n%s", got)
 	}
 }
 
+// TestGdbArgs checks how mpidbg gdb reads gdb's command line.
 func TestGdbArgs(t *testing.T) {
 	tests := []struct {
 		args []string
