@@ -548,10 +548,6 @@ def describe_call(write):
             except (gdb.error, TypeError, ValueError):
                 continue
         if len(nums) < 3:
-            side = shim_side(callee, buf)
-            if side is not None:
-                nums.update({buf: side[0], count: side[1], dtype: side[2]})
-        if len(nums) < 3:
             if regs is None:
                 try:
                     regs = entry_args(callee, order) or {}
@@ -567,6 +563,13 @@ def describe_call(write):
                     elif syms[n].type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
                         r &= (1 << (8 * syms[n].type.strip_typedefs().sizeof)) - 1
                     nums[n] = r
+        if len(nums) < 3 and callee != gdb.newest_frame():
+            # past its entry, inside a call it made (a check, a finding):
+            # the wrapper's call context holds the buffer
+            side = shim_side(callee, buf)
+            if side is not None:
+                for n, x in zip((buf, count, dtype), side):
+                    nums.setdefault(n, x)
         missing = [n for n in (buf, count, dtype) if n not in nums]
         if missing:
             write("%s: %s optimized out in %s's frame: cannot show the buffer "
@@ -587,8 +590,9 @@ def shim_side(frame, buf):
     """(address, count, datatype handle) of the buffer argument buf as the
     shim's wrapper recorded it in its call context (the local cx, whose
     sides the checks fill before they report): the arguments themselves
-    are often optimized out of the wrapper's frame. None when it has not
-    recorded that buffer."""
+    are often optimized out of the wrapper's frame. Only for a wrapper
+    frame that has called further (cx is set up by then). None when it
+    has not recorded that buffer."""
     try:
         cx = frame.read_var("cx")
         n = int(cx["nside"])
