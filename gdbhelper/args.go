@@ -15,6 +15,7 @@ type args struct {
 	Addr     *addr  `json:"addr"`
 	View     string `json:"view"`
 	Limit    *int64 `json:"limit"`
+	Start    *int64 `json:"start"`
 	Count    *int64 `json:"count"`
 	Regexp   string `json:"regexp"`
 	Path     string `json:"path"`
@@ -86,6 +87,19 @@ func (a args) limit() (int, error) {
 		return 0, fmt.Errorf("limit %d: want 0 to %d", *a.Limit, maxLimit)
 	}
 	return int(*a.Limit), nil
+}
+
+// start is the first element a page of a buffer shows. Past the end is
+// allowed (an empty page: a client paging on need not know the total
+// first); negative is a mistake.
+func (a args) start() (int64, error) {
+	if a.Start == nil {
+		return 0, nil
+	}
+	if *a.Start < 0 {
+		return 0, fmt.Errorf("start %d: want 0 or more (the index of the first element to show)", *a.Start)
+	}
+	return *a.Start, nil
 }
 
 func (a args) count() (int64, error) {

@@ -13,8 +13,8 @@ import (
 // reading a few unused bytes is cheaper than another round trip.
 const mergeGap = pageSize
 
-// onBuffer shows the first limit elements of count instances of a
-// datatype at addr, read through gdb, with pretty.Values.
+// onBuffer shows elements start .. start+limit-1 (type-map order) of count
+// instances of a datatype at addr, read through gdb, with pretty.Values.
 func (s *Server) onBuffer(a args) (*result, error) {
 	h, err := a.handle()
 	if err != nil {
@@ -32,6 +32,10 @@ func (s *Server) onBuffer(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	start, err := a.start()
+	if err != nil {
+		return nil, err
+	}
 	snap, mem, err := s.snapshot(a)
 	if err != nil {
 		return nil, err
@@ -45,19 +49,27 @@ func (s *Server) onBuffer(a args) (*result, error) {
 	}
 	total := t.NumElements() * count
 	var vals []datatype.Value
-	if total > 0 {
+	if start < total {
 		// no memory yet: Decode only locates the elements
-		if vals, err = t.Decode(nil, 0, count, 0, int64(limit)); err != nil {
+		if vals, err = t.Decode(nil, 0, count, start, int64(limit)); err != nil {
 			return nil, err
 		}
 	}
 	errs := readValues(mem, base, vals)
+	more := max(total-start-int64(len(vals)), 0)
 	text := plain.Values(vals)
 	switch {
 	case total == 0:
 		text = "no elements"
-	case total > int64(len(vals)):
-		text += fmt.Sprintf("\n… %d more elements", total-int64(len(vals)))
+	case start >= total:
+		text = fmt.Sprintf("no elements from element %d: there are %d", start, total)
+	default:
+		if start > 0 {
+			text = fmt.Sprintf("… %d earlier elements\n", start) + text
+		}
+		if more > 0 {
+			text += fmt.Sprintf("\n… %d more elements", more)
+		}
 	}
 	// the reason once, not in every row: it would widen the table
 	for _, err := range errs {
@@ -79,7 +91,7 @@ func (s *Server) onBuffer(a args) (*result, error) {
 		els[i] = e
 	}
 	return &result{text: text, value: map[string]any{"handle": hex(h), "type": t.Label(), "addr": hex(base),
-		"count": count, "total": total, "more": total - int64(len(vals)), "elements": els}}, nil
+		"count": count, "start": start, "total": total, "more": more, "elements": els}}, nil
 }
 
 // readValues fills in the values' bytes and text, reading neighbouring

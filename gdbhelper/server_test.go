@@ -177,6 +177,10 @@ func TestOps(t *testing.T) {
 		{"path", "path", with("handle", hex(hSType), "path", "s_type[2][5]")},
 		{"path_long", "path", with("handle", hex(hHalo), "count", 2, "path", "[1]halo(VECTOR)[1][0].s_type(STRUCT)[3][1](DOUBLE)")},
 		{"buffer", "buffer", with("handle", hex(hHalo), "addr", hex(buf), "limit", 20)},
+		// pages: the first, one in the middle (across a gap), one past the end
+		{"buffer_start_first", "buffer", with("handle", hex(hHalo), "addr", hex(buf), "start", 0, "limit", 4)},
+		{"buffer_start_middle", "buffer", with("handle", hex(hHalo), "addr", hex(buf), "start", 11, "limit", 4)},
+		{"buffer_start_past", "buffer", with("handle", hex(hHalo), "addr", hex(buf), "start", 40, "limit", 4)},
 		{"buffer_unreadable", "buffer", with("handle", hex(hSType), "addr", hex(m.base+uint64(len(m.mem))-60))},
 		{"requests", "requests", with()},
 		{"errors", "errors", with()},
@@ -239,6 +243,8 @@ func TestErrors(t *testing.T) {
 		{"unknown kind", `{"id":12,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"file"}}`, 12, `unknown kind "file"`},
 		{"unrecorded comm", `{"id":13,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"comm"}}`, 13,
 			"no comm with handle 0x1 is recorded"},
+		{"negative start", `{"id":15,"op":"buffer","args":{"registry":"` + reg + `","handle":"0x8c000001","addr":"0x1000","start":-1}}`, 15,
+			"start -1: want 0 or more"},
 		{"bad regexp", `{"id":14,"op":"types","args":{"registry":"` + reg + `","regexp":"("}}`, 14, "regexp \"(\""},
 	}
 	g := startGDB(t, m)

@@ -37,6 +37,8 @@ var gdbSession = []string{
 	"mpi type v --signature",
 	"mpi buffer grid v 1",
 	"mpi buffer out t 2 --limit 6",
+	"mpi buffer out t 2 --start 10 --limit 3",
+	"mpi buffer grid v 1 --start -1",
 	"mpi path t (RESIZED)(STRUCT)[1][2](DOUBLE)",
 	"mpi path t t[1][2]",
 	"mpi errors",
@@ -48,6 +50,8 @@ var gdbSession = []string{
 	`interpreter-exec mi "-mpi-type v"`,
 	`interpreter-exec mi "-mpi-types VECTOR"`,
 	`interpreter-exec mi "-mpi-buffer grid v 1 --limit 2"`,
+	`interpreter-exec mi "-mpi-buffer grid v 1 --start 6 --limit 4"`,
+	`interpreter-exec mi "-mpi-call"`,
 	`interpreter-exec mi "-mpi-requests"`,
 	`interpreter-exec mi "-mpi-errors"`,
 }
@@ -124,6 +128,9 @@ func TestGdb(t *testing.T) {
 var errorSession = []string{
 	"frame",
 	"info mpi-call",
+	// the same as data, looked up from the newest frame whichever is
+	// selected: main here, the shim's mpidbg_break in the core file
+	`interpreter-exec mi "-mpi-call"`,
 	"mpi errors",
 	"info mpi-requests",
 	"mpi break-on-error",
@@ -140,7 +147,7 @@ func TestGdbBreakOnError(t *testing.T) {
 	checkGdbGolden(t, "errors.golden", got, true)
 
 	// the core file written at the stop: the same call, findings and requests
-	coreSession := errorSession[1:4]
+	coreSession := errorSession[1:5]
 	t.Run("core", func(t *testing.T) {
 		checkGdbGolden(t, "errors_core.golden", f.session(t, nil, coreSession, f.exe, core), true)
 	})
@@ -313,7 +320,7 @@ var (
 	// run-time addresses: stack, heap, code of a position-independent program
 	gdbAddr = regexp.MustCompile(`0x(0000)?(7f|55|56)[0-9a-f]{9,10}\b`)
 	// a frame's number counts the shim's frames below it
-	gdbFrameNo = regexp.MustCompile(`(?m)^#\d+  |\(frame #\d+\)`)
+	gdbFrameNo = regexp.MustCompile(`(?m)^#\d+  |\(frame #\d+\)|-level="\d+"`)
 )
 
 // gdbSections keeps what the session's commands printed, from the first
@@ -332,8 +339,11 @@ func gdbSections(out string, cmds []string) (string, bool) {
 	}
 	out = gdbAddr.ReplaceAllString(b.String(), "0xADDR")
 	return gdbFrameNo.ReplaceAllStringFunc(out, func(m string) string {
-		if strings.HasPrefix(m, "#") {
+		switch {
+		case strings.HasPrefix(m, "#"):
 			return "#N  "
+		case strings.HasPrefix(m, "-level"):
+			return `-level="N"`
 		}
 		return "(frame #N)"
 	}), true

@@ -98,14 +98,19 @@ def to_count(expr):
         raise gdb.GdbError("%s: not an integer: %s" % (expr, e))
 
 
-def to_limit(s):
+def to_natural(opt, s, what):
+    """The value of --opt, a number from 0 (what it is, for the message)."""
     try:
         n = int(s)
     except ValueError:
         n = -1
     if n < 0:
-        raise gdb.GdbError("--limit %s: want a number from 0 (0: no limit)" % s)
+        raise gdb.GdbError("--%s %s: want a number from 0 (%s)" % (opt, s, what))
     return n
+
+
+def to_limit(s):
+    return to_natural("limit", s, "the most lines or values to show")
 
 
 def say(text):
@@ -134,17 +139,20 @@ def type_args(words):
     return args
 
 
-BUFFER_USAGE = "mpi buffer BUF TYPE COUNT [--limit N]"
+BUFFER_USAGE = "mpi buffer BUF TYPE COUNT [--limit N] [--start K]"
 
 
 def buffer_args(words):
-    opts, rest = parse_options(words, (), ("limit",), BUFFER_USAGE)
+    opts, rest = parse_options(words, (), ("limit", "start"), BUFFER_USAGE)
     if len(rest) != 3:
         raise gdb.GdbError("mpi buffer wants three expressions, got %d.\nUsage: %s" % (len(rest), BUFFER_USAGE))
-    args = {"addr": helper.hexaddr(to_int(rest[0])), "handle": helper.hexaddr(to_int(rest[1])),
-            "count": to_count(rest[2])}
+    args = {}
     if "limit" in opts:
         args["limit"] = to_limit(opts["limit"])
+    if "start" in opts:
+        args["start"] = to_natural("start", opts["start"], "the index of the first element to show")
+    args.update(addr=helper.hexaddr(to_int(rest[0])), handle=helper.hexaddr(to_int(rest[1])),
+                count=to_count(rest[2]))
     return args
 
 
@@ -231,7 +239,7 @@ a handle number, MPI_INT... Without an option: a summary (constructor,
 size, lower bound, extent). --tree: the constructor tree. --typemap: every
 basic element with its offset and type-tree path. --signature: the
 sequence of basic types. --expanded: the type written out in full.
---limit N caps the lines (0: no limit)."""
+--limit N caps the lines (32 by default, at most 65536)."""
 
     def __init__(self):
         super(MPIType, self).__init__("mpi type", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
@@ -243,13 +251,16 @@ sequence of basic types. --expanded: the type written out in full.
 class MPIBuffer(gdb.Command):
     """Show a buffer's values through an MPI datatype.
 
-Usage: mpi buffer BUF TYPE COUNT [--limit N]
+Usage: mpi buffer BUF TYPE COUNT [--limit N] [--start K]
 
 BUF is an address expression (a pointer or an array), TYPE a datatype
 expression, COUNT the number of TYPE elements, as in an MPI call. Prints
 each value with its offset and type-tree path; gaps between the elements
-are marked. --limit N caps the values (0: no limit). Write an expression
-with blanks inside parentheses: mpi buffer (buf + 4) t n."""
+are marked. --limit N caps the values (32 by default, at most 65536).
+--start K shows the values from the K-th basic element on (from 0, in
+type-map order; past the last one, none): with --limit, one page of a
+large buffer. Write an expression with blanks inside parentheses:
+mpi buffer (buf + 4) t n."""
 
     def __init__(self):
         super(MPIBuffer, self).__init__("mpi buffer", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
@@ -512,78 +523,118 @@ def entry_args(callee, names):
     return out
 
 
-def describe_call(write):
-    """Prints the MPI call on the stack and its buffers; returns them as MI
-    results (a list of dicts), or None when there is nothing to show."""
+def mpi_call():
+    """The MPI call on the stack of the selected thread as data, or None
+    when there is none: what info mpi-call prints (render_call) and
+    -mpi-call returns. It looks from the newest frame (find_mpi_call), so
+    the selected frame does not matter."""
     callee, caller = find_mpi_call()
     if callee is None:
-        write("No MPI call on the stack of the selected thread.\n")
         return None
-    name = callee.name()
     sal = caller.find_sal()
-    where = ""
-    if sal.symtab is not None:
-        where = " at %s:%d" % (sal.symtab.filename, sal.line)
-    write("%s, called from %s%s (frame #%d).\n" % (name, frame_name(caller) or "??", where, caller.level()))
+    call = {"call": callee.name(), "callee_level": callee.level(), "caller_level": caller.level(),
+            "caller": frame_name(caller) or "??",
+            "where": "%s:%d" % (sal.symtab.filename, sal.line) if sal.symtab is not None else "",
+            "debug_info": True, "args": [], "buffers": []}
     try:
         order, syms = frame_args(callee)
     except RuntimeError:
-        write("%s has no debug information for its arguments: cannot show its buffers "
-              "(run the program with the mpidbg shim, whose MPI functions have it).\n" % name)
-        return None
-    triples = arg_triples(order)
-    if not triples:
-        write("%s has no buffer argument.\n" % name)
-        return []
-    regs = None
-    result = []
-    for buf, count, dtype in triples:
-        nums = {}
-        for n in (buf, count, dtype):
+        call["debug_info"] = False
+        return call
+    vals = call_args(callee, order, syms)
+    for n in order:
+        try:
+            text = str(vals[n]) if n in vals else "<optimized out>"
+        except gdb.error as e:  # a printer that cannot read what it prints
+            text = "<error: %s>" % e
+        call["args"].append({"name": n, "value": text})
+    call["buffers"] = [call_buffer(call["call"], vals, *t) for t in arg_triples(order)]
+    return call
+
+
+def call_args(callee, order, syms):
+    """The callee's arguments by name, as gdb.Values of their types: from
+    its debug information; else from the registers at its first
+    instruction (entry_args); else, for a buffer's address, count and
+    datatype, from the shim's call context (shim_side): the wrappers'
+    arguments are often optimized out. One none of them has is left out."""
+    vals = {}
+    for n in order:
+        try:
+            v = syms[n].value(callee)
+            if not v.is_optimized_out:
+                v.fetch_lazy()
+                vals[n] = v
+        except gdb.error:
+            pass
+
+    def recovered(n, x):
+        if n not in vals:
             try:
-                v = syms[n].value(callee)
-                if v.is_optimized_out:
-                    continue
-                nums[n] = int(v) if n == count else handle_value(v)
-            except (gdb.error, TypeError, ValueError):
-                continue
-        if len(nums) < 3:
-            if regs is None:
-                try:
-                    regs = entry_args(callee, order) or {}
-                except (gdb.error, gdb.MemoryError):
-                    regs = {}
-            for n in (buf, count, dtype):
-                if n not in nums and n in regs:
-                    r = regs[n]
-                    if n == count:
-                        r &= 0xFFFFFFFF
-                        if r >= 1 << 31:
-                            r -= 1 << 32
-                    elif syms[n].type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
-                        r &= (1 << (8 * syms[n].type.strip_typedefs().sizeof)) - 1
-                    nums[n] = r
-        if len(nums) < 3 and callee != gdb.newest_frame():
-            # past its entry, inside a call it made (a check, a finding):
-            # the wrapper's call context holds the buffer
-            side = shim_side(callee, buf)
-            if side is not None:
-                for n, x in zip((buf, count, dtype), side):
-                    nums.setdefault(n, x)
-        missing = [n for n in (buf, count, dtype) if n not in nums]
-        if missing:
-            write("%s: %s optimized out in %s's frame: cannot show the buffer "
-                  "(break on %s or P%s, where the arguments are still in the registers, "
-                  "and run info mpi-call there).\n" % (buf, ", ".join(missing), name, name, name))
+                vals[n] = gdb.Value(x).cast(syms[n].type)  # as the argument: int width, sign, printer
+            except gdb.error:
+                pass
+
+    if len(vals) < len(order):
+        try:
+            regs = entry_args(callee, order) or {}
+        except (gdb.error, gdb.MemoryError):
+            regs = {}
+        for n, x in regs.items():
+            recovered(n, x)
+    if callee != gdb.newest_frame():
+        # past its entry, inside a call it made (a check, a finding): the
+        # wrapper's call context holds the buffer
+        for names in arg_triples(order):
+            if any(n not in vals for n in names):
+                for n, x in zip(names, shim_side(callee, names[0]) or ()):
+                    recovered(n, x)
+    return vals
+
+
+def call_buffer(name, vals, buf, count, dtype):
+    """One buffer argument of MPI function name: where it is and what it
+    holds, with the helper's table of its first values (text), or why it
+    cannot be shown (error)."""
+    b = {"name": buf, "count_arg": count, "datatype_arg": dtype, "addr": "", "count": "", "datatype": "",
+         "type": "", "elements": "", "text": "", "error": ""}
+    missing = [n for n in (buf, count, dtype) if n not in vals]
+    if missing:
+        b["error"] = ("%s optimized out in %s's frame: cannot show the buffer (break on %s or P%s, "
+                      "where the arguments are still in the registers, and run info mpi-call there)"
+                      % (", ".join(missing), name, name, name))
+        return b
+    b.update(addr=helper.hexaddr(handle_value(vals[buf])), count=int(vals[count]),
+             datatype=helper.hexaddr(handle_value(vals[dtype])))
+    try:
+        text, value = helper.request("buffer", {"addr": b["addr"], "handle": b["datatype"], "count": b["count"]})
+    except gdb.GdbError as e:  # this buffer's: the call and its other buffers still show
+        b["error"] = str(e)
+        return b
+    value = value or {}
+    b.update(text=text, type=value.get("type", ""), elements=value.get("total", ""))
+    return b
+
+
+def render_call(call):
+    """What info mpi-call prints for mpi_call()'s data."""
+    if call is None:
+        return "No MPI call on the stack of the selected thread."
+    where = " at " + call["where"] if call["where"] else ""
+    lines = ["%s, called from %s%s (frame #%d)." % (call["call"], call["caller"], where, call["caller_level"])]
+    if not call["debug_info"]:
+        lines.append("%s has no debug information for its arguments: cannot show its buffers "
+                     "(run the program with the mpidbg shim, whose MPI functions have it)." % call["call"])
+    elif not call["buffers"]:
+        lines.append("%s has no buffer argument." % call["call"])
+    for b in call["buffers"]:
+        if not b["addr"]:
+            lines.append("%s: %s." % (b["name"], b["error"]))
             continue
-        addr, n, h = nums[buf], nums[count], helper.hexaddr(nums[dtype])
-        write("%s = 0x%x, %s = %d, %s = %s:\n" % (buf, addr, count, n, dtype, h))
-        text, value = helper.request("buffer", {"addr": helper.hexaddr(addr), "handle": h, "count": n})
-        if text:
-            write(text + "\n")
-        result.append({"buffer": buf, "addr": helper.hexaddr(addr), "count": str(n), "datatype": h,
-                       "value": value})
-    return result
+        lines.append("%s = %s, %s = %d, %s = %s:" % (b["name"], b["addr"], b["count_arg"], b["count"],
+                                                    b["datatype_arg"], b["datatype"]))
+        lines.extend(x for x in (b["text"], b["error"]) if x)
+    return "\n".join(lines)
 
 
 def shim_side(frame, buf):
@@ -616,7 +667,7 @@ Looks up the stack of the selected thread for the MPI function (MPI_Send,
 MPI_Wait...) the program called, and prints each buffer argument's values
 through its datatype and count. The arguments are read from the MPI
 function's frame, which needs its debug information (the mpidbg shim's
-wrappers have it)."""
+wrappers have it). The MI command -mpi-call gives the same as data."""
 
     def __init__(self):
         super(InfoMPICall, self).__init__("info mpi-call", gdb.COMMAND_STACK)
@@ -624,7 +675,7 @@ wrappers have it)."""
     def invoke(self, arg, from_tty):
         if arg.strip():
             raise gdb.GdbError("info mpi-call takes no arguments")
-        describe_call(gdb.write)
+        say(render_call(mpi_call()))
 
 
 # MI commands
@@ -681,13 +732,28 @@ if hasattr(gdb, "MICommand"):
             return mi_result(*helper.request("type", type_args(list(argv))))
 
     class MIBuffer(gdb.MICommand):
-        """-mpi-buffer BUF TYPE COUNT [--limit N]"""
+        """-mpi-buffer BUF TYPE COUNT [--limit N] [--start K]"""
 
         def __init__(self):
             super(MIBuffer, self).__init__("-mpi-buffer")
 
         def invoke(self, argv):
             return mi_result(*helper.request("buffer", buffer_args(list(argv))))
+
+    class MICall(gdb.MICommand):
+        """-mpi-call: the MPI call on the stack of the selected thread
+        (info mpi-call as data); an error when there is none."""
+
+        def __init__(self):
+            super(MICall, self).__init__("-mpi-call")
+
+        def invoke(self, argv):
+            if argv:
+                raise gdb.GdbError("-mpi-call takes no arguments")
+            call = mpi_call()
+            if call is None:
+                raise gdb.GdbError("no MPI call on the stack of this thread")
+            return mi_result(render_call(call), call)
 
     class MIRequests(gdb.MICommand):
         """-mpi-requests"""
@@ -717,7 +783,7 @@ if hasattr(gdb, "MICommand"):
             args = {"regexp": " ".join(argv)} if argv else {}
             return mi_result(*helper.request("types", args))
 
-    MI_COMMANDS = (MIType, MIBuffer, MIRequests, MIErrors, MITypes)
+    MI_COMMANDS = (MIType, MIBuffer, MICall, MIRequests, MIErrors, MITypes)
 else:
     MI_COMMANDS = ()
 
