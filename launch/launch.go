@@ -12,6 +12,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -24,6 +25,7 @@ type Config struct {
 	Env          []Var    // for the ranks; Run adds MPIDBG_REPORT
 	Program      string
 	Args         []string
+	Dir          string // mpiexec's working directory ("": this process's)
 
 	Listen string // "" for a Unix socket, else HOST:PORT for TCP
 
@@ -54,6 +56,9 @@ type Config struct {
 	ZeroBuffering   bool
 	StopOnDeadlock  bool
 	KillGrace       time.Duration
+	// OnDeadlock, when set, is told of the deadlock instead: the job runs
+	// on (mpidbg dap stops the ranks in the debugger).
+	OnDeadlock func(checks.Finding)
 }
 
 // Result is how the job ended.
@@ -87,6 +92,7 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 
 	env := append(append([]Var(nil), cfg.Env...), Var{wire.EnvReport, ln.Report()})
 	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
+	cmd.Dir = cfg.Dir
 	// Both streams pass through unchanged; a copy of each is scanned for
 	// Hydra's account of processes that died (it prints it on standard
 	// output).
@@ -131,6 +137,10 @@ wait:
 		case f := <-deadlocked:
 			res.Deadlock, why = true, f.finding.ID
 			col.AddJobFinding(f.finding)
+			if cfg.OnDeadlock != nil {
+				cfg.OnDeadlock(f.finding)
+				continue
+			}
 			if cfg.StopOnDeadlock {
 				stopRanks(ln, f, stderr)
 				continue
