@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+
+	"github.com/mpidbg/mpidbg/dap"
+	"github.com/spf13/pflag"
+)
+
+var dapCommand = &command{
+	name:    "dap",
+	args:    "[--listen 127.0.0.1:PORT]",
+	summary: "serve the Debug Adapter Protocol (VS Code): every rank under gdb",
+	about: `Serves one debugging session over the Debug Adapter Protocol on standard
+input and output, as VS Code and other editors start a debug adapter
+(extensions/vscode does). A launch configuration starts an MPI job with
+every rank (or those in "ranks") under one gdb, one inferior per rank;
+threads are named "rank R". Breakpoints apply to every rank. When the
+shim makes a finding, the faulty rank stops at the faulty MPI call with
+the finding as the exception; a deadlock stops every rank at its blocked
+call. Attach configurations take a running job: "pid" (mpiexec's or
+'mpidbg run''s process) or "pids" (the ranks').
+
+--listen serves one client on TCP instead, on a loopback address only:
+the protocol can run any command as you, so it is never offered to the
+network. docs/dap.md has the configurations and how it works.
+
+gdb is --gdb, else gdb on PATH (gdb 13 or later: the extension's MI
+commands need gdb.MICommand). The shim and the gdb extension are found
+as for 'mpidbg run' and 'mpidbg gdb'.
+
+Examples:
+  mpidbg dap
+  mpidbg dap --listen 127.0.0.1:4711
+  mpidbg dap --log /tmp/dap.log`,
+	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
+		d := &dapFlags{}
+		fs.StringVar(&d.listen, "listen", "", "serve one client on TCP `ADDR` (a loopback address such as 127.0.0.1:4711) instead of stdio")
+		fs.StringVar(&d.gdb, "gdb", "", "the gdb to run: a `PATH` or a name on PATH (default: gdb)")
+		fs.StringVar(&d.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
+		fs.StringVar(&d.log, "log", "", "append every DAP message and gdb/MI line to `FILE` (for bug reports)")
+		return d.run
+	},
+}
+
+type dapFlags struct{ listen, gdb, shim, log string }
+
+func (d *dapFlags) run(o *output, args []string) error {
+	if len(args) > 0 {
+		return &usageError{cmd: "dap", msg: fmt.Sprintf("takes no arguments, got %q", args[0]), hint: true}
+	}
+	gdb, err := findGdb(d.gdb)
+	if err != nil {
+		return retag(err, "dap")
+	}
+	script, err := findGdbExt()
+	if err != nil {
+		return retag(err, "dap")
+	}
+	shim, err := findShim(d.shim)
+	if err != nil {
+		// a launch configuration may name one; say so when it is used
+		shim = ""
+	}
+	exe, _ := os.Executable()
+	cfg := dap.Config{Gdb: gdb, Script: script, Mpidbg: exe, Shim: shim,
+		MPIExec: func(name string) (string, error) {
+			p, err := findMPIExec(name)
+			if err != nil {
+				var u *usageError
+				if errors.As(err, &u) {
+					return "", errors.New(u.msg)
+				}
+			}
+			return p, err
+		}}
+	if d.log != "" {
+		f, err := os.OpenFile(d.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			return &usageError{cmd: "dap", msg: err.Error()}
+		}
+		defer f.Close()
+		cfg.Log = log.New(f, "", log.Lmicroseconds)
+	}
+	if d.listen == "" {
+		return dap.NewServer(cfg, stdio{os.Stdin, o.stdout}).Serve()
+	}
+	host, _, err := net.SplitHostPort(d.listen)
+	if err != nil {
+		return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: want HOST:PORT", d.listen), hint: true}
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: only a loopback address (127.0.0.1, ::1, localhost) is allowed: a debug adapter runs commands as you", d.listen)}
+	}
+	ln, err := net.Listen("tcp", d.listen)
+	if err != nil {
+		return &usageError{cmd: "dap", msg: err.Error()}
+	}
+	defer ln.Close()
+	fmt.Fprintf(o.stderr, "mpidbg dap: listening on %s\n", ln.Addr())
+	conn, err := ln.Accept()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	ln.Close() // one client
+	return dap.NewServer(cfg, conn).Serve()
+}
+
+// stdio joins standard input and output into one connection.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+// retag makes another command's usage error this command's.
+func retag(err error, cmd string) error {
+	var u *usageError
+	if errors.As(err, &u) {
+		u.cmd = cmd
+	}
+	return err
+}

@@ -1,0 +1,413 @@
+package dap
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// attachRank puts one process under gdb as rank r's inferior. The first
+// rank takes the inferior gdb starts with.
+func (ss *session) attachRank(r, pid int) error {
+	ss.mu.Lock()
+	group := ""
+	if len(ss.groups) > 0 {
+		group = "" // a new inferior, below
+	} else {
+		group = "i1"
+	}
+	ss.mu.Unlock()
+	if group == "" {
+		rec, err := ss.mi("-add-inferior")
+		if err != nil {
+			return fmt.Errorf("gdb cannot add an inferior for rank %d: %v", r, err)
+		}
+		group = rec.Results.String("inferior")
+	}
+	rk := &rank{n: r, pid: pid, group: group}
+	ss.mu.Lock()
+	ss.groups[group] = rk
+	for len(ss.ranks) <= r {
+		ss.ranks = append(ss.ranks, nil)
+	}
+	if r >= 0 {
+		ss.ranks[r] = rk
+	}
+	ss.mu.Unlock()
+	if _, err := ss.mi("-target-attach --thread-group %s %d", group, pid); err != nil {
+		return fmt.Errorf("gdb cannot attach to rank %d (pid %d): %v", r, pid, err)
+	}
+	ss.classifyThreads()
+	return nil
+}
+
+// classifyThreads hides the threads of the shim's Go runtime: any
+// thread but a rank's first whose frame is in libmpidbg.so or the Go
+// runtime. It asks gdb only about threads not yet classified.
+func (ss *session) classifyThreads() {
+	ss.mu.Lock()
+	var todo []int
+	for id, t := range ss.threads {
+		if !t.known {
+			todo = append(todo, id)
+		}
+	}
+	ss.mu.Unlock()
+	if len(todo) == 0 {
+		return
+	}
+	rec, err := ss.mi("-thread-info")
+	if err != nil {
+		return
+	}
+	for _, v := range rec.Results.List("threads").Values {
+		th, _ := v.(tuple)
+		id := atoi(th.String("id"))
+		f := th.Tuple("frame")
+		if f == nil {
+			continue // running: decide at a stop
+		}
+		goThread := strings.HasPrefix(f.String("func"), "runtime.") || filepath.Base(f.String("from")) == "libmpidbg.so"
+		ss.mu.Lock()
+		if t := ss.threads[id]; t != nil && !t.known {
+			t.known, t.hidden = true, goThread && (t.rank == nil || t.rank.main != id)
+		}
+		ss.mu.Unlock()
+	}
+}
+
+// onConfigurationDoneRequest lets the ranks go once the client has set
+// its breakpoints.
+func (s *Server) onConfigurationDoneRequest(req *dap.ConfigurationDoneRequest) {
+	s.mu.Lock()
+	s.configured = true
+	ss := s.sess
+	s.mu.Unlock()
+	s.send(&dap.ConfigurationDoneResponse{Response: response(req)})
+	if ss != nil {
+		ss.maybeRelease()
+	}
+}
+
+// maybeRelease starts the ranks once they are all attached and the
+// client is configured: the finding breakpoint, the release of the
+// shim's wait, then (stopOnEntry) each rank alone to main, or every
+// rank at once.
+func (ss *session) maybeRelease() {
+	ss.srv.mu.Lock()
+	configured := ss.srv.configured
+	ss.srv.mu.Unlock()
+	ss.mu.Lock()
+	ready := configured && ss.attached && !ss.live && !ss.releasing
+	if ready {
+		ss.releasing = true
+	}
+	ss.mu.Unlock()
+	if !ready {
+		return
+	}
+	go ss.release()
+}
+
+func (ss *session) release() {
+	start := time.Now()
+	j := ss.job
+	if !ss.noFindings {
+		ss.updateFindingBreakpoint()
+	}
+	ranks := ss.liveRanks()
+	if j != nil {
+		for _, rk := range ranks {
+			if _, err := ss.mi("-data-evaluate-expression --thread %d %s", rk.main, quote("mpidbg_debugger_attached=1")); err != nil {
+				ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d: cannot release it from the shim's wait: %v\n", rk.n, err))
+			}
+		}
+	}
+	if j != nil && j.entry && len(ranks) > 0 {
+		ss.runToMain(ranks)
+		ss.mu.Lock()
+		ss.live = true
+		ss.mu.Unlock()
+		ss.srv.logf("released to main in %v", time.Since(start))
+		ss.stopped(ranks[0].main, "entry", "", nil, nil)
+		return
+	}
+	ss.mu.Lock()
+	ss.live = true
+	ss.mu.Unlock()
+	ss.resumeAll()
+	ss.srv.logf("released in %v", time.Since(start))
+}
+
+// runToMain runs each rank alone to main (schedule-multiple off: only the
+// selected inferior runs), so that every rank is at its entry at once.
+func (ss *session) runToMain(ranks []*rank) {
+	if !ss.nonStop {
+		ss.mi("-gdb-set schedule-multiple off")
+		defer ss.mi("-gdb-set schedule-multiple on")
+	}
+	rec, err := ss.mi("-break-insert main")
+	if err != nil {
+		ss.srv.output("console", fmt.Sprintf("mpidbg: no main to stop at: %v\n", err))
+		return
+	}
+	bp := rec.Results.Tuple("bkpt").String("number")
+	defer ss.mi("-break-delete %s", bp)
+	for _, rk := range ranks {
+		ch := ss.waitStop()
+		sel := fmt.Sprintf("--thread %d", rk.main)
+		if ss.nonStop {
+			sel = "--thread-group " + rk.group
+		}
+		if _, err := ss.mi("-exec-continue %s", sel); err != nil {
+			ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d: %v\n", rk.n, err))
+			continue
+		}
+		select {
+		case <-ch:
+		case <-time.After(30 * time.Second):
+			ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d did not reach main within 30 s\n", rk.n))
+		}
+	}
+}
+
+// resumeAll continues every rank. gdb resumes from the selected
+// inferior, which must be one that has not exited ("The program is not
+// being run"): select a thread of a live rank.
+func (ss *session) resumeAll() error {
+	sel := " --all"
+	if tid := ss.liveThread(); tid > 0 && !ss.nonStop {
+		sel = fmt.Sprintf(" --thread %d", tid) // schedule-multiple: every rank
+	}
+	_, err := ss.mi("-exec-continue" + sel)
+	return err
+}
+
+// liveThread is a thread of a rank that has not exited, its main thread
+// if it has one, or 0.
+func (ss *session) liveThread() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	best := 0
+	for id, t := range ss.threads {
+		if t.rank == nil || t.rank.exited {
+			continue
+		}
+		if id == t.rank.main {
+			return id
+		}
+		if best == 0 || id < best {
+			best = id
+		}
+	}
+	return best
+}
+
+// attachArgs is the attach configuration.
+type attachArgs struct {
+	PID         int    `json:"pid"`
+	PIDs        []int  `json:"pids"`
+	Gdb         string `json:"gdb"`
+	Program     string `json:"program"`
+	NonStop     bool   `json:"nonStop"`
+	StopOnError *bool  `json:"stopOnError"`
+}
+
+// onAttachRequest attaches to a running job: the ranks below a
+// launcher's PID that have the shim loaded, or the PIDs given.
+func (s *Server) onAttachRequest(req *dap.AttachRequest) {
+	if s.session() != nil {
+		s.fail(req, errTwice, "a job is already being debugged")
+		return
+	}
+	var a attachArgs
+	if err := json.Unmarshal(req.Arguments, &a); err != nil {
+		s.fail(req, errAttachArgs, "the attach configuration is not valid JSON: %v", err)
+		return
+	}
+	var procs []rankProc
+	var err error
+	switch {
+	case a.PID != 0 && len(a.PIDs) > 0:
+		s.fail(req, errAttachArgs, "give \"pid\" (the launcher) or \"pids\" (the ranks), not both")
+		return
+	case a.PID != 0:
+		procs, err = ranksBelow(a.PID)
+	case len(a.PIDs) > 0:
+		procs, err = ranksOf(a.PIDs)
+	default:
+		s.fail(req, errAttachArgs, "missing \"pid\" (mpiexec's or mpidbg run's process) or \"pids\" (the ranks' processes)")
+		return
+	}
+	if err != nil {
+		s.fail(req, errAttachArgs, "%v", err)
+		return
+	}
+	ss, err := s.startGdb(a.Gdb, a.NonStop)
+	if err != nil {
+		s.fail(req, errAttachFailed, "cannot start gdb: %v", err)
+		return
+	}
+	s.mu.Lock()
+	s.sess = ss
+	s.mu.Unlock()
+	s.send(&dap.InitializedEvent{Event: event("initialized")})
+	if a.StopOnError != nil && !*a.StopOnError {
+		ss.noFindings = true
+	}
+	for _, p := range procs {
+		if err := ss.attachRank(p.rank, p.pid); err != nil {
+			s.fail(req, errAttachFailed, "%v", err)
+			s.endSession(nil)
+			return
+		}
+	}
+	ss.mu.Lock()
+	ss.attached = true
+	ss.mu.Unlock()
+	s.send(&dap.AttachResponse{Response: response(req)})
+	ss.maybeRelease()
+}
+
+// rankProc is a process to attach as a rank.
+type rankProc struct{ rank, pid int }
+
+// ranksBelow finds the descendants of pid that have the shim mapped.
+func ranksBelow(pid int) ([]rankProc, error) {
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err != nil {
+		return nil, fmt.Errorf("no process %d", pid)
+	}
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp := parentOf(p); pp > 0 {
+			children[pp] = append(children[pp], p)
+		}
+	}
+	var below []int
+	todo := []int{pid}
+	for len(todo) > 0 {
+		p := todo[0]
+		todo = todo[1:]
+		for _, c := range children[p] {
+			below = append(below, c)
+			todo = append(todo, c)
+		}
+	}
+	var out []rankProc
+	for _, p := range below {
+		if hasShim(p) {
+			out = append(out, rankProc{rank: rankFromEnviron(p), pid: p})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no process below %d has mpidbg's shim loaded (start the job with mpidbg run, or LD_PRELOAD=libmpidbg.so)", pid)
+	}
+	sortProcs(out)
+	return out, nil
+}
+
+// ranksOf checks the PIDs given.
+func ranksOf(pids []int) ([]rankProc, error) {
+	var out []rankProc
+	for _, p := range pids {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", p)); err != nil {
+			return nil, fmt.Errorf("no process %d", p)
+		}
+		out = append(out, rankProc{rank: rankFromEnviron(p), pid: p})
+	}
+	sortProcs(out)
+	return out, nil
+}
+
+// sortProcs orders by rank; processes without a known rank are numbered
+// after the others.
+func sortProcs(ps []rankProc) {
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].rank >= 0 && (ps[j].rank < 0 || ps[i].rank < ps[j].rank) })
+	seen := map[int]bool{}
+	next := 0
+	for _, p := range ps {
+		if p.rank >= 0 {
+			seen[p.rank] = true
+		}
+	}
+	for i := range ps {
+		if ps[i].rank < 0 || (i > 0 && ps[i].rank == ps[i-1].rank) {
+			for seen[next] {
+				next++
+			}
+			ps[i].rank = next
+			seen[next] = true
+		}
+	}
+}
+
+func parentOf(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid ...: comm may hold spaces and parentheses
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	return atoi(f[1])
+}
+
+func hasShim(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	return err == nil && strings.Contains(string(b), "/libmpidbg")
+}
+
+// rankFromEnviron reads the rank the launcher gave a process, -1 if
+// none (as shim/debugger.c does).
+func rankFromEnviron(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		return -1
+	}
+	vars := map[string]string{}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	for _, k := range []string{"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"} {
+		if n, err := strconv.Atoi(vars[k]); err == nil && n >= 0 {
+			return n
+		}
+	}
+	return -1
+}
+
+// killRanks kills the ranks under gdb.
+func (ss *session) killRanks() {
+	for _, rk := range ss.liveRanks() {
+		ss.mi("-interpreter-exec console %s", quote(fmt.Sprintf("kill inferiors %s", strings.TrimPrefix(rk.group, "i"))))
+	}
+}
+
+// detachRanks lets the ranks go on without the debugger.
+func (ss *session) detachRanks() {
+	ss.mi("-break-delete")
+	for _, rk := range ss.liveRanks() {
+		ss.mi("-target-detach --thread-group %s", rk.group)
+	}
+}

@@ -1,0 +1,173 @@
+package dap
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/dap/gdbmi"
+)
+
+// Breakpoints are gdb's, and apply to every rank: one gdb breakpoint has
+// a location in each inferior whose code has the line. Set before the
+// ranks are attached, they are pending until then.
+
+func (s *Server) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
+	ss := s.session()
+	if ss == nil {
+		s.fail(req, errNoSession, "launch or attach first")
+		return
+	}
+	path := req.Arguments.Source.Path
+	if path == "" {
+		path = req.Arguments.Source.Name
+	}
+	ss.mu.Lock()
+	old := ss.bps[path]
+	ss.mu.Unlock()
+	if len(old) > 0 {
+		ss.mi("-break-delete %s", strings.Join(old, " "))
+	}
+	var nums []string
+	out := make([]dap.Breakpoint, 0, len(req.Arguments.Breakpoints))
+	for _, b := range req.Arguments.Breakpoints {
+		opts := breakOptions(b.Condition, b.HitCondition)
+		rec, err := ss.mi("-break-insert -f %s%s", opts, quote(fmt.Sprintf("%s:%d", path, b.Line)))
+		out = append(out, ss.breakpoint(rec, err, b.Line, path, &nums))
+	}
+	ss.mu.Lock()
+	ss.bps[path] = nums
+	ss.mu.Unlock()
+	resp := &dap.SetBreakpointsResponse{Response: response(req)}
+	resp.Body.Breakpoints = out
+	s.send(resp)
+}
+
+func (s *Server) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpointsRequest) {
+	ss := s.session()
+	if ss == nil {
+		s.fail(req, errNoSession, "launch or attach first")
+		return
+	}
+	ss.mu.Lock()
+	old := ss.funcBps
+	ss.mu.Unlock()
+	if len(old) > 0 {
+		ss.mi("-break-delete %s", strings.Join(old, " "))
+	}
+	var nums []string
+	out := make([]dap.Breakpoint, 0, len(req.Arguments.Breakpoints))
+	for _, b := range req.Arguments.Breakpoints {
+		rec, err := ss.mi("-break-insert -f %s%s", breakOptions(b.Condition, b.HitCondition), quote(b.Name))
+		out = append(out, ss.breakpoint(rec, err, 0, "", &nums))
+	}
+	ss.mu.Lock()
+	ss.funcBps = nums
+	ss.mu.Unlock()
+	resp := &dap.SetFunctionBreakpointsResponse{Response: response(req)}
+	resp.Body.Breakpoints = out
+	s.send(resp)
+}
+
+// breakOptions turns a condition and a hit count into -break-insert's
+// options. A hit condition is a number: stop from that hit on.
+func breakOptions(cond, hit string) string {
+	var b strings.Builder
+	if cond != "" {
+		fmt.Fprintf(&b, "-c %s ", quote(cond))
+	}
+	if n := atoi(strings.TrimLeft(hit, ">= ")); n > 1 {
+		fmt.Fprintf(&b, "-i %d ", n-1)
+	}
+	return b.String()
+}
+
+// breakpoint is gdb's answer to -break-insert as the client sees it.
+func (ss *session) breakpoint(rec gdbmi.Record, err error, line int, path string, nums *[]string) dap.Breakpoint {
+	if err != nil {
+		return dap.Breakpoint{Verified: false, Line: line, Message: err.Error()}
+	}
+	bk := rec.Results.Tuple("bkpt")
+	num := bk.String("number")
+	*nums = append(*nums, num)
+	b := dap.Breakpoint{Id: atoi(num), Line: line}
+	if l := atoi(bk.String("line")); l > 0 {
+		b.Line = l
+	}
+	if locs := bk.List("locations").Values; len(locs) > 0 {
+		if t, ok := locs[0].(gdbmi.Tuple); ok && atoi(t.String("line")) > 0 {
+			b.Line = atoi(t.String("line"))
+		}
+	}
+	if bk.String("pending") != "" || bk.String("addr") == "<PENDING>" {
+		b.Verified = false
+		b.Message = "pending: the ranks are not loaded yet"
+		ss.mu.Lock()
+		live := ss.live || ss.attached
+		ss.mu.Unlock()
+		if live {
+			b.Message = "no code at this line in the program"
+		}
+	} else {
+		b.Verified = true
+	}
+	if path != "" {
+		b.Source = &dap.Source{Path: path}
+	}
+	return b
+}
+
+// onSetExceptionBreakpointsRequest chooses which findings stop a rank.
+func (s *Server) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpointsRequest) {
+	var f filterSet
+	for _, name := range req.Arguments.Filters {
+		switch name {
+		case "errors":
+			f.errors = true
+		case "warnings":
+			f.warnings = true
+		}
+	}
+	s.mu.Lock()
+	s.filters = f
+	ss := s.sess
+	s.mu.Unlock()
+	if ss != nil {
+		ss.mu.Lock()
+		live := ss.live
+		ss.mu.Unlock()
+		if live {
+			ss.updateFindingBreakpoint()
+		}
+	}
+	resp := &dap.SetExceptionBreakpointsResponse{Response: response(req)}
+	s.send(resp)
+}
+
+// updateFindingBreakpoint has a breakpoint on the shim's mpidbg_break
+// while some filter is on (the filter's severity is checked at the
+// stop), and none otherwise: a job without one runs at full speed.
+func (ss *session) updateFindingBreakpoint() {
+	ss.srv.mu.Lock()
+	want := ss.srv.filters.any()
+	ss.srv.mu.Unlock()
+	ss.mu.Lock()
+	have := ss.findingBp
+	ss.mu.Unlock()
+	switch {
+	case want && have == "" && !ss.noFindings:
+		rec, err := ss.mi("-break-insert -f mpidbg_break")
+		if err != nil {
+			ss.srv.output("console", fmt.Sprintf("mpidbg: cannot stop on findings: %v\n", err))
+			return
+		}
+		ss.mu.Lock()
+		ss.findingBp = rec.Results.Tuple("bkpt").String("number")
+		ss.mu.Unlock()
+	case !want && have != "":
+		ss.mi("-break-delete %s", have)
+		ss.mu.Lock()
+		ss.findingBp = ""
+		ss.mu.Unlock()
+	}
+}

@@ -1,0 +1,233 @@
+package dap
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-dap"
+)
+
+// testClient is a DAP client over pipes to an in-process Server: it
+// keeps every message, and the tests wait for the ones they expect.
+type testClient struct {
+	t    *testing.T
+	w    io.Writer
+	seq  int
+	mu   sync.Mutex
+	msgs []dap.Message
+	more chan struct{}
+	done chan struct{}
+}
+
+// repoRoot is the source tree's root, from this file's place.
+func repoRoot(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// fixture builds testprogs/dap/NAME.c and returns the program's path,
+// and a server config; it skips without MPICH, gdb and the built tree
+// (fails instead under make test's MPIDBG_REQUIRE_MPI).
+func fixture(t *testing.T, name string) (string, Config) {
+	t.Helper()
+	root := repoRoot(t)
+	var missing []string
+	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich", "gdb"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			missing = append(missing, tool)
+		}
+	}
+	for _, f := range []string{"bin/mpidbg", "lib/libmpidbg.so"} {
+		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
+			missing = append(missing, f+" (make build)")
+		}
+	}
+	if len(missing) > 0 {
+		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_MPI is set but these are missing: %s", strings.Join(missing, ", "))
+		}
+		t.Skipf("missing: %s", strings.Join(missing, ", "))
+	}
+	prog := filepath.Join(t.TempDir(), name)
+	src := filepath.Join(root, "testprogs", "dap", name+".c")
+	if out, err := exec.Command("mpicc.mpich", "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Fatalf("mpicc %s: %v\n%s", src, err, out)
+	}
+	cfg := Config{Gdb: "gdb", Script: filepath.Join(root, "extensions", "gdb", "mpidbg-gdb.py"),
+		Mpidbg: filepath.Join(root, "bin", "mpidbg"), Shim: filepath.Join(root, "lib", "libmpidbg.so"),
+		MPIExec: func(name string) (string, error) {
+			if name == "" {
+				name = "mpiexec.mpich"
+			}
+			return exec.LookPath(name)
+		}}
+	if os.Getenv("MPIDBG_DAP_LOG") != "" {
+		f, err := os.OpenFile(os.Getenv("MPIDBG_DAP_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err == nil {
+			t.Cleanup(func() { f.Close() })
+			cfg.Log = newLogger(f)
+		}
+	}
+	return prog, cfg
+}
+
+// markerLine is the line of src that holds marker (// BREAK, ...).
+func markerLine(t *testing.T, name, marker string) int {
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "testprogs", "dap", name+".c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "// "+marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s.c has no %s marker", name, marker)
+	return 0
+}
+
+// start runs a Server on pipes and returns a client of it.
+func start(t *testing.T, cfg Config) *testClient {
+	cr, sw := io.Pipe() // server -> client
+	sr, cw := io.Pipe() // client -> server
+	srv := NewServer(cfg, struct {
+		io.Reader
+		io.Writer
+	}{sr, sw})
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := srv.Serve(); err != nil {
+			t.Logf("Serve: %v", err)
+		}
+		sw.Close()
+	}()
+	c := &testClient{t: t, w: cw, more: make(chan struct{}, 1), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		r := bufio.NewReader(cr)
+		for {
+			m, err := dap.ReadProtocolMessage(r)
+			if err != nil {
+				return
+			}
+			c.mu.Lock()
+			c.msgs = append(c.msgs, m)
+			c.mu.Unlock()
+			select {
+			case c.more <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cw.Close()
+		select {
+		case <-served:
+		case <-time.After(30 * time.Second):
+			t.Errorf("the server did not end within 30 s of the client closing")
+		}
+	})
+	return c
+}
+
+// send sends a request and returns its seq.
+func (c *testClient) send(command string, args any) int {
+	c.seq++
+	req := map[string]any{"seq": c.seq, "type": "request", "command": command}
+	if args != nil {
+		req["arguments"] = args
+	}
+	b, _ := json.Marshal(req)
+	if err := dap.WriteBaseMessage(c.w, b); err != nil {
+		c.t.Fatalf("send %s: %v", command, err)
+	}
+	return c.seq
+}
+
+// wait returns the first message since from that ok accepts (and its
+// index), failing the test after timeout.
+func (c *testClient) wait(what string, timeout time.Duration, from int, ok func(dap.Message) bool) (dap.Message, int) {
+	c.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		c.mu.Lock()
+		for i := from; i < len(c.msgs); i++ {
+			if ok(c.msgs[i]) {
+				m := c.msgs[i]
+				c.mu.Unlock()
+				return m, i
+			}
+		}
+		from = max(from, len(c.msgs))
+		c.mu.Unlock()
+		select {
+		case <-c.more:
+		case <-c.done:
+			c.t.Fatalf("the server ended before %s", what)
+		case <-deadline:
+			c.t.Fatalf("no %s within %v; messages:\n%s", what, timeout, c.dump())
+		}
+	}
+}
+
+func (c *testClient) dump() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var b strings.Builder
+	for _, m := range c.msgs {
+		j, _ := json.Marshal(m)
+		if len(j) > 400 {
+			j = append(j[:400], "…"...)
+		}
+		fmt.Fprintf(&b, "  %s\n", j)
+	}
+	return b.String()
+}
+
+// response waits for the response to request seq; it fails the test
+// when it is an error, unless wantErr.
+func (c *testClient) response(seq int, timeout time.Duration) dap.ResponseMessage {
+	c.t.Helper()
+	m, _ := c.wait(fmt.Sprintf("response to request %d", seq), timeout, 0, func(m dap.Message) bool {
+		r, ok := m.(dap.ResponseMessage)
+		return ok && r.GetResponse().RequestSeq == seq
+	})
+	r := m.(dap.ResponseMessage)
+	if !r.GetResponse().Success {
+		c.t.Fatalf("request %d (%s) failed: %s", seq, r.GetResponse().Command, r.GetResponse().Message)
+	}
+	return r
+}
+
+// call sends a request and waits for its successful response.
+func (c *testClient) call(command string, args any) dap.ResponseMessage {
+	c.t.Helper()
+	return c.response(c.send(command, args), 60*time.Second)
+}
+
+// event waits for an event named name after message index from.
+func (c *testClient) event(name string, from int, timeout time.Duration) (dap.EventMessage, int) {
+	c.t.Helper()
+	m, i := c.wait("event "+name, timeout, from, func(m dap.Message) bool {
+		e, ok := m.(dap.EventMessage)
+		return ok && e.GetEvent().Event == name
+	})
+	return m.(dap.EventMessage), i
+}
+
+func (c *testClient) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.msgs)
+}

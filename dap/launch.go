@@ -1,0 +1,373 @@
+package dap
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// launchArgs is the launch configuration (extensions/vscode/package.json
+// has its schema).
+type launchArgs struct {
+	Program         string             `json:"program"`
+	Args            []string           `json:"args"`
+	Cwd             string             `json:"cwd"`
+	Env             map[string]*string `json:"env"`
+	NP              int                `json:"np"`
+	MPIExec         string             `json:"mpiexec"`
+	MPIExecArgs     []string           `json:"mpiexecArgs"`
+	StopOnEntry     bool               `json:"stopOnEntry"`
+	StopOnError     *bool              `json:"stopOnError"`
+	Ranks           json.RawMessage    `json:"ranks"`
+	Checks          string             `json:"checks"`
+	NonStop         bool               `json:"nonStop"`
+	DeadlockTimeout string             `json:"deadlockTimeout"`
+	Gdb             string             `json:"gdb"`
+	Shim            string             `json:"shim"`
+	Buffering       string             `json:"buffering"`
+	AttachTimeout   string             `json:"attachTimeout"`
+}
+
+// job is a launched MPI job.
+type job struct {
+	dir      string         // the private directory the ranks publish their pids in
+	signals  chan os.Signal // to mpiexec
+	done     chan struct{}  // closed when mpiexec has exited
+	result   launch.Result
+	err      error
+	selected []int // the ranks under the debugger
+	entry    bool
+	findings bool // stop on findings
+}
+
+func (s *Server) session() *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess
+}
+
+// onLaunchRequest starts gdb and the job, and attaches every selected
+// rank, which waits in the shim's constructor (shim/debugger.c) until
+// configurationDone releases it.
+func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
+	if s.session() != nil {
+		s.fail(req, errTwice, "a job is already being debugged")
+		return
+	}
+	var a launchArgs
+	if err := json.Unmarshal(req.Arguments, &a); err != nil {
+		s.fail(req, errLaunchArgs, "the launch configuration is not valid JSON: %v", err)
+		return
+	}
+	cfg, selected, err := s.jobConfig(&a)
+	if err != nil {
+		s.fail(req, errLaunchArgs, "%v", err)
+		return
+	}
+	attachTimeout := 60 * time.Second
+	if a.AttachTimeout != "" {
+		if attachTimeout, err = time.ParseDuration(a.AttachTimeout); err != nil || attachTimeout <= 0 {
+			s.fail(req, errLaunchArgs, "attachTimeout %q: want a duration such as 30s", a.AttachTimeout)
+			return
+		}
+	}
+	ss, err := s.startGdb(a.Gdb, a.NonStop)
+	if err != nil {
+		s.fail(req, errLaunchFailed, "cannot start gdb: %v", err)
+		return
+	}
+	ss.launched = true
+	dir, err := os.MkdirTemp("", "mpidbg-dap-") // mode 0700: the user's alone
+	if err != nil {
+		ss.close()
+		s.fail(req, errLaunchFailed, "%v", err)
+		return
+	}
+	j := &job{dir: dir, signals: make(chan os.Signal, 4), done: make(chan struct{}), selected: selected,
+		entry: a.StopOnEntry, findings: a.StopOnError == nil || *a.StopOnError}
+	cfg.Env = append(cfg.Env, launch.Var{Name: "MPIDBG_DEBUGGER", Value: dir},
+		launch.Var{Name: "MPIDBG_DEBUGGER_TIMEOUT", Value: strconv.Itoa(int(attachTimeout.Seconds()) + 5)})
+	if len(selected) < cfg.NP {
+		cfg.Env = append(cfg.Env, launch.Var{Name: "MPIDBG_DEBUGGER_RANKS", Value: rankList(selected)})
+	}
+	cfg.Signals = j.signals
+	cfg.Stdout = outputWriter{s, "stdout"}
+	cfg.Stderr = outputWriter{s, "stderr"}
+	cfg.OnDeadlock = func(f checks.Finding) { ss.onDeadlock(f) }
+	s.mu.Lock()
+	s.sess = ss
+	s.mu.Unlock()
+	ss.job = j
+	ss.noFindings = !j.findings
+
+	col := report.NewCollector()
+	go func() {
+		defer close(j.done)
+		j.result, j.err = launch.Run(cfg, col)
+	}()
+	go ss.watchJob()
+	// The client may set breakpoints from now on: gdb keeps them pending
+	// until the ranks' code is there.
+	s.send(&dap.InitializedEvent{Event: event("initialized")})
+	if err := ss.attachLaunched(j, attachTimeout); err != nil {
+		ss.endJob()
+		s.fail(req, errLaunchFailed, "%v", err)
+		return
+	}
+	ss.mu.Lock()
+	ss.attached = true
+	ss.mu.Unlock()
+	s.send(&dap.LaunchResponse{Response: response(req)})
+	ss.maybeRelease()
+}
+
+// jobConfig checks a launch configuration and turns it into the job's.
+func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
+	var cfg launch.Config
+	if a.Program == "" {
+		return cfg, nil, fmt.Errorf("missing \"program\", the MPI program to debug")
+	}
+	if a.NP == 0 {
+		a.NP = 2
+	}
+	if a.NP < 0 {
+		return cfg, nil, fmt.Errorf("\"np\": %d: want at least 1", a.NP)
+	}
+	program := a.Program
+	if a.Cwd != "" && !filepath.IsAbs(program) && strings.Contains(program, "/") {
+		program = filepath.Join(a.Cwd, program)
+	}
+	if strings.Contains(program, "/") {
+		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
+			return cfg, nil, fmt.Errorf("program %s: no such file (build it first, with -g)", program)
+		}
+		if abs, err := filepath.Abs(program); err == nil {
+			program = abs
+		}
+	} else if p, err := exec.LookPath(program); err == nil {
+		program = p
+	} else {
+		return cfg, nil, fmt.Errorf("program %s: not found on PATH", program)
+	}
+	if a.Cwd != "" {
+		if fi, err := os.Stat(a.Cwd); err != nil || !fi.IsDir() {
+			return cfg, nil, fmt.Errorf("cwd %s: no such directory", a.Cwd)
+		}
+	}
+	selected, err := parseRanks(a.Ranks, a.NP)
+	if err != nil {
+		return cfg, nil, err
+	}
+	mpiexec, err := s.cfg.MPIExec(a.MPIExec)
+	if err != nil {
+		return cfg, nil, err
+	}
+	shim := a.Shim
+	if shim == "" {
+		shim = s.cfg.Shim
+	}
+	if fi, err := os.Stat(shim); shim == "" || err != nil || fi.IsDir() {
+		return cfg, nil, fmt.Errorf("the shim %q is missing (\"shim\" in the configuration, or build it: make build)", shim)
+	}
+	deadlock := 2 * time.Second
+	if a.DeadlockTimeout != "" {
+		if a.DeadlockTimeout == "0" {
+			deadlock = 0
+		} else if deadlock, err = time.ParseDuration(a.DeadlockTimeout); err != nil || deadlock < 0 {
+			return cfg, nil, fmt.Errorf("deadlockTimeout %q: want a duration such as 2s, or 0 (off)", a.DeadlockTimeout)
+		}
+	}
+	switch a.Buffering {
+	case "", "eager", "zero":
+	default:
+		return cfg, nil, fmt.Errorf("buffering %q: want eager or zero", a.Buffering)
+	}
+	env := []launch.Var{{Name: "LD_PRELOAD", Value: shim},
+		// The race tracker's SIGSEGV and SIGTRAP would stop gdb at every
+		// watched access (docs/dap.md).
+		{Name: wire.EnvRace, Value: "off"}}
+	if a.Checks != "" {
+		env = append(env, launch.Var{Name: wire.EnvChecks, Value: a.Checks})
+	}
+	if a.Buffering == "zero" {
+		env = append(env, launch.Var{Name: wire.EnvBuffering, Value: "zero"})
+	}
+	names := make([]string, 0, len(a.Env))
+	for k := range a.Env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if v := a.Env[k]; v != nil {
+			env = append(env, launch.Var{Name: k, Value: *v})
+		}
+	}
+	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: a.NP, Env: env, Program: program,
+		Args: a.Args, Dir: a.Cwd, DeadlockTimeout: deadlock, ZeroBuffering: a.Buffering == "zero", KillGrace: 3 * time.Second}
+	return cfg, selected, nil
+}
+
+// parseRanks reads "ranks": a list of numbers, or a string such as
+// "0,2-3"; absent means every rank.
+func parseRanks(raw json.RawMessage, np int) ([]int, error) {
+	all := make([]int, np)
+	for i := range all {
+		all[i] = i
+	}
+	if len(raw) == 0 || string(raw) == "null" {
+		return all, nil
+	}
+	var list []int
+	var text string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, fmt.Errorf("\"ranks\": want a list of ranks or a string such as \"0,2-3\"")
+		}
+		if text == "" || text == "all" {
+			return all, nil
+		}
+		for _, item := range strings.Split(text, ",") {
+			lo, hi, isRange := strings.Cut(strings.TrimSpace(item), "-")
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := a, error(nil)
+			if isRange {
+				b, err2 = strconv.Atoi(hi)
+			}
+			if err1 != nil || err2 != nil || b < a {
+				return nil, fmt.Errorf("\"ranks\": %q is not a rank or a range such as 2-3", item)
+			}
+			for r := a; r <= b; r++ {
+				list = append(list, r)
+			}
+		}
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, r := range list {
+		if r < 0 || r >= np {
+			return nil, fmt.Errorf("\"ranks\": rank %d is not in the job (np %d: ranks 0-%d)", r, np, np-1)
+		}
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	sort.Ints(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("\"ranks\": no rank selected")
+	}
+	return out, nil
+}
+
+// rankList writes ranks as shim/debugger.c reads them.
+func rankList(ranks []int) string {
+	parts := make([]string, len(ranks))
+	for i, r := range ranks {
+		parts[i] = strconv.Itoa(r)
+	}
+	return strings.Join(parts, ",")
+}
+
+// attachLaunched attaches each selected rank as it publishes its pid.
+func (ss *session) attachLaunched(j *job, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	attached := map[string]bool{}
+	for len(attached) < len(j.selected) {
+		select {
+		case <-j.done:
+			if j.err != nil {
+				return j.err
+			}
+			return fmt.Errorf("the job ended before all ranks started (%s)", describeResult(j.result))
+		default:
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%d of %d ranks started within %v (attachTimeout)", len(attached), len(j.selected), timeout)
+		}
+		ents, _ := os.ReadDir(j.dir)
+		progress := false
+		for _, e := range ents {
+			if attached[e.Name()] {
+				continue
+			}
+			rs, ps, ok := strings.Cut(e.Name(), ".")
+			r, err1 := strconv.Atoi(rs)
+			pid, err2 := strconv.Atoi(ps)
+			if !ok || err1 != nil || err2 != nil {
+				continue
+			}
+			attached[e.Name()] = true
+			progress = true
+			if err := ss.attachRank(r, pid); err != nil {
+				return err
+			}
+		}
+		if !progress {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	return nil
+}
+
+func describeResult(r launch.Result) string {
+	if r.Status == "" {
+		return "mpiexec exited with status 0"
+	}
+	return "mpiexec: " + r.Status
+}
+
+// outputWriter sends what the job writes as output events.
+type outputWriter struct {
+	s        *Server
+	category string
+}
+
+func (w outputWriter) Write(p []byte) (int, error) {
+	w.s.output(w.category, string(p))
+	return len(p), nil
+}
+
+// endJob ends a launched job: the ranks are killed in gdb (a stopped
+// rank takes no signal), then mpiexec is told to end.
+func (ss *session) endJob() {
+	j := ss.job
+	if j == nil {
+		return
+	}
+	ss.killRanks()
+	select {
+	case j.signals <- syscall.SIGTERM:
+	default:
+	}
+	select {
+	case <-j.done:
+	case <-time.After(10 * time.Second):
+	}
+	os.RemoveAll(j.dir)
+}
+
+// onDeadlock is called by the launcher's detector.
+func (ss *session) onDeadlock(f checks.Finding) {
+	fi := deadlockInfo(f)
+	ss.mu.Lock()
+	ss.deadlock = fi
+	ss.mu.Unlock()
+	ss.srv.sendFinding(fi)
+	ss.srv.output("console", "mpidbg: "+fi.details+"\n")
+	if err := ss.interrupt("deadlock"); err != nil {
+		ss.srv.output("console", fmt.Sprintf("mpidbg: cannot stop the ranks for the deadlock: %v\n", err))
+	}
+}

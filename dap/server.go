@@ -1,0 +1,169 @@
+// Package dap is mpidbg's Debug Adapter Protocol server: it runs an MPI
+// job with every rank (or the chosen ones) under one gdb, driven through
+// gdb/MI (package gdbmi), one inferior per rank, and stops in the faulty
+// rank at the faulty call when the shim makes a finding.
+//
+// The protocol is the Debug Adapter Protocol
+// (https://microsoft.github.io/debug-adapter-protocol/specification);
+// the messages are go-dap's. A Server serves one client on one
+// connection: requests are handled one at a time, in order, on the
+// reading goroutine (onXxxRequest, one file per family of requests);
+// what gdb reports while the job runs (stops, exits, program output)
+// becomes events on a goroutine of its own (events.go).
+package dap
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"sync"
+
+	"github.com/google/go-dap"
+)
+
+// Config is what the server needs from its command line.
+type Config struct {
+	Gdb     string // the gdb to run ("" : gdb on PATH)
+	Script  string // the gdb extension's script (extensions/gdb/mpidbg-gdb.py)
+	Mpidbg  string // this mpidbg executable, for the extension's helper
+	Shim    string // lib/libmpidbg.so, unless the launch configuration names one
+	MPIExec func(name string) (string, error)
+	// Log, when set, gets every message in and out and every MI line.
+	Log *log.Logger
+}
+
+// Server serves one DAP client.
+type Server struct {
+	cfg Config
+	rw  io.ReadWriter
+
+	wmu sync.Mutex // serialises writes and seq
+	w   *bufio.Writer
+	seq int
+
+	mu       sync.Mutex // guards the fields below
+	sess     *session   // nil before launch or attach
+	client   dap.InitializeRequestArguments
+	filters  filterSet // exception filters (setExceptionBreakpoints)
+	ended    bool      // terminated sent
+	configured bool    // configurationDone came
+	shutdown chan struct{}
+}
+
+// NewServer returns a server for one client on rw.
+func NewServer(cfg Config, rw io.ReadWriter) *Server {
+	return &Server{cfg: cfg, rw: rw, w: bufio.NewWriter(rw), filters: defaultFilters(), shutdown: make(chan struct{})}
+}
+
+// Serve reads requests until the client disconnects or the connection
+// ends, and then ends the debug session (the job is terminated when it
+// was launched, left running when it was attached to).
+func (s *Server) Serve() error {
+	r := bufio.NewReader(s.rw)
+	defer s.endSession(nil)
+	for {
+		msg, err := dap.ReadProtocolMessage(r)
+		if err != nil {
+			var fe *dap.DecodeProtocolMessageFieldError
+			if errors.As(err, &fe) {
+				// A well-framed message we cannot decode: say so and go
+				// on (an unknown command, a bad field).
+				s.logf("<- undecodable: %v", err)
+				s.sendRaw(fe)
+				continue
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fmt.Errorf("dap: reading a message: %w", err)
+		}
+		s.logf("<- %s", describe(msg))
+		if stop := s.dispatch(msg); stop {
+			return nil
+		}
+	}
+}
+
+// sendRaw answers a request that go-dap could not decode: an unknown
+// command, or a known one with a field of the wrong type.
+func (s *Server) sendRaw(fe *dap.DecodeProtocolMessageFieldError) {
+	if fe.SubType != "request" || fe.Seq == 0 {
+		return // a response or event from the client: nothing to answer
+	}
+	command := ""
+	if fe.FieldName == "command" {
+		command = fe.FieldValue
+	} else {
+		var hdr struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(fe.Message, &hdr)
+		command = hdr.Command
+	}
+	msg := fmt.Sprintf("cannot decode the request: %v", fe)
+	if fe.FieldName == "command" {
+		msg = fmt.Sprintf("mpidbg dap does not support the %q request", command)
+	}
+	resp := &dap.ErrorResponse{Response: dap.Response{
+		ProtocolMessage: dap.ProtocolMessage{Type: "response"},
+		RequestSeq:      fe.Seq, Command: command, Success: false, Message: msg,
+	}}
+	resp.Body.Error = &dap.ErrorMessage{Id: errDecode, Format: "{message}", Variables: map[string]string{"message": msg}, ShowUser: true}
+	s.send(resp)
+}
+
+// send writes one message with the next sequence number.
+func (s *Server) send(m dap.Message) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.seq++
+	setSeq(m, s.seq)
+	s.logf("-> %s", describe(m))
+	if err := dap.WriteProtocolMessage(s.w, m); err == nil {
+		s.w.Flush()
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.cfg.Log != nil {
+		s.cfg.Log.Printf(format, args...)
+	}
+}
+
+// describe is a message as the log shows it.
+func describe(m dap.Message) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Sprintf("%T", m)
+	}
+	if len(b) > 2000 {
+		b = append(b[:2000], "…"...)
+	}
+	return string(b)
+}
+
+// setSeq sets a message's sequence number, whatever its type.
+func setSeq(m dap.Message, seq int) {
+	switch v := m.(type) {
+	case dap.ResponseMessage:
+		v.GetResponse().Seq = seq
+	case dap.EventMessage:
+		v.GetEvent().Seq = seq
+	case dap.RequestMessage:
+		v.GetRequest().Seq = seq
+	}
+}
+
+// response returns the response header to req.
+func response(req dap.RequestMessage) dap.Response {
+	r := req.GetRequest()
+	return dap.Response{ProtocolMessage: dap.ProtocolMessage{Type: "response"}, RequestSeq: r.Seq, Command: r.Command, Success: true}
+}
+
+// event returns an event header.
+func event(name string) dap.Event {
+	return dap.Event{ProtocolMessage: dap.ProtocolMessage{Type: "event"}, Event: name}
+}

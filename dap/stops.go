@@ -1,0 +1,250 @@
+package dap
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/dap/gdbmi"
+)
+
+// waitStop registers for the next stop, which then goes to the returned
+// channel instead of the client (the adapter's own runs: to main).
+func (ss *session) waitStop() chan gdbmi.Record {
+	ch := make(chan gdbmi.Record, 1)
+	ss.mu.Lock()
+	ss.waiters = append(ss.waiters, ch)
+	ss.mu.Unlock()
+	return ch
+}
+
+// onStopped decides what a stop means and tells the client.
+func (ss *session) onStopped(res gdbmi.Tuple) {
+	rec := gdbmi.Record{Kind: gdbmi.ExecRecord, Class: "stopped", Results: res}
+	ss.mu.Lock()
+	if len(ss.waiters) > 0 {
+		ch := ss.waiters[0]
+		ss.waiters = ss.waiters[1:]
+		ss.mu.Unlock()
+		ch <- rec
+		return
+	}
+	live := ss.live
+	pause := ss.pause
+	ss.mu.Unlock()
+	if !live {
+		return // the stop that attaching makes
+	}
+	reason := res.String("reason")
+	tid := atoi(res.String("thread-id"))
+	switch reason {
+	case "exited-normally", "exited", "exited-signalled":
+		// One rank ended; in all-stop mode gdb stopped the others with
+		// it. They go on unless the client asked for a stop meanwhile.
+		if !ss.nonStop && len(ss.liveRanks()) > 0 && pause == "" {
+			go ss.resumeAll()
+		}
+		return
+	case "breakpoint-hit":
+		bp := res.String("bkptno")
+		ss.mu.Lock()
+		isFinding := bp != "" && bp == ss.findingBp
+		ss.mu.Unlock()
+		if isFinding {
+			ss.onFindingStop(tid)
+			return
+		}
+		ss.stopped(tid, "breakpoint", "", []int{atoi(bp)}, nil)
+	case "end-stepping-range", "function-finished", "location-reached":
+		ss.stopped(tid, "step", "", nil, nil)
+	case "signal-received":
+		sig := res.String("signal-name")
+		if (sig == "SIGINT" || sig == "0") && pause != "" {
+			if ss.nonStop {
+				// every thread stops on its own: report the ranks' main
+				// threads, and keep pause until the next resume
+				if t := ss.threadOf(tid); t == nil || t.rank == nil || t.rank.main != tid {
+					return
+				}
+			} else {
+				ss.mu.Lock()
+				ss.pause = ""
+				ss.mu.Unlock()
+			}
+			if pause == "deadlock" {
+				ss.onDeadlockStop(tid)
+				return
+			}
+			ss.stopped(tid, "pause", "", nil, nil)
+			return
+		}
+		meaning := res.String("signal-meaning")
+		ss.stopped(tid, "exception", fmt.Sprintf("%s, %s", sig, meaning), nil, &stopInfo{signal: sig + " (" + meaning + ")"})
+	default:
+		ss.stopped(tid, "pause", "", nil, nil)
+	}
+}
+
+// stopped records info for tid and sends the stopped event.
+func (ss *session) stopped(tid int, reason, text string, bps []int, info *stopInfo) {
+	if info != nil {
+		ss.mu.Lock()
+		ss.stops[tid] = info
+		ss.mu.Unlock()
+	}
+	ev := &dap.StoppedEvent{Event: event("stopped")}
+	ev.Body.Reason = reason
+	ev.Body.ThreadId = ss.visible(tid)
+	ev.Body.AllThreadsStopped = !ss.nonStop
+	ev.Body.HitBreakpointIds = bps
+	if info != nil && info.exception != nil {
+		ev.Body.Text = info.exception.id
+		ev.Body.Description = fmt.Sprintf("mpidbg %s: %s", info.exception.severity, info.exception.id)
+	} else if text != "" {
+		ev.Body.Text = text
+	}
+	ss.srv.send(ev)
+}
+
+// visible maps a hidden thread (a Go runtime thread that hit something)
+// to its rank's main thread, so the client is never told of a thread it
+// cannot list.
+func (ss *session) visible(tid int) int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if t := ss.threads[tid]; t != nil && t.hidden && t.rank != nil {
+		return t.rank.main
+	}
+	return tid
+}
+
+// onRankExited tells the client a rank ended; the session goes on.
+func (ss *session) onRankExited(res gdbmi.Tuple) {
+	group, code := res.String("id"), res.String("exit-code")
+	ss.mu.Lock()
+	rk := ss.groups[group]
+	if rk != nil {
+		rk.exited, rk.exitCode = true, code
+	}
+	ss.mu.Unlock()
+	if rk == nil {
+		return
+	}
+	if code == "" {
+		code = "0"
+	}
+	ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d (pid %d) exited with status %s\n", rk.n, rk.pid, code))
+}
+
+// Frames of MPI and of the shim: the program's frame is the first one
+// below an MPI_* frame that is neither (commands.py decides the same way
+// in gdb).
+var (
+	mpiInternalFunc = regexp.MustCompile(`^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|_cgo|crosscall)`)
+	mpiCallFunc     = regexp.MustCompile(`^P?MPI_[A-Z][A-Za-z_0-9]*$`)
+	mpiLib          = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
+)
+
+func internalFrame(f gdbmi.Tuple) bool {
+	if mpiInternalFunc.MatchString(f.String("func")) {
+		return true
+	}
+	from := f.String("from")
+	return from != "" && mpiLib.MatchString(filepath.Base(from))
+}
+
+// userFrame is the level of the program's frame that made the MPI call
+// the thread is in, or 0 when there is none.
+func (ss *session) userFrame(tid int) int {
+	r, err := ss.mi("-stack-list-frames --thread %d 0 64", tid)
+	if err != nil {
+		return 0
+	}
+	frames := r.Results.List("stack").Results
+	for i := 0; i+1 < len(frames); i++ {
+		f, _ := frames[i].Value.(gdbmi.Tuple)
+		next, _ := frames[i+1].Value.(gdbmi.Tuple)
+		if mpiCallFunc.MatchString(f.String("func")) && !internalFrame(next) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// onFindingStop handles a stop on mpidbg_break: the finding the shim
+// just made is the newest in its registry's ring (read through the
+// extension's -mpi-errors). Filtered out: the job goes on.
+func (ss *session) onFindingStop(tid int) {
+	start := time.Now()
+	f, err := ss.newestFinding(tid)
+	if err != nil {
+		ss.srv.output("console", fmt.Sprintf("mpidbg: a finding in thread %d, but it cannot be read: %v\n", tid, err))
+	}
+	ss.srv.mu.Lock()
+	want := f != nil && ss.srv.filters.wants(f.severity)
+	ss.srv.mu.Unlock()
+	if f != nil {
+		ss.srv.sendFinding(f)
+	}
+	if !want && err == nil {
+		ss.resume(tid)
+		return
+	}
+	hide := ss.userFrame(tid)
+	ss.stopped(tid, "exception", "", nil, &stopInfo{hide: hide, exception: f})
+	ss.srv.logf("finding stop handled in %v", time.Since(start))
+}
+
+// onDeadlockStop stops every rank at its blocked call after the
+// interrupt the deadlock asked for.
+func (ss *session) onDeadlockStop(tid int) {
+	ss.mu.Lock()
+	f := ss.deadlock
+	ranks := append([]*rank(nil), ss.ranks...)
+	ss.mu.Unlock()
+	first := 0
+	for _, rk := range ranks {
+		if rk == nil || rk.exited || (ss.nonStop && rk.main != tid) {
+			continue
+		}
+		hide := ss.userFrame(rk.main)
+		ss.mu.Lock()
+		ss.stops[rk.main] = &stopInfo{hide: hide, exception: f}
+		ss.mu.Unlock()
+		if first == 0 && f != nil && f.involves(rk.n) {
+			first = rk.main
+		}
+	}
+	if first == 0 {
+		first = ss.visible(tid)
+	}
+	ss.stopped(first, "exception", "", nil, ss.stopOf(first))
+}
+
+func (ss *session) stopOf(tid int) *stopInfo {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.stops[tid]
+}
+
+// resume continues after a stop the client is not told of.
+func (ss *session) resume(tid int) {
+	if ss.nonStop {
+		if t := ss.threadOf(tid); t != nil && t.rank != nil {
+			ss.mi("-exec-continue --thread-group %s", t.rank.group)
+			return
+		}
+	}
+	ss.resumeAll()
+}
+
+// interrupt stops the job (all-stop) or every rank (non-stop) for why.
+func (ss *session) interrupt(why string) error {
+	ss.mu.Lock()
+	ss.pause = why
+	ss.mu.Unlock()
+	_, err := ss.mi("-exec-interrupt --all")
+	return err
+}
