@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -91,4 +92,134 @@ func TestLaunchBreakpoint(t *testing.T) {
 	c.event("exited", from, stopTimeout)
 	c.event("terminated", from, stopTimeout)
 	c.call("disconnect", nil)
+}
+
+// TestLaunchFinding: the planted buffer-overlap stops rank 2 at the
+// faulty line with the finding as the exception; the MPI_Datatype local
+// unfolds; the MPI call's buffer shows through its datatype; the Debug
+// Console runs mpi commands.
+func TestLaunchFinding(t *testing.T) {
+	prog, cfg := fixture(t, "planted")
+	line := markerLine(t, "planted", "FAULT")
+	c := start(t, cfg)
+	launchJob(t, c, map[string]any{"program": prog, "np": 4}, "", nil, []string{"errors"})
+
+	ev, at := c.event("stopped", 0, stopTimeout)
+	st := ev.(*dap.StoppedEvent)
+	if st.Body.Reason != "exception" || st.Body.Text != "buffer-overlap" {
+		t.Fatalf("stopped: reason %q text %q, want exception buffer-overlap", st.Body.Reason, st.Body.Text)
+	}
+	fev, _ := c.event("mpidbg/finding", 0, stopTimeout)
+	if b, _ := json.Marshal(fev); !strings.Contains(string(b), `"rank":2`) || !strings.Contains(string(b), `"id":"buffer-overlap"`) {
+		t.Errorf("mpidbg/finding event: %s", b)
+	}
+	tid := st.Body.ThreadId
+	if name := threadNames(t, c)[tid]; name != "rank 2" {
+		t.Fatalf("the faulty thread is %q, want rank 2", name)
+	}
+	top := topFrame(t, c, tid)
+	if top.Line != line || top.Name != "main" {
+		t.Fatalf("top frame %+v, want main at planted.c:%d (shim frames hidden)", top, line)
+	}
+	info := c.call("exceptionInfo", map[string]any{"threadId": tid}).(*dap.ExceptionInfoResponse)
+	if info.Body.ExceptionId != "buffer-overlap" || info.Body.BreakMode != "always" || info.Body.Details == nil ||
+		!strings.Contains(info.Body.Description, "MPI_Irecv") || !strings.Contains(info.Body.Details.StackTrace, "path") {
+		t.Errorf("exceptionInfo: %+v %+v", info.Body, info.Body.Details)
+	}
+
+	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
+	var locals, call int
+	for _, s := range scopes.Body.Scopes {
+		switch {
+		case s.Name == "Locals":
+			locals = s.VariablesReference
+		case strings.HasPrefix(s.Name, "MPI call: MPI_Isend"):
+			call = s.VariablesReference
+		}
+	}
+	if locals == 0 || call == 0 {
+		t.Fatalf("scopes %+v: want Locals and MPI call: MPI_Isend", scopes.Body.Scopes)
+	}
+	vars := variables(t, c, locals)
+	row, ok := vars["row"]
+	if !ok || row.VariablesReference == 0 || row.Type != "MPI_Datatype" {
+		t.Fatalf("local row: %+v (found %v), want an MPI_Datatype with children", row, ok)
+	}
+	kids := variables(t, c, row.VariablesReference)
+	if k := kids["combiner"]; !strings.Contains(k.Value, "VECTOR") {
+		t.Errorf("row's children %+v: want combiner VECTOR", kids)
+	}
+	callVars := variables(t, c, call)
+	buf, ok := callVars["buf (as its datatype)"]
+	if !ok || buf.VariablesReference == 0 {
+		t.Fatalf("MPI call variables %+v: want the buffer through its datatype", callVars)
+	}
+	elems := variables(t, c, buf.VariablesReference)
+	if e := elems["[2](INT)"]; e.Value != "2" {
+		t.Errorf("buffer elements %+v: want [2](INT) = 2", elems)
+	}
+	mem := c.call("readMemory", map[string]any{"memoryReference": buf.MemoryReference, "count": 16}).(*dap.ReadMemoryResponse)
+	if mem.Body.Data == "" {
+		t.Errorf("readMemory %s: no data", buf.MemoryReference)
+	}
+	repl := c.call("evaluate", map[string]any{"expression": "mpi errors", "context": "repl", "frameId": top.Id}).(*dap.EvaluateResponse)
+	if !strings.Contains(repl.Body.Result, "buffer-overlap") {
+		t.Errorf("mpi errors in the Debug Console: %q", repl.Body.Result)
+	}
+	if r := c.send("evaluate", map[string]any{"expression": "rank = 7", "context": "hover", "frameId": top.Id}); true {
+		m, _ := c.wait("hover response", stopTimeout, 0, func(m dap.Message) bool {
+			x, ok := m.(dap.ResponseMessage)
+			return ok && x.GetResponse().RequestSeq == r
+		})
+		if m.(dap.ResponseMessage).GetResponse().Success {
+			t.Errorf("a hover evaluated an assignment")
+		}
+	}
+	c.call("continue", map[string]any{"threadId": tid})
+	c.event("terminated", at, stopTimeout)
+	c.call("disconnect", nil)
+}
+
+// variables lists a reference's variables by name.
+func variables(t *testing.T, c *testClient, ref int) map[string]dap.Variable {
+	t.Helper()
+	r := c.call("variables", map[string]any{"variablesReference": ref}).(*dap.VariablesResponse)
+	out := map[string]dap.Variable{}
+	for _, v := range r.Body.Variables {
+		out[v.Name] = v
+	}
+	return out
+}
+
+// TestLaunchDeadlock: a deadlock stops every rank at its blocked call.
+func TestLaunchDeadlock(t *testing.T) {
+	prog, cfg := fixture(t, "deadlock")
+	line := markerLine(t, "deadlock", "BLOCKED")
+	c := start(t, cfg)
+	launchJob(t, c, map[string]any{"program": prog, "np": 3, "deadlockTimeout": "1s"}, "", nil, []string{"errors"})
+	ev, at := c.event("stopped", 0, stopTimeout)
+	st := ev.(*dap.StoppedEvent)
+	if st.Body.Reason != "exception" || st.Body.Text != "deadlock" || !st.Body.AllThreadsStopped {
+		t.Fatalf("stopped: %+v, want an exception deadlock with all threads stopped", st.Body)
+	}
+	names := threadNames(t, c)
+	n := 0
+	for tid, name := range names {
+		if strings.Contains(name, "thread") {
+			continue
+		}
+		n++
+		if f := topFrame(t, c, tid); f.Line != line {
+			t.Errorf("%s: top frame %+v, want deadlock.c:%d", name, f, line)
+		}
+		info := c.call("exceptionInfo", map[string]any{"threadId": tid}).(*dap.ExceptionInfoResponse)
+		if info.Body.ExceptionId != "deadlock" {
+			t.Errorf("%s: exceptionInfo %+v", name, info.Body)
+		}
+	}
+	if n != 3 {
+		t.Errorf("threads %v: want 3 ranks", names)
+	}
+	c.call("disconnect", map[string]any{"terminateDebuggee": true})
+	c.event("terminated", at, stopTimeout)
 }

@@ -113,6 +113,8 @@ func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
 		"-gdb-set print thread-events off",
 		"-gdb-set print inferior-events off",
 		"-enable-pretty-printing",
+		// shim/blocked.c asks a blocked rank for its stack with SIGRTMIN+7
+		"-interpreter-exec console \"handle SIG41 nostop noprint pass\"",
 	} {
 		if _, err := ss.mi(cmd); err != nil {
 			ss.close()

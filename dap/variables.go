@@ -42,6 +42,8 @@ func (s *Server) onVariablesRequest(req *dap.VariablesRequest) {
 		vars, err = ss.mpiCall(r.frameRef)
 	case bufferRef:
 		vars, err = ss.bufferPage(r)
+	case datatypeRef:
+		vars, err = ss.datatypeChildren(r)
 	default:
 		err = fmt.Errorf("reference %d is not a variables reference", req.Arguments.VariablesReference)
 	}
@@ -103,25 +105,31 @@ func memRef(thread int, value string) string {
 // expression is one expression as a variable: its value as gdb prints it
 // (printers included), children through a varobj.
 func (ss *session) expression(f frameRef, expr, typ string) dap.Variable {
+	if typ == "MPI_Datatype" {
+		return ss.datatypeVariable(f, expr, expr)
+	}
 	dv := dap.Variable{Name: expr, Type: typ, EvaluateName: expr}
+	vo, voErr := ss.mi("-var-create %s - * %s", f.sel(), quote(expr))
+	name := ""
+	if voErr == nil {
+		name = vo.Results.String("name")
+		ss.mu.Lock()
+		ss.varobjs = append(ss.varobjs, name)
+		ss.mu.Unlock()
+		if dv.Type == "" {
+			dv.Type = vo.Results.String("type")
+			if dv.Type == "MPI_Datatype" {
+				return ss.datatypeVariable(f, expr, expr)
+			}
+		}
+	}
 	val, err := ss.mi("-data-evaluate-expression %s %s", f.sel(), quote(expr))
 	if err != nil {
 		dv.Value = "<" + errText(err) + ">"
 		return dv
 	}
 	dv.Value = val.Results.String("value")
-	vo, err := ss.mi("-var-create %s - * %s", f.sel(), quote(expr))
-	if err != nil {
-		return dv
-	}
-	name := vo.Results.String("name")
-	ss.mu.Lock()
-	ss.varobjs = append(ss.varobjs, name)
-	ss.mu.Unlock()
-	if dv.Type == "" {
-		dv.Type = vo.Results.String("type")
-	}
-	if atoi(vo.Results.String("numchild")) > 0 || vo.Results.String("has_more") == "1" || vo.Results.String("dynamic") == "1" {
+	if voErr == nil && (atoi(vo.Results.String("numchild")) > 0 || vo.Results.String("has_more") == "1" || vo.Results.String("dynamic") == "1") {
 		dv.VariablesReference = ss.refs.add(varobjRef{name: name, frame: f})
 	}
 	if isPointer(dv.Type, dv.Value) {
@@ -142,6 +150,15 @@ func (ss *session) children(r varobjRef) ([]dap.Variable, error) {
 		name, exp, typ := t.String("name"), t.String("exp"), t.String("type")
 		value, hasValue := t.Get("value").(gdbmi.Const)
 		dv := dap.Variable{Name: exp, Type: typ, Value: string(value)}
+		if isString(typ) {
+			// a printer's text child (the combiner's name): its text, not
+			// its characters
+			if v, err := ss.mi("-var-evaluate-expression %s", quote(name)); err == nil {
+				dv.Value = unquoteC(v.Results.String("value"))
+			}
+			out = append(out, dv)
+			continue
+		}
 		if atoi(t.String("numchild")) > 0 || t.String("dynamic") == "1" {
 			dv.VariablesReference = ss.refs.add(varobjRef{name: name, frame: r.frame})
 			if !hasValue || dv.Value == "" {
@@ -222,6 +239,20 @@ func (ss *session) bufferPage(r bufferRef) ([]dap.Variable, error) {
 		out = append(out, dv)
 	}
 	return out, nil
+}
+
+// isString: a char array, as gdb types the strings a printer yields.
+func isString(typ string) bool { return strings.HasPrefix(typ, "char [") }
+
+// unquoteC drops the quotes gdb prints a string in.
+func unquoteC(v string) string {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		if u, err := strconv.Unquote(v); err == nil {
+			return u
+		}
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 func errText(err error) string {
