@@ -2,6 +2,7 @@ package dap
 
 import (
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -222,4 +223,113 @@ func TestLaunchDeadlock(t *testing.T) {
 	}
 	c.call("disconnect", map[string]any{"terminateDebuggee": true})
 	c.event("terminated", at, stopTimeout)
+}
+
+// TestLaunchEntry: stopOnEntry stops every one of four ranks at main;
+// the time from launch to that stop, and to each rank's stop at a
+// breakpoint, is logged (docs/PERFORMANCE.md; never asserted).
+func TestLaunchEntry(t *testing.T) {
+	prog, cfg := fixture(t, "breakpoints")
+	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
+	line := markerLine(t, "breakpoints", "BREAK")
+	c := start(t, cfg)
+	t0 := time.Now()
+	launchJob(t, c, map[string]any{"program": prog, "np": 4, "stopOnEntry": true}, src, []int{line}, nil)
+	ev, from := c.event("stopped", 0, stopTimeout)
+	t.Logf("launch to every rank stopped at main: %v", time.Since(t0))
+	if r := ev.(*dap.StoppedEvent).Body.Reason; r != "entry" {
+		t.Fatalf("first stop: reason %q, want entry", r)
+	}
+	names := threadNames(t, c)
+	ranks := 0
+	for tid, name := range names {
+		if strings.Contains(name, "thread") {
+			continue
+		}
+		ranks++
+		if f := topFrame(t, c, tid); f.Name != "main" {
+			t.Errorf("%s at entry: top frame %+v, want main", name, f)
+		}
+	}
+	if ranks != 4 {
+		t.Fatalf("threads %v: want 4 ranks", names)
+	}
+	t1 := time.Now()
+	c.call("continue", map[string]any{"threadId": ev.(*dap.StoppedEvent).Body.ThreadId})
+	for i := 0; i < 4; i++ {
+		ev, at := c.event("stopped", from+1, stopTimeout)
+		from = at
+		if i == 0 {
+			t.Logf("continue to the first rank stopped at the breakpoint: %v", time.Since(t1))
+		}
+		c.call("continue", map[string]any{"threadId": ev.(*dap.StoppedEvent).Body.ThreadId})
+	}
+	t.Logf("launch to the fourth rank stopped at the breakpoint: %v (with a client's round trips)", time.Since(t0))
+	c.event("terminated", from, stopTimeout)
+}
+
+// TestAttach: attaching to a job by mpiexec's pid finds its ranks; a
+// breakpoint stops them; detaching lets the job finish.
+func TestAttach(t *testing.T) {
+	prog, cfg := fixture(t, "spin")
+	src := filepath.Join(repoRoot(t), "testprogs", "dap", "spin.c")
+	line := markerLine(t, "spin", "SPIN")
+	job := exec.Command("mpiexec.mpich", "-genv", "LD_PRELOAD", cfg.Shim, "-genv", "MPIDBG_RACE", "off", "-n", "2", prog)
+	var out strings.Builder
+	job.Stdout, job.Stderr = &out, &out
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = job.Wait(); close(ended) }()
+	t.Cleanup(func() {
+		job.Process.Kill()
+		<-ended
+	})
+	// wait for the ranks to be up
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if procs, err := ranksBelow(job.Process.Pid); err == nil && len(procs) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ranks of the job did not start: %s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	c := start(t, cfg)
+	c.call("initialize", map[string]any{"adapterID": "mpidbg"})
+	seq := c.send("attach", map[string]any{"pid": job.Process.Pid})
+	c.event("initialized", 0, stopTimeout)
+	c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []map[string]any{{"line": line}}})
+	c.call("configurationDone", nil)
+	c.response(seq, stopTimeout)
+	ev, _ := c.event("stopped", 0, stopTimeout)
+	tid := ev.(*dap.StoppedEvent).Body.ThreadId
+	if name := threadNames(t, c)[tid]; !strings.HasPrefix(name, "rank ") {
+		t.Fatalf("stopped thread %q", name)
+	}
+	if f := topFrame(t, c, tid); f.Line != line {
+		t.Fatalf("stopped at %+v, want spin.c:%d", f, line)
+	}
+	c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []map[string]any{}})
+	for _, id := range []int{tid} {
+		c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
+	}
+	// the other rank: set done too, through its own thread
+	for id, name := range threadNames(t, c) {
+		if id != tid && !strings.Contains(name, "thread") {
+			c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
+		}
+	}
+	c.call("disconnect", map[string]any{"terminateDebuggee": false})
+	select {
+	case <-ended:
+		if waitErr != nil || !strings.Contains(out.String(), "sum 1") {
+			t.Errorf("the job after detaching: %v\n%s", waitErr, out.String())
+		}
+	case <-time.After(60 * time.Second):
+		t.Errorf("the job did not finish after the debugger detached:\n%s", out.String())
+	}
 }

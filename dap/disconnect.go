@@ -73,7 +73,7 @@ func (s *Server) endSession(terminate *bool) {
 // interruptIfRunning stops the job so that gdb can detach.
 func (ss *session) interruptIfRunning() {
 	ss.mu.Lock()
-	running := len(ss.stops) == 0 && ss.live
+	running := !ss.halted && ss.live
 	ss.mu.Unlock()
 	if !running || ss.nonStop {
 		return

@@ -100,6 +100,9 @@ func (ss *session) events() {
 			ss.onRunning(r.Results)
 		case r.Kind == gdbmi.NotifyRecord && r.Class == "thread-group-exited":
 			ss.onRankExited(r.Results)
+			if ss.job == nil && len(ss.liveRanks()) == 0 {
+				ss.srv.terminated() // attached: the session ends with the last rank
+			}
 		case r.Kind == gdbmi.NotifyRecord && r.Class == "thread-created":
 			ss.threadEvent(atoi(r.Results.String("id")), "started")
 		case r.Kind == gdbmi.NotifyRecord && r.Class == "thread-exited":
@@ -138,6 +141,7 @@ func (ss *session) onRunning(res gdbmi.Tuple) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if id == "all" || !ss.nonStop {
+		ss.halted = false
 		ss.stops = map[int]*stopInfo{}
 		ss.refs.reset()
 		stale := ss.varobjs

@@ -65,20 +65,21 @@ func (s *Server) Serve() error {
 	r := bufio.NewReader(s.rw)
 	defer s.endSession(nil)
 	for {
-		msg, err := dap.ReadProtocolMessage(r)
+		body, err := dap.ReadBaseMessage(r)
 		if err != nil {
-			var fe *dap.DecodeProtocolMessageFieldError
-			if errors.As(err, &fe) {
-				// A well-framed message we cannot decode: say so and go
-				// on (an unknown command, a bad field).
-				s.logf("<- undecodable: %v", err)
-				s.sendRaw(fe)
-				continue
-			}
-			if errors.Is(err, io.EOF) {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
 				return nil
 			}
+			// a broken header: the stream cannot be followed any more
 			return fmt.Errorf("dap: reading a message: %w", err)
+		}
+		msg, err := dap.DecodeProtocolMessage(body)
+		if err != nil {
+			// Well framed but not a request we can decode (an unknown
+			// command, a field of the wrong type): say so and go on.
+			s.logf("<- undecodable: %v: %s", err, body)
+			s.refuse(body, err)
+			continue
 		}
 		s.logf("<- %s", describe(msg))
 		if stop := s.dispatch(msg); stop {
@@ -87,29 +88,24 @@ func (s *Server) Serve() error {
 	}
 }
 
-// sendRaw answers a request that go-dap could not decode: an unknown
-// command, or a known one with a field of the wrong type.
-func (s *Server) sendRaw(fe *dap.DecodeProtocolMessageFieldError) {
-	if fe.SubType != "request" || fe.Seq == 0 {
-		return // a response or event from the client: nothing to answer
+// refuse answers a request that could not be decoded.
+func (s *Server) refuse(body []byte, err error) {
+	var hdr struct {
+		Seq     int    `json:"seq"`
+		Type    string `json:"type"`
+		Command string `json:"command"`
 	}
-	command := ""
-	if fe.FieldName == "command" {
-		command = fe.FieldValue
-	} else {
-		var hdr struct {
-			Command string `json:"command"`
-		}
-		json.Unmarshal(fe.Message, &hdr)
-		command = hdr.Command
+	if json.Unmarshal(body, &hdr) != nil || hdr.Type != "request" || hdr.Seq == 0 {
+		return // not a request: nothing to answer
 	}
-	msg := fmt.Sprintf("cannot decode the request: %v", fe)
-	if fe.FieldName == "command" {
-		msg = fmt.Sprintf("mpidbg dap does not support the %q request", command)
+	msg := fmt.Sprintf("cannot decode the %q request: %v", hdr.Command, err)
+	var fe *dap.DecodeProtocolMessageFieldError
+	if errors.As(err, &fe) && fe.FieldName == "command" {
+		msg = fmt.Sprintf("mpidbg dap does not support the %q request", hdr.Command)
 	}
 	resp := &dap.ErrorResponse{Response: dap.Response{
 		ProtocolMessage: dap.ProtocolMessage{Type: "response"},
-		RequestSeq:      fe.Seq, Command: command, Success: false, Message: msg,
+		RequestSeq:      hdr.Seq, Command: hdr.Command, Success: false, Message: msg,
 	}}
 	resp.Body.Error = &dap.ErrorMessage{Id: errDecode, Format: "{message}", Variables: map[string]string{"message": msg}, ShowUser: true}
 	s.send(resp)

@@ -47,6 +47,8 @@ type session struct {
 	attached   bool // every rank is under gdb
 	releasing  bool
 	varobjs    []string // gdb varobjs made for the client, deleted at the next stop
+	halted     bool     // all-stop: the client was told of a stop, and nothing runs
+	lastStop   int      // the thread of the last stop the client was told of
 }
 
 // tuple is a gdb/MI tuple.

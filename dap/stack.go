@@ -24,7 +24,7 @@ func (s *Server) onThreadsRequest(req *dap.ThreadsRequest) {
 // them.
 func (ss *session) classifyThreadsIfStopped() {
 	ss.mu.Lock()
-	stopped := len(ss.stops) > 0 || !ss.live
+	stopped := ss.halted || len(ss.stops) > 0 || !ss.live
 	ss.mu.Unlock()
 	if stopped {
 		ss.classifyThreads()

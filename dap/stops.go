@@ -89,11 +89,12 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 
 // stopped records info for tid and sends the stopped event.
 func (ss *session) stopped(tid int, reason, text string, bps []int, info *stopInfo) {
+	ss.mu.Lock()
 	if info != nil {
-		ss.mu.Lock()
 		ss.stops[tid] = info
-		ss.mu.Unlock()
 	}
+	ss.halted, ss.lastStop = true, tid
+	ss.mu.Unlock()
 	ev := &dap.StoppedEvent{Event: event("stopped")}
 	ev.Body.Reason = reason
 	ev.Body.ThreadId = ss.visible(tid)

@@ -333,6 +333,9 @@ func cliCommand(expr string) (string, bool) {
 func (ss *session) anyStoppedFrame() frameRef {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if ss.lastStop != 0 && ss.threads[ss.lastStop] != nil {
+		return frameRef{thread: ss.lastStop}
+	}
 	for tid := range ss.stops {
 		return frameRef{thread: tid}
 	}
