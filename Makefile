@@ -46,7 +46,7 @@ bin/halo: examples/halo.c
 	@mkdir -p bin
 	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
 
-test: deps $(BIN) $(LIB) vet gotest
+test: deps $(BIN) $(LIB) vet gotest vscodetest
 
 vet:
 	$(GO) vet ./...
@@ -96,3 +96,22 @@ fuzz:
 
 clean:
 	rm -rf bin lib
+
+# The VS Code extension (extensions/vscode): plain JavaScript, nothing to
+# compile. vscode packs it into build/mpidbg.vsix (npm ci installs vsce
+# from package-lock.json; --no-dependencies as it has no runtime ones).
+# vscodetest runs its tests with MPIDBG_REQUIRE_DAP=1, so that the tests
+# of `mpidbg dap` fail instead of skipping when the adapter or the
+# programs of testprogs/dap are missing.
+.PHONY: vscode vscodetest
+vscode:
+	cd extensions/vscode && npm ci --no-audit --no-fund && npm run package
+
+DAP_PROGS := $(patsubst testprogs/dap/%.c,bin/testprogs/dap/%,$(wildcard testprogs/dap/*.c))
+bin/testprogs/dap/%: testprogs/dap/%.c
+	@mkdir -p $(@D)
+	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
+
+vscodetest: $(BIN) $(LIB) $(DAP_PROGS)
+	cd extensions/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && \
+		MPIDBG_REQUIRE_DAP=1 node --test test/*.test.js

@@ -9,6 +9,11 @@ missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node.js and npm for the VS Code extension's tests (extensions/vscode):
+# asked of the commands, not of dpkg, since NodeSource's nodejs carries
+# npm and conflicts with Debian's npm package.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [ ${#missing[@]} -gt 0 ]; then
 	if ! command -v apt-get >/dev/null 2>&1; then

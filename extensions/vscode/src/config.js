@@ -1,0 +1,186 @@
+'use strict';
+// The parts of the extension that do not need VS Code: where mpidbg is,
+// what `mpidbg dap` is started with, and the launch/attach configuration
+// defaults and checks. extension.js passes VS Code's state in, so that
+// these functions can be tested with plain node.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const DEBUG_TYPE = 'mpidbg';
+const SOURCE_LANGUAGES = ['c', 'cpp', 'fortran'];
+
+function isExecutable(file) {
+	try {
+		fs.accessSync(file, fs.constants.X_OK);
+		return fs.statSync(file).isFile();
+	} catch {
+		return false;
+	}
+}
+
+// resolveMpidbgPath: the mpidbg.path setting if set (~ and relative paths
+// taken from the first workspace folder), else bin/mpidbg of the first
+// workspace folder that has one (the state of a source checkout after
+// `make build`), else "mpidbg" for the adapter to be found on PATH.
+function resolveMpidbgPath({ setting = '', folders = [], exists = isExecutable } = {}) {
+	const s = (setting || '').trim();
+	if (s !== '') {
+		if (s === '~' || s.startsWith('~/')) return path.join(os.homedir(), s.slice(1));
+		if (path.isAbsolute(s) || folders.length === 0 || !s.includes('/')) {
+			// A bare name ("mpidbg") is for PATH lookup, like the default.
+			return s;
+		}
+		return path.resolve(folders[0], s);
+	}
+	for (const folder of folders) {
+		const candidate = path.join(folder, 'bin', 'mpidbg');
+		if (exists(candidate)) return candidate;
+	}
+	return 'mpidbg';
+}
+
+// onPath: the first executable `name` in the PATH string, or undefined.
+function onPath(name, pathEnv = process.env.PATH || '', exists = isExecutable) {
+	for (const dir of pathEnv.split(path.delimiter)) {
+		if (dir === '') continue;
+		const candidate = path.join(dir, name);
+		if (exists(candidate)) return candidate;
+	}
+	return undefined;
+}
+
+// adapterArgs: the command line after the mpidbg executable.
+function adapterArgs({ gdb = '' } = {}) {
+	const args = ['dap'];
+	if (gdb && gdb.trim() !== '') args.push('--gdb', gdb.trim());
+	return args;
+}
+
+// defaultLaunchConfig: what F5 runs without a launch.json. The usual build
+// of an MPI program is `mpicc -g -o prog prog.c`, so the program is the
+// active source file without its extension, next to it.
+function defaultLaunchConfig(languageId) {
+	if (!SOURCE_LANGUAGES.includes(languageId)) return undefined;
+	return {
+		type: DEBUG_TYPE,
+		request: 'launch',
+		name: 'mpidbg: launch the current file\'s program',
+		program: '${fileDirname}/${fileBasenameNoExtension}',
+		np: 2,
+		cwd: '${fileDirname}',
+	};
+}
+
+// Duration as the adapter (Go's time.ParseDuration) reads it; "0" is off.
+const DURATION = /^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$/;
+// Ranks as a string: "0,2-3".
+const RANK_LIST = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/;
+
+function isStringArray(v) {
+	return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+function isPid(v) {
+	return Number.isInteger(v) && v > 0;
+}
+
+// normalize returns a copy of config with what the variable substitution
+// leaves as strings made numbers: ${command:pickProcess} gives "1234".
+function normalize(config) {
+	const c = { ...config };
+	if (typeof c.pid === 'string' && /^\s*\d+\s*$/.test(c.pid)) c.pid = Number(c.pid);
+	if (Array.isArray(c.pids)) c.pids = c.pids.map((p) => (typeof p === 'string' && /^\s*\d+\s*$/.test(p) ? Number(p) : p));
+	if (typeof c.np === 'string' && /^\s*\d+\s*$/.test(c.np)) c.np = Number(c.np);
+	return c;
+}
+
+// programProblem: why a launch's program cannot be run, or ''. A bare name
+// is looked up on PATH by mpiexec; a path is checked here, from cwd as the
+// ranks will see it. Unsubstituted ${...} is left for VS Code.
+function programProblem({ program, cwd } = {}, { fileExists = (f) => fs.existsSync(f) } = {}) {
+	if (typeof program !== 'string' || program.trim() === '') {
+		return '"program" is missing: the MPI program to run, e.g. "${workspaceFolder}/a.out".';
+	}
+	if (!program.includes('/') || program.includes('${')) return '';
+	const prog = path.resolve(typeof cwd === 'string' ? cwd : '', program);
+	if (fileExists(prog)) return '';
+	const base = path.basename(prog);
+	return `program ${prog} does not exist: build it first (e.g. mpicc.mpich -g -o ${base} ${base}.c).`;
+}
+
+// validate returns the problems of a configuration, as sentences for an
+// error notification; empty when the adapter can be given it. It checks
+// what a launch.json typo would otherwise turn into a gdb or mpiexec error
+// far from its cause. fileExists is for `program`, after substitution.
+function validate(config, { fileExists = (f) => fs.existsSync(f) } = {}) {
+	const errs = [];
+	const c = config || {};
+	if (c.request === 'launch') {
+		const p = programProblem(c, { fileExists });
+		if (p) errs.push(p);
+		if (c.args !== undefined && !isStringArray(c.args)) errs.push('"args" must be an array of strings.');
+		if (c.mpiexecArgs !== undefined && !isStringArray(c.mpiexecArgs)) errs.push('"mpiexecArgs" must be an array of strings.');
+		if (c.np !== undefined && !(Number.isInteger(c.np) && c.np >= 1)) errs.push(`"np" must be a positive integer, got ${JSON.stringify(c.np)}.`);
+		if (c.env !== undefined && (typeof c.env !== 'object' || c.env === null || Array.isArray(c.env) ||
+			!Object.values(c.env).every((v) => typeof v === 'string'))) {
+			errs.push('"env" must be an object of strings, e.g. {"UCX_TLS": "self,sysv,posix"}.');
+		}
+		if (c.ranks !== undefined) {
+			const ok = Array.isArray(c.ranks)
+				? c.ranks.every((r) => Number.isInteger(r) && r >= 0)
+				: typeof c.ranks === 'string' && RANK_LIST.test(c.ranks);
+			if (!ok) errs.push(`"ranks" must be an array of ranks or a list such as "0,2-3", got ${JSON.stringify(c.ranks)}.`);
+		}
+		if (c.deadlockTimeout !== undefined && !(typeof c.deadlockTimeout === 'string' && DURATION.test(c.deadlockTimeout))) {
+			errs.push(`"deadlockTimeout" must be a duration such as "2s" or "0", got ${JSON.stringify(c.deadlockTimeout)}.`);
+		}
+		if (c.buffering !== undefined && !['eager', 'zero'].includes(c.buffering)) {
+			errs.push(`"buffering" must be "eager" or "zero", got ${JSON.stringify(c.buffering)}.`);
+		}
+	} else if (c.request === 'attach') {
+		const hasPid = c.pid !== undefined;
+		const hasPids = c.pids !== undefined && !(Array.isArray(c.pids) && c.pids.length === 0);
+		if (hasPid === hasPids) {
+			errs.push('give either "pid" (the launcher\'s PID: mpiexec or mpidbg run) or "pids" (the ranks\' PIDs).');
+		} else if (hasPid && !isPid(c.pid)) {
+			errs.push(`"pid" must be a process id, got ${JSON.stringify(c.pid)}.`);
+		} else if (hasPids && !(Array.isArray(c.pids) && c.pids.every(isPid))) {
+			errs.push('"pids" must be an array of process ids.');
+		}
+	} else {
+		errs.push(`"request" must be "launch" or "attach", got ${JSON.stringify(c.request)}.`);
+	}
+	return errs;
+}
+
+// Launchers whose PID an attach by "pid" wants: mpiexec and its variants,
+// MPICH's hydra proxy's parent, Open MPI's mpirun/prterun, and `mpidbg run`.
+const LAUNCHER = /(^|\/)(mpiexec(\.\w+)?|mpirun(\.\w+)?|prterun|orterun)(\s|$)|(^|\/)mpidbg\s+run(\s|$)/;
+
+// parseProcesses reads `ps -eo pid=,args=` output; launchers first, since
+// they are what an attach by "pid" wants.
+function parseProcesses(text) {
+	const procs = [];
+	for (const line of text.split('\n')) {
+		const m = /^\s*(\d+)\s+(.*\S)\s*$/.exec(line);
+		if (!m) continue;
+		procs.push({ pid: Number(m[1]), command: m[2], launcher: LAUNCHER.test(m[2]) });
+	}
+	return procs.sort((a, b) => Number(b.launcher) - Number(a.launcher) || a.pid - b.pid);
+}
+
+module.exports = {
+	DEBUG_TYPE,
+	SOURCE_LANGUAGES,
+	resolveMpidbgPath,
+	onPath,
+	adapterArgs,
+	defaultLaunchConfig,
+	normalize,
+	programProblem,
+	validate,
+	parseProcesses,
+	isExecutable,
+};

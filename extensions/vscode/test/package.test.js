@@ -1,0 +1,144 @@
+'use strict';
+// package.json is the extension's other half: the launch.json schema,
+// the snippets and the settings. These tests keep it consistent with
+// itself, with the adapter's contract and with src/.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const cfg = require('../src/config');
+
+const ROOT = path.join(__dirname, '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const dbg = pkg.contributes.debuggers[0];
+const schema = dbg.configurationAttributes;
+const extensionSource = fs.readFileSync(path.join(ROOT, 'src', 'extension.js'), 'utf8');
+
+// The attributes `mpidbg dap` reads (its contract, docs in README.md).
+const LAUNCH = ['program', 'args', 'cwd', 'env', 'np', 'mpiexec', 'mpiexecArgs', 'stopOnEntry', 'stopOnError', 'ranks',
+	'checks', 'nonStop', 'deadlockTimeout', 'gdb', 'shim', 'buffering', 'attachTimeout'];
+const ATTACH = ['pid', 'pids', 'gdb', 'program'];
+// What VS Code itself puts in every configuration.
+const COMMON = ['type', 'request', 'name'];
+
+// typeErrors checks value against the subset of JSON schema package.json
+// uses: type (one or several), items, additionalProperties, enum, pattern.
+function typeErrors(value, s, where) {
+	const is = {
+		string: (v) => typeof v === 'string',
+		boolean: (v) => typeof v === 'boolean',
+		integer: (v) => Number.isInteger(v),
+		number: (v) => typeof v === 'number',
+		array: (v) => Array.isArray(v),
+		object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+	};
+	const types = [].concat(s.type || []);
+	const t = types.find((ty) => is[ty](value));
+	if (types.length > 0 && !t) return [`${where}: ${JSON.stringify(value)} is not ${types.join(' or ')}`];
+	const errs = [];
+	if (s.enum && !s.enum.includes(value)) errs.push(`${where}: ${JSON.stringify(value)} not in ${s.enum}`);
+	if (t === 'string' && s.pattern && !value.includes('${') && !new RegExp(s.pattern).test(value)) {
+		errs.push(`${where}: ${JSON.stringify(value)} does not match ${s.pattern}`);
+	}
+	if (t === 'array' && s.items) value.forEach((v, i) => errs.push(...typeErrors(v, s.items, `${where}[${i}]`)));
+	if (t === 'object' && s.additionalProperties) {
+		for (const [k, v] of Object.entries(value)) errs.push(...typeErrors(v, s.additionalProperties, `${where}.${k}`));
+	}
+	return errs;
+}
+
+// snippetValue: the JSON value a snippet body's value inserts. A string
+// starting with ^ is raw JSON text with snippet placeholders (${1:a.out})
+// and escaped dollars (\${workspaceFolder}).
+function snippetValue(v) {
+	if (typeof v !== 'string' || !v.startsWith('^')) return v;
+	const text = v.slice(1).replace(/\$\{\d+:([^}]*)\}/g, '$1').replace(/\$\d+/g, '').replace(/\\\$/g, '$');
+	return JSON.parse(text);
+}
+
+function checkConfig(c, where) {
+	assert.equal(c.type, 'mpidbg', `${where}: type`);
+	assert.ok(['launch', 'attach'].includes(c.request), `${where}: request ${c.request}`);
+	assert.ok(typeof c.name === 'string' && c.name !== '', `${where}: name`);
+	const s = schema[c.request];
+	for (const req of s.required || []) assert.ok(req in c, `${where}: required "${req}" missing`);
+	const errs = [];
+	for (const [k, v] of Object.entries(c)) {
+		if (COMMON.includes(k)) continue;
+		assert.ok(k in s.properties, `${where}: "${k}" is not in the ${c.request} schema`);
+		errs.push(...typeErrors(v, s.properties[k], `${where}.${k}`));
+	}
+	assert.deepEqual(errs, []);
+}
+
+test('the schema has exactly the adapter\'s attributes', () => {
+	assert.deepEqual(Object.keys(schema.launch.properties).sort(), [...LAUNCH].sort());
+	assert.deepEqual(Object.keys(schema.attach.properties).sort(), [...ATTACH].sort());
+	assert.deepEqual(schema.launch.required, ['program']);
+	for (const [req, s] of Object.entries(schema)) {
+		for (const [k, p] of Object.entries(s.properties)) {
+			assert.ok(p.description || p.markdownDescription, `${req}.${k}: description`);
+			assert.ok('default' in p, `${req}.${k}: default`);
+			assert.deepEqual(typeErrors(p.default, p, `${req}.${k} default`), []);
+		}
+	}
+});
+
+test('the schema\'s defaults pass config.validate', () => {
+	const c = { type: 'mpidbg', request: 'launch', name: 'x' };
+	for (const [k, p] of Object.entries(schema.launch.properties)) c[k] = p.default;
+	assert.deepEqual(cfg.validate(c, { fileExists: () => true }), []);
+});
+
+test('initialConfigurations and snippets fit the schema', () => {
+	assert.ok(dbg.initialConfigurations.length > 0);
+	dbg.initialConfigurations.forEach((c, i) => checkConfig(c, `initialConfigurations[${i}]`));
+	const labels = new Set();
+	for (const sn of dbg.configurationSnippets) {
+		assert.ok(sn.label && sn.description, 'label and description');
+		assert.ok(!labels.has(sn.label), `duplicate snippet ${sn.label}`);
+		labels.add(sn.label);
+		const body = {};
+		for (const [k, v] of Object.entries(sn.body)) {
+			// An unescaped ${...} in a plain string is a snippet variable:
+			// VS Code would insert "workspaceFolder", not ${workspaceFolder}.
+			if (typeof v === 'string' && !v.startsWith('^')) assert.ok(!/(^|[^\\])\$\{/.test(v), `${sn.label}.${k}: unescaped \${`);
+			body[k] = snippetValue(v);
+		}
+		checkConfig(body, sn.label);
+	}
+	const kinds = dbg.configurationSnippets.map((sn) => sn.body.request + (sn.body.pid ? ' pid' : sn.body.pids ? ' pids' : ''));
+	assert.deepEqual(kinds.sort(), ['attach pid', 'attach pids', 'launch', 'launch']);
+	assert.ok(dbg.configurationSnippets.some((sn) => sn.body.stopOnEntry === true), 'a stopOnEntry snippet');
+	assert.ok(dbg.configurationSnippets.some((sn) => sn.body.np === 4), 'a 4-rank snippet');
+});
+
+test('manifest: activation, contributions and src agree', () => {
+	assert.equal(pkg.name, 'mpidbg');
+	assert.equal(pkg.publisher, 'mpidbg');
+	assert.ok(fs.existsSync(path.join(ROOT, pkg.main)), pkg.main);
+	assert.ok(fs.existsSync(path.join(ROOT, 'LICENSE')), 'LICENSE');
+	assert.equal(dbg.type, cfg.DEBUG_TYPE);
+	assert.equal(dbg.label, 'mpidbg (MPI)');
+	assert.deepEqual(dbg.languages, cfg.SOURCE_LANGUAGES);
+	assert.deepEqual(pkg.contributes.breakpoints.map((b) => b.language), cfg.SOURCE_LANGUAGES);
+	for (const ev of ['onDebugResolve:mpidbg', 'onDebugDynamicConfigurations:mpidbg']) {
+		assert.ok(pkg.activationEvents.includes(ev), ev);
+	}
+	// Every command named in the manifest is registered by extension.js.
+	const commands = [
+		...pkg.activationEvents.filter((e) => e.startsWith('onCommand:')).map((e) => e.slice('onCommand:'.length)),
+		...pkg.contributes.commands.map((c) => c.command),
+		...Object.values(dbg.variables || {}),
+	];
+	for (const c of commands) assert.ok(extensionSource.includes(`registerCommand('${c}'`), `${c} is not registered`);
+	const props = pkg.contributes.configuration.properties;
+	assert.deepEqual(Object.keys(props).sort(), ['mpidbg.gdb', 'mpidbg.path', 'mpidbg.trace']);
+	assert.equal(props['mpidbg.path'].default, '');
+	assert.equal(props['mpidbg.trace'].type, 'boolean');
+	for (const dep of ['@vscode/vsce', '@vscode/debugadapter-testsupport', '@vscode/debugprotocol']) {
+		assert.ok(pkg.devDependencies[dep], dep);
+	}
+	assert.equal(pkg.dependencies, undefined, 'no runtime dependencies: the .vsix is packed with --no-dependencies');
+});
