@@ -39,9 +39,12 @@ type frameRef struct{ thread, level int }
 
 // Variables references.
 type (
-	localsRef  struct{ frameRef }                   // a frame's locals and arguments
-	callRef    struct{ frameRef }                   // the MPI call a frame is making
-	varobjRef  struct{ name string; frame frameRef } // a gdb varobj's children
+	localsRef struct{ frameRef } // a frame's locals and arguments
+	callRef   struct{ frameRef } // the MPI call a frame is making
+	varobjRef struct {
+		name  string
+		frame frameRef
+	} // a gdb varobj's children
 	bufferRef struct { // an MPI buffer's elements start..end-1, as its datatype sees them
 		frame          frameRef
 		addr, datatype string // as -mpi-call gives them

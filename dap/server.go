@@ -44,13 +44,13 @@ type Server struct {
 	w   *bufio.Writer
 	seq int
 
-	mu       sync.Mutex // guards the fields below
-	sess     *session   // nil before launch or attach
-	client   dap.InitializeRequestArguments
-	filters  filterSet // exception filters (setExceptionBreakpoints)
-	ended    bool      // terminated sent
-	configured bool    // configurationDone came
-	shutdown chan struct{}
+	mu         sync.Mutex // guards the fields below
+	sess       *session   // nil before launch or attach
+	client     dap.InitializeRequestArguments
+	filters    filterSet // exception filters (setExceptionBreakpoints)
+	ended      bool      // terminated sent
+	configured bool      // configurationDone came
+	shutdown   chan struct{}
 }
 
 // NewServer returns a server for one client on rw.

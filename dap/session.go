@@ -26,18 +26,18 @@ type session struct {
 	queue *recordQueue // gdb's out-of-band records, for the events goroutine
 
 	mu        sync.Mutex
-	ranks     []*rank        // by rank number
+	ranks     []*rank          // by rank number
 	groups    map[string]*rank // by gdb thread group ("i2")
 	threads   map[int]*thread  // by gdb's global thread id = DAP thread id
 	live      bool             // the ranks are released: stops go to the client
 	waiters   []chan gdbmi.Record
-	capture   *strings.Builder // console output of the running CLI command
+	capture   *strings.Builder  // console output of the running CLI command
 	stops     map[int]*stopInfo // by thread: why it stopped, frames hidden
 	pause     string            // "" | "pause" | "deadlock": why the adapter interrupted
 	deadlock  *findingInfo      // the deadlock, once found
 	findingBp string            // gdb's number of the breakpoint on mpidbg_break
 	entryBp   string
-	refs      *handles // frames and variables, valid until the job runs again
+	refs      *handles            // frames and variables, valid until the job runs again
 	bps       map[string][]string // source path -> gdb breakpoint numbers
 	funcBps   []string
 	ended     bool

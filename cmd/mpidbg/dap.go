@@ -54,6 +54,15 @@ func (d *dapFlags) run(o *output, args []string) error {
 	if len(args) > 0 {
 		return &usageError{cmd: "dap", msg: fmt.Sprintf("takes no arguments, got %q", args[0]), hint: true}
 	}
+	if d.listen != "" {
+		host, _, err := net.SplitHostPort(d.listen)
+		if err != nil {
+			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: want HOST:PORT", d.listen), hint: true}
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: only a loopback address (127.0.0.1, ::1, localhost) is allowed: a debug adapter runs commands as you", d.listen)}
+		}
+	}
 	gdb, err := findGdb(d.gdb)
 	if err != nil {
 		return retag(err, "dap")
@@ -89,13 +98,6 @@ func (d *dapFlags) run(o *output, args []string) error {
 	}
 	if d.listen == "" {
 		return dap.NewServer(cfg, stdio{os.Stdin, o.stdout}).Serve()
-	}
-	host, _, err := net.SplitHostPort(d.listen)
-	if err != nil {
-		return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: want HOST:PORT", d.listen), hint: true}
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: only a loopback address (127.0.0.1, ::1, localhost) is allowed: a debug adapter runs commands as you", d.listen)}
 	}
 	ln, err := net.Listen("tcp", d.listen)
 	if err != nil {
