@@ -47,6 +47,17 @@ func threadNames(t *testing.T, c *testClient) map[int]string {
 	return out
 }
 
+// rankThreads is threadNames without the extra threads of a rank.
+func rankThreads(t *testing.T, c *testClient) map[int]string {
+	out := threadNames(t, c)
+	for id, name := range out {
+		if strings.Contains(name, " thread ") {
+			delete(out, id)
+		}
+	}
+	return out
+}
+
 func topFrame(t *testing.T, c *testClient, tid int) dap.StackFrame {
 	t.Helper()
 	r := c.call("stackTrace", map[string]any{"threadId": tid, "startFrame": 0, "levels": 20}).(*dap.StackTraceResponse)
@@ -203,12 +214,9 @@ func TestLaunchDeadlock(t *testing.T) {
 	if st.Body.Reason != "exception" || st.Body.Text != "deadlock" || !st.Body.AllThreadsStopped {
 		t.Fatalf("stopped: %+v, want an exception deadlock with all threads stopped", st.Body)
 	}
-	names := threadNames(t, c)
+	names := rankThreads(t, c)
 	n := 0
 	for tid, name := range names {
-		if strings.Contains(name, "thread") {
-			continue
-		}
 		n++
 		if f := topFrame(t, c, tid); f.Line != line {
 			t.Errorf("%s: top frame %+v, want deadlock.c:%d", name, f, line)
@@ -240,12 +248,9 @@ func TestLaunchEntry(t *testing.T) {
 	if r := ev.(*dap.StoppedEvent).Body.Reason; r != "entry" {
 		t.Fatalf("first stop: reason %q, want entry", r)
 	}
-	names := threadNames(t, c)
+	names := rankThreads(t, c)
 	ranks := 0
 	for tid, name := range names {
-		if strings.Contains(name, "thread") {
-			continue
-		}
 		ranks++
 		if f := topFrame(t, c, tid); f.Name != "main" {
 			t.Errorf("%s at entry: top frame %+v, want main", name, f)
@@ -318,8 +323,8 @@ func TestAttach(t *testing.T) {
 		c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
 	}
 	// the other rank: set done too, through its own thread
-	for id, name := range threadNames(t, c) {
-		if id != tid && !strings.Contains(name, "thread") {
+	for id := range rankThreads(t, c) {
+		if id != tid {
 			c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
 		}
 	}

@@ -22,24 +22,13 @@ func (s *Server) onSetBreakpointsRequest(req *dap.SetBreakpointsRequest) {
 	if path == "" {
 		path = req.Arguments.Source.Name
 	}
-	ss.mu.Lock()
-	old := ss.bps[path]
-	ss.mu.Unlock()
-	if len(old) > 0 {
-		ss.mi("-break-delete %s", strings.Join(old, " "))
-	}
-	var nums []string
-	out := make([]dap.Breakpoint, 0, len(req.Arguments.Breakpoints))
+	var specs []bpSpec
 	for _, b := range req.Arguments.Breakpoints {
-		opts := breakOptions(b.Condition, b.HitCondition)
-		rec, err := ss.mi("-break-insert -f %s%s", opts, quote(fmt.Sprintf("%s:%d", path, b.Line)))
-		out = append(out, ss.breakpoint(rec, err, b.Line, path, &nums))
+		specs = append(specs, bpSpec{location: fmt.Sprintf("%s:%d", path, b.Line), line: b.Line, path: path,
+			cond: b.Condition, hit: b.HitCondition})
 	}
-	ss.mu.Lock()
-	ss.bps[path] = nums
-	ss.mu.Unlock()
 	resp := &dap.SetBreakpointsResponse{Response: response(req)}
-	resp.Body.Breakpoints = out
+	resp.Body.Breakpoints = ss.replaceBreakpoints(path, specs)
 	s.send(resp)
 }
 
@@ -49,24 +38,46 @@ func (s *Server) onSetFunctionBreakpointsRequest(req *dap.SetFunctionBreakpoints
 		s.fail(req, errNoSession, "launch or attach first")
 		return
 	}
+	var specs []bpSpec
+	for _, b := range req.Arguments.Breakpoints {
+		specs = append(specs, bpSpec{location: b.Name, cond: b.Condition, hit: b.HitCondition})
+	}
+	resp := &dap.SetFunctionBreakpointsResponse{Response: response(req)}
+	resp.Body.Breakpoints = ss.replaceBreakpoints(functionBreakpoints, specs)
+	s.send(resp)
+}
+
+// functionBreakpoints is the key of the function breakpoints in
+// session.bps (a source path never starts with NUL).
+const functionBreakpoints = "\x00functions"
+
+// bpSpec is one breakpoint the client asked for.
+type bpSpec struct {
+	location  string // as -break-insert takes it: file:line or a function
+	line      int
+	path      string
+	cond, hit string
+}
+
+// replaceBreakpoints sets the breakpoints of one source (or the function
+// breakpoints), as DAP's requests replace them all each time.
+func (ss *session) replaceBreakpoints(key string, specs []bpSpec) []dap.Breakpoint {
 	ss.mu.Lock()
-	old := ss.funcBps
+	old := ss.bps[key]
 	ss.mu.Unlock()
 	if len(old) > 0 {
 		ss.mi("-break-delete %s", strings.Join(old, " "))
 	}
 	var nums []string
-	out := make([]dap.Breakpoint, 0, len(req.Arguments.Breakpoints))
-	for _, b := range req.Arguments.Breakpoints {
-		rec, err := ss.mi("-break-insert -f %s%s", breakOptions(b.Condition, b.HitCondition), quote(b.Name))
-		out = append(out, ss.breakpoint(rec, err, 0, "", &nums))
+	out := make([]dap.Breakpoint, 0, len(specs))
+	for _, b := range specs {
+		rec, err := ss.mi("-break-insert -f %s%s", breakOptions(b.cond, b.hit), quote(b.location))
+		out = append(out, ss.breakpoint(rec, err, b.line, b.path, &nums))
 	}
 	ss.mu.Lock()
-	ss.funcBps = nums
+	ss.bps[key] = nums
 	ss.mu.Unlock()
-	resp := &dap.SetFunctionBreakpointsResponse{Response: response(req)}
-	resp.Body.Breakpoints = out
-	s.send(resp)
+	return out
 }
 
 // breakOptions turns a condition and a hit count into -break-insert's

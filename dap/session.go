@@ -38,8 +38,7 @@ type session struct {
 	findingBp string            // gdb's number of the breakpoint on mpidbg_break
 	entryBp   string
 	refs      *handles            // frames and variables, valid until the job runs again
-	bps       map[string][]string // source path -> gdb breakpoint numbers
-	funcBps   []string
+	bps       map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
 	ended     bool
 
 	job        *job // nil when attached to a running job
