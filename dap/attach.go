@@ -190,11 +190,16 @@ func (ss *session) resumeAll() error {
 	return err
 }
 
-// liveThread is a thread of a rank that has not exited, its main thread
-// if it has one, or 0.
+// liveThread is the thread of the last stop while its rank lives (gdb
+// steps that thread over its breakpoint when it resumes; resumed from
+// another, a multi-inferior gdb was seen to report the same hit twice),
+// else a rank's main thread, else any thread of a live rank, else 0.
 func (ss *session) liveThread() int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if t := ss.threads[ss.lastStop]; t != nil && t.rank != nil && !t.rank.exited {
+		return ss.lastStop
+	}
 	best := 0
 	for id, t := range ss.threads {
 		if t.rank == nil || t.rank.exited {
