@@ -338,3 +338,32 @@ func TestAttach(t *testing.T) {
 		t.Errorf("the job did not finish after the debugger detached:\n%s", out.String())
 	}
 }
+
+// TestLaunchNonStop: in non-stop mode each rank stops at the breakpoint
+// on its own and is continued on its own.
+func TestLaunchNonStop(t *testing.T) {
+	prog, cfg := fixture(t, "breakpoints")
+	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
+	line := markerLine(t, "breakpoints", "BREAK")
+	c := start(t, cfg)
+	launchJob(t, c, map[string]any{"program": prog, "np": 2, "nonStop": true}, src, []int{line}, nil)
+	seen := map[int]bool{}
+	from := 0
+	for len(seen) < 2 {
+		ev, at := c.event("stopped", from, stopTimeout)
+		from = at + 1
+		st := ev.(*dap.StoppedEvent)
+		if st.Body.Reason != "breakpoint" || st.Body.AllThreadsStopped {
+			t.Fatalf("stopped %+v: want a breakpoint stop of one thread", st.Body)
+		}
+		if f := topFrame(t, c, st.Body.ThreadId); f.Line != line {
+			t.Fatalf("thread %d at %+v, want line %d", st.Body.ThreadId, f, line)
+		}
+		seen[st.Body.ThreadId] = true
+		r := c.call("continue", map[string]any{"threadId": st.Body.ThreadId}).(*dap.ContinueResponse)
+		if r.Body.AllThreadsContinued {
+			t.Errorf("non-stop continue says all threads continued")
+		}
+	}
+	c.event("terminated", from, stopTimeout)
+}
