@@ -80,6 +80,14 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 			ss.stopped(tid, "pause", "", nil, nil)
 			return
 		}
+		if sig == "0" {
+			// non-stop: the stop attaching made, reported late; not the
+			// program's doing (DESIGN.md), so the thread goes on
+			if ss.nonStop && tid > 0 {
+				go ss.mi("-exec-continue --thread %d", tid)
+			}
+			return
+		}
 		meaning := res.String("signal-meaning")
 		ss.stopped(tid, "exception", fmt.Sprintf("%s, %s", sig, meaning), nil, &stopInfo{signal: sig + " (" + meaning + ")"})
 	default:
