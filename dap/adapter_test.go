@@ -178,6 +178,11 @@ func TestLaunchFinding(t *testing.T) {
 	if !strings.Contains(repl.Body.Result, "buffer-overlap") {
 		t.Errorf("mpi errors in the Debug Console: %q", repl.Body.Result)
 	}
+	// an expression with an effect is evaluated once
+	c.call("evaluate", map[string]any{"expression": "buf[7] += 1", "context": "repl", "frameId": top.Id})
+	if v := c.call("evaluate", map[string]any{"expression": "buf[7]", "context": "watch", "frameId": top.Id}).(*dap.EvaluateResponse); v.Body.Result != "8" {
+		t.Errorf("buf[7] after buf[7] += 1: %q, want 8 (evaluated once)", v.Body.Result)
+	}
 	if r := c.send("evaluate", map[string]any{"expression": "rank = 7", "context": "hover", "frameId": top.Id}); true {
 		m, _ := c.wait("hover response", stopTimeout, 0, func(m dap.Message) bool {
 			x, ok := m.(dap.ResponseMessage)

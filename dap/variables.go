@@ -63,8 +63,9 @@ func (s *Server) onVariablesRequest(req *dap.VariablesRequest) {
 func (f frameRef) sel() string { return fmt.Sprintf("--thread %d --frame %d", f.thread, f.level) }
 
 // locals lists a frame's arguments and locals. Scalars come with their
-// value; aggregates and MPI handles become varobjs, whose children the
-// extension's printers give (an MPI_Datatype's constructor tree).
+// value; aggregates and MPI handles become varobjs, whose values and
+// children the extension's printers give; an MPI_Datatype shows its
+// constructor tree (datatype.go).
 func (ss *session) locals(f frameRef) ([]dap.Variable, error) {
 	rec, err := ss.mi("-stack-list-variables %s --simple-values", f.sel())
 	if err != nil {
@@ -75,11 +76,14 @@ func (ss *session) locals(f frameRef) ([]dap.Variable, error) {
 		t, _ := v.(gdbmi.Tuple)
 		name, typ := t.String("name"), t.String("type")
 		value, hasValue := t.Get("value").(gdbmi.Const)
-		dv := dap.Variable{Name: name, Type: typ, Value: string(value), EvaluateName: name}
 		if !hasValue || mpiHandleTypes[typ] {
-			dv = ss.expression(f, name, typ)
-		} else if isPointer(typ, string(value)) {
-			dv.MemoryReference = memRef(f.thread, string(value))
+			dv, _ := ss.expression(f, name, typ) // an error is shown as the value
+			out = append(out, dv)
+			continue
+		}
+		dv := dap.Variable{Name: name, Type: typ, Value: string(value), EvaluateName: name}
+		if isPointer(typ, dv.Value) {
+			dv.MemoryReference = memRef(f.thread, dv.Value)
 		}
 		out = append(out, dv)
 	}
@@ -102,40 +106,42 @@ func memRef(thread int, value string) string {
 	return fmt.Sprintf("%s@%d", m, thread)
 }
 
-// expression is one expression as a variable: its value as gdb prints it
-// (printers included), children through a varobj.
-func (ss *session) expression(f frameRef, expr, typ string) dap.Variable {
+// expression is one expression as a variable. It is evaluated once, by
+// the varobj that gives its children (a second evaluation would repeat
+// what an expression such as i++ or f() does); the varobj's value is
+// what gdb prints, printers included. When it cannot be evaluated, the
+// error is returned and also shown as the value.
+func (ss *session) expression(f frameRef, expr, typ string) (dap.Variable, error) {
 	if typ == "MPI_Datatype" {
-		return ss.datatypeVariable(f, expr, expr)
+		return ss.datatypeVariable(f, expr, expr), nil
 	}
 	dv := dap.Variable{Name: expr, Type: typ, EvaluateName: expr}
-	vo, voErr := ss.mi("-var-create %s - * %s", f.sel(), quote(expr))
-	name := ""
-	if voErr == nil {
-		name = vo.Results.String("name")
-		ss.mu.Lock()
-		ss.varobjs = append(ss.varobjs, name)
-		ss.mu.Unlock()
-		if dv.Type == "" {
-			dv.Type = vo.Results.String("type")
-			if dv.Type == "MPI_Datatype" {
-				return ss.datatypeVariable(f, expr, expr)
-			}
-		}
-	}
-	val, err := ss.mi("-data-evaluate-expression %s %s", f.sel(), quote(expr))
+	vo, err := ss.mi("-var-create %s - * %s", f.sel(), quote(expr))
 	if err != nil {
 		dv.Value = "<" + errText(err) + ">"
-		return dv
+		return dv, err
 	}
-	dv.Value = val.Results.String("value")
-	if voErr == nil && (atoi(vo.Results.String("numchild")) > 0 || vo.Results.String("has_more") == "1" || vo.Results.String("dynamic") == "1") {
+	name := vo.Results.String("name")
+	ss.mu.Lock()
+	ss.varobjs = append(ss.varobjs, name)
+	ss.mu.Unlock()
+	if dv.Type = vo.Results.String("type"); dv.Type == "MPI_Datatype" {
+		return ss.datatypeVariable(f, expr, expr), nil
+	}
+	dv.Value = vo.Results.String("value")
+	if hasChildren(vo.Results) {
 		dv.VariablesReference = ss.refs.add(varobjRef{name: name, frame: f})
 	}
 	if isPointer(dv.Type, dv.Value) {
 		dv.MemoryReference = memRef(f.thread, dv.Value)
 	}
-	return dv
+	return dv, nil
+}
+
+// hasChildren says whether a varobj (or a child of one) can be
+// expanded: gdb counts its children, or a printer says it has more.
+func hasChildren(vo gdbmi.Tuple) bool {
+	return atoi(vo.String("numchild")) > 0 || vo.String("has_more") == "1"
 }
 
 // children lists a varobj's children.
@@ -148,29 +154,24 @@ func (ss *session) children(r varobjRef) ([]dap.Variable, error) {
 	for _, c := range rec.Results.List("children").Results {
 		t, _ := c.Value.(gdbmi.Tuple)
 		name, exp, typ := t.String("name"), t.String("exp"), t.String("type")
-		value, hasValue := t.Get("value").(gdbmi.Const)
-		dv := dap.Variable{Name: exp, Type: typ, Value: string(value)}
-		if isString(typ) {
+		dv := dap.Variable{Name: exp, Type: typ, Value: t.String("value")}
+		switch {
+		case typ == "MPI_Datatype":
+			// a datatype inside a struct or array: its constructor tree
+			if p, err := ss.mi("-var-info-path-expression %s", quote(name)); err == nil {
+				dv = ss.datatypeVariable(r.frame, exp, p.Results.String("path_expr"))
+			}
+		case isString(typ):
 			// a printer's text child (the combiner's name): its text, not
 			// its characters
 			if v, err := ss.mi("-var-evaluate-expression %s", quote(name)); err == nil {
 				dv.Value = unquoteC(v.Results.String("value"))
 			}
-			out = append(out, dv)
-			continue
-		}
-		if atoi(t.String("numchild")) > 0 || t.String("dynamic") == "1" {
+		case hasChildren(t) || (t.String("dynamic") == "1" && !mpiHandleTypes[typ]):
+			// a printer's child counts its children only once listed
 			dv.VariablesReference = ss.refs.add(varobjRef{name: name, frame: r.frame})
-			if !hasValue || dv.Value == "" {
+			if dv.Value == "" {
 				dv.Value = "{…}"
-			}
-		}
-		if mpiHandleTypes[typ] {
-			// a handle inside a struct: its printer's summary
-			if p, err := ss.mi("-var-info-path-expression %s", quote(name)); err == nil {
-				v := ss.expression(r.frame, p.Results.String("path_expr"), typ)
-				v.Name = exp
-				dv = v
 			}
 		}
 		out = append(out, dv)
@@ -302,11 +303,11 @@ func (s *Server) onEvaluateRequest(req *dap.EvaluateRequest) {
 		s.fail(req, errEvaluate, "no rank is stopped: pause first")
 		return
 	}
-	if _, err := ss.mi("-data-evaluate-expression %s %s", f.sel(), quote(expr)); err != nil {
+	v, err := ss.expression(f, expr, "")
+	if err != nil {
 		s.fail(req, errEvaluate, "%s", errText(err))
 		return
 	}
-	v := ss.expression(f, expr, "")
 	resp.Body.Result, resp.Body.Type, resp.Body.VariablesReference, resp.Body.MemoryReference = v.Value, v.Type, v.VariablesReference, v.MemoryReference
 	s.send(resp)
 }
