@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/dap/gdbmi"
 )
 
 // attachRank puts one process under gdb as rank r's inferior. The first
@@ -18,9 +19,7 @@ import (
 func (ss *session) attachRank(r, pid int) error {
 	ss.mu.Lock()
 	group := ""
-	if len(ss.groups) > 0 {
-		group = "" // a new inferior, below
-	} else {
+	if len(ss.groups) == 0 {
 		group = "i1"
 	}
 	ss.mu.Unlock()
@@ -68,7 +67,7 @@ func (ss *session) classifyThreads() {
 		return
 	}
 	for _, v := range rec.Results.List("threads").Values {
-		th, _ := v.(tuple)
+		th, _ := v.(gdbmi.Tuple)
 		id := atoi(th.String("id"))
 		f := th.Tuple("frame")
 		if f == nil {

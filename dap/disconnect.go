@@ -11,7 +11,7 @@ import (
 // an attached one detached (unless terminateDebuggee is true).
 func (s *Server) onDisconnectRequest(req *dap.DisconnectRequest) {
 	var terminate *bool
-	if ss := s.session(); ss != nil && !ss.launched && req.Arguments != nil {
+	if ss := s.session(); ss != nil && ss.job == nil && req.Arguments != nil {
 		terminate = &req.Arguments.TerminateDebuggee
 	}
 	s.endSession(terminate)
@@ -26,7 +26,7 @@ func (s *Server) onTerminateRequest(req *dap.TerminateRequest) {
 		return
 	}
 	s.send(&dap.TerminateResponse{Response: response(req)})
-	if ss.launched {
+	if ss.job != nil {
 		ss.endJob()
 	} else {
 		ss.detachRanks()
@@ -51,17 +51,17 @@ func (s *Server) endSession(terminate *bool) {
 	if done {
 		return
 	}
-	end := ss.launched
+	launched := ss.job != nil
+	end := launched
 	if terminate != nil {
 		end = *terminate
 	}
-	if end {
-		if ss.job != nil {
-			ss.endJob()
-		} else {
-			ss.killRanks()
-		}
-	} else {
+	switch {
+	case end && launched:
+		ss.endJob()
+	case end:
+		ss.killRanks()
+	default:
 		// the ranks must not stay stopped, nor hit a breakpoint without
 		// a debugger
 		ss.interruptIfRunning()

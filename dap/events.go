@@ -68,13 +68,8 @@ func (ss *session) record(r gdbmi.Record) {
 		rk := ss.groups[group]
 		t := &thread{id: id, rank: rk}
 		if rk != nil {
-			n := 0
-			for _, o := range ss.threads {
-				if o.rank == rk {
-					n++
-				}
-			}
-			t.index = n + 1
+			rk.nthreads++
+			t.index = rk.nthreads
 			if rk.main == 0 {
 				rk.main = id
 				t.known = true
@@ -168,7 +163,7 @@ func (s *Server) output(category, text string) {
 	s.send(ev)
 }
 
-// lines splits gdb's console text for a REPL answer.
+// trimConsole is gdb's console text as a REPL answer.
 func trimConsole(s string) string {
 	return strings.TrimRight(s, "\n")
 }

@@ -49,8 +49,7 @@ type job struct {
 	result   launch.Result
 	err      error
 	selected []int // the ranks under the debugger
-	entry    bool
-	findings bool // stop on findings
+	entry    bool  // stopOnEntry
 }
 
 func (s *Server) session() *session {
@@ -89,7 +88,6 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 		s.fail(req, errLaunchFailed, "cannot start gdb: %v", err)
 		return
 	}
-	ss.launched = true
 	dir, err := os.MkdirTemp("", "mpidbg-dap-") // mode 0700: the user's alone
 	if err != nil {
 		ss.close()
@@ -97,7 +95,7 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 		return
 	}
 	j := &job{dir: dir, signals: make(chan os.Signal, 4), done: make(chan struct{}), selected: selected,
-		entry: a.StopOnEntry, findings: a.StopOnError == nil || *a.StopOnError}
+		entry: a.StopOnEntry}
 	cfg.Env = append(cfg.Env, launch.Var{Name: "MPIDBG_DEBUGGER", Value: dir},
 		launch.Var{Name: "MPIDBG_DEBUGGER_TIMEOUT", Value: strconv.Itoa(int(attachTimeout.Seconds()) + 5)})
 	if len(selected) < cfg.NP {
@@ -111,7 +109,7 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 	s.sess = ss
 	s.mu.Unlock()
 	ss.job = j
-	ss.noFindings = !j.findings
+	ss.noFindings = a.StopOnError != nil && !*a.StopOnError
 
 	col := report.NewCollector()
 	go func() {

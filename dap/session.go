@@ -18,10 +18,9 @@ const miTimeout = 30 * time.Second
 
 // session is one debugged job: one gdb with one inferior per rank.
 type session struct {
-	srv      *Server
-	gdb      *gdbmi.Client
-	launched bool // the adapter started the job: ending the session ends it
-	nonStop  bool
+	srv     *Server
+	gdb     *gdbmi.Client
+	nonStop bool
 
 	queue *recordQueue // gdb's out-of-band records, for the events goroutine
 
@@ -31,17 +30,16 @@ type session struct {
 	threads   map[int]*thread  // by gdb's global thread id = DAP thread id
 	live      bool             // the ranks are released: stops go to the client
 	waiters   []chan gdbmi.Record
-	capture   *strings.Builder  // console output of the running CLI command
-	stops     map[int]*stopInfo // by thread: why it stopped, frames hidden
-	pause     string            // "" | "pause" | "deadlock": why the adapter interrupted
-	deadlock  *findingInfo      // the deadlock, once found
-	findingBp string            // gdb's number of the breakpoint on mpidbg_break
-	entryBp   string
+	capture   *strings.Builder    // console output of the running CLI command
+	stops     map[int]*stopInfo   // by thread: why it stopped, frames hidden
+	pause     string              // "" | "pause" | "deadlock": why the adapter interrupted
+	deadlock  *findingInfo        // the deadlock, once found
+	findingBp string              // gdb's number of the breakpoint on mpidbg_break
 	refs      *handles            // frames and variables, valid until the job runs again
 	bps       map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
 	ended     bool
 
-	job        *job // nil when attached to a running job
+	job        *job // the launched job (ending the session ends it); nil when attached
 	noFindings bool // stopOnError false: no breakpoint on mpidbg_break
 	attached   bool // every rank is under gdb
 	releasing  bool
@@ -50,15 +48,12 @@ type session struct {
 	lastStop   int      // the thread of the last stop the client was told of
 }
 
-// tuple is a gdb/MI tuple.
-type tuple = gdbmi.Tuple
-
 type rank struct {
 	n, pid   int
 	group    string
 	main     int // the first thread's id
+	nthreads int // threads seen, to number the next one
 	exited   bool
-	exitCode string
 }
 
 type thread struct {
@@ -176,7 +171,7 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// rankOfThread returns the thread's rank, nil if unknown.
+// threadOf returns the thread, nil if unknown.
 func (ss *session) threadOf(id int) *thread {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()

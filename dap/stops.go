@@ -135,7 +135,7 @@ func (ss *session) onRankExited(res gdbmi.Tuple) {
 	ss.mu.Lock()
 	rk := ss.groups[group]
 	if rk != nil {
-		rk.exited, rk.exitCode = true, code
+		rk.exited = true
 	}
 	ss.mu.Unlock()
 	if rk == nil {
