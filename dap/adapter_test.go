@@ -324,14 +324,8 @@ func TestAttach(t *testing.T) {
 		t.Fatalf("stopped at %+v, want spin.c:%d", f, line)
 	}
 	c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": src}, "breakpoints": []map[string]any{}})
-	for _, id := range []int{tid} {
+	for id := range rankThreads(t, c) { // let every rank leave its loop
 		c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
-	}
-	// the other rank: set done too, through its own thread
-	for id := range rankThreads(t, c) {
-		if id != tid {
-			c.call("evaluate", map[string]any{"expression": "-exec set var done = 1", "context": "repl", "frameId": topFrame(t, c, id).Id})
-		}
 	}
 	c.call("disconnect", map[string]any{"terminateDebuggee": false})
 	select {

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
     MPI_Type_commit(&row);
     int *recvbuf = rank == 2 ? &buf[2] : &buf[4];
     MPI_Irecv(recvbuf, 4, MPI_INT, rank, 1, MPI_COMM_WORLD, &reqs[0]);
-    MPI_Isend(&buf[0], 4, MPI_INT, rank, 1, MPI_COMM_WORLD, &reqs[1]); // FAULT
+    MPI_Isend(&buf[0], 4, MPI_INT, rank, 1, MPI_COMM_WORLD, &reqs[1]); // FAULT buffer-overlap
     MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
     MPI_Type_free(&row);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -108,7 +108,7 @@ test('planted: the faulty rank stops at the faulty call, with the finding', { sk
 	requireAll('planted');
 	const { source, program } = testprog('planted');
 	const fault = markerLine(source, 'FAULT');
-	// "// FAULT buffer-overlap" may name the finding the line plants.
+	// "// FAULT buffer-overlap" names the finding the line plants.
 	const wantId = (/\/\/\s*FAULT\s+([a-z][a-z0-9-]+)/.exec(fault.text) || [])[1];
 	const dc = await session(t);
 	await dc.run({ program, np: 4 });
@@ -123,7 +123,8 @@ test('planted: the faulty rank stops at the faulty call, with the finding', { sk
 
 	const info = (await dc.exceptionInfoRequest({ threadId })).body;
 	assert.match(info.exceptionId, /^[a-z][a-z0-9-]+$/, 'exceptionId is a finding id');
-	if (wantId) assert.equal(info.exceptionId, wantId);
+	assert.ok(wantId, 'planted.c names its finding after // FAULT');
+	assert.equal(info.exceptionId, wantId);
 	assert.ok(info.description, 'description (the finding\'s message)');
 	assert.equal(info.breakMode, 'always');
 	assert.ok(info.details && info.details.message, 'details.message');
