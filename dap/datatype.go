@@ -13,10 +13,11 @@ import (
 // type a datatype variable again, from the extension's -mpi-type (which
 // reads the shim's registry; nothing runs in the program).
 
-// datatypeRef is a datatype's children: expr evaluates to the handle.
+// datatypeRef is a datatype's children: -mpi-type's value for it, read
+// when the variable was listed (references last until the job runs).
 type datatypeRef struct {
 	frame frameRef
-	expr  string
+	value gdbmi.Tuple
 }
 
 // datatypeVariable is expr, an MPI_Datatype, as a variable.
@@ -32,7 +33,7 @@ func (ss *session) datatypeVariable(f frameRef, name, expr string) dap.Variable 
 		dv.Value += "  (" + st + ")"
 	}
 	if v.String("predefined") != "true" {
-		dv.VariablesReference = ss.refs.add(datatypeRef{frame: f, expr: expr})
+		dv.VariablesReference = ss.refs.add(datatypeRef{frame: f, value: v})
 	}
 	return dv
 }
@@ -47,11 +48,8 @@ func (ss *session) mpiType(f frameRef, expr string) (gdbmi.Tuple, error) {
 
 // datatypeChildren lists a datatype's constructor, arguments, old types
 // and layout.
-func (ss *session) datatypeChildren(r datatypeRef) ([]dap.Variable, error) {
-	v, err := ss.mpiType(r.frame, r.expr)
-	if err != nil {
-		return nil, err
-	}
+func (ss *session) datatypeChildren(r datatypeRef) []dap.Variable {
+	v := r.value
 	out := []dap.Variable{{Name: "combiner", Value: v.String("combiner")}}
 	for _, p := range v.List("params").Values {
 		t, _ := p.(gdbmi.Tuple)
@@ -82,7 +80,7 @@ func (ss *session) datatypeChildren(r datatypeRef) ([]dap.Variable, error) {
 	if w := v.Tuple("site").String("where"); w != "" {
 		out = append(out, dap.Variable{Name: "created at", Value: w})
 	}
-	return out, nil
+	return out
 }
 
 // valueText is an MI value as one line: lists as [a, b, c].

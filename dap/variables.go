@@ -43,7 +43,7 @@ func (s *Server) onVariablesRequest(req *dap.VariablesRequest) {
 	case bufferRef:
 		vars, err = ss.bufferPage(r)
 	case datatypeRef:
-		vars, err = ss.datatypeChildren(r)
+		vars = ss.datatypeChildren(r)
 	default:
 		err = fmt.Errorf("reference %d is not a variables reference", req.Arguments.VariablesReference)
 	}
