@@ -4,8 +4,10 @@
 export PATH := $(PATH):/usr/local/go/bin
 GO      ?= go
 MPICC   ?= mpicc.mpich
+MPICC_OPENMPI ?= mpicc.openmpi
 BIN     := bin/mpidbg
 LIB     := lib/libmpidbg.so
+LIB_OPENMPI := lib/libmpidbg-openmpi.so
 # every Go package the command links (the shim and the tools under bench/ are built apart)
 SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './shim/*' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
@@ -16,13 +18,16 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
-build: deps $(BIN) $(LIB)
+build: deps $(BIN) $(LIB) $(LIB_OPENMPI)
 
 $(BIN): $(SOURCES)
 	$(GO) build -o $@ ./cmd/mpidbg
 
-# The PMPI shim: a cgo c-shared library with the Go engine inside. The MPI
-# include and library paths come from the MPI compiler wrapper.
+# The PMPI shim: a cgo c-shared library with the Go engine inside, built
+# once per MPI library from the same sources (docs/openmpi.md): for MPICH
+# lib/libmpidbg.so, for Open MPI lib/libmpidbg-openmpi.so (build tag
+# openmpi). The include and library paths come from each MPI's compiler
+# wrapper; shim/main.go has Debian's as the fallback.
 SHIM_SOURCES := $(wildcard shim/*.c shim/*.h shim/*.go shim/calls.tbl) \
 	$(shell find datatype registry checks wire -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod
 MPI_SHOW     := $(shell $(MPICC) -show 2>/dev/null)
@@ -30,6 +35,12 @@ $(LIB): $(SHIM_SOURCES)
 	CGO_CFLAGS="-g -O2 $(filter -I%,$(MPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(MPI_SHOW))" \
 		$(GO) build -buildmode=c-shared -o $@ ./shim
 	@rm -f lib/libmpidbg.h
+
+OPENMPI_SHOW := $(shell $(MPICC_OPENMPI) -show 2>/dev/null)
+$(LIB_OPENMPI): $(SHIM_SOURCES)
+	CGO_CFLAGS="-g -O2 $(filter -I%,$(OPENMPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(OPENMPI_SHOW))" \
+		$(GO) build -tags openmpi -buildmode=c-shared -o $@ ./shim
+	@rm -f lib/libmpidbg-openmpi.h
 
 # The demo: examples/halo.c, a halo exchange with four planted mistakes,
 # run on 4 ranks under mpidbg. mpidbg exits 1 because it found errors,
@@ -46,7 +57,7 @@ bin/halo: examples/halo.c
 	@mkdir -p bin
 	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
 
-test: deps $(BIN) $(LIB) vet gotest vscodetest
+test: deps $(BIN) $(LIB) $(LIB_OPENMPI) vet gotest vscodetest
 
 vet:
 	$(GO) vet ./...
@@ -59,7 +70,7 @@ gotest:
 # Go benchmarks of the datatype engine, then what mpidbg costs a running
 # MPI program: bench/programs natively, under mpidbg with the cross-rank
 # checks off (issue-3 checks only) and with every check, in one invocation.
-bench: deps $(BIN) $(LIB)
+bench: deps $(BIN) $(LIB) $(LIB_OPENMPI)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
 	$(GO) run ./bench/runner -rounds 5 -np 2
 
@@ -76,15 +87,18 @@ install: build
 	install -d $(INSTALL_ROOT)/bin $(INSTALL_ROOT)/lib $(INSTALL_ROOT)/extensions/gdb/mpidbg_gdb $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(INSTALL_ROOT)/bin/mpidbg
 	install -m 644 $(LIB) $(INSTALL_ROOT)/lib/libmpidbg.so
+	install -m 644 $(LIB_OPENMPI) $(INSTALL_ROOT)/lib/libmpidbg-openmpi.so
 	install -m 644 extensions/gdb/mpidbg-gdb.py $(INSTALL_ROOT)/extensions/gdb/
 	install -m 644 extensions/gdb/mpidbg_gdb/*.py $(INSTALL_ROOT)/extensions/gdb/mpidbg_gdb/
 	ln -sf $(PREFIX)/lib/mpidbg/bin/mpidbg $(DESTDIR)$(PREFIX)/bin/mpidbg
 	install -d $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib
 	ln -sf $(PREFIX)/lib/mpidbg/extensions/gdb/mpidbg-gdb.py $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py
+	ln -sf $(PREFIX)/lib/mpidbg/extensions/gdb/mpidbg-gdb.py $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg-openmpi.so-gdb.py
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/mpidbg
-	rm -f $(DESTDIR)$(PREFIX)/bin/mpidbg $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py
+	rm -f $(DESTDIR)$(PREFIX)/bin/mpidbg $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py \
+		$(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg-openmpi.so-gdb.py
 
 # Each fuzzer of each package for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s

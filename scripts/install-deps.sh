@@ -4,7 +4,9 @@
 # Runs apt-get as root, or through sudo for a normal user.
 set -euo pipefail
 
-packages=(mpich libmpich-dev gdb gdbserver gcc make)
+# Both MPI libraries mpidbg supports: make builds a shim for each and
+# make test runs every test against both.
+packages=(mpich libmpich-dev openmpi-bin libopenmpi-dev gdb gdbserver gcc make)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/registry"
 )
 
 // describe writes the finding an event stands for: the catalogue's
@@ -131,8 +132,13 @@ func (d *desc) typeDesc(h uint64) string {
 	return s
 }
 
-// handleKind names the kind of object an MPICH handle is (bits 26-29).
+// handleKind names the kind of object a handle is: from an MPICH
+// handle's bits 26-29, else (an Open MPI handle is an address) from the
+// argument's name.
 func handleKind(h uint64, arg string) (kind, null string) {
+	if thisMPI() != registry.MPICH {
+		return kindOfArg(arg)
+	}
 	switch (h >> 26) & 0xf {
 	case 1:
 		return "communicator", "MPI_COMM_NULL"
@@ -147,6 +153,10 @@ func handleKind(h uint64, arg string) (kind, null string) {
 	case 11:
 		return "request", "MPI_REQUEST_NULL"
 	}
+	return kindOfArg(arg)
+}
+
+func kindOfArg(arg string) (kind, null string) {
 	switch {
 	case strings.Contains(arg, "comm"):
 		return "communicator", "MPI_COMM_NULL"

@@ -79,7 +79,7 @@ func mpidbg_go_ctor_check(combiner C.int, ints *C.int32_t, nints C.int, addrs *C
 		olds[i] = t
 	}
 	c := datatype.Combiner(combiner)
-	_, err := registry.FromContents(registry.MPICH, c, is, as, olds)
+	_, err := registry.FromContents(thisMPI(), c, is, as, olds)
 	var ae *datatype.ArgError
 	var ce *registry.ContentsError
 	var text string

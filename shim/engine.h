@@ -10,6 +10,10 @@
 
 #include "registry.h"
 
+/* mpidbg_mpi_id is the enum mpidbg_mpi of the MPI the shim was built
+ * for (builtin.c). */
+int mpidbg_mpi_id(void);
+
 /* Message variants: which form of the message the Go side writes for a
  * finding (the same id can arise in several ways). */
 enum mpidbg_variant {

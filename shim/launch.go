@@ -70,7 +70,7 @@ func (l *launcher) start() {
 	exe, _ := os.Executable()
 	if l.send(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{
 		Version: wire.Version, Rank: worldRank(), Size: int(mpiWorldSize()), PID: os.Getpid(),
-		Host: host, Exe: exe, MPI: "mpich",
+		Host: host, Exe: exe, MPI: thisMPI().String(),
 	}}) {
 		go l.watch(c) // the deadlock detector's eyes (watch.go)
 		go l.commands(c)

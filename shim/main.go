@@ -11,8 +11,12 @@
 package main
 
 /*
-#cgo CFLAGS: -I/usr/include/x86_64-linux-gnu/mpich -O2 -Wall -Wno-unused-function
-#cgo LDFLAGS: -lmpich -ldl
+#cgo CFLAGS: -O2 -Wall -Wno-unused-function
+#cgo !openmpi CFLAGS: -I/usr/include/x86_64-linux-gnu/mpich
+#cgo !openmpi LDFLAGS: -lmpich
+#cgo openmpi CFLAGS: -I/usr/lib/x86_64-linux-gnu/openmpi/include -DMPIDBG_OPENMPI
+#cgo openmpi LDFLAGS: -L/usr/lib/x86_64-linux-gnu/openmpi/lib -lmpi
+#cgo LDFLAGS: -ldl
 #include "engine.h"
 */
 import "C"

@@ -66,7 +66,7 @@ func builder() *registry.Builder {
 				pre[uint64(h)] = datatype.Basic(b)
 			}
 		}
-		models.b = &registry.Builder{MPI: registry.MPICH, Predefined: pre, Lookup: lookupType}
+		models.b = &registry.Builder{MPI: thisMPI(), Predefined: pre, Lookup: lookupType}
 		models.epoch = e
 		models.renamed = seq
 	}
@@ -125,3 +125,6 @@ var ctorNames = map[datatype.Combiner]string{
 	datatype.CombinerDarray:        "MPI_Type_create_darray",
 	datatype.CombinerResized:       "MPI_Type_create_resized",
 }
+
+// thisMPI is the MPI library the shim was built for (shim.h's MPIDBG_MPI_ID).
+func thisMPI() registry.MPI { return registry.MPI(C.mpidbg_mpi_id()) }

@@ -201,7 +201,12 @@ static struct mpidbg_nasty_win *win_get(MPI_Win win, const struct mpidbg_wobj *w
     if (PMPI_Win_get_info(win, &info) == MPI_SUCCESS) {
         char v[64];
         int len = sizeof v, flag = 0;
+#if MPI_VERSION >= 4
         if (PMPI_Info_get_string(info, "accumulate_ordering", &len, v, &flag) == MPI_SUCCESS && flag)
+#else
+        (void)len;
+        if (PMPI_Info_get(info, "accumulate_ordering", (int)sizeof v - 1, v, &flag) == MPI_SUCCESS && flag)
+#endif
             w->acc_free = strcmp(v, "none") == 0;
         PMPI_Info_free(&info);
     }

@@ -11,10 +11,59 @@
  * runs only for handles the shim does not know, so a correct program
  * pays it once per such handle.
  */
+#define _GNU_SOURCE 1 /* process_vm_readv, for Open MPI */
 #include "shim.h"
 
-enum { PROBE_TYPE, PROBE_COMM, PROBE_GROUP, PROBE_OP, PROBE_WIN, PROBE_REQUEST };
+enum {
+    PROBE_TYPE = MPIDBG_HK_TYPE,
+    PROBE_COMM = MPIDBG_HK_COMM,
+    PROBE_GROUP = MPIDBG_HK_GROUP,
+    PROBE_OP = MPIDBG_HK_OP,
+    PROBE_WIN = MPIDBG_HK_WIN,
+    PROBE_REQUEST = MPIDBG_HK_REQUEST,
+};
 
+#ifdef OPEN_MPI
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Open MPI's class descriptors (opal_object.h): every object starts with
+ * a pointer to its class, and a class names its parent second. */
+extern char ompi_datatype_t_class[], ompi_communicator_t_class[], ompi_group_t_class[], ompi_op_t_class[],
+    ompi_win_t_class[], ompi_request_t_class[];
+
+/* readable copies n bytes from this process's address a, or fails
+ * without a fault where nothing is mapped (process_vm_readv(2)). */
+static int readable(uint64_t a, void *out, size_t n)
+{
+    struct iovec local = {out, n}, remote = {(void *)(uintptr_t)a, n};
+    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
+}
+
+/* Open MPI follows a handle's pointer, so only a handle that points at
+ * an object of the kind's class (or a class derived from it, as a PML's
+ * requests are) may be given to it. */
+static int askable(int kind, uint64_t h)
+{
+    static char *const want[] = {
+        [PROBE_TYPE] = ompi_datatype_t_class, [PROBE_COMM] = ompi_communicator_t_class,
+        [PROBE_GROUP] = ompi_group_t_class,   [PROBE_OP] = ompi_op_t_class,
+        [PROBE_WIN] = ompi_win_t_class,       [PROBE_REQUEST] = ompi_request_t_class,
+    };
+    uint64_t cls;
+    if (!h || h % 8 || !readable(h, &cls, sizeof cls))
+        return 0;
+    for (int depth = 0; cls && depth < 8; depth++) {
+        if (cls == (uint64_t)(uintptr_t)want[kind])
+            return 1;
+        uint64_t cp[2]; /* cls_name, cls_parent */
+        if (cls % 8 || !readable(cls, cp, sizeof cp))
+            return 0;
+        cls = cp[1];
+    }
+    return 0;
+}
+#else
 /* MPICH rejects a bad handle with an error, except a "direct" handle
  * (bits 30-31 = 2) whose index is beyond the object kind's preallocated
  * array, on which it asserts and aborts. Such a handle, a handle of
@@ -39,6 +88,17 @@ static int askable(int kind, uint64_t h)
         return 1;
     }
     return 0;
+}
+#endif
+
+int mpidbg_followable(int kind, uint64_t h)
+{
+#ifdef OPEN_MPI
+    return askable(kind, h);
+#else
+    (void)kind, (void)h;
+    return 1;
+#endif
 }
 
 static int probe(int kind, uint64_t h)

@@ -183,7 +183,11 @@ static const struct {
     {MPI_INT64_T, 20}, {MPI_UINT8_T, 21}, {MPI_UINT16_T, 22}, {MPI_UINT32_T, 23}, {MPI_UINT64_T, 24},
     {MPI_C_BOOL, 25}, {MPI_C_FLOAT_COMPLEX, 26}, {MPI_C_DOUBLE_COMPLEX, 27},
     {MPI_C_LONG_DOUBLE_COMPLEX, 28}, {MPI_AINT, 29}, {MPI_OFFSET, 30}, {MPI_COUNT, 31},
-    {MPI_PACKED, 32}, {MPI_LB, 33}, {MPI_UB, 34}, {MPI_FLOAT_INT, 35}, {MPI_DOUBLE_INT, 36},
+    {MPI_PACKED, 32},
+#ifndef OPEN_MPI /* removed in MPI-3.0; Open MPI 4 no longer defines them */
+    {MPI_LB, 33}, {MPI_UB, 34},
+#endif
+    {MPI_FLOAT_INT, 35}, {MPI_DOUBLE_INT, 36},
     {MPI_LONG_INT, 37}, {MPI_2INT, 38}, {MPI_SHORT_INT, 39}, {MPI_LONG_DOUBLE_INT, 40},
 };
 
@@ -310,7 +314,7 @@ __attribute__((constructor)) static void registry_boot(void)
     memcpy(r->magic, MPIDBG_REGISTRY_MAGIC, sizeof r->magic);
     r->version = MPIDBG_REGISTRY_VERSION;
     r->header_size = sizeof *r;
-    r->mpi = MPIDBG_MPI_MPICH;
+    r->mpi = MPIDBG_MPI_ID;
     r->handle_size = sizeof(MPI_Datatype);
     r->world_rank = -1;
     r->pid = (int32_t)getpid();
@@ -339,8 +343,15 @@ void mpidbg_registry_at_init(void)
         mpidbg_predef_add(MPIDBG_H(predefs[i].t), predefs[i].basic);
     mpidbg_registry.flags |= MPIDBG_INITIALIZED;
     mpidbg_wunlock();
-    for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++)
-        mpidbg_type_predefined(predefs[i].t, predefs[i].basic);
+    for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++) {
+        struct mpidbg_tobj *o = mpidbg_type_predefined(predefs[i].t, predefs[i].basic);
+#ifdef OPEN_MPI
+        if (o && o->size == o->extent && o->lb == 0 && o->true_lb == 0)
+            mpidbg_ompi_type_add(o->handle, o->size);
+#else
+        (void)o;
+#endif
+    }
 }
 
 void mpidbg_registry_at_finalize(void)

@@ -82,8 +82,61 @@ __attribute__((noinline, used, visibility("default"))) void mpidbg_break(const s
     __asm__ volatile("" : : "r"(f) : "memory");
 }
 
+/* refusal is the error class a call with this finding must get instead
+ * of reaching MPI (MPIDBG_REFUSING), 0 when MPI may be called: the
+ * handle is not the null handle and the MPI cannot follow it. A freed
+ * object whose memory still holds the object is given to MPI, as it
+ * would be without mpidbg. */
+static int refusal(const struct mpidbg_ev *ev)
+{
+    int kind, err;
+    switch (ev->fid) {
+    case MPIDBG_F_TYPE_UNKNOWN:
+    case MPIDBG_F_TYPE_FREED:
+        kind = MPIDBG_HK_TYPE, err = MPI_ERR_TYPE;
+        break;
+    case MPIDBG_F_REQUEST_UNKNOWN:
+        kind = MPIDBG_HK_REQUEST, err = MPI_ERR_REQUEST;
+        break;
+    case MPIDBG_F_INVALID_HANDLE:
+        if (ev->variant == MPIDBG_V_NULL || !ev->arg)
+            return 0;
+        if (strstr(ev->arg, "comm"))
+            kind = MPIDBG_HK_COMM, err = MPI_ERR_COMM;
+        else if (strstr(ev->arg, "win"))
+            kind = MPIDBG_HK_WIN, err = MPI_ERR_WIN;
+        else if (strstr(ev->arg, "group"))
+            kind = MPIDBG_HK_GROUP, err = MPI_ERR_GROUP;
+        else if (strstr(ev->arg, "request"))
+            kind = MPIDBG_HK_REQUEST, err = MPI_ERR_REQUEST;
+        else if (strcmp(ev->arg, "op") == 0)
+            kind = MPIDBG_HK_OP, err = MPI_ERR_OP;
+        else
+            return 0;
+        break;
+    default:
+        return 0;
+    }
+    return mpidbg_followable(kind, ev->handle) ? 0 : err;
+}
+
+int mpidbg_refused(struct mpidbg_cx *cx)
+{
+    int err = cx->refuse;
+    /* the call's communicator when it has a valid one, else
+     * MPI_COMM_WORLD (MPI-3.1 §8.3, Open MPI's choice too) */
+    MPI_Comm c = cx->co ? (MPI_Comm)(uintptr_t)cx->comm : MPI_COMM_WORLD;
+    int rc = PMPI_Comm_call_errhandler(c, err);
+    mpidbg_leave(cx);
+    return rc == MPI_SUCCESS ? err : rc;
+}
+
 void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev)
 {
+    /* before the enabled test: a call is refused even when its check
+     * is turned off, since MPI would crash on it */
+    if (MPIDBG_DEREFS_HANDLES && cx && !cx->refuse)
+        cx->refuse = refusal(ev);
     if (!mpidbg_enabled(ev->fid))
         return;
     if (cx)

@@ -37,7 +37,8 @@
 static uint32_t req_serial;
 
 
-/* Operations that came back with one of MPICH's builtin request handles
+/* Operations that came back with one of the MPI's shared request handles
+ * (shim.h: MPICH's builtin requests, Open MPI's &ompi_request_empty)
  * completed when they started and share that handle value, but each is
  * pending until the program completes it (MPI-4.1 §3.7.2, §3.7.3): a
  * receive into a buffer such a send still reads is an error. So the
@@ -61,7 +62,7 @@ static MPI_Request mint(MPI_Request r)
         s = mint_next++;
     else
         return r; /* half a million pending: the rest goes untracked */
-    return (MPI_Request)(0x6e000000u | (s << 6) | (MPIDBG_H(r) & 0x3fu));
+    return MPIDBG_MINT(s, r);
 }
 
 static void unmint(uint64_t h)
@@ -74,7 +75,7 @@ static void unmint(uint64_t h)
         mint_free = v;
         mint_cap = cap;
     }
-    mint_free[mint_nfree++] = (uint32_t)((h >> 6) & (MINT_SLOTS - 1));
+    mint_free[mint_nfree++] = MPIDBG_MINT_SLOT(h);
 }
 
 struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r)
@@ -108,7 +109,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     if (r == MPI_REQUEST_NULL)
         return;
     int minting = MPIDBG_IS_BUILTIN_REQ(r);
-    if (minting && (cx->persistent || (MPIDBG_H(r) & 0x03ffffffu) > 0x3fu))
+    if (minting && (cx->persistent || !MPIDBG_MINTABLE(r)))
         return;
     mpidbg_sides_ready(cx);
     int nseg = 0, rd = 0, wr = 0;
@@ -319,6 +320,15 @@ static void ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index,
 
 #define STACK_REQS 64
 
+static void drop_reqs(struct mpidbg_reqref *c, struct mpidbg_reqref *stack);
+
+/* refused ends a completion call a check refused (MPIDBG_REFUSING). */
+static int refused(struct mpidbg_cx *cx, struct mpidbg_reqref *c, struct mpidbg_reqref *stack)
+{
+    drop_reqs(c, stack);
+    return mpidbg_refused(cx);
+}
+
 /* copy_reqs checks the requests of a completion call and keeps them. */
 static struct mpidbg_reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], struct mpidbg_reqref *stack)
 {
@@ -485,6 +495,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct xwait xw;
     xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = status;
@@ -509,6 +521,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         ref(&cx, *request, "request", -1, &r);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct xwait xw;
     xr_before(&cx, &r, 1, 0, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = status;
@@ -528,8 +542,12 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    /* MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h */
+    if (array_of_statuses != MPI_STATUSES_IGNORE)
+        mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = array_of_statuses;
@@ -557,8 +575,12 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    /* MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h */
+    if (array_of_statuses != MPI_STATUSES_IGNORE)
+        mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw);
     MPI_Status *given = array_of_statuses;
@@ -580,6 +602,8 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = status;
@@ -602,6 +626,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
     struct xwait xw;
     xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = status;
@@ -645,8 +671,11 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(cx, incount, "incount");
     mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
-    mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
+    if (array_of_statuses != MPI_STATUSES_IGNORE) /* NULL in Open MPI's mpi.h */
+        mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
     struct mpidbg_reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
+    if (MPIDBG_REFUSING(cx))
+        return refused(cx, c, stack);
     struct xwait xw;
     xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw);
     MPI_Status *given = array_of_statuses;
@@ -696,6 +725,8 @@ int MPI_Request_free(MPI_Request *request)
             ref(&cx, *request, "request", -1, &r);
         }
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     REAL1(request);
     int rc = PMPI_Request_free(request);
     BACK1(request);
@@ -756,6 +787,8 @@ int MPI_Start(MPI_Request *request)
     struct mpidbg_robj *o = NULL;
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         o = start_check(&cx, *request, "request", -1);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     REAL1(request);
     int rc = PMPI_Start(request);
     BACK1(request);
@@ -776,6 +809,11 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     if (ok && os)
         for (int i = 0; i < count; i++)
             os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
+    if (MPIDBG_REFUSING(&cx)) {
+        if (os != stack)
+            free(os);
+        return mpidbg_refused(&cx);
+    }
     MPI_Request xstack[STACK_REQS], *x = real_reqs(count, array_of_requests, xstack);
     int rc = PMPI_Startall(count, x);
     back_reqs(count, array_of_requests, x, xstack);

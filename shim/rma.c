@@ -356,7 +356,10 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     int cls = mpidbg_rma_class(a->call);
     r.kind = cls >= MPIDBG_RMA_CLS_ACC ? MPIDBG_RMA_ACC : cls == MPIDBG_RMA_CLS_GET ? MPIDBG_RMA_READ : MPIDBG_RMA_WRITE;
     if (r.kind == MPIDBG_RMA_ACC) {
-        r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : (int32_t)MPIDBG_H(a->op);
+        /* a number every rank reads alike, not the handle (an address
+         * under Open MPI); a user-defined op, erroneous here, is -2 */
+        int opi = mpidbg_builtin_op_index(MPIDBG_H(a->op));
+        r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : opi ? opi : -2;
         if (a->op == MPI_NO_OP && a->call != MPIDBG_CALL_MPI_Compare_and_swap)
             r.flags |= MPIDBG_RMA_NOOP;
     }

@@ -45,7 +45,7 @@
 
 static int32_t acc_op(const struct mpidbg_rma_rec *r)
 {
-    return r->op == MPIDBG_RMA_OP_CAS ? (int32_t)MPIDBG_H(MPI_REPLACE) : r->op;
+    return r->op == MPIDBG_RMA_OP_CAS ? mpidbg_builtin_op_index(MPIDBG_H(MPI_REPLACE)) : r->op;
 }
 
 /* why_conflict returns NULL when the two records may touch one byte
@@ -280,6 +280,32 @@ static size_t pair_len(struct mpidbg_rma_win *w, int mode, int t, size_t room)
  * short of memory sends and receives nothing (its receive then fails,
  * locally: the shim's communicator returns errors). final: MPI_Win_free,
  * the passive-target log travels too. */
+/* alltoallv_bytes is MPI_Alltoallv_c of bytes, or for an MPI-3 library
+ * MPI_Alltoallv with the counts as ints: a rank sends at most
+ * MPIDBG_RMA_TARGET_MAX bytes in all, so they fit. */
+static int alltoallv_bytes(const void *sbuf, const MPI_Count *sc, const MPI_Count *sd, void *rbuf, const MPI_Count *rc,
+                           const MPI_Count *rd, int P, MPI_Comm comm)
+{
+#if MPI_VERSION >= 4
+    (void)P;
+    return PMPI_Alltoallv_c(sbuf, sc, sd, MPI_BYTE, rbuf, rc, rd, MPI_BYTE, comm);
+#else
+    int *v = malloc(sizeof *v * 4 * (size_t)P);
+    if (!v)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < P; i++) {
+        if (sc[i] > INT_MAX || sd[i] > INT_MAX || rc[i] > INT_MAX || rd[i] > INT_MAX) {
+            free(v);
+            return MPI_ERR_COUNT;
+        }
+        v[i] = (int)sc[i], v[P + i] = (int)sd[i], v[2 * P + i] = (int)rc[i], v[3 * P + i] = (int)rd[i];
+    }
+    int err = PMPI_Alltoallv(sbuf, v, v + P, MPI_BYTE, rbuf, v + 2 * P, v + 3 * P, MPI_BYTE, comm);
+    free(v);
+    return err;
+#endif
+}
+
 void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
 {
     int P = w->size;
@@ -329,8 +355,8 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
         for (int i = 0; i < P; i++)
             rc[i] = rd[i] = 0;
     static uint8_t none[1];
-    int err = PMPI_Alltoallv_c(sbuf ? (void *)sbuf : (void *)none, sc, sd, MPI_BYTE, rbuf ? (void *)rbuf : (void *)none,
-                               rc, rd, MPI_BYTE, w->comm);
+    int err = alltoallv_bytes(sbuf ? (void *)sbuf : (void *)none, sc, sd, rbuf ? (void *)rbuf : (void *)none, rc, rd, P,
+                              w->comm);
     if (err != MPI_SUCCESS || !rbuf)
         goto done;
     parse(w, rbuf, rtotal, by_mode);

@@ -49,6 +49,7 @@ int mpidbg_rma_pmpi(const struct mpidbg_rma *a)
         return PMPI_Rget_accumulate(a->origin, (int)a->origin_count, a->origin_type, a->result, (int)a->result_count,
                                     a->result_type, a->target_rank, a->target_disp, (int)a->target_count,
                                     a->target_type, a->op, a->win, a->request);
+#if MPI_VERSION >= 4 /* the large-count forms (the call ids exist either way) */
     case MPIDBG_CALL_MPI_Put_c:
         return PMPI_Put_c(a->origin, a->origin_count, a->origin_type, a->target_rank, a->target_disp, a->target_count,
                           a->target_type, a->win);
@@ -75,6 +76,7 @@ int mpidbg_rma_pmpi(const struct mpidbg_rma *a)
         return PMPI_Rget_accumulate_c(a->origin, a->origin_count, a->origin_type, a->result, a->result_count,
                                       a->result_type, a->target_rank, a->target_disp, a->target_count,
                                       a->target_type, a->op, a->win, a->request);
+#endif
     }
     return MPI_ERR_INTERN; /* not a one-sided call: a generator bug */
 }

@@ -46,7 +46,7 @@ struct mpidbg_rma_rec {
     int32_t origin;   /* rank in the window's group */
     int32_t call;     /* call id */
     int32_t kind;     /* MPIDBG_RMA_READ ... */
-    int32_t op;       /* the MPI_Op handle of an accumulate, MPIDBG_RMA_OP_CAS, 0 */
+    int32_t op;       /* an accumulate's op: mpidbg_builtin_op_index, MPIDBG_RMA_OP_CAS, -2 user-defined; 0 none */
     int32_t basic;    /* datatype.Basic of the target type (accumulates), -1 unknown */
     uint32_t flags;
     uint32_t site_mod; /* the call site, as another rank can name it (mpidbg_site_code) */

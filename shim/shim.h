@@ -27,28 +27,48 @@
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* ---- MPI library specifics (MPICH 4.x handle encoding) ----
- * MPICH handles are ints: bits 30-31 the handle kind (1 builtin, 2
- * direct, 3 indirect, 0 invalid), bits 26-29 the object kind. A builtin
- * datatype carries its size in bits 8-15. */
-#define MPIDBG_H(h) ((uint64_t)(uint32_t)(h))
-#define MPIDBG_IS_BUILTIN_TYPE(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x4c000000u)
-#define MPIDBG_BUILTIN_TYPE_SIZE(h) ((int64_t)((MPIDBG_H(h) >> 8) & 0xff))
-#define MPIDBG_IS_BUILTIN_OP(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x58000000u)
-/* MPICH returns builtin request handles (0x6c0000xx) for operations that
- * completed when they started: one handle value shared by any number of
- * such operations, each still pending for the program until a completion
- * call (MPI-4.1 §3.7.3). The shim hands the program a handle of its own
- * instead, minted in the builtin request range with bit 25 set (MPICH's
- * builtin indices are a few dozen, so it never uses such a value): bits
- * 6-24 a slot, bits 0-5 the builtin index, which mpidbg_req_real gives
- * back to MPI. See requests.c. */
-#define MPIDBG_IS_BUILTIN_REQ(h) ((MPIDBG_H(h) & 0xfe000000u) == 0x6c000000u)
-#define MPIDBG_IS_MINTED_REQ(h) ((MPIDBG_H(h) & 0xfe000000u) == 0x6e000000u)
-static inline MPI_Request mpidbg_req_real(MPI_Request r)
-{
-    return MPIDBG_IS_MINTED_REQ(r) ? (MPI_Request)(0x6c000000u | (MPIDBG_H(r) & 0x3fu)) : r;
-}
+/* ---- MPI library specifics ----
+ * How handles are encoded differs between MPI libraries; the rest of the
+ * shim uses only the names below (mpi_mpich.h and mpi_openmpi.h say what
+ * each means for its library):
+ *   MPIDBG_MPI_ID                 enum mpidbg_mpi value of the registry
+ *   MPIDBG_H(h)                   a handle as the registry's uint64_t
+ *   MPIDBG_IS_BUILTIN_TYPE(h)     a predefined contiguous type (size = extent, lb 0)
+ *   MPIDBG_BUILTIN_TYPE_SIZE(h)   its size
+ *   MPIDBG_IS_BUILTIN_OP(h)       a predefined reduction operation
+ *   MPIDBG_IS_BUILTIN_REQ(h)      a request handle MPI shares between operations
+ *   MPIDBG_MINTABLE(r)            such a handle can be minted (requests.c)
+ *   MPIDBG_MINT(slot, r)          the minted handle for slot; MPIDBG_MINT_SLOT(h) back
+ *   MPIDBG_IS_MINTED_REQ(h)       a handle the shim minted
+ *   mpidbg_req_real(r)            what MPI gets for it
+ * A file includes mpi.h through here, which tells the two apart by the
+ * macro each mpi.h defines (MPICH, OPEN_MPI). */
+#if defined(OPEN_MPI)
+#include "mpi_openmpi.h"
+#elif defined(MPICH)
+#include "mpi_mpich.h"
+#else
+#error "mpidbg's shim is built for MPICH or Open MPI: this mpi.h is neither"
+#endif
+
+/* MPIDBG_REFUSING says that a check found a handle the MPI library
+ * would follow to its death (MPIDBG_DEREFS_HANDLES): the wrapper then
+ * returns mpidbg_refused(cx) (which leaves cx) instead of calling MPI. */
+#define MPIDBG_REFUSING(cx) (MPIDBG_DEREFS_HANDLES && MPIDBG_UNLIKELY((cx)->refuse != 0))
+struct mpidbg_cx;
+int mpidbg_refused(struct mpidbg_cx *cx) MPIDBG_HIDDEN;
+/* mpidbg_followable says whether the MPI may be given handle h of a kind
+ * (enum mpidbg_hkind) without dying of it: always for MPICH; for Open
+ * MPI when h points at an object of the kind's class (probe.c). */
+enum mpidbg_hkind { MPIDBG_HK_TYPE, MPIDBG_HK_COMM, MPIDBG_HK_GROUP, MPIDBG_HK_OP, MPIDBG_HK_WIN, MPIDBG_HK_REQUEST };
+int mpidbg_followable(int kind, uint64_t h) MPIDBG_HIDDEN;
+
+/* mpidbg_builtin_op_index numbers the predefined operations 1..14 in
+ * one order for every MPI (0: not predefined), so that ranks compare
+ * operations by number, never by handle value (an Open MPI handle is an
+ * address, which differs between processes). builtin.c. */
+int mpidbg_builtin_op_index(uint64_t h) MPIDBG_HIDDEN;
+const char *mpidbg_builtin_op_name(int index) MPIDBG_HIDDEN;
 
 /* ---- the finding catalogue, as C knows it ----
  * The ids are those of checks/catalogue_local.go; the Go side takes
@@ -198,6 +218,9 @@ struct mpidbg_cx {
     int32_t nfound;
     int32_t xr_blocked;     /* the blocked-call record is this call's */
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
+    int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
+    const MPI_Datatype *oldtypes; /* a type constructor's old types, as given */
+    int32_t noldtypes;
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
@@ -399,6 +422,9 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->null_send = cx->null_recv = 0;
     cx->tag = 0;
     cx->persistent = 0;
+    cx->refuse = 0;
+    cx->oldtypes = NULL;
+    cx->noldtypes = 0;
     cx->nfound = 0;
     cx->xr_blocked = 0;
     cx->xr_state = NULL;

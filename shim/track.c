@@ -94,6 +94,18 @@ __attribute__((constructor)) static void tr_environment(void)
 {
     if (race_off())
         return;
+#ifdef OPEN_MPI
+    /* Open MPI copies between the processes of a node with CMA too: its
+     * shared-memory transport (vader) for large messages, and through it
+     * the one-sided component rdma for every put and get. On a protected
+     * page that fails (EFAULT, "Read -1, expected 32, errno = 14") and
+     * the job dies or hangs. Unless the user chose, one-sided traffic
+     * goes through another component (ucx, which the UCX_TLS below keeps
+     * off CMA; sm for shared windows) and vader copies through its
+     * shared segment. */
+    setenv("OMPI_MCA_osc", "^rdma", 0);
+    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
+#endif
     const char *t = getenv("UCX_TLS");
     if (!t) {
         setenv("UCX_TLS", "^cma,tcp", 0);

@@ -440,6 +440,8 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -478,6 +480,8 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -516,6 +520,8 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -554,6 +560,8 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -592,6 +600,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -649,6 +659,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -698,6 +710,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = xp.recv = 1;
@@ -739,6 +753,8 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -787,6 +803,8 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -831,6 +849,8 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -875,6 +895,8 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -919,6 +941,8 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -963,6 +987,8 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -1004,6 +1030,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -1022,6 +1050,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     return rc;
 }
 
+#if MPI_VERSION >= 4
 int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -1062,6 +1091,8 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -1085,7 +1116,9 @@ int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -1113,6 +1146,8 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = xp.recv = 1;
@@ -1133,6 +1168,7 @@ int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- p2p-init ----
  * Persistent point-to-point (MPI-4.1 §3.9). pre: as the blocking form. post:
@@ -1165,6 +1201,8 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -1210,6 +1248,8 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -1255,6 +1295,8 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -1300,6 +1342,8 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -1345,6 +1389,8 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -1365,6 +1411,7 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
     return rc;
 }
 
+#if MPI_VERSION >= 4
 int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -1382,6 +1429,8 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
@@ -1391,7 +1440,9 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -1409,6 +1460,8 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Precv_init(buf, partitions, count, datatype, source, tag, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
@@ -1418,6 +1471,7 @@ int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype data
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- probe ----
  * Probes. pre: comm valid; source a rank, MPI_PROC_NULL or MPI_ANY_SOURCE;
@@ -1434,6 +1488,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.source = source;
@@ -1460,6 +1516,8 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.source = source;
@@ -1487,6 +1545,8 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.source = source;
@@ -1514,6 +1574,8 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_source(&cx, source, "source");
     mpidbg_chk_rtag(&cx, tag, "tag");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.source = source;
@@ -1551,6 +1613,8 @@ int MPI_Cancel(MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cancel, ra);
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         mpidbg_req_check(&cx, *request, "request", -1);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     MPI_Request *u_request = request, x_request = MPI_REQUEST_NULL;
     if (request && MPIDBG_IS_MINTED_REQ(*request)) {
         x_request = mpidbg_req_real(*request);
@@ -1571,6 +1635,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Request_get_status, ra);
     mpidbg_req_check(&cx, request, "request", -1);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     request = mpidbg_req_real(request);
     int rc = PMPI_Request_get_status(request, flag, status);
     mpidbg_leave(&cx);
@@ -1585,6 +1651,8 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Grequest_start, ra);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -1602,6 +1670,8 @@ int MPI_Grequest_complete(MPI_Request request)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Grequest_complete, ra);
     mpidbg_req_check(&cx, request, "request", -1);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     request = mpidbg_req_real(request);
     int rc = PMPI_Grequest_complete(request);
     mpidbg_leave(&cx);
@@ -1625,6 +1695,8 @@ int MPI_Barrier(MPI_Comm comm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Barrier, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 0);
     mpidbg_xc_pre(&cx, &xc);
@@ -1657,6 +1729,8 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
             mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
     xc.sbuf = buffer;
@@ -1709,6 +1783,8 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
     xc.sbuf = sendbuf;
@@ -1767,6 +1843,8 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
     xc.sbuf = sendbuf;
@@ -1820,6 +1898,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
     xc.sbuf = sendbuf;
@@ -1878,6 +1958,8 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
     xc.sbuf = sendbuf;
@@ -1930,6 +2012,8 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
     xc.sbuf = sendbuf;
@@ -1986,6 +2070,8 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
     xc.sbuf = sendbuf;
@@ -2037,6 +2123,8 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
     xc.sbuf = sendbuf;
@@ -2099,6 +2187,8 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
     xc.sbuf = sendbuf;
@@ -2165,6 +2255,8 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
     xc.sbuf = sendbuf;
@@ -2216,6 +2308,8 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
     xc.sbuf = sendbuf;
@@ -2266,6 +2360,8 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
     xc.sbuf = sendbuf;
@@ -2308,6 +2404,8 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
     xc.sbuf = sendbuf;
@@ -2357,6 +2455,8 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
     xc.sbuf = sendbuf;
@@ -2406,6 +2506,8 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
     xc.sbuf = sendbuf;
@@ -2455,6 +2557,8 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
     xc.sbuf = sendbuf;
@@ -2503,6 +2607,8 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
             mpidbg_side(&cx, MPIDBG_WR, inoutbuf, "inoutbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Reduce_local(inbuf, inoutbuf, count, datatype, op);
     mpidbg_leave(&cx);
     return rc;
@@ -2543,6 +2649,8 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
     xc.sbuf = sendbuf;
@@ -2599,6 +2707,8 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
     xc.sbuf = sendbuf;
@@ -2650,6 +2760,8 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
     xc.sbuf = sendbuf;
@@ -2712,6 +2824,8 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
     xc.sbuf = sendbuf;
@@ -2778,6 +2892,8 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
     xc.sbuf = sendbuf;
@@ -2810,6 +2926,8 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ibarrier, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 1);
     mpidbg_xc_pre(&cx, &xc);
@@ -2847,6 +2965,8 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
     xc.sbuf = buffer;
@@ -2904,6 +3024,8 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
     xc.sbuf = sendbuf;
@@ -2967,6 +3089,8 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
     xc.sbuf = sendbuf;
@@ -3025,6 +3149,8 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
     xc.sbuf = sendbuf;
@@ -3088,6 +3214,8 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
     xc.sbuf = sendbuf;
@@ -3145,6 +3273,8 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
     xc.sbuf = sendbuf;
@@ -3206,6 +3336,8 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
     xc.sbuf = sendbuf;
@@ -3262,6 +3394,8 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
     xc.sbuf = sendbuf;
@@ -3329,6 +3463,8 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
     xc.sbuf = sendbuf;
@@ -3400,6 +3536,8 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
     xc.sbuf = sendbuf;
@@ -3456,6 +3594,8 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
     xc.sbuf = sendbuf;
@@ -3511,6 +3651,8 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
     xc.sbuf = sendbuf;
@@ -3558,6 +3700,8 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
     xc.sbuf = sendbuf;
@@ -3612,6 +3756,8 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
     xc.sbuf = sendbuf;
@@ -3666,6 +3812,8 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
     xc.sbuf = sendbuf;
@@ -3720,6 +3868,8 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
     xc.sbuf = sendbuf;
@@ -3776,6 +3926,8 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
     xc.sbuf = sendbuf;
@@ -3837,6 +3989,8 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
     xc.sbuf = sendbuf;
@@ -3893,6 +4047,8 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
     xc.sbuf = sendbuf;
@@ -3960,6 +4116,8 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
     xc.sbuf = sendbuf;
@@ -4031,6 +4189,8 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
     xc.sbuf = sendbuf;
@@ -4057,6 +4217,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
  * request is recorded, persistent and inactive.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4066,6 +4227,8 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Barrier_init, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 2);
     mpidbg_xc_pre(&cx, &xc);
@@ -4079,7 +4242,9 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4104,6 +4269,8 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
     xc.sbuf = buffer;
@@ -4124,7 +4291,9 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4162,6 +4331,8 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
     xc.sbuf = sendbuf;
@@ -4182,7 +4353,9 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4226,6 +4399,8 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
     xc.sbuf = sendbuf;
@@ -4247,7 +4422,9 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4285,6 +4462,8 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
     xc.sbuf = sendbuf;
@@ -4305,7 +4484,9 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4349,6 +4530,8 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
     xc.sbuf = sendbuf;
@@ -4370,7 +4553,9 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4407,6 +4592,8 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
     xc.sbuf = sendbuf;
@@ -4426,7 +4613,9 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4469,6 +4658,8 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
     xc.sbuf = sendbuf;
@@ -4489,7 +4680,9 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4526,6 +4719,8 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
     xc.sbuf = sendbuf;
@@ -4545,7 +4740,9 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4594,6 +4791,8 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
     xc.sbuf = sendbuf;
@@ -4615,7 +4814,9 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4666,6 +4867,8 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
     xc.sbuf = sendbuf;
@@ -4687,7 +4890,9 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4723,6 +4928,8 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
     xc.sbuf = sendbuf;
@@ -4744,7 +4951,9 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4779,6 +4988,8 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
     xc.sbuf = sendbuf;
@@ -4799,7 +5010,9 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4827,6 +5040,8 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
     xc.sbuf = sendbuf;
@@ -4847,7 +5062,9 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4882,6 +5099,8 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
     xc.sbuf = sendbuf;
@@ -4902,7 +5121,9 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4937,6 +5158,8 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
     xc.sbuf = sendbuf;
@@ -4957,7 +5180,9 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -4992,6 +5217,8 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
     xc.sbuf = sendbuf;
@@ -5012,7 +5239,9 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -5049,6 +5278,8 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
     xc.sbuf = sendbuf;
@@ -5068,7 +5299,9 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -5111,6 +5344,8 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
     xc.sbuf = sendbuf;
@@ -5131,7 +5366,9 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -5168,6 +5405,8 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
     xc.sbuf = sendbuf;
@@ -5187,7 +5426,9 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -5236,6 +5477,8 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
     xc.sbuf = sendbuf;
@@ -5257,7 +5500,9 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -5308,6 +5553,8 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
     xc.sbuf = sendbuf;
@@ -5329,6 +5576,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- type-ctor ----
  * Datatype constructors. pre: old types valid (not necessarily committed),
@@ -5349,9 +5597,13 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_contiguous(&cx, count, oldtype, newtype);
     int rc = PMPI_Type_contiguous(count, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5370,9 +5622,13 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5391,9 +5647,13 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hvector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5414,9 +5674,13 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_indexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5437,9 +5701,13 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5459,9 +5727,13 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_indexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5481,9 +5753,13 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint ar
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hindexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5502,9 +5778,13 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
     mpidbg_chk_array(&cx, array_of_displacements, (int64_t)count, "array_of_displacements");
     if (mpidbg_chk_array(&cx, array_of_types, (int64_t)count, "array_of_types"))
         mpidbg_chk_types(&cx, array_of_types, NULL, 0, (int64_t)count, "array_of_types", 0);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     int rc = PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = array_of_types;
+        cx.noldtypes = count;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5526,9 +5806,13 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_subarray(&cx, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     int rc = PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5551,9 +5835,13 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_darray(&cx, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     int rc = PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5572,9 +5860,13 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_resized(&cx, oldtype, lb, extent, newtype);
     int rc = PMPI_Type_create_resized(oldtype, lb, extent, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5593,8 +5885,12 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_dup(oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
@@ -5602,6 +5898,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return rc;
 }
 
+#ifndef MPI_Type_hvector
 int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     void *ra = __builtin_return_address(0);
@@ -5613,16 +5910,22 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_hvector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#ifndef MPI_Type_hindexed
 int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     void *ra = __builtin_return_address(0);
@@ -5636,16 +5939,22 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, oldtype, "oldtype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = &oldtype;
+        cx.noldtypes = 1;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#ifndef MPI_Type_struct
 int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
     void *ra = __builtin_return_address(0);
@@ -5657,15 +5966,20 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
     mpidbg_chk_array(&cx, array_of_displacements, (int64_t)count, "array_of_displacements");
     if (mpidbg_chk_array(&cx, array_of_types, (int64_t)count, "array_of_types"))
         mpidbg_chk_types(&cx, array_of_types, NULL, 0, (int64_t)count, "array_of_types", 0);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     int rc = PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
+        cx.oldtypes = array_of_types;
+        cx.noldtypes = count;
         if (newtype)
             mpidbg_type_new(&cx, *newtype);
     }
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
@@ -5674,6 +5988,8 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
         return PMPI_Type_match_size(typeclass, size, datatype);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_match_size, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_match_size(typeclass, size, datatype);
     if (rc == MPI_SUCCESS) {
         if (datatype)
@@ -5690,6 +6006,8 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
         return PMPI_Type_create_f90_integer(r, newtype);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_create_f90_integer, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_f90_integer(r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5706,6 +6024,8 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
         return PMPI_Type_create_f90_real(p, r, newtype);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_create_f90_real, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_f90_real(p, r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5722,6 +6042,8 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
         return PMPI_Type_create_f90_complex(p, r, newtype);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_create_f90_complex, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_f90_complex(p, r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5746,6 +6068,8 @@ int MPI_Type_commit(MPI_Datatype *datatype)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_commit, ra);
     int v_datatype = mpidbg_chk_committype(&cx, datatype, "datatype");
     (void)v_datatype;
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_commit(datatype);
     if (rc == MPI_SUCCESS) {
         if (datatype)
@@ -5770,6 +6094,8 @@ int MPI_Type_free(MPI_Datatype *datatype)
     uint64_t h_datatype = datatype ? MPIDBG_H(*datatype) : 0;
     int v_datatype = mpidbg_chk_freetype(&cx, datatype, "datatype");
     uint32_t s_datatype = mpidbg_obj_serial(MPIDBG_OBJ_TYPE, h_datatype); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_free(datatype);
     if (rc == MPI_SUCCESS) {
         if (v_datatype)
@@ -5795,6 +6121,8 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_set_name(datatype, type_name);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Type_set_name(&cx, datatype, type_name);
@@ -5814,6 +6142,8 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_name(datatype, type_name, resultlen);
     mpidbg_leave(&cx);
     return rc;
@@ -5830,6 +6160,8 @@ int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_add
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner);
     mpidbg_leave(&cx);
     return rc;
@@ -5846,6 +6178,8 @@ int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addre
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Type_get_contents(&cx, datatype, max_integers, max_addresses, max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes);
@@ -5865,6 +6199,8 @@ int MPI_Type_size(MPI_Datatype datatype, int *size)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_size(datatype, size);
     mpidbg_leave(&cx);
     return rc;
@@ -5881,6 +6217,8 @@ int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_size_x(datatype, size);
     mpidbg_leave(&cx);
     return rc;
@@ -5897,6 +6235,8 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_extent(datatype, lb, extent);
     mpidbg_leave(&cx);
     return rc;
@@ -5913,6 +6253,8 @@ int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_extent_x(datatype, lb, extent);
     mpidbg_leave(&cx);
     return rc;
@@ -5929,6 +6271,8 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_true_extent(datatype, true_lb, true_extent);
     mpidbg_leave(&cx);
     return rc;
@@ -5945,11 +6289,14 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_true_extent_x(datatype, true_lb, true_extent);
     mpidbg_leave(&cx);
     return rc;
 }
 
+#ifndef MPI_Type_extent
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     void *ra = __builtin_return_address(0);
@@ -5961,11 +6308,15 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_extent(datatype, extent);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#ifndef MPI_Type_lb
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     void *ra = __builtin_return_address(0);
@@ -5977,11 +6328,15 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_lb(datatype, displacement);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#ifndef MPI_Type_ub
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     void *ra = __builtin_return_address(0);
@@ -5993,10 +6348,13 @@ int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_ub(datatype, displacement);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
@@ -6009,6 +6367,8 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Get_count(status, datatype, count);
     mpidbg_leave(&cx);
     return rc;
@@ -6025,6 +6385,8 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Get_elements(status, datatype, count);
     mpidbg_leave(&cx);
     return rc;
@@ -6041,6 +6403,8 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Get_elements_x(status, datatype, count);
     mpidbg_leave(&cx);
     return rc;
@@ -6084,6 +6448,8 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_PACKED);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
     mpidbg_leave(&cx);
     return rc;
@@ -6122,6 +6488,8 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
     mpidbg_leave(&cx);
     return rc;
@@ -6140,6 +6508,8 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_size(incount, datatype, comm, size);
     mpidbg_leave(&cx);
     return rc;
@@ -6177,6 +6547,8 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_D
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_BYTE);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     mpidbg_leave(&cx);
     return rc;
@@ -6214,6 +6586,8 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     mpidbg_leave(&cx);
     return rc;
@@ -6231,6 +6605,8 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_external_size(datarep, incount, datatype, size);
     mpidbg_leave(&cx);
     return rc;
@@ -6251,6 +6627,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_dup, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6268,6 +6646,8 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_dup_with_info, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6286,6 +6666,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_idup, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_idup(comm, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -6297,6 +6679,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     return rc;
 }
 
+#if MPI_VERSION >= 4
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -6306,6 +6689,8 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_idup_with_info, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_idup_with_info(comm, info, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -6316,6 +6701,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
@@ -6325,6 +6711,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_split, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6342,6 +6730,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_split_type, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6360,6 +6750,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_create, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_group(&cx, group, "group");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_create(comm, group, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6379,6 +6771,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     mpidbg_chk_comm(&cx, comm, "comm");
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_stag(&cx, tag, "tag");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6388,6 +6782,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     return rc;
 }
 
+#if MPI_VERSION >= 4
 int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
     void *ra = __builtin_return_address(0);
@@ -6396,6 +6791,8 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_create_from_group, ra);
     mpidbg_chk_group(&cx, group, "group");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6404,6 +6801,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -6413,6 +6811,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Intercomm_create, ra);
     mpidbg_chk_comm(&cx, local_comm, "local_comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
@@ -6422,6 +6822,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     return rc;
 }
 
+#if MPI_VERSION >= 4
 int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
     void *ra = __builtin_return_address(0);
@@ -6431,6 +6832,8 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Intercomm_create_from_groups, ra);
     mpidbg_chk_group(&cx, local_group, "local_group");
     mpidbg_chk_group(&cx, remote_group, "remote_group");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
@@ -6439,6 +6842,7 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
@@ -6448,6 +6852,8 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Intercomm_merge, ra);
     mpidbg_chk_comm(&cx, intercomm, "intercomm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Intercomm_merge(intercomm, high, newintracomm);
     if (rc == MPI_SUCCESS) {
         if (newintracomm)
@@ -6465,6 +6871,8 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_spawn, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
@@ -6482,6 +6890,8 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_spawn_multiple, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
@@ -6499,6 +6909,8 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_accept, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6516,6 +6928,8 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_connect, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -6532,6 +6946,8 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
         return PMPI_Comm_join(fd, intercomm);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_join, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_join(fd, intercomm);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
@@ -6548,6 +6964,8 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
         return PMPI_Comm_get_parent(parent);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_get_parent, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_get_parent(parent);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Comm_get_parent(&cx, parent);
@@ -6570,6 +6988,8 @@ int MPI_Comm_free(MPI_Comm *comm)
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
     mpidbg_chk_freecomm(&cx, comm, "comm");
     uint32_t s_comm = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h_comm); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_free(comm);
     if (rc == MPI_SUCCESS) {
         mpidbg_comm_freed(&cx, h_comm, s_comm);
@@ -6588,6 +7008,8 @@ int MPI_Comm_disconnect(MPI_Comm *comm)
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
     mpidbg_chk_freecomm(&cx, comm, "comm");
     uint32_t s_comm = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h_comm); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_disconnect(comm);
     if (rc == MPI_SUCCESS) {
         mpidbg_comm_freed(&cx, h_comm, s_comm);
@@ -6609,6 +7031,8 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_size, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_size(comm, size);
     mpidbg_leave(&cx);
     return rc;
@@ -6622,6 +7046,8 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_rank, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_rank(comm, rank);
     mpidbg_leave(&cx);
     return rc;
@@ -6635,6 +7061,8 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_remote_size, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_remote_size(comm, size);
     mpidbg_leave(&cx);
     return rc;
@@ -6648,6 +7076,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_test_inter, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_test_inter(comm, flag);
     mpidbg_leave(&cx);
     return rc;
@@ -6662,6 +7092,8 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_compare, ra);
     mpidbg_chk_comm(&cx, comm1, "comm1");
     mpidbg_chk_comm(&cx, comm2, "comm2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_compare(comm1, comm2, result);
     mpidbg_leave(&cx);
     return rc;
@@ -6675,6 +7107,8 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_set_name, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_set_name(comm, comm_name);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Comm_set_name(&cx, comm, comm_name);
@@ -6691,6 +7125,8 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_get_name, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_get_name(comm, comm_name, resultlen);
     mpidbg_leave(&cx);
     return rc;
@@ -6710,6 +7146,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_group, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_group(comm, group);
     if (rc == MPI_SUCCESS) {
         if (group)
@@ -6727,6 +7165,8 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_remote_group, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_remote_group(comm, group);
     if (rc == MPI_SUCCESS) {
         if (group)
@@ -6744,6 +7184,8 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_get_group, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_get_group(win, group);
     if (rc == MPI_SUCCESS) {
         if (group)
@@ -6762,6 +7204,8 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_union, ra);
     mpidbg_chk_group(&cx, group1, "group1");
     mpidbg_chk_group(&cx, group2, "group2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_union(group1, group2, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6780,6 +7224,8 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_intersection, ra);
     mpidbg_chk_group(&cx, group1, "group1");
     mpidbg_chk_group(&cx, group2, "group2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_intersection(group1, group2, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6798,6 +7244,8 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_difference, ra);
     mpidbg_chk_group(&cx, group1, "group1");
     mpidbg_chk_group(&cx, group2, "group2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_difference(group1, group2, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6816,6 +7264,8 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_incl, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_array(&cx, ranks, (int64_t)n, "ranks");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_incl(group, n, ranks, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6834,6 +7284,8 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_excl, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_array(&cx, ranks, (int64_t)n, "ranks");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_excl(group, n, ranks, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6852,6 +7304,8 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_range_incl, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_array(&cx, ranges, (int64_t)n, "ranges");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_range_incl(group, n, ranges, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6870,6 +7324,8 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_range_excl, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_array(&cx, ranges, (int64_t)n, "ranges");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_range_excl(group, n, ranges, newgroup);
     if (rc == MPI_SUCCESS) {
         if (newgroup)
@@ -6894,6 +7350,8 @@ int MPI_Group_free(MPI_Group *group)
     uint64_t h_group = group ? MPIDBG_H(*group) : 0;
     mpidbg_chk_freegroup(&cx, group, "group");
     uint32_t s_group = mpidbg_obj_serial(MPIDBG_OBJ_GROUP, h_group); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_free(group);
     if (rc == MPI_SUCCESS) {
         mpidbg_group_freed(&cx, h_group, s_group);
@@ -6914,6 +7372,8 @@ int MPI_Group_size(MPI_Group group, int *size)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_size, ra);
     mpidbg_chk_group(&cx, group, "group");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_size(group, size);
     mpidbg_leave(&cx);
     return rc;
@@ -6927,6 +7387,8 @@ int MPI_Group_rank(MPI_Group group, int *rank)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_rank, ra);
     mpidbg_chk_group(&cx, group, "group");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_rank(group, rank);
     mpidbg_leave(&cx);
     return rc;
@@ -6941,6 +7403,8 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_compare, ra);
     mpidbg_chk_group(&cx, group1, "group1");
     mpidbg_chk_group(&cx, group2, "group2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_compare(group1, group2, result);
     mpidbg_leave(&cx);
     return rc;
@@ -6957,6 +7421,8 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     mpidbg_chk_group(&cx, group2, "group2");
     mpidbg_chk_array(&cx, ranks1, (int64_t)n, "ranks1");
     mpidbg_chk_array(&cx, ranks2, (int64_t)n, "ranks2");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2);
     mpidbg_leave(&cx);
     return rc;
@@ -6974,6 +7440,8 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
         return PMPI_Op_create(user_fn, commute, op);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Op_create, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Op_create(user_fn, commute, op);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Op_create(&cx, user_fn, commute, op);
@@ -6992,6 +7460,8 @@ int MPI_Op_free(MPI_Op *op)
     uint64_t h_op = op ? MPIDBG_H(*op) : 0;
     mpidbg_chk_freeop(&cx, op, "op");
     uint32_t s_op = mpidbg_obj_serial(MPIDBG_OBJ_OP, h_op); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Op_free(op);
     if (rc == MPI_SUCCESS) {
         mpidbg_op_freed(&cx, h_op, s_op);
@@ -7008,6 +7478,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Op_commutative, ra);
     mpidbg_chk_op(&cx, op, "op");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Op_commutative(op, commute);
     mpidbg_leave(&cx);
     return rc;
@@ -7028,6 +7500,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     mpidbg_chk_comm(&cx, comm_old, "comm_old");
     mpidbg_chk_array(&cx, dims, (int64_t)ndims, "dims");
     mpidbg_chk_array(&cx, periods, (int64_t)ndims, "periods");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (rc == MPI_SUCCESS) {
         if (comm_cart)
@@ -7045,6 +7519,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_sub, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -7063,6 +7539,8 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graph_create, ra);
     mpidbg_chk_comm(&cx, comm_old, "comm_old");
     mpidbg_chk_array(&cx, indx, (int64_t)nnodes, "indx");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_graph)
@@ -7082,6 +7560,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     mpidbg_chk_comm(&cx, comm_old, "comm_old");
     mpidbg_chk_array(&cx, sources, (int64_t)n, "sources");
     mpidbg_chk_array(&cx, degrees, (int64_t)n, "degrees");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
@@ -7101,6 +7581,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     mpidbg_chk_comm(&cx, comm_old, "comm_old");
     mpidbg_chk_array(&cx, sources, (int64_t)indegree, "sources");
     mpidbg_chk_array(&cx, destinations, (int64_t)outdegree, "destinations");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
@@ -7118,6 +7600,8 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Topo_test, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Topo_test(comm, status);
     mpidbg_leave(&cx);
     return rc;
@@ -7131,6 +7615,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cartdim_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cartdim_get(comm, ndims);
     mpidbg_leave(&cx);
     return rc;
@@ -7144,6 +7630,8 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_get(comm, maxdims, dims, periods, coords);
     mpidbg_leave(&cx);
     return rc;
@@ -7157,6 +7645,8 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_rank, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_rank(comm, coords, rank);
     mpidbg_leave(&cx);
     return rc;
@@ -7170,6 +7660,8 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_coords, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_coords(comm, rank, maxdims, coords);
     mpidbg_leave(&cx);
     return rc;
@@ -7183,6 +7675,8 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_shift, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_shift(comm, direction, disp, rank_source, rank_dest);
     mpidbg_leave(&cx);
     return rc;
@@ -7196,6 +7690,8 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graphdims_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graphdims_get(comm, nnodes, nedges);
     mpidbg_leave(&cx);
     return rc;
@@ -7209,6 +7705,8 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edg
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graph_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_get(comm, maxindex, maxedges, indx, edges);
     mpidbg_leave(&cx);
     return rc;
@@ -7222,6 +7720,8 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graph_neighbors_count, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_neighbors_count(comm, rank, nneighbors);
     mpidbg_leave(&cx);
     return rc;
@@ -7235,6 +7735,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graph_neighbors, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_neighbors(comm, rank, maxneighbors, neighbors);
     mpidbg_leave(&cx);
     return rc;
@@ -7248,6 +7750,8 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Dist_graph_neighbors_count, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted);
     mpidbg_leave(&cx);
     return rc;
@@ -7261,6 +7765,8 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Dist_graph_neighbors, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
     mpidbg_leave(&cx);
     return rc;
@@ -7279,6 +7785,8 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_create, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_create(&cx, base, size, disp_unit, info, comm, win);
@@ -7295,6 +7803,8 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_allocate, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_allocate(&cx, size, disp_unit, info, comm, baseptr, win);
@@ -7311,6 +7821,8 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_allocate_shared, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_allocate_shared(&cx, size, disp_unit, info, comm, baseptr, win);
@@ -7327,6 +7839,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_create_dynamic, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_create_dynamic(info, comm, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_create_dynamic(&cx, info, comm, win);
@@ -7350,6 +7864,8 @@ int MPI_Win_free(MPI_Win *win)
     uint64_t h_win = win ? MPIDBG_H(*win) : 0;
     mpidbg_chk_freewin(&cx, win, "win");
     uint32_t s_win = mpidbg_obj_serial(MPIDBG_OBJ_WIN, h_win); /* after the check, which may adopt it */
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_free};
     rs.win = win ? *win : MPI_WIN_NULL;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -7405,6 +7921,8 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7453,6 +7971,8 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get};
     rop.result = origin_addr;
     rop.result_count = origin_count;
@@ -7502,6 +8022,8 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7565,6 +8087,8 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7608,6 +8132,8 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
             mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", 1, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Fetch_and_op};
     rop.origin = origin_addr;
     rop.result = result_addr;
@@ -7654,6 +8180,8 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
             mpidbg_side(&cx, MPIDBG_WR, result_addr, "result_addr", 1, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Compare_and_swap};
     rop.origin = origin_addr;
     rop.compare = compare_addr;
@@ -7711,6 +8239,8 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7765,6 +8295,8 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget};
     rop.result = origin_addr;
     rop.result_count = origin_count;
@@ -7820,6 +8352,8 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7889,6 +8423,8 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -7927,6 +8463,8 @@ int MPI_Win_fence(int assert, MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_fence, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_fence};
     rs.assert_ = assert;
     rs.win = win;
@@ -7946,6 +8484,8 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_post, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_post};
     rs.group = group;
     rs.assert_ = assert;
@@ -7966,6 +8506,8 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_start, ra);
     mpidbg_chk_group(&cx, group, "group");
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_start};
     rs.group = group;
     rs.assert_ = assert;
@@ -7985,6 +8527,8 @@ int MPI_Win_complete(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_complete, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_complete};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8002,6 +8546,8 @@ int MPI_Win_wait(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_wait, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_wait};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8019,6 +8565,8 @@ int MPI_Win_test(MPI_Win win, int *flag)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_test, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_test};
     rs.win = win;
     rs.flag = flag;
@@ -8038,6 +8586,8 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_lock, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_lock};
     rs.lock_type = lock_type;
     rs.rank = rank;
@@ -8059,6 +8609,8 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_unlock, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock};
     rs.rank = rank;
     rs.win = win;
@@ -8077,6 +8629,8 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_lock_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_lock_all};
     rs.assert_ = assert;
     rs.win = win;
@@ -8095,6 +8649,8 @@ int MPI_Win_unlock_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_unlock_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock_all};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8113,6 +8669,8 @@ int MPI_Win_flush(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush};
     rs.rank = rank;
     rs.win = win;
@@ -8131,6 +8689,8 @@ int MPI_Win_flush_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_all};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8149,6 +8709,8 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_local, ra);
     mpidbg_chk_win(&cx, win, "win");
     mpidbg_chk_trank(&cx, rank, "rank");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local};
     rs.rank = rank;
     rs.win = win;
@@ -8167,6 +8729,8 @@ int MPI_Win_flush_local_all(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_flush_local_all, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local_all};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8184,6 +8748,8 @@ int MPI_Win_sync(MPI_Win win)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_sync, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_sync};
     rs.win = win;
     mpidbg_rma_sync_pre(&cx, &rs);
@@ -8201,6 +8767,8 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_attach, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_attach};
     rs.win = win;
     rs.base = base;
@@ -8220,6 +8788,8 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_detach, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_detach};
     rs.win = win;
     rs.base = base;
@@ -8238,6 +8808,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_shared_query, ra);
     mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_shared_query};
     rs.win = win;
     rs.rank = rank;
@@ -8276,6 +8848,8 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8307,6 +8881,8 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8338,6 +8914,8 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_at(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8369,6 +8947,8 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8400,6 +8980,8 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_shared(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8431,6 +9013,8 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_shared(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8462,6 +9046,8 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_all(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8493,6 +9079,8 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_all(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8524,6 +9112,8 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8555,6 +9145,8 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -8590,6 +9182,8 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8616,6 +9210,8 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read_all(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8642,6 +9238,8 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read_at(fh, offset, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8668,6 +9266,8 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void * buf, int count, 
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read_at_all(fh, offset, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8694,6 +9294,8 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read_shared(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8720,6 +9322,8 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_read_ordered(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8746,6 +9350,8 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8772,6 +9378,8 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write_all(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8798,6 +9406,8 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void * buf, int coun
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write_at(fh, offset, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8824,6 +9434,8 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8850,6 +9462,8 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write_shared(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8876,6 +9490,8 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_write_ordered(fh, buf, count, datatype, status);
     mpidbg_leave(&cx);
     return rc;
@@ -8890,6 +9506,7 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
  * (or, for sendrecv, with each other). post: nothing.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -8914,6 +9531,8 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -8927,7 +9546,9 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -8952,6 +9573,8 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -8965,7 +9588,9 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -8990,6 +9615,8 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9003,7 +9630,9 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -9028,6 +9657,8 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
             mpidbg_side(&cx, MPIDBG_RD, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9041,7 +9672,9 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     void *ra = __builtin_return_address(0);
@@ -9066,6 +9699,8 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -9083,7 +9718,9 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     void *ra = __builtin_return_address(0);
@@ -9123,6 +9760,8 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9145,7 +9784,9 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     void *ra = __builtin_return_address(0);
@@ -9172,6 +9813,8 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = xp.recv = 1;
@@ -9191,7 +9834,9 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
 {
     void *ra = __builtin_return_address(0);
@@ -9213,6 +9858,8 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
             mpidbg_side(&cx, MPIDBG_WR, buf, "buf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -9229,6 +9876,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- p2p-nb ----
  * Nonblocking point-to-point. pre: as the blocking form, and the request
@@ -9236,6 +9884,7 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
  * active, its buffer pending until completion.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9261,6 +9910,8 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9279,7 +9930,9 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9305,6 +9958,8 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9323,7 +9978,9 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9349,6 +10006,8 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9367,7 +10026,9 @@ int MPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9393,6 +10054,8 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9411,7 +10074,9 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9437,6 +10102,8 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -9455,7 +10122,9 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9478,6 +10147,8 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -9495,7 +10166,9 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9536,6 +10209,8 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9559,7 +10234,9 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9587,6 +10264,8 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = xp.recv = 1;
@@ -9607,6 +10286,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- p2p-init ----
  * Persistent point-to-point (MPI-4.1 §3.9). pre: as the blocking form. post:
@@ -9614,6 +10294,7 @@ int MPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
  * buffer pending.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9639,6 +10320,8 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9658,7 +10341,9 @@ int MPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9684,6 +10369,8 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9703,7 +10390,9 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9729,6 +10418,8 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9748,7 +10439,9 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9774,6 +10467,8 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.send = 1;
@@ -9793,7 +10488,9 @@ int MPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -9819,6 +10516,8 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -9838,6 +10537,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- coll ----
  * Blocking collectives. pre: comm valid; root a rank of comm
@@ -9848,6 +10548,7 @@ int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int sourc
  * operations. post: nothing.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -9871,6 +10572,8 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
             mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
     xc.sbuf = buffer;
@@ -9886,7 +10589,9 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -9923,6 +10628,8 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
     xc.sbuf = sendbuf;
@@ -9938,7 +10645,9 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -9981,6 +10690,8 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
     xc.sbuf = sendbuf;
@@ -9997,7 +10708,9 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10034,6 +10747,8 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
     xc.sbuf = sendbuf;
@@ -10049,7 +10764,9 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10092,6 +10809,8 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
     xc.sbuf = sendbuf;
@@ -10108,7 +10827,9 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10144,6 +10865,8 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
     xc.sbuf = sendbuf;
@@ -10158,7 +10881,9 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10200,6 +10925,8 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
     xc.sbuf = sendbuf;
@@ -10215,7 +10942,9 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10251,6 +10980,8 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
     xc.sbuf = sendbuf;
@@ -10265,7 +10996,9 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10313,6 +11046,8 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
     xc.sbuf = sendbuf;
@@ -10329,7 +11064,9 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10379,6 +11116,8 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
     xc.sbuf = sendbuf;
@@ -10395,7 +11134,9 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10430,6 +11171,8 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
     xc.sbuf = sendbuf;
@@ -10446,7 +11189,9 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10480,6 +11225,8 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
     xc.sbuf = sendbuf;
@@ -10495,7 +11242,9 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10522,6 +11271,8 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
     xc.sbuf = sendbuf;
@@ -10537,7 +11288,9 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10571,6 +11324,8 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
     xc.sbuf = sendbuf;
@@ -10586,7 +11341,9 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10620,6 +11377,8 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
     xc.sbuf = sendbuf;
@@ -10635,7 +11394,9 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10669,6 +11430,8 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
     xc.sbuf = sendbuf;
@@ -10684,7 +11447,9 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
     void *ra = __builtin_return_address(0);
@@ -10717,11 +11482,15 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_D
             mpidbg_side(&cx, MPIDBG_WR, inoutbuf, "inoutbuf", (int64_t)count, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Reduce_local_c(inbuf, inoutbuf, count, datatype, op);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10757,6 +11526,8 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
     xc.sbuf = sendbuf;
@@ -10771,7 +11542,9 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10813,6 +11586,8 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
     xc.sbuf = sendbuf;
@@ -10828,7 +11603,9 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10864,6 +11641,8 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
             mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
     xc.sbuf = sendbuf;
@@ -10878,7 +11657,9 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10926,6 +11707,8 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
             mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
     xc.sbuf = sendbuf;
@@ -10942,7 +11725,9 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -10992,6 +11777,8 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
         mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
     xc.sbuf = sendbuf;
@@ -11008,6 +11795,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- coll-nb ----
  * Nonblocking collectives. pre: as the blocking form, and the request
@@ -11015,6 +11803,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
  * active, its buffers pending until completion.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11039,6 +11828,8 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
     xc.sbuf = buffer;
@@ -11058,7 +11849,9 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11096,6 +11889,8 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
     xc.sbuf = sendbuf;
@@ -11115,7 +11910,9 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11159,6 +11956,8 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
     xc.sbuf = sendbuf;
@@ -11179,7 +11978,9 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11217,6 +12018,8 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
     xc.sbuf = sendbuf;
@@ -11236,7 +12039,9 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11280,6 +12085,8 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
     xc.sbuf = sendbuf;
@@ -11300,7 +12107,9 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11337,6 +12146,8 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
     xc.sbuf = sendbuf;
@@ -11355,7 +12166,9 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11398,6 +12211,8 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
     xc.sbuf = sendbuf;
@@ -11417,7 +12232,9 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11454,6 +12271,8 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
     xc.sbuf = sendbuf;
@@ -11472,7 +12291,9 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11521,6 +12342,8 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
     xc.sbuf = sendbuf;
@@ -11541,7 +12364,9 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11592,6 +12417,8 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
     xc.sbuf = sendbuf;
@@ -11612,7 +12439,9 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11648,6 +12477,8 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
     xc.sbuf = sendbuf;
@@ -11668,7 +12499,9 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11703,6 +12536,8 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
     xc.sbuf = sendbuf;
@@ -11722,7 +12557,9 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11750,6 +12587,8 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
     xc.sbuf = sendbuf;
@@ -11769,7 +12608,9 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11804,6 +12645,8 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
     xc.sbuf = sendbuf;
@@ -11823,7 +12666,9 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11858,6 +12703,8 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
     xc.sbuf = sendbuf;
@@ -11877,7 +12724,9 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11912,6 +12761,8 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
     xc.sbuf = sendbuf;
@@ -11931,7 +12782,9 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -11968,6 +12821,8 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
     xc.sbuf = sendbuf;
@@ -11986,7 +12841,9 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12029,6 +12886,8 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
     xc.sbuf = sendbuf;
@@ -12048,7 +12907,9 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12085,6 +12946,8 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
     xc.sbuf = sendbuf;
@@ -12103,7 +12966,9 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12152,6 +13017,8 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
     xc.sbuf = sendbuf;
@@ -12172,7 +13039,9 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12223,6 +13092,8 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
     xc.sbuf = sendbuf;
@@ -12243,12 +13114,14 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- coll-init ----
  * Persistent collectives (MPI-4). pre: as the blocking form. post: the
  * request is recorded, persistent and inactive.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12273,6 +13146,8 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
     xc.sbuf = buffer;
@@ -12293,7 +13168,9 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12331,6 +13208,8 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
     xc.sbuf = sendbuf;
@@ -12351,7 +13230,9 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12395,6 +13276,8 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
     xc.sbuf = sendbuf;
@@ -12416,7 +13299,9 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12454,6 +13339,8 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
     xc.sbuf = sendbuf;
@@ -12474,7 +13361,9 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12518,6 +13407,8 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
     xc.sbuf = sendbuf;
@@ -12539,7 +13430,9 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12576,6 +13469,8 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
     xc.sbuf = sendbuf;
@@ -12595,7 +13490,9 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12638,6 +13535,8 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
     xc.sbuf = sendbuf;
@@ -12658,7 +13557,9 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12695,6 +13596,8 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
     xc.sbuf = sendbuf;
@@ -12714,7 +13617,9 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12763,6 +13668,8 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
     xc.sbuf = sendbuf;
@@ -12784,7 +13691,9 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12835,6 +13744,8 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
     xc.sbuf = sendbuf;
@@ -12856,7 +13767,9 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12892,6 +13805,8 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
     xc.sbuf = sendbuf;
@@ -12913,7 +13828,9 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12948,6 +13865,8 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
     xc.sbuf = sendbuf;
@@ -12968,7 +13887,9 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -12996,6 +13917,8 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
     xc.sbuf = sendbuf;
@@ -13016,7 +13939,9 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13051,6 +13976,8 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
     xc.sbuf = sendbuf;
@@ -13071,7 +13998,9 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13106,6 +14035,8 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
     xc.sbuf = sendbuf;
@@ -13126,7 +14057,9 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13161,6 +14094,8 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
     xc.sbuf = sendbuf;
@@ -13181,7 +14116,9 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13218,6 +14155,8 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
     xc.sbuf = sendbuf;
@@ -13237,7 +14176,9 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13280,6 +14221,8 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
     xc.sbuf = sendbuf;
@@ -13300,7 +14243,9 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13337,6 +14282,8 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
     xc.sbuf = sendbuf;
@@ -13356,7 +14303,9 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13405,6 +14354,8 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
     xc.sbuf = sendbuf;
@@ -13426,7 +14377,9 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -13477,6 +14430,8 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
     mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
     xc.sbuf = sendbuf;
@@ -13498,12 +14453,14 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- type-query ----
  * Datatype queries and names. pre: the datatype is valid (committed or not).
  * post: hooks keep names and handed-out references.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
 {
     void *ra = __builtin_return_address(0);
@@ -13515,11 +14472,15 @@ int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_envelope_c(datatype, num_integers, num_addresses, num_large_counts, num_datatypes, combiner);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     void *ra = __builtin_return_address(0);
@@ -13531,11 +14492,15 @@ int MPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_size_c(datatype, size);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     void *ra = __builtin_return_address(0);
@@ -13547,11 +14512,15 @@ int MPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exten
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_extent_c(datatype, lb, extent);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     void *ra = __builtin_return_address(0);
@@ -13563,11 +14532,15 @@ int MPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_get_true_extent_c(datatype, true_lb, true_extent);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     void *ra = __builtin_return_address(0);
@@ -13579,11 +14552,15 @@ int MPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Get_count_c(status, datatype, count);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     void *ra = __builtin_return_address(0);
@@ -13595,16 +14572,20 @@ int MPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Get_elements_c(status, datatype, count);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- pack ----
  * Pack and unpack. pre: counts, datatype committed, buffers: the input and
  * output must not overlap. post: nothing.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -13638,11 +14619,15 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_PACKED);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
     void *ra = __builtin_return_address(0);
@@ -13676,11 +14661,15 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void 
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
 {
     void *ra = __builtin_return_address(0);
@@ -13694,11 +14683,15 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_size_c(incount, datatype, comm, size);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf, MPI_Count outsize, MPI_Count *position)
 {
     void *ra = __builtin_return_address(0);
@@ -13731,11 +14724,15 @@ int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incoun
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_BYTE);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
 {
     void *ra = __builtin_return_address(0);
@@ -13768,11 +14765,15 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
             mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outcount, &ti_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
 {
     void *ra = __builtin_return_address(0);
@@ -13785,10 +14786,13 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatyp
         struct mpidbg_tinfo ti;
         mpidbg_chk_type(&cx, datatype, "datatype", 0, &ti);
     }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Pack_external_size_c(datarep, incount, datatype, size);
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- rma ----
  * One-sided communication. pre: window valid; target rank in its group or
@@ -13799,6 +14803,7 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount, MPI_Datatyp
  * hold it, and to the race checks (rma.c).
  */
 
+#if MPI_VERSION >= 4
 int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     void *ra = __builtin_return_address(0);
@@ -13833,6 +14838,8 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Put_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -13846,7 +14853,9 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     void *ra = __builtin_return_address(0);
@@ -13881,6 +14890,8 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_c};
     rop.result = origin_addr;
     rop.result_count = origin_count;
@@ -13894,7 +14905,9 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     void *ra = __builtin_return_address(0);
@@ -13930,6 +14943,8 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Accumulate_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -13944,7 +14959,9 @@ int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Dataty
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     void *ra = __builtin_return_address(0);
@@ -13993,6 +15010,8 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
             ok_target_datatype = mpidbg_chk_type(&cx, target_datatype, "target_datatype", 1, &ti_target_datatype);
     }
     mpidbg_chk_overlaps(&cx);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Get_accumulate_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -14010,6 +15029,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- rma-req ----
  * Request-based one-sided communication. pre: as the plain form, and the
@@ -14017,6 +15037,7 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
  * recorded (kind rma), its origin buffers pending.
  */
 
+#if MPI_VERSION >= 4
 int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14052,6 +15073,8 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rput_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -14070,7 +15093,9 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14106,6 +15131,8 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_c};
     rop.result = origin_addr;
     rop.result_count = origin_count;
@@ -14124,7 +15151,9 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14161,6 +15190,8 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Raccumulate_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -14180,7 +15211,9 @@ int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14230,6 +15263,8 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_rma rop = {.call = MPIDBG_CALL_MPI_Rget_accumulate_c};
     rop.origin = origin_addr;
     rop.origin_count = origin_count;
@@ -14252,6 +15287,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
 /* ---- file-nb ----
  * Nonblocking file access (ROMIO). pre: count, datatype committed, buffer.
@@ -14259,6 +15295,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
  * unknown; the buffer is pending.
  */
 
+#if MPI_VERSION >= 4
 int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14281,6 +15318,8 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14289,7 +15328,9 @@ int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14312,6 +15353,8 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14320,7 +15363,9 @@ int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14343,6 +15388,8 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14351,7 +15398,9 @@ int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14374,6 +15423,8 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14382,7 +15433,9 @@ int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14405,6 +15458,8 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14413,7 +15468,9 @@ int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPIO_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14436,6 +15493,8 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14444,7 +15503,9 @@ int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14467,6 +15528,8 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_all_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14475,7 +15538,9 @@ int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14498,6 +15563,8 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14506,7 +15573,9 @@ int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14529,6 +15598,8 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14537,7 +15608,9 @@ int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
     mpidbg_leave(&cx);
     return rc;
 }
+#endif
 
+#if MPI_VERSION >= 4
 int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
 {
     void *ra = __builtin_return_address(0);
@@ -14560,6 +15633,8 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -14568,3 +15643,4 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
     mpidbg_leave(&cx);
     return rc;
 }
+#endif

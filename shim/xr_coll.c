@@ -91,7 +91,8 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     memset(v, 0, sizeof(int64_t) * NV);
     v[V_KIND] = (int64_t)xc->kind * 4 + xc->mode;
     v[V_ROOT] = rooted(xc->kind) ? xc->root : -1;
-    v[V_OP] = xc->op ? (MPIDBG_IS_BUILTIN_OP(xc->op) ? (int64_t)xc->op : 1) : 0;
+    /* 0 no op, 1 a user-defined one, 1 + the index of a predefined one */
+    v[V_OP] = xc->op ? 1 + mpidbg_builtin_op_index(xc->op) : 0;
     v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
     int me = co->rank, root = xc->root == me;
     int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
@@ -160,17 +161,8 @@ static void ranks_text(char *p, size_t n, const int32_t *ranks, int k)
 
 static const char *op_name(int64_t op)
 {
-    static const struct {
-        MPI_Op op;
-        const char *name;
-    } ops[] = {{MPI_MAX, "MPI_MAX"},   {MPI_MIN, "MPI_MIN"},   {MPI_SUM, "MPI_SUM"},   {MPI_PROD, "MPI_PROD"},
-               {MPI_LAND, "MPI_LAND"}, {MPI_BAND, "MPI_BAND"}, {MPI_LOR, "MPI_LOR"},   {MPI_BOR, "MPI_BOR"},
-               {MPI_LXOR, "MPI_LXOR"}, {MPI_BXOR, "MPI_BXOR"}, {MPI_MINLOC, "MPI_MINLOC"}, {MPI_MAXLOC, "MPI_MAXLOC"},
-               {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if ((int64_t)MPIDBG_H(ops[i].op) == op)
-            return ops[i].name;
-    return op == 1 ? "a user-defined operation" : "an unknown operation";
+    const char *name = op > 1 ? mpidbg_builtin_op_name((int)(op - 1)) : NULL;
+    return name ? name : op == 1 ? "a user-defined operation" : "an unknown operation";
 }
 
 static const char *mode_word(int mode)

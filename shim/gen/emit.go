@@ -142,7 +142,16 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
 			continue
 		}
 		b.WriteString("\n")
+		switch {
+		case c.MPI4:
+			b.WriteString("#if MPI_VERSION >= 4\n")
+		case c.Removed:
+			fmt.Fprintf(&b, "#ifndef %s\n", c.Name)
+		}
 		emitWrapper(&b, c)
+		if c.MPI4 || c.Removed {
+			b.WriteString("#endif\n")
+		}
 	}
 	return b.String()
 }
@@ -311,6 +320,9 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			w.f("mpidbg_chk_reqout(&cx, %s, %q);", p.Name, p.Name)
 		}
 	}
+	// a handle the MPI would crash on (Open MPI): the call ends here
+	w.f("if (MPIDBG_REFUSING(&cx))")
+	w.f("    return mpidbg_refused(&cx);")
 	if c.Pre {
 		w.f("mpidbg_pre_%s(%s);", c.Name, hookArgs(c))
 	}
@@ -369,6 +381,17 @@ func emitWrapper(b *strings.Builder, c *Call) {
 	for _, p := range c.Params {
 		switch p.Role {
 		case "newtype":
+			// the old types as the program gave them: MPI_Type_get_contents
+			// may return new, equivalent objects instead (MPI-4.1 §5.1.13;
+			// Open MPI does for derived ones), freed before the record is read
+			for _, q := range c.Params {
+				switch q.Name {
+				case "oldtype":
+					post = append(post, "cx.oldtypes = &oldtype;", "cx.noldtypes = 1;")
+				case "array_of_types":
+					post = append(post, "cx.oldtypes = array_of_types;", "cx.noldtypes = count;")
+				}
+			}
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_type_new(&cx, *%s);", p.Name))
 		case "newcomm":
 			if r := p.Attr["deferred"]; r != "" {

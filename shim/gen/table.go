@@ -12,13 +12,15 @@ const TablePath = "shim/calls.tbl"
 // Call is one line of the table: an MPI function, its class and its
 // parameters with their roles.
 type Call struct {
-	Line   int
-	Class  string
-	Pre    bool // calls the hand-written hook mpidbg_pre_<Name> before PMPI
-	Post   bool // and mpidbg_post_<Name> after it succeeds
-	Name   string
-	Ret    string
-	Params []Param
+	Line    int
+	Class   string
+	Pre     bool // calls the hand-written hook mpidbg_pre_<Name> before PMPI
+	Post    bool // and mpidbg_post_<Name> after it succeeds
+	MPI4    bool // added by MPI-4.0: compiled only when mpi.h has MPI_VERSION >= 4
+	Removed bool // removed by MPI-3.0: compiled only when mpi.h does not make its name a macro
+	Name    string
+	Ret     string
+	Params  []Param
 }
 
 // Param is one parameter: its C declaration, its name and its role.
@@ -129,6 +131,10 @@ func parseLine(line string) (*Call, error) {
 			c.Pre = true
 		case "post":
 			c.Post = true
+		case "mpi4":
+			c.MPI4 = true
+		case "removed":
+			c.Removed = true
 		default:
 			return nil, fmt.Errorf("unknown class flag +%s", f)
 		}
