@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/launch"
 )
 
 const stopTimeout = 60 * time.Second
@@ -70,8 +71,10 @@ func topFrame(t *testing.T, c *testClient, tid int) dap.StackFrame {
 // TestLaunchBreakpoint: a breakpoint stops each of three ranks at its
 // line, the threads are named by rank, and the session ends with the
 // job.
-func TestLaunchBreakpoint(t *testing.T) {
-	prog, cfg := fixture(t, "breakpoints")
+func TestLaunchBreakpoint(t *testing.T) { forEachMPI(t, testLaunchBreakpoint) }
+
+func testLaunchBreakpoint(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "breakpoints")
 	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
 	line := markerLine(t, "breakpoints", "BREAK")
 	c := start(t, cfg)
@@ -110,8 +113,10 @@ func TestLaunchBreakpoint(t *testing.T) {
 // faulty line with the finding as the exception; the MPI_Datatype local
 // unfolds; the MPI call's buffer shows through its datatype; the Debug
 // Console runs mpi commands.
-func TestLaunchFinding(t *testing.T) {
-	prog, cfg := fixture(t, "planted")
+func TestLaunchFinding(t *testing.T) { forEachMPI(t, testLaunchFinding) }
+
+func testLaunchFinding(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "planted")
 	line := markerLine(t, "planted", "FAULT")
 	c := start(t, cfg)
 	launchJob(t, c, map[string]any{"program": prog, "np": 4}, "", nil, []string{"errors"})
@@ -209,8 +214,10 @@ func variables(t *testing.T, c *testClient, ref int) map[string]dap.Variable {
 }
 
 // TestLaunchDeadlock: a deadlock stops every rank at its blocked call.
-func TestLaunchDeadlock(t *testing.T) {
-	prog, cfg := fixture(t, "deadlock")
+func TestLaunchDeadlock(t *testing.T) { forEachMPI(t, testLaunchDeadlock) }
+
+func testLaunchDeadlock(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "deadlock")
 	line := markerLine(t, "deadlock", "BLOCKED")
 	c := start(t, cfg)
 	launchJob(t, c, map[string]any{"program": prog, "np": 3, "deadlockTimeout": "1s"}, "", nil, []string{"errors"})
@@ -241,8 +248,10 @@ func TestLaunchDeadlock(t *testing.T) {
 // TestLaunchEntry: stopOnEntry stops every one of four ranks at main;
 // the time from launch to that stop, and to each rank's stop at a
 // breakpoint, is logged (docs/PERFORMANCE.md; never asserted).
-func TestLaunchEntry(t *testing.T) {
-	prog, cfg := fixture(t, "breakpoints")
+func TestLaunchEntry(t *testing.T) { forEachMPI(t, testLaunchEntry) }
+
+func testLaunchEntry(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "breakpoints")
 	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
 	line := markerLine(t, "breakpoints", "BREAK")
 	c := start(t, cfg)
@@ -280,11 +289,19 @@ func TestLaunchEntry(t *testing.T) {
 
 // TestAttach: attaching to a job by mpiexec's pid finds its ranks; a
 // breakpoint stops them; detaching lets the job finish.
-func TestAttach(t *testing.T) {
-	prog, cfg := fixture(t, "spin")
+func TestAttach(t *testing.T) { forEachMPI(t, testAttach) }
+
+func testAttach(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "spin")
 	src := filepath.Join(repoRoot(t), "testprogs", "dap", "spin.c")
 	line := markerLine(t, "spin", "SPIN")
-	job := exec.Command("mpiexec.mpich", "-genv", "LD_PRELOAD", cfg.Shim, "-genv", "MPIDBG_RACE", "off", "-n", "2", prog)
+	tools, err := cfg.Tools(prog, "", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := launch.Args(launch.FlavorOf(tools.MPIExec), 2, nil,
+		[]launch.Var{{Name: "LD_PRELOAD", Value: tools.Shim}, {Name: "MPIDBG_RACE", Value: "off"}}, prog, nil)
+	job := exec.Command(tools.MPIExec, args...)
 	var out strings.Builder
 	job.Stdout, job.Stderr = &out, &out
 	if err := job.Start(); err != nil {
@@ -340,8 +357,10 @@ func TestAttach(t *testing.T) {
 
 // TestLaunchNonStop: in non-stop mode each rank stops at the breakpoint
 // on its own and is continued on its own.
-func TestLaunchNonStop(t *testing.T) {
-	prog, cfg := fixture(t, "breakpoints")
+func TestLaunchNonStop(t *testing.T) { forEachMPI(t, testLaunchNonStop) }
+
+func testLaunchNonStop(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "breakpoints")
 	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
 	line := markerLine(t, "breakpoints", "BREAK")
 	c := start(t, cfg)

@@ -35,19 +35,20 @@ func repoRoot(t *testing.T) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// fixture builds testprogs/dap/NAME.c and returns the program's path,
-// and a server config; it skips without MPICH, gdb and the built tree
-// (fails instead under make test's MPIDBG_REQUIRE_MPI).
-func fixture(t *testing.T, name string) (string, Config) {
+// fixture builds testprogs/dap/NAME.c with m and returns the program's
+// path, and a server config whose job tools are m's; it skips without m,
+// gdb and the built tree (fails instead under make test's
+// MPIDBG_REQUIRE_MPI).
+func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 	t.Helper()
 	root := repoRoot(t)
 	var missing []string
-	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich", "gdb"} {
+	for _, tool := range []string{m.cc, m.exec, "gdb"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			missing = append(missing, tool)
 		}
 	}
-	for _, f := range []string{"bin/mpidbg", "lib/libmpidbg.so"} {
+	for _, f := range []string{"bin/mpidbg", "lib/" + m.shim} {
 		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 			missing = append(missing, f+" (make build)")
 		}
@@ -60,16 +61,23 @@ func fixture(t *testing.T, name string) (string, Config) {
 	}
 	prog := filepath.Join(t.TempDir(), name)
 	src := filepath.Join(root, "testprogs", "dap", name+".c")
-	if out, err := exec.Command("mpicc.mpich", "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
-		t.Fatalf("mpicc %s: %v\n%s", src, err, out)
+	if out, err := exec.Command(m.cc, "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", m.cc, src, err, out)
 	}
 	cfg := Config{Gdb: "gdb", Script: filepath.Join(root, "extensions", "gdb", "mpidbg-gdb.py"),
-		Mpidbg: filepath.Join(root, "bin", "mpidbg"), Shim: filepath.Join(root, "lib", "libmpidbg.so"),
-		MPIExec: func(name string) (string, error) {
-			if name == "" {
-				name = "mpiexec.mpich"
+		Mpidbg: filepath.Join(root, "bin", "mpidbg"),
+		Tools: func(program, mpi, shim, mpiexec string) (Tools, error) {
+			if mpi != "" && mpi != m.name {
+				return Tools{}, fmt.Errorf("the test runs %s, the configuration asks for %s", m.name, mpi)
 			}
-			return exec.LookPath(name)
+			if shim == "" {
+				shim = filepath.Join(root, "lib", m.shim)
+			}
+			if mpiexec == "" {
+				mpiexec = m.exec
+			}
+			p, err := exec.LookPath(mpiexec)
+			return Tools{MPI: m.name, Shim: shim, MPIExec: p}, err
 		}}
 	if os.Getenv("MPIDBG_DAP_LOG") != "" {
 		f, err := os.OpenFile(os.Getenv("MPIDBG_DAP_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

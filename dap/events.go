@@ -67,13 +67,12 @@ func (ss *session) record(r gdbmi.Record) {
 		id, group := atoi(r.Results.String("id")), r.Results.String("group-id")
 		rk := ss.groups[group]
 		t := &thread{id: id, rank: rk}
-		if rk != nil {
-			rk.nthreads++
-			t.index = rk.nthreads
-			if rk.main == 0 {
-				rk.main = id
-				t.known = true
-			}
+		if rk != nil && rk.main == 0 {
+			// the rank's first thread is the program's: it is shown at
+			// once as "rank R"; the others are numbered once classified
+			// (classify), which hidden Go runtime threads never are
+			rk.main, rk.nthreads = id, 1
+			t.known, t.index = true, 1
 		}
 		ss.threads[id] = t
 	}
@@ -116,13 +115,14 @@ func (ss *session) events() {
 	}
 }
 
-// threadEvent tells the client of a thread of a released rank.
+// threadEvent tells the client of a shown thread of a released rank;
+// a thread not yet classified is one the client has not been shown.
 func (ss *session) threadEvent(id int, reason string) {
 	ss.mu.Lock()
 	live := ss.live
 	t := ss.threads[id]
 	ss.mu.Unlock()
-	if !live || t == nil || t.hidden || t.rank == nil || (reason == "started" && !t.known) {
+	if !live || t == nil || !t.known || t.hidden || t.rank == nil {
 		return
 	}
 	ev := &dap.ThreadEvent{Event: event("thread")}

@@ -27,6 +27,7 @@ type launchArgs struct {
 	Cwd             string             `json:"cwd"`
 	Env             map[string]*string `json:"env"`
 	NP              int                `json:"np"`
+	MPI             string             `json:"mpi"`
 	MPIExec         string             `json:"mpiexec"`
 	MPIExecArgs     []string           `json:"mpiexecArgs"`
 	StopOnEntry     bool               `json:"stopOnEntry"`
@@ -169,17 +170,11 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
-	mpiexec, err := s.cfg.MPIExec(a.MPIExec)
+	tools, err := s.cfg.Tools(program, a.MPI, a.Shim, a.MPIExec)
 	if err != nil {
 		return cfg, nil, err
 	}
-	shim := a.Shim
-	if shim == "" {
-		shim = s.cfg.Shim
-	}
-	if fi, err := os.Stat(shim); shim == "" || err != nil || fi.IsDir() {
-		return cfg, nil, fmt.Errorf("the shim %q is missing (\"shim\" in the configuration, or build it: make build)", shim)
-	}
+	mpiexec, shim := tools.MPIExec, tools.Shim
 	deadlock := 2 * time.Second
 	if a.DeadlockTimeout != "" {
 		if a.DeadlockTimeout == "0" {

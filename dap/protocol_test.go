@@ -1,6 +1,8 @@
 package dap
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -51,7 +53,13 @@ func TestErrorIDsUnique(t *testing.T) {
 // configurations that cannot work, get error responses; the server goes
 // on serving.
 func TestBadRequests(t *testing.T) {
-	c := start(t, Config{MPIExec: func(string) (string, error) { return "/bin/true", nil }, Shim: "/nonexistent.so"})
+	c := start(t, Config{Tools: func(program, mpi, shim, mpiexec string) (Tools, error) {
+		// as cmd/mpidbg's: a bad "mpi" and a missing shim are errors
+		if mpi != "" && mpi != "mpich" && mpi != "openmpi" {
+			return Tools{}, fmt.Errorf("--mpi unknown MPI %q: want mpich or openmpi", mpi)
+		}
+		return Tools{}, errors.New("the shim /nonexistent.so is missing")
+	}})
 	expectFail := func(command string, args any, want string) {
 		t.Helper()
 		seq := c.send(command, args)
@@ -72,6 +80,7 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{"program": "/bin/true", "np": 2, "ranks": "0,5"}, "rank 5 is not in the job")
 	expectFail("launch", map[string]any{"program": "/bin/true", "ranks": []string{"x"}}, "\"ranks\"")
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "shim")
+	expectFail("launch", map[string]any{"program": "/bin/true", "mpi": "lam"}, "unknown MPI")
 	expectFail("launch", map[string]any{"program": 42}, "not valid JSON")
 	expectFail("attach", map[string]any{}, "missing \"pid\"")
 	expectFail("attach", map[string]any{"pid": 1 << 30}, "no process")

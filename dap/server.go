@@ -26,14 +26,19 @@ import (
 
 // Config is what the server needs from its command line.
 type Config struct {
-	Gdb     string // the gdb to run ("" : gdb on PATH)
-	Script  string // the gdb extension's script (extensions/gdb/mpidbg-gdb.py)
-	Mpidbg  string // this mpidbg executable, for the extension's helper
-	Shim    string // lib/libmpidbg.so, unless the launch configuration names one
-	MPIExec func(name string) (string, error)
+	Gdb    string // the gdb to run ("" : gdb on PATH)
+	Script string // the gdb extension's script (extensions/gdb/mpidbg-gdb.py)
+	Mpidbg string // this mpidbg executable, for the extension's helper
+	// Tools resolves a launch configuration's program, "mpi", "shim" and
+	// "mpiexec" (each may be "") into what the job runs with.
+	Tools func(program, mpi, shim, mpiexec string) (Tools, error)
 	// Log, when set, gets every message in and out and every MI line.
 	Log *log.Logger
 }
+
+// Tools is what a launched job runs with: its MPI library (mpich or
+// openmpi), the shim built for it and its mpiexec.
+type Tools struct{ MPI, Shim, MPIExec string }
 
 // Server serves one DAP client.
 type Server struct {

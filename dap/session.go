@@ -46,22 +46,24 @@ type session struct {
 	varobjs    []string // gdb varobjs made for the client, deleted at the next stop
 	halted     bool     // all-stop: the client was told of a stop, and nothing runs
 	lastStop   int      // the thread of the last stop the client was told of
+	signalled  *rank    // ended with no exit code, until the *stopped that names the signal
 }
 
 type rank struct {
 	n, pid   int
 	group    string
 	main     int // the first thread's id
-	nthreads int // threads seen, to number the next one
+	nthreads int // threads shown so far, to number the next one
 	exited   bool
+	ending   string // "killed" or "detached": what the adapter had gdb do to it
 }
 
 type thread struct {
 	id     int
 	rank   *rank
-	index  int  // 1 for the rank's first thread, in order of creation
+	index  int  // shown threads: 1 for the rank's first, then in order of creation
 	hidden bool // a thread of the shim's Go runtime: not shown
-	known  bool // hidden has been decided
+	known  bool // hidden has been decided (and index given)
 }
 
 // stopInfo is what the client is told of a stopped thread.
@@ -199,13 +201,15 @@ func threadName(t *thread) string {
 	return fmt.Sprintf("rank %d thread %d", t.rank.n, t.index)
 }
 
-// sortedThreads returns the threads to show, by rank, then creation.
+// sortedThreads returns the threads to show, by rank, then creation: a
+// thread not yet classified (it ran since it was created) waits for
+// the next stop, with no number to show it by.
 func (ss *session) sortedThreads() []*thread {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	var out []*thread
 	for _, t := range ss.threads {
-		if t.rank != nil && !t.hidden {
+		if t.rank != nil && t.known && !t.hidden {
 			out = append(out, t)
 		}
 	}

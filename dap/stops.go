@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"time"
 
 	"github.com/google/go-dap"
@@ -23,6 +24,9 @@ func (ss *session) waitStop() chan gdbmi.Record {
 // onStopped decides what a stop means and tells the client.
 func (ss *session) onStopped(res gdbmi.Tuple) {
 	rec := gdbmi.Record{Kind: gdbmi.ExecRecord, Class: "stopped", Results: res}
+	if res.String("reason") == "exited-signalled" {
+		ss.onRankSignalled(res) // whoever waits for this stop
+	}
 	ss.mu.Lock()
 	if len(ss.waiters) > 0 {
 		ch := ss.waiters[0]
@@ -97,6 +101,9 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 
 // stopped records info for tid and sends the stopped event.
 func (ss *session) stopped(tid int, reason, text string, bps []int, info *stopInfo) {
+	if t := ss.threadOf(tid); t != nil && !t.known {
+		ss.classifyThreads() // a Go runtime thread is reported as its rank's main one
+	}
 	ss.mu.Lock()
 	if info != nil {
 		ss.stops[tid] = info
@@ -129,35 +136,74 @@ func (ss *session) visible(tid int) int {
 	return tid
 }
 
-// onRankExited tells the client a rank ended; the session goes on.
+// onRankExited tells the client a rank ended; the session goes on. gdb
+// gives the exit code (in octal) only when the process exited: a rank
+// the adapter killed or detached has none, nor has one a signal ended,
+// whose signal the "exited-signalled" stop that follows names.
 func (ss *session) onRankExited(res gdbmi.Tuple) {
 	group, code := res.String("id"), res.String("exit-code")
 	ss.mu.Lock()
 	rk := ss.groups[group]
+	unnamed := ss.signalled // no stop named its signal
+	ss.signalled = nil
+	ending := ""
 	if rk != nil {
 		rk.exited = true
+		ending = rk.ending
+		if code == "" && ending == "" {
+			ss.signalled = rk
+		}
 	}
 	ss.mu.Unlock()
+	if unnamed != nil {
+		ss.srv.output("console", rankEnded(unnamed, "ended without an exit status"))
+	}
 	if rk == nil {
 		return
 	}
-	if code == "" {
-		code = "0"
+	switch {
+	case code != "":
+		if n, err := strconv.ParseUint(code, 8, 32); err == nil {
+			code = strconv.FormatUint(n, 10)
+		}
+		ss.srv.output("console", rankEnded(rk, "exited with status "+code))
+	case ending == "killed":
+		ss.srv.output("console", rankEnded(rk, "was killed by the debugger"))
+	case ending == "detached":
+		ss.srv.output("console", rankEnded(rk, "was detached: it runs on without the debugger"))
 	}
-	ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d (pid %d) exited with status %s\n", rk.n, rk.pid, code))
+}
+
+// onRankSignalled tells the client which signal ended the rank that
+// just exited with no exit code.
+func (ss *session) onRankSignalled(res gdbmi.Tuple) {
+	ss.mu.Lock()
+	rk := ss.signalled
+	ss.signalled = nil
+	ss.mu.Unlock()
+	sig := fmt.Sprintf("%s (%s)", res.String("signal-name"), res.String("signal-meaning"))
+	if rk == nil {
+		ss.srv.output("console", fmt.Sprintf("mpidbg: a rank was ended by signal %s\n", sig))
+		return
+	}
+	ss.srv.output("console", rankEnded(rk, "was ended by signal "+sig))
+}
+
+func rankEnded(rk *rank, how string) string {
+	return fmt.Sprintf("mpidbg: rank %d (pid %d) %s\n", rk.n, rk.pid, how)
 }
 
 // Frames of MPI and of the shim: the program's frame is the first one
 // below an MPI_* frame that is neither (commands.py decides the same way
 // in gdb).
 var (
-	mpiInternalFunc = regexp.MustCompile(`^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|_cgo|crosscall)`)
+	mpiInternalFunc = regexp.MustCompile(`^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|internal/|_cgo|crosscall)`)
 	mpiCallFunc     = regexp.MustCompile(`^P?MPI_[A-Z][A-Za-z_0-9]*$`)
 	mpiLib          = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
 )
 
 func internalFrame(f gdbmi.Tuple) bool {
-	if mpiInternalFunc.MatchString(f.String("func")) {
+	if mpiInternalFunc.MatchString(f.String("func")) || goFrame(f) {
 		return true
 	}
 	from := f.String("from")

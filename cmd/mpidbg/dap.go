@@ -32,7 +32,8 @@ network. docs/dap.md has the configurations and how it works.
 
 gdb is --gdb, else gdb on PATH (gdb 13 or later: the extension's MI
 commands need gdb.MICommand). The shim and the gdb extension are found
-as for 'mpidbg run' and 'mpidbg gdb'.
+as for 'mpidbg run' and 'mpidbg gdb', the MPI from the launch
+configuration's "mpi" or the program.
 
 Examples:
   mpidbg dap
@@ -42,7 +43,7 @@ Examples:
 		d := &dapFlags{}
 		fs.StringVar(&d.listen, "listen", "", "serve one client on TCP `ADDR` (a loopback address such as 127.0.0.1:4711) instead of stdio")
 		fs.StringVar(&d.gdb, "gdb", "", "the gdb to run: a `PATH` or a name on PATH (default: gdb)")
-		fs.StringVar(&d.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
+		fs.StringVar(&d.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the program's MPI's in ../lib beside mpidbg)")
 		fs.StringVar(&d.log, "log", "", "append every DAP message and gdb/MI line to `FILE` (for bug reports)")
 		return d.run
 	},
@@ -71,22 +72,17 @@ func (d *dapFlags) run(o *output, args []string) error {
 	if err != nil {
 		return retag(err, "dap")
 	}
-	shim, err := findShim(d.shim)
-	if err != nil {
-		// a launch configuration may name one; say so when it is used
-		shim = ""
-	}
 	exe, _ := os.Executable()
-	cfg := dap.Config{Gdb: gdb, Script: script, Mpidbg: exe, Shim: shim,
-		MPIExec: func(name string) (string, error) {
-			p, err := findMPIExec(name)
-			if err != nil {
-				var u *usageError
-				if errors.As(err, &u) {
-					return "", errors.New(u.msg)
-				}
+	cfg := dap.Config{Gdb: gdb, Script: script, Mpidbg: exe,
+		Tools: func(program, mpi, shim, mpiexec string) (dap.Tools, error) {
+			if shim == "" {
+				shim = d.shim // a launch configuration's "shim" wins over --shim
 			}
-			return p, err
+			t, err := findTools(program, mpi, shim, mpiexec)
+			if err != nil {
+				return dap.Tools{}, plainError(err)
+			}
+			return dap.Tools{MPI: t.mpi.String(), Shim: t.shim, MPIExec: t.mpiexec}, nil
 		}}
 	if d.log != "" {
 		f, err := os.OpenFile(d.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -49,7 +48,7 @@ a core file (-c or a second argument) and for -p.
 The extension is $MPIDBG_GDB_EXT (its directory or its script), else
 ../extensions/gdb beside the mpidbg executable (bin/mpidbg in a source
 tree built with 'make build'); the shim as for 'mpidbg run' (--shim,
-$MPIDBG_SHIM, ../lib/libmpidbg.so). The extension finds this mpidbg
+$MPIDBG_SHIM, the program's MPI's in ../lib). The extension finds this mpidbg
 through $MPIDBG_BIN, which mpidbg gdb sets when it is not set already:
 it starts 'mpidbg gdb-helper', which decodes the MPI state.
 
@@ -63,7 +62,7 @@ Examples:
 		g := &gdbFlags{}
 		// declared for the help; gdbOwnFlags reads them
 		fs.StringVar(&g.gdb, "gdb", "", "the gdb to run: a `PATH` or a name on PATH (default: gdb)")
-		fs.StringVar(&g.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
+		fs.StringVar(&g.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the program's MPI's in ../lib beside mpidbg)")
 		return func(o *output, args []string) error {
 			g, rest, err := gdbOwnFlags(args)
 			if err != nil {
@@ -131,13 +130,13 @@ func (g *gdbFlags) run(o *output, args []string) error {
 		}
 	}
 	if inv.program != "" && !inv.attach && !inv.core {
-		shim, err := findShim(g.shim)
+		m, err := chooseMPI(inv.program, "", g.shim)
 		if err != nil {
-			var u *usageError
-			if errors.As(err, &u) {
-				u.cmd = "gdb"
-			}
-			return err
+			return badInput("gdb", "%v", err)
+		}
+		shim, err := findShim(g.shim, m)
+		if err != nil {
+			return retag(err, "gdb")
 		}
 		preload := shim
 		if old := os.Getenv("LD_PRELOAD"); old != "" {

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -42,6 +40,7 @@ program's ("--" ends mpidbg's flags, for a program whose name starts with
 "-"). Options for mpiexec itself go in --launcher-arg, one word each; they
 come before the rest of mpiexec's command line:
   mpiexec LAUNCHER-ARGS... -genv LD_PRELOAD SHIM -genv MPIDBG_REPORT ADDR ... -n N PROGRAM ARGS...
+(Open MPI's mpiexec gets -x NAME=VALUE instead of -genv NAME VALUE.)
 The shim goes into the ranks' environment only, never into mpiexec's.
 
 The ranks reach mpidbg through a Unix socket in a private directory. For a
@@ -49,8 +48,16 @@ job that spans machines, --listen HOST:PORT listens on TCP instead; HOST
 must be reachable from every node (":0" picks a port and this host's
 name). The TCP port has no authentication: use it on trusted networks.
 
-The shim is --shim, else $MPIDBG_SHIM, else ../lib/libmpidbg.so next to
-the mpidbg executable (bin/mpidbg in a source tree built with 'make build').
+MPICH and Open MPI each have their own shim. The MPI is --mpi, else the
+one PROGRAM links (mpidbg reads its ELF dependencies; a script falls back
+to the shim's, then to MPICH); a --mpi or --shim that contradicts the
+program is refused. The shim is --shim, else $MPIDBG_SHIM, else the MPI's
+in ../lib next to the mpidbg executable: libmpidbg.so for MPICH,
+libmpidbg-openmpi.so for Open MPI (bin/mpidbg in a source tree built with
+'make build'). mpiexec is --mpiexec, else the MPI's own (mpiexec.mpich,
+mpiexec.openmpi), else mpiexec. Open MPI's mpiexec refuses to run as root
+unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are
+set, and more ranks than cores unless OMPI_MCA_rmaps_base_oversubscribe=1.
 
 Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
 100 ms. When every rank that has not finished has been blocked for
@@ -98,9 +105,10 @@ Examples:
 		r := &runFlags{}
 		fs.SetInterspersed(false) // the program's arguments are its own
 		fs.IntVarP(&r.np, "np", "n", 0, "start `N` ranks")
-		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run: a `PATH` or a name on PATH (default: mpiexec.mpich if installed, else mpiexec)")
+		fs.StringVar(&r.mpi, "mpi", "", "the MPI library, `NAME`: mpich or openmpi (default: the one PROGRAM links)")
+		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run: a `PATH` or a name on PATH (default: the MPI's own, mpiexec.mpich or mpiexec.openmpi, else mpiexec)")
 		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
-		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else ../lib/libmpidbg.so beside mpidbg)")
+		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the MPI's in ../lib beside mpidbg)")
 		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
 		fs.StringVar(&r.checks, "checks", "", "categories to turn off, a `LIST` such as -leak,-overlap (see 'mpidbg explain')")
 		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
@@ -115,13 +123,13 @@ Examples:
 }
 
 type runFlags struct {
-	np                                          int
-	mpiexec, shim, onError, checks, json, sarif string
-	listen, buffering                           string
-	launcherArgs                                []string
-	quiet                                       bool
-	deadlockTimeout                             time.Duration
-	nasty                                       nastyFlags // run_nasty.go
+	np                                               int
+	mpi, mpiexec, shim, onError, checks, json, sarif string
+	listen, buffering                                string
+	launcherArgs                                     []string
+	quiet                                            bool
+	deadlockTimeout                                  time.Duration
+	nasty                                            nastyFlags // run_nasty.go
 }
 
 // exitStatus is an error that only carries run's exit status: the
@@ -176,14 +184,11 @@ func (rf *runFlags) run(o *output, args []string) error {
 			return &usageError{cmd: "run", msg: fmt.Sprintf("program %s: no such file", program)}
 		}
 	}
-	mpiexec, err := findMPIExec(rf.mpiexec)
+	tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
 	if err != nil {
-		return err
+		return retag(err, "run")
 	}
-	shim, err := findShim(rf.shim)
-	if err != nil {
-		return err
-	}
+	mpiexec, shim := tools.mpiexec, tools.shim
 
 	// Open the output files first: a typo in a path should not cost a run.
 	var jsonFile, sarifFile *os.File
@@ -309,64 +314,4 @@ func validChecks(list string) error {
 		}
 	}
 	return nil
-}
-
-// findMPIExec resolves --mpiexec, or picks mpiexec.mpich, else mpiexec.
-func findMPIExec(flag string) (string, error) {
-	if flag != "" {
-		p, err := exec.LookPath(flag)
-		if err != nil {
-			return "", &usageError{cmd: "run", msg: fmt.Sprintf("--mpiexec %s: not found or not executable", flag)}
-		}
-		return p, nil
-	}
-	for _, name := range []string{"mpiexec.mpich", "mpiexec"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", &usageError{cmd: "run", msg: "mpiexec not found: install MPICH (apt-get install mpich libmpich-dev) or give --mpiexec PATH"}
-}
-
-// findShim resolves the shim library: --shim, $MPIDBG_SHIM, or
-// ../lib/libmpidbg.so beside the executable. The path returned is
-// absolute: the ranks may start in another directory.
-func findShim(flag string) (string, error) {
-	var tried []string
-	try := func(p, from string) (string, bool) {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "", false
-		}
-		fi, err := os.Stat(abs)
-		if err == nil && fi.Mode().IsRegular() {
-			return abs, true
-		}
-		tried = append(tried, abs+" ("+from+")")
-		return "", false
-	}
-	switch {
-	case flag != "":
-		if p, ok := try(flag, "--shim"); ok {
-			return p, nil
-		}
-	case os.Getenv(EnvShim) != "":
-		if p, ok := try(os.Getenv(EnvShim), "$"+EnvShim); ok {
-			return p, nil
-		}
-	default:
-		if exe, err := os.Executable(); err == nil {
-			if real, err := filepath.EvalSymlinks(exe); err == nil {
-				exe = real
-			}
-			if p, ok := try(filepath.Join(filepath.Dir(exe), "..", "lib", "libmpidbg.so"), "beside mpidbg"); ok {
-				return p, nil
-			}
-		}
-	}
-	msg := "the shim libmpidbg.so is missing"
-	if len(tried) > 0 {
-		msg += ": no file " + strings.Join(tried, ", ")
-	}
-	return "", &usageError{cmd: "run", msg: msg + "; build it with 'make build' in the mpidbg source tree, or give --shim PATH or " + EnvShim}
 }

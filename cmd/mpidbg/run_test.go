@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/mpilib"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -547,7 +548,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"program_missing", append(base, "-n", "2", "./no-such-program"), "mpidbg run: program ./no-such-program: no such file\n"},
 		{"mpiexec_missing", []string{"run", "--mpiexec", "/nonexistent/mpiexec", "--shim", shim, "-n", "2", "clean"}, "mpidbg run: --mpiexec /nonexistent/mpiexec: not found or not executable\n"},
 		{"shim_missing", []string{"run", "--mpiexec", self, "--shim", "/nonexistent/libmpidbg.so", "-n", "2", "clean"},
-			"mpidbg run: the shim libmpidbg.so is missing: no file /nonexistent/libmpidbg.so (--shim); build it with 'make build' in the mpidbg source tree, or give --shim PATH or MPIDBG_SHIM\n"},
+			"mpidbg run: the shim libmpidbg.so (for mpich) is missing: no file /nonexistent/libmpidbg.so (--shim); build it with 'make build' in the mpidbg source tree (with mpich installed), or give --shim PATH or MPIDBG_SHIM\n"},
 		{"json_unwritable", append(base, "-n", "2", "--json", "/nonexistent/dir/r.json", "clean"), "mpidbg run: open /nonexistent/dir/r.json: no such file or directory\n"},
 		{"listen_bad", append(base, "-n", "2", "--listen", "nohostport", "clean"), "mpidbg run: --listen \"nohostport\": want HOST:PORT\n"},
 	}
@@ -565,16 +566,23 @@ func TestRunUsageErrors(t *testing.T) {
 }
 
 func TestFindMPIExecDefault(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("PATH", dir)
-	if _, err := findMPIExec(""); err == nil || !strings.Contains(err.Error(), "apt-get install mpich") {
-		t.Errorf("no mpiexec on PATH: got %v, want a message naming the package", err)
-	}
-	for _, name := range []string{"mpiexec", "mpiexec.mpich"} {
-		os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755)
-		got, err := findMPIExec("")
-		if err != nil || filepath.Base(got) != name {
-			t.Errorf("with %s on PATH: got %q, %v", name, got, err)
+	for _, tt := range []struct {
+		mpi  mpilib.MPI
+		pkg  string
+		name string // the library's own mpiexec
+	}{{mpilib.MPICH, "apt-get install mpich", "mpiexec.mpich"}, {mpilib.OpenMPI, "apt-get install openmpi-bin", "mpiexec.openmpi"}} {
+		dir := t.TempDir()
+		t.Setenv("PATH", dir)
+		if _, err := findMPIExec("", tt.mpi); err == nil || !strings.Contains(err.Error(), tt.pkg) {
+			t.Errorf("%s, no mpiexec on PATH: got %v, want a message naming the package", tt.mpi, err)
+		}
+		// the plain mpiexec, then the library's own, which wins
+		for _, name := range []string{"mpiexec", tt.name} {
+			os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755)
+			got, err := findMPIExec("", tt.mpi)
+			if err != nil || filepath.Base(got) != name {
+				t.Errorf("%s with %s on PATH: got %q, %v", tt.mpi, name, got, err)
+			}
 		}
 	}
 }

@@ -51,10 +51,21 @@ function onPath(name, pathEnv = process.env.PATH || '', exists = isExecutable) {
 	return undefined;
 }
 
-// adapterArgs: the command line after the mpidbg executable.
-function adapterArgs({ gdb = '' } = {}) {
+// adapterArgs: the command line after the mpidbg executable. logFile (the
+// mpidbg.logFile setting) becomes --log FILE, the adapter's record of every
+// message and gdb/MI line; ~ is the home directory, and a relative path is
+// taken from folder (the workspace folder), else left to the adapter's
+// working directory.
+function adapterArgs({ gdb = '', logFile = '', folder = '' } = {}) {
 	const args = ['dap'];
 	if (gdb && gdb.trim() !== '') args.push('--gdb', gdb.trim());
+	const log = (logFile || '').trim();
+	if (log !== '') {
+		let file = log;
+		if (log === '~' || log.startsWith('~/')) file = path.join(os.homedir(), log.slice(1));
+		else if (!path.isAbsolute(log) && folder) file = path.resolve(folder, log);
+		args.push('--log', file);
+	}
 	return args;
 }
 
@@ -75,6 +86,8 @@ function defaultLaunchConfig(languageId) {
 
 // Duration as the adapter (Go's time.ParseDuration) reads it; "0" is off.
 const DURATION = /^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$/;
+// The MPI libraries the adapter knows ("mpi"): the shim is built for one.
+const MPI_LIBRARIES = ['mpich', 'openmpi'];
 // Ranks as a string: "0,2-3".
 const RANK_LIST = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/;
 
@@ -139,6 +152,9 @@ function validate(config, { fileExists = (f) => fs.existsSync(f) } = {}) {
 		if (c.buffering !== undefined && !['eager', 'zero'].includes(c.buffering)) {
 			errs.push(`"buffering" must be "eager" or "zero", got ${JSON.stringify(c.buffering)}.`);
 		}
+		if (c.mpi !== undefined && !MPI_LIBRARIES.includes(c.mpi)) {
+			errs.push(`"mpi" must be "mpich" or "openmpi", got ${JSON.stringify(c.mpi)}.`);
+		}
 	} else if (c.request === 'attach') {
 		const hasPid = c.pid !== undefined;
 		const hasPids = c.pids !== undefined && !(Array.isArray(c.pids) && c.pids.length === 0);
@@ -174,6 +190,7 @@ function parseProcesses(text) {
 module.exports = {
 	DEBUG_TYPE,
 	SOURCE_LANGUAGES,
+	MPI_LIBRARIES,
 	resolveMpidbgPath,
 	onPath,
 	adapterArgs,

@@ -39,7 +39,9 @@ const descriptorFactory = {
 	createDebugAdapterDescriptor(session) {
 		const folder = session.workspaceFolder;
 		const options = folder ? { cwd: folder.uri.fsPath } : {};
-		return new vscode.DebugAdapterExecutable(mpidbgPath(folder), cfg.adapterArgs({ gdb: settings(folder).get('gdb', '') }), options);
+		const args = cfg.adapterArgs({ gdb: settings(folder).get('gdb', ''), logFile: settings(folder).get('logFile', ''),
+			folder: folder ? folder.uri.fsPath : '' });
+		return new vscode.DebugAdapterExecutable(mpidbgPath(folder), args, options);
 	},
 };
 

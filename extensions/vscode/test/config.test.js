@@ -30,6 +30,14 @@ test('adapterArgs', () => {
 	assert.deepEqual(cfg.adapterArgs(), ['dap']);
 	assert.deepEqual(cfg.adapterArgs({ gdb: '' }), ['dap']);
 	assert.deepEqual(cfg.adapterArgs({ gdb: ' /opt/gdb/bin/gdb ' }), ['dap', '--gdb', '/opt/gdb/bin/gdb']);
+	// mpidbg.logFile: --log FILE, ~ expanded, relative to the workspace folder
+	assert.deepEqual(cfg.adapterArgs({ logFile: '  ' }), ['dap']);
+	assert.deepEqual(cfg.adapterArgs({ logFile: '/tmp/dap.log' }), ['dap', '--log', '/tmp/dap.log']);
+	assert.deepEqual(cfg.adapterArgs({ logFile: '~/dap.log' }), ['dap', '--log', path.join(os.homedir(), 'dap.log')]);
+	assert.deepEqual(cfg.adapterArgs({ logFile: 'logs/dap.log', folder: '/ws' }), ['dap', '--log', '/ws/logs/dap.log']);
+	assert.deepEqual(cfg.adapterArgs({ logFile: 'dap.log' }), ['dap', '--log', 'dap.log']);
+	assert.deepEqual(cfg.adapterArgs({ gdb: 'gdb-13', logFile: '/tmp/x.log', folder: '/ws' }),
+		['dap', '--gdb', 'gdb-13', '--log', '/tmp/x.log']);
 });
 
 test('defaultLaunchConfig', () => {
@@ -63,6 +71,7 @@ test('validate', () => {
 				args: ['-n', '3'], cwd: '/ws', env: { A: 'b' }, np: 4, mpiexec: 'mpiexec.mpich', mpiexecArgs: ['-bind-to', 'none'],
 				stopOnEntry: true, stopOnError: false, ranks: '0,2-3', checks: '-leak,-overlap', nonStop: true,
 				deadlockTimeout: '1m30s', gdb: '/usr/bin/gdb', shim: '/ws/lib/libmpidbg.so', buffering: 'zero',
+				mpi: 'openmpi',
 			}), want: [],
 		},
 		{ name: 'program relative to cwd', c: launch({ program: 'sub/app', cwd: '/ws' }), want: [] },
@@ -81,6 +90,9 @@ test('validate', () => {
 		{ name: 'negative rank', c: launch({ ranks: [-1] }), want: [/"ranks"/] },
 		{ name: 'duration without unit', c: launch({ deadlockTimeout: '2' }), want: [/"deadlockTimeout"/] },
 		{ name: 'bad buffering', c: launch({ buffering: 'lazy' }), want: [/"buffering"/] },
+		{ name: 'mpi mpich', c: launch({ mpi: 'mpich' }), want: [] },
+		{ name: 'bad mpi', c: launch({ mpi: 'OpenMPI' }), want: [/"mpi" must be "mpich" or "openmpi", got "OpenMPI"/] },
+		{ name: 'mpi not a string', c: launch({ mpi: 1 }), want: [/"mpi"/] },
 		{ name: 'two problems', c: launch({ np: -1, buffering: 'x' }), want: [/"np"/, /"buffering"/] },
 		{ name: 'attach pid', c: { request: 'attach', pid: 4321 }, want: [] },
 		{ name: 'attach pids', c: { request: 'attach', pids: [10, 11], program: '/ws/app' }, want: [] },

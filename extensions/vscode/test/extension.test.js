@@ -82,7 +82,7 @@ test('activate registers the debug type\'s parts and the commands', () => {
 	assert.equal(reg.provider.provideDebugConfigurations, undefined, 'package.json\'s initialConfigurations stay in charge');
 });
 
-test('the adapter executable: mpidbg.path and mpidbg.gdb', () => {
+test('the adapter executable: mpidbg.path, mpidbg.gdb and mpidbg.logFile', () => {
 	const vscode = load();
 	const exe = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mpidbg-')), 'mpidbg');
 	fs.writeFileSync(exe, '#!/bin/sh\n', { mode: 0o755 });
@@ -90,6 +90,11 @@ test('the adapter executable: mpidbg.path and mpidbg.gdb', () => {
 	const d = vscode.reg.registerDebugAdapterDescriptorFactory.createDebugAdapterDescriptor({ workspaceFolder: undefined });
 	assert.equal(d.command, exe);
 	assert.deepEqual(d.args, ['dap', '--gdb', '/opt/gdb']);
+	// mpidbg.logFile: the adapter's --log, relative to the workspace folder
+	vscode.workspace.settings = { path: exe, logFile: 'dap.log' };
+	const ws = { uri: { fsPath: '/ws' } };
+	assert.deepEqual(vscode.reg.registerDebugAdapterDescriptorFactory.createDebugAdapterDescriptor({ workspaceFolder: ws }).args,
+		['dap', '--log', '/ws/dap.log']);
 	vscode.workspace.settings = { path: exe + '-missing' };
 	assert.throws(() => vscode.reg.registerDebugAdapterDescriptorFactory.createDebugAdapterDescriptor({}), /cannot find the executable/);
 });

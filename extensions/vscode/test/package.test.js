@@ -15,10 +15,16 @@ const dbg = pkg.contributes.debuggers[0];
 const schema = dbg.configurationAttributes;
 const extensionSource = fs.readFileSync(path.join(ROOT, 'src', 'extension.js'), 'utf8');
 
-// The attributes `mpidbg dap` reads (its contract, docs in README.md).
-const LAUNCH = ['program', 'args', 'cwd', 'env', 'np', 'mpiexec', 'mpiexecArgs', 'stopOnEntry', 'stopOnError', 'ranks',
-	'checks', 'nonStop', 'deadlockTimeout', 'gdb', 'shim', 'buffering', 'attachTimeout'];
-const ATTACH = ['pid', 'pids', 'gdb', 'program'];
+// jsonTags: the attributes `mpidbg dap` reads (its contract, docs in
+// README.md), from the json tags of a Go struct of the adapter's source.
+function jsonTags(file, struct) {
+	const src = fs.readFileSync(path.join(ROOT, '..', '..', 'dap', file), 'utf8');
+	const body = new RegExp(`type ${struct} struct \\{([^}]*)\\}`).exec(src);
+	assert.ok(body, `no struct ${struct} in dap/${file}`);
+	return [...body[1].matchAll(/`json:"([^",]+)/g)].map((m) => m[1]);
+}
+const LAUNCH = jsonTags('launch.go', 'launchArgs');
+const ATTACH = jsonTags('attach.go', 'attachArgs');
 // What VS Code itself puts in every configuration.
 const COMMON = ['type', 'request', 'name'];
 
@@ -73,6 +79,9 @@ function checkConfig(c, where) {
 }
 
 test('the schema has exactly the adapter\'s attributes', () => {
+	// a sample, in case the adapter's structs cannot be read as expected
+	for (const a of ['program', 'np', 'mpi', 'mpiexec', 'ranks', 'attachTimeout']) assert.ok(LAUNCH.includes(a), a);
+	for (const a of ['pid', 'pids', 'program']) assert.ok(ATTACH.includes(a), a);
 	assert.deepEqual(Object.keys(schema.launch.properties).sort(), [...LAUNCH].sort());
 	assert.deepEqual(Object.keys(schema.attach.properties).sort(), [...ATTACH].sort());
 	assert.deepEqual(schema.launch.required, ['program']);
@@ -83,6 +92,11 @@ test('the schema has exactly the adapter\'s attributes', () => {
 			assert.deepEqual(typeErrors(p.default, p, `${req}.${k} default`), []);
 		}
 	}
+});
+
+test('"mpi" offers the libraries config.validate accepts', () => {
+	assert.deepEqual(schema.launch.properties.mpi.enum, cfg.MPI_LIBRARIES);
+	assert.deepEqual(cfg.MPI_LIBRARIES, ['mpich', 'openmpi']);
 });
 
 test('the schema\'s defaults pass config.validate', () => {
@@ -134,8 +148,12 @@ test('manifest: activation, contributions and src agree', () => {
 	];
 	for (const c of commands) assert.ok(extensionSource.includes(`registerCommand('${c}'`), `${c} is not registered`);
 	const props = pkg.contributes.configuration.properties;
-	assert.deepEqual(Object.keys(props).sort(), ['mpidbg.gdb', 'mpidbg.path', 'mpidbg.trace']);
+	assert.deepEqual(Object.keys(props).sort(), ['mpidbg.gdb', 'mpidbg.logFile', 'mpidbg.path', 'mpidbg.trace']);
 	assert.equal(props['mpidbg.path'].default, '');
+	assert.equal(props['mpidbg.logFile'].type, 'string');
+	assert.equal(props['mpidbg.logFile'].default, '');
+	// every setting is read by extension.js
+	for (const k of Object.keys(props)) assert.ok(extensionSource.includes(`get('${k.slice('mpidbg.'.length)}'`), `${k} is not read`);
 	assert.equal(props['mpidbg.trace'].type, 'boolean');
 	for (const dep of ['@vscode/vsce', '@vscode/debugadapter-testsupport', '@vscode/debugprotocol']) {
 		assert.ok(pkg.devDependencies[dep], dep);

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/mpidbg/mpidbg/mpilib"
+)
+
+// jobTools is what a job runs with: the MPI library, the shim built for
+// it and the mpiexec that starts it.
+type jobTools struct {
+	mpi     mpilib.MPI
+	shim    string
+	mpiexec string
+}
+
+// chooseMPI decides which MPI library a job uses, in this order: --mpi;
+// the library the program links (mpilib.Detect); the one the --shim
+// (or $MPIDBG_SHIM) library links; MPICH. It refuses a --mpi or a shim
+// that contradicts the program: a shim built for the other library
+// would misread every handle.
+func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
+	var linked mpilib.MPI
+	if program != "" {
+		if p, err := exec.LookPath(program); err == nil {
+			if m, err := mpilib.Detect(p); err == nil {
+				linked = m
+			}
+		}
+	}
+	if mpiFlag != "" {
+		m, err := mpilib.Parse(mpiFlag)
+		if err != nil {
+			return 0, fmt.Errorf("--mpi %s", err.Error())
+		}
+		if linked != 0 && linked != m {
+			return 0, fmt.Errorf("--mpi %s: %s links %s", m, program, linked)
+		}
+		return m, nil
+	}
+	shim := shimFlag
+	if shim == "" {
+		shim = os.Getenv(EnvShim)
+	}
+	if shim != "" {
+		if m, err := mpilib.Detect(shim); err == nil {
+			if linked != 0 && linked != m {
+				return 0, fmt.Errorf("the shim %s is built for %s but %s links %s (build it with make build, or use lib/%s)",
+					shim, m, program, linked, mpilib.Shim(linked))
+			}
+			return m, nil
+		}
+	}
+	if linked != 0 {
+		return linked, nil
+	}
+	return mpilib.MPICH, nil
+}
+
+// findTools resolves a job's MPI, shim and mpiexec (see chooseMPI,
+// findShim and findMPIExec).
+func findTools(program, mpiFlag, shimFlag, mpiexecFlag string) (jobTools, error) {
+	m, err := chooseMPI(program, mpiFlag, shimFlag)
+	if err != nil {
+		return jobTools{}, &usageError{msg: err.Error()}
+	}
+	t := jobTools{mpi: m}
+	if t.shim, err = findShim(shimFlag, m); err != nil {
+		return t, err
+	}
+	t.mpiexec, err = findMPIExec(mpiexecFlag, m)
+	return t, err
+}
+
+// findMPIExec resolves --mpiexec, or picks the library's own mpiexec
+// (mpiexec.mpich, mpiexec.openmpi), else mpiexec.
+func findMPIExec(flag string, m mpilib.MPI) (string, error) {
+	if flag != "" {
+		p, err := exec.LookPath(flag)
+		if err != nil {
+			return "", &usageError{msg: fmt.Sprintf("--mpiexec %s: not found or not executable", flag)}
+		}
+		return p, nil
+	}
+	for _, name := range mpilib.MPIExecNames(m) {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", &usageError{msg: fmt.Sprintf("mpiexec not found: install %s (apt-get install %s) or give --mpiexec PATH",
+		m, mpilib.Packages(m))}
+}
+
+// findShim resolves the shim library: --shim, $MPIDBG_SHIM, or the one
+// built for m in ../lib beside the executable (lib/libmpidbg.so for
+// MPICH, lib/libmpidbg-openmpi.so for Open MPI). The path returned is
+// absolute: the ranks may start in another directory.
+func findShim(flag string, m mpilib.MPI) (string, error) {
+	var tried []string
+	try := func(p, from string) (string, bool) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", false
+		}
+		fi, err := os.Stat(abs)
+		if err == nil && fi.Mode().IsRegular() {
+			return abs, true
+		}
+		tried = append(tried, abs+" ("+from+")")
+		return "", false
+	}
+	name := mpilib.Shim(m)
+	switch {
+	case flag != "":
+		if p, ok := try(flag, "--shim"); ok {
+			return p, nil
+		}
+	case os.Getenv(EnvShim) != "":
+		if p, ok := try(os.Getenv(EnvShim), "$"+EnvShim); ok {
+			return p, nil
+		}
+	default:
+		if exe, err := os.Executable(); err == nil {
+			if real, err := filepath.EvalSymlinks(exe); err == nil {
+				exe = real
+			}
+			if p, ok := try(filepath.Join(filepath.Dir(exe), "..", "lib", name), "beside mpidbg"); ok {
+				return p, nil
+			}
+		}
+	}
+	msg := fmt.Sprintf("the shim %s (for %s) is missing", name, m)
+	if len(tried) > 0 {
+		msg += ": no file " + strings.Join(tried, ", ")
+	}
+	return "", &usageError{msg: msg + "; build it with 'make build' in the mpidbg source tree (with " + m.String() +
+		" installed), or give --shim PATH or " + EnvShim}
+}
+
+// plainError turns a usageError into its message alone, for callers
+// that are not commands (the debug adapter).
+func plainError(err error) error {
+	var u *usageError
+	if errors.As(err, &u) {
+		return errors.New(u.msg)
+	}
+	return err
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/mpilib"
+)
+
+// compilers are Debian's MPI compiler wrappers, one per library.
+var compilers = map[mpilib.MPI]string{mpilib.MPICH: "mpicc.mpich", mpilib.OpenMPI: "mpicc.openmpi"}
+
+// needCompiler skips (or, under make test, fails) without m's compiler
+// wrapper and mpiexec.
+func needCompiler(t *testing.T, m mpilib.MPI) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds MPI programs")
+	}
+	cc, err := exec.LookPath(compilers[m])
+	if err == nil {
+		_, err = exec.LookPath(mpilib.MPIExecNames(m)[0])
+	}
+	if err != nil {
+		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", m, err)
+		}
+		t.Skipf("%s is missing (apt-get install %s)", m, mpilib.Packages(m))
+	}
+	return cc
+}
+
+func buildWith(t *testing.T, cc, dir, name, src string, args ...string) string {
+	t.Helper()
+	c, exe := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
+	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(cc, append([]string{"-g", "-O0", "-o", exe, c}, args...)...).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, b)
+	}
+	return exe
+}
+
+// TestChooseMPI: the library comes from --mpi, the program, the shim, or
+// is MPICH; a --mpi or a shim that contradicts the program is refused.
+func TestChooseMPI(t *testing.T) {
+	t.Setenv(EnvShim, "")
+	dir := t.TempDir()
+	progs := map[mpilib.MPI]string{}
+	for _, m := range mpilib.All {
+		progs[m] = buildWith(t, needCompiler(t, m), dir, "p_"+m.String(), uncommittedC)
+	}
+	script := filepath.Join(dir, "run.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nexec true\n"), 0o755)
+	shims := map[mpilib.MPI]string{}
+	for _, m := range mpilib.All {
+		// a library linked to m stands in for its shim: chooseMPI reads
+		// only its dependencies
+		shims[m] = buildWith(t, compilers[m], dir, "libshim_"+m.String()+".so", "#include <mpi.h>\nint f(void) { return MPI_Init(0, 0); }\n", "-shared", "-fPIC")
+	}
+	for _, tt := range []struct {
+		name, program, mpi, shim string
+		want                     mpilib.MPI
+		err                      string
+	}{
+		{"mpich program", progs[mpilib.MPICH], "", "", mpilib.MPICH, ""},
+		{"openmpi program", progs[mpilib.OpenMPI], "", "", mpilib.OpenMPI, ""},
+		{"flag agrees", progs[mpilib.OpenMPI], "openmpi", "", mpilib.OpenMPI, ""},
+		{"flag contradicts", progs[mpilib.OpenMPI], "mpich", "", 0, "links openmpi"},
+		{"bad flag", progs[mpilib.MPICH], "lam", "", 0, "unknown MPI"},
+		{"script, flag", script, "openmpi", "", mpilib.OpenMPI, ""},
+		{"script, shim", script, "", shims[mpilib.OpenMPI], mpilib.OpenMPI, ""},
+		{"script alone", script, "", "", mpilib.MPICH, ""},
+		{"shim contradicts", progs[mpilib.MPICH], "", shims[mpilib.OpenMPI], 0, "is built for openmpi"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := chooseMPI(tt.program, tt.mpi, tt.shim)
+			switch {
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Errorf("got %v, %v; want an error saying %q", got, err, tt.err)
+			case tt.err == "" && (err != nil || got != tt.want):
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunPicksMPI runs a built mpidbg, laid out as make install does
+// (bin/mpidbg beside lib/), on a program of each library with no --mpi,
+// --shim or --mpiexec: the right shim and mpiexec must be picked and the
+// planted bug found.
+func TestRunPicksMPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs MPI")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := t.TempDir()
+	os.Mkdir(filepath.Join(tree, "bin"), 0o755)
+	if err := os.Symlink(filepath.Join(root, "lib"), filepath.Join(tree, "lib")); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(tree, "bin", "mpidbg")
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = "/usr/local/go/bin/go"
+	}
+	if b, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	for _, m := range mpilib.All {
+		t.Run(m.String(), func(t *testing.T) {
+			cc := needCompiler(t, m)
+			if _, err := os.Stat(filepath.Join(root, "lib", mpilib.Shim(m))); err != nil {
+				if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
+					t.Fatalf("MPIDBG_REQUIRE_SHIM is set but lib/%s is missing", mpilib.Shim(m))
+				}
+				t.Skipf("lib/%s is not built", mpilib.Shim(m))
+			}
+			exe := buildWith(t, cc, t.TempDir(), "uncommitted", uncommittedC)
+			cmd := exec.Command(bin, "run", "-n", "2", exe)
+			cmd.Env = append(os.Environ(), EnvShim+"=", "OMPI_MCA_rmaps_base_oversubscribe=1")
+			if os.Geteuid() == 0 {
+				cmd.Env = append(cmd.Env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+			}
+			out, err := cmd.CombinedOutput()
+			if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out), "type-not-committed") {
+				t.Fatalf("exit %d (%v), want 1 with type-not-committed:\n%s", code, err, out)
+			}
+		})
+	}
+}

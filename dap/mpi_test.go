@@ -1,0 +1,43 @@
+package dap
+
+import (
+	"os"
+	"testing"
+)
+
+// testMPI is one MPI library the adapter's tests run with: every launch
+// and attach test runs once per library (make test has both).
+type testMPI struct {
+	name     string // mpich, openmpi: the subtest's name and the "mpi" attribute
+	cc, exec string // its compiler wrapper and mpiexec
+	shim     string // the shim built for it, under lib/
+}
+
+var testMPIs = []testMPI{
+	{"mpich", "mpicc.mpich", "mpiexec.mpich", "libmpidbg.so"},
+	{"openmpi", "mpicc.openmpi", "mpiexec.openmpi", "libmpidbg-openmpi.so"},
+}
+
+// forEachMPI runs test once per MPI library, as a subtest named after it.
+func forEachMPI(t *testing.T, test func(t *testing.T, m testMPI)) {
+	for _, m := range testMPIs {
+		t.Run(m.name, func(t *testing.T) { test(t, m) })
+	}
+}
+
+// TestMain lets Open MPI's mpiexec start more ranks than there are cores
+// and, when the tests run as root (CI), run at all: settings of the test
+// machine, which users make for themselves.
+func TestMain(m *testing.M) {
+	set := func(k, v string) {
+		if os.Getenv(k) == "" {
+			os.Setenv(k, v)
+		}
+	}
+	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	if os.Geteuid() == 0 {
+		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
+	os.Exit(m.Run())
+}
