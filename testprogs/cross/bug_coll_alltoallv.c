@@ -1,4 +1,5 @@
 // ranks: 6
+// native[openmpi]: hangs
 //
 // bug_coll_alltoallv.c: an all-to-all exchange of variable blocks: rank i
 // sends i+1 ints to every rank, and every rank sizes its receive from rank
@@ -12,7 +13,10 @@
 // each receives a short block from rank 5).
 //
 // Natively MPICH completes: the short blocks arrive and leave the last int
-// of each receive block from rank 5 unset.
+// of each receive block from rank 5 unset. Open MPI raises MPI_ERR_TRUNCATE
+// on rank 5 (fatal by default, hence MPI_ERRORS_RETURN), which returns from
+// the exchange while the other ranks still wait for its blocks: with Open
+// MPI the job hangs, natively too, and mpidbg reports that deadlock as well.
 #include <mpi.h>
 
 #define MAXR 8
@@ -24,6 +28,7 @@ int main(int argc, char **argv)
     int sbuf[MAXR * MAXR], rbuf[MAXR * MAXR];
 
     MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
@@ -37,7 +42,7 @@ int main(int argc, char **argv)
             rbuf[MAXR * j + i] = -1;
         }
     }
-    MPI_Alltoallv(sbuf, scounts, sdispls, MPI_INT, rbuf, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD); // want "collective-type-mismatch"
+    MPI_Alltoallv(sbuf, scounts, sdispls, MPI_INT, rbuf, rcounts, rdispls, MPI_INT, MPI_COMM_WORLD); // want "collective-type-mismatch" want[openmpi] "deadlock"
 
     MPI_Finalize();
     return 0;

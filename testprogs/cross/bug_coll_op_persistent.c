@@ -1,4 +1,5 @@
 // ranks: 3
+// mpi: 4 (persistent collectives are MPI-4.0)
 //
 // bug_coll_op_persistent.c: a persistent reduction made once with
 // MPI_Allreduce_init and started three times; rank 2 builds it with

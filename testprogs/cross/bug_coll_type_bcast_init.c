@@ -1,4 +1,5 @@
 // ranks: 3
+// mpi: 4 (persistent collectives are MPI-4.0)
 //
 // bug_coll_type_bcast_init.c: a persistent broadcast made with
 // MPI_Bcast_init and started twice. The root sends 4 MPI_INT; the other

@@ -1,4 +1,5 @@
 // ranks: 4
+// mpi: 4 (persistent collectives are MPI-4.0)
 //
 // ok_coll_persistent.c: persistent collectives (MPI-4.1 §6.13) made in
 // the same order on every rank and started several times: MPI_Bcast_init

@@ -87,20 +87,38 @@ func TestParseProgram(t *testing.T) {
 	if want := []string{"--buffering=zero", "--deadlock-timeout=1s"}; p.ranks != 8 || !reflect.DeepEqual(p.flags, want) || !p.nativeHangs || !p.deadlocks() {
 		t.Errorf("got ranks %d flags %q native hangs %v deadlocks %v, want 8 %q true true", p.ranks, p.flags, p.nativeHangs, p.deadlocks(), want)
 	}
+	// annotations for one MPI library
+	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\nf(); // want \"a\"\n"+
+		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{3: {"a"}, 4: {"b"}}) || m.nativeHangs || m.deadlocks() {
+		t.Errorf("mpich: got wants %v native hangs %v", m.wants, m.nativeHangs)
+	}
+	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{3: {"a"}, 4: {"c", "d"}, 5: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
+		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
+	}
+	if len(p.wants) != 1 {
+		t.Errorf("forMPI changed the program's own wants: %v", p.wants)
+	}
 	for name, src := range map[string]string{
-		"bug_noranks.c": "f(); // want \"a\"\n",
-		"bug_toomany.c": "// ranks: 9\nf(); // want \"a\"\n",
-		"bug_toofew.c":  "// ranks: 1\nf(); // want \"a\"\n",
-		"bug_late.c":    "#include <mpi.h>\n// ranks: 2\nf(); // want \"a\"\n",
-		"bug_twice.c":   "// ranks: 2\n// ranks: 3\nf(); // want \"a\"\n",
-		"bug_noflag.c":  "// ranks: 2\n// flags:\nf(); // want \"a\"\n",
-		"bug_badflag.c": "// ranks: 2\n// flags: buffering=zero\nf(); // want \"a\"\n",
-		"bug_native.c":  "// ranks: 2\n// native: crashes\nf(); // want \"a\"\n",
-		"ok_hangs.c":    "// ranks: 2\n// native: hangs\n",
-		"bug_nowant.c":  "// ranks: 2\nf();\n",
-		"bug_badwant.c": "// ranks: 2\nf(); // want a\n",
-		"ok_withwant.c": "// ranks: 2\nf(); // want \"a\"\n",
-		"other_named.c": "// ranks: 2\n",
+		"bug_badmpi.c":    "// ranks: 2\nf(); // want[lam] \"a\"\n",
+		"bug_badnative.c": "// ranks: 2\n// native[lam]: hangs\nf(); // want \"a\"\n",
+		"ok_mpiwant.c":    "// ranks: 2\nf(); // want[mpich] \"a\"\n",
+		"bug_noranks.c":   "f(); // want \"a\"\n",
+		"bug_toomany.c":   "// ranks: 9\nf(); // want \"a\"\n",
+		"bug_toofew.c":    "// ranks: 1\nf(); // want \"a\"\n",
+		"bug_late.c":      "#include <mpi.h>\n// ranks: 2\nf(); // want \"a\"\n",
+		"bug_twice.c":     "// ranks: 2\n// ranks: 3\nf(); // want \"a\"\n",
+		"bug_noflag.c":    "// ranks: 2\n// flags:\nf(); // want \"a\"\n",
+		"bug_badflag.c":   "// ranks: 2\n// flags: buffering=zero\nf(); // want \"a\"\n",
+		"bug_native.c":    "// ranks: 2\n// native: crashes\nf(); // want \"a\"\n",
+		"ok_hangs.c":      "// ranks: 2\n// native: hangs\n",
+		"bug_nowant.c":    "// ranks: 2\nf();\n",
+		"bug_badwant.c":   "// ranks: 2\nf(); // want a\n",
+		"ok_withwant.c":   "// ranks: 2\nf(); // want \"a\"\n",
+		"other_named.c":   "// ranks: 2\n",
 	} {
 		if _, err := parseProgram(write(name, src)); err == nil {
 			t.Errorf("%s: no error", name)

@@ -53,6 +53,7 @@ var buildDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	openMPIEnv()
 	dir, err := os.MkdirTemp("", "mpidbg-harness-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -62,6 +63,22 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// openMPIEnv lets Open MPI's mpiexec start more ranks than there are
+// cores (2 here, up to 8 ranks) and, in CI, as root: settings of the
+// machine the tests run on, which a user of mpidbg makes for themselves.
+func openMPIEnv() {
+	set := func(k, v string) {
+		if os.Getenv(k) == "" {
+			os.Setenv(k, v)
+		}
+	}
+	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	if os.Geteuid() == 0 {
+		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
 }
 
 func required(env string) bool {
@@ -79,10 +96,54 @@ type program struct {
 	ranks       int
 	flags       []string         // extra `mpidbg run` flags from "// flags:"
 	nativeHangs bool             // "// native: hangs": the program deadlocks without mpidbg
+	mpiVersion  int              // "// mpi: 4": needs an MPI library of that MPI version or later
 	wants       map[int][]string // line -> wanted ids
-	related     map[int][]string // line -> ids whose finding must name this line as a related location
-	ok          bool             // ok_*.c
-	usesRMA     bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
+	// Annotations for one MPI library only, by its name (mpich, openmpi):
+	// "// want[openmpi] "ID"" and "// native[openmpi]: hangs", where what
+	// an erroneous program does next depends on the library (forMPI).
+	wantsFor       map[string]map[int][]string
+	relatedFor     map[string]map[int][]string
+	nativeHangsFor map[string]bool
+	// "// native[openmpi]: crashes": an erroneous program the library
+	// itself kills (Open MPI follows a bad handle's pointer); natively it
+	// must then fail, under mpidbg it must not (the shim refuses the call)
+	nativeCrashesFor map[string]bool
+	nativeCrashes    bool             // set by forMPI
+	related          map[int][]string // line -> ids whose finding must name this line as a related location
+	ok               bool             // ok_*.c
+	usesRMA          bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
+}
+
+// forMPI is p as the tests with one MPI library see it: its
+// annotations for every library and those for that one.
+func (p program) forMPI(name string) program {
+	q := p
+	q.wants = map[int][]string{}
+	for l, ids := range p.wants {
+		q.wants[l] = slices.Clone(ids)
+	}
+	for l, ids := range p.wantsFor[name] {
+		q.wants[l] = append(q.wants[l], ids...)
+	}
+	q.related = map[int][]string{}
+	for l, ids := range p.related {
+		q.related[l] = slices.Clone(ids)
+	}
+	for l, ids := range p.relatedFor[name] {
+		q.related[l] = append(q.related[l], ids...)
+	}
+	q.nativeHangs = p.nativeHangs || p.nativeHangsFor[name]
+	q.nativeCrashes = p.nativeCrashesFor[name]
+	return q
+}
+
+func knownMPI(name string) bool {
+	for _, l := range libraries {
+		if l.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // deadlocks reports whether p wants a deadlock finding: mpidbg then ends
@@ -99,10 +160,12 @@ func (p program) deadlocks() bool {
 var (
 	ranksRe   = regexp.MustCompile(`^//\s*ranks:\s*(\d+)\s*$`)
 	flagsRe   = regexp.MustCompile(`^//\s*flags:(.*)$`)
-	nativeRe  = regexp.MustCompile(`^//\s*native:\s*(.*)$`)
-	wantRe    = regexp.MustCompile(`//\s*want\s+((?:"[^"]*"\s*)+)$`)
+	nativeRe  = regexp.MustCompile(`^//\s*native(?:\[([a-z]+)\])?:\s*(.*)$`)
+	mpiRe     = regexp.MustCompile(`^//\s*mpi:\s*(\d+)\b`) // then, optionally, why
+	wantRe    = regexp.MustCompile(`//\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`)
+	wantGroup = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
 	wantMark  = regexp.MustCompile(`//\s*want\b`)
-	relRe     = regexp.MustCompile(`//\s*related\s+((?:"[^"]*"\s*)+)$`)
+	relRe     = regexp.MustCompile(`//\s*related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)$`)
 	relMark   = regexp.MustCompile(`//\s*related\b`)
 	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
 	catalogID = regexp.MustCompile(`\bID:\s*"([^"]+)"`)
@@ -124,7 +187,13 @@ func parseProgram(path string) (program, error) {
 		path:    abs,
 		wants:   map[int][]string{},
 		related: map[int][]string{},
-		ok:      strings.HasPrefix(file, "ok_"),
+
+		wantsFor:       map[string]map[int][]string{},
+		relatedFor:     map[string]map[int][]string{},
+		nativeHangsFor: map[string]bool{},
+
+		nativeCrashesFor: map[string]bool{},
+		ok:               strings.HasPrefix(file, "ok_"),
 	}
 	if !p.ok && !strings.HasPrefix(file, "bug_") {
 		return p, fmt.Errorf("%s: a program is named ok_*.c or bug_*.c", file)
@@ -164,15 +233,31 @@ func parseProgram(path string) (program, error) {
 					}
 				}
 			}
+			if m := mpiRe.FindStringSubmatch(trimmed); m != nil {
+				if p.mpiVersion != 0 {
+					return p, fmt.Errorf("%s:%d: a second \"// mpi:\" line", file, n)
+				}
+				p.mpiVersion, _ = strconv.Atoi(m[1])
+			}
 			if m := nativeRe.FindStringSubmatch(trimmed); m != nil {
-				if seenNative {
+				if m[1] == "" && seenNative {
 					return p, fmt.Errorf("%s:%d: a second \"// native:\" line", file, n)
 				}
-				seenNative = true
-				if strings.TrimSpace(m[1]) != "hangs" {
-					return p, fmt.Errorf("%s:%d: native: %q, the only property is \"hangs\"", file, n, strings.TrimSpace(m[1]))
+				prop := strings.TrimSpace(m[2])
+				if prop != "hangs" && (prop != "crashes" || m[1] == "") {
+					return p, fmt.Errorf("%s:%d: native: %q, the properties are \"hangs\" and, for one MPI, \"crashes\"", file, n, prop)
 				}
-				p.nativeHangs = true
+				switch {
+				case prop == "crashes" && knownMPI(m[1]):
+					p.nativeCrashesFor[m[1]] = true
+				case m[1] == "":
+					seenNative = true
+					p.nativeHangs = true
+				case !knownMPI(m[1]):
+					return p, fmt.Errorf("%s:%d: native[%s]: not an MPI library the tests know", file, n, m[1])
+				default:
+					p.nativeHangsFor[m[1]] = true
+				}
 			}
 		}
 		if strings.HasPrefix(trimmed, "//") {
@@ -181,22 +266,44 @@ func parseProgram(path string) (program, error) {
 		if relMark.MatchString(line) {
 			m := relRe.FindStringSubmatch(line)
 			if m == nil {
-				return p, fmt.Errorf("%s:%d: malformed annotation, want // related \"ID\" [\"ID\"...] at the end of the line", file, n)
+				return p, fmt.Errorf("%s:%d: malformed annotation, want // related[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n)
 			}
-			for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
-				p.related[n] = append(p.related[n], q[1])
+			related := p.related
+			if m[1] != "" {
+				if !knownMPI(m[1]) {
+					return p, fmt.Errorf("%s:%d: related[%s]: not an MPI library the tests know", file, n, m[1])
+				}
+				if p.relatedFor[m[1]] == nil {
+					p.relatedFor[m[1]] = map[int][]string{}
+				}
+				related = p.relatedFor[m[1]]
+			}
+			for _, q := range quotedRe.FindAllStringSubmatch(m[2], -1) {
+				related[n] = append(related[n], q[1])
 			}
 			continue
 		}
 		if !wantMark.MatchString(line) {
 			continue
 		}
-		m := wantRe.FindStringSubmatch(line)
-		if m == nil {
-			return p, fmt.Errorf("%s:%d: malformed annotation, want // want \"ID\" [\"ID\"...] at the end of the line", file, n)
+		m := wantRe.FindString(line)
+		if m == "" {
+			return p, fmt.Errorf("%s:%d: malformed annotation, want // want[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n)
 		}
-		for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
-			p.wants[n] = append(p.wants[n], q[1])
+		for _, g := range wantGroup.FindAllStringSubmatch(m, -1) {
+			wants := p.wants
+			if g[1] != "" {
+				if !knownMPI(g[1]) {
+					return p, fmt.Errorf("%s:%d: want[%s]: not an MPI library the tests know", file, n, g[1])
+				}
+				if p.wantsFor[g[1]] == nil {
+					p.wantsFor[g[1]] = map[int][]string{}
+				}
+				wants = p.wantsFor[g[1]]
+			}
+			for _, q := range quotedRe.FindAllStringSubmatch(g[2], -1) {
+				wants[n] = append(wants[n], q[1])
+			}
 		}
 	}
 	switch {
@@ -206,9 +313,11 @@ func parseProgram(path string) (program, error) {
 		return p, fmt.Errorf("%s: ranks: %d, want %d to %d", file, p.ranks, minRanks, maxRanks)
 	case p.ok && (len(p.wants) > 0 || len(p.related) > 0):
 		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
-	case !p.ok && len(p.wants) == 0:
+	case p.ok && (len(p.wantsFor) > 0 || len(p.relatedFor) > 0):
+		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
+	case !p.ok && len(p.wants) == 0 && len(p.wantsFor) == 0:
 		return p, fmt.Errorf("%s: a bug_ program has no // want annotation", file)
-	case p.ok && p.nativeHangs:
+	case p.ok && (p.nativeHangs || len(p.nativeHangsFor) > 0 || len(p.nativeCrashesFor) > 0):
 		return p, fmt.Errorf("%s: an ok_ program cannot hang natively", file)
 	}
 	return p, nil
@@ -266,48 +375,104 @@ func loadPrograms(t *testing.T, dirs []string) []program {
 
 // ---------------------------------------------------------------- tools
 
-type mpiTools struct{ cc, exec string }
-
-var (
-	mpiOnce sync.Once
-	mpi     mpiTools
-	mpiErr  error
-)
-
-func needMPI(t *testing.T) mpiTools {
-	t.Helper()
-	mpiOnce.Do(func() {
-		if mpi.cc, mpiErr = exec.LookPath("mpicc.mpich"); mpiErr != nil {
-			return
-		}
-		mpi.exec, mpiErr = exec.LookPath("mpiexec.mpich")
-	})
-	if mpiErr != nil {
-		if required("MPIDBG_REQUIRE_MPI") {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but MPICH is missing: %v", mpiErr)
-		}
-		t.Skipf("MPICH not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead: %v", mpiErr)
-	}
-	return mpi
+// mpiTools is one MPI library as the tests use it.
+type mpiTools struct {
+	name     string // mpich, openmpi: the subtests' first level
+	cc, exec string // its compiler wrapper and mpiexec
+	shim     string // the shim built for it
+	version  int    // MPI_VERSION of its mpi.h
 }
 
-func needShim(t *testing.T) string {
+// libraries are the MPI libraries the tests run against: every one
+// Debian installs under its own names (the shim's environment variable
+// overrides lib/ for that library's shim).
+var libraries = []struct{ name, cc, exec, shimEnv, shim string }{
+	{"mpich", "mpicc.mpich", "mpiexec.mpich", "MPIDBG_SHIM", "libmpidbg.so"},
+	{"openmpi", "mpicc.openmpi", "mpiexec.openmpi", "MPIDBG_SHIM_OPENMPI", "libmpidbg-openmpi.so"},
+}
+
+var (
+	mpisOnce sync.Once
+	mpis     []mpiTools
+	mpisErr  []string // why a library is not usable
+)
+
+// needMPIs returns the MPI libraries to test with, each with its shim.
+// A library that is missing fails the test under MPIDBG_REQUIRE_MPI (make
+// test: both are installed there), and is left out otherwise, with the
+// reason logged; with none at all the test skips.
+func needMPIs(t *testing.T) []mpiTools {
 	t.Helper()
-	shim := os.Getenv("MPIDBG_SHIM")
+	mpisOnce.Do(func() {
+		for _, l := range libraries {
+			m := mpiTools{name: l.name}
+			var err error
+			if m.cc, err = exec.LookPath(l.cc); err == nil {
+				m.exec, err = exec.LookPath(l.exec)
+			}
+			if err != nil {
+				mpisErr = append(mpisErr, fmt.Sprintf("%s: %v (apt-get install %s)", l.name, err, map[string]string{
+					"mpich": "mpich libmpich-dev", "openmpi": "openmpi-bin libopenmpi-dev"}[l.name]))
+				continue
+			}
+			if m.shim, err = shimFor(l.shimEnv, l.shim); err != nil {
+				mpisErr = append(mpisErr, fmt.Sprintf("%s: the shim: %v (make build)", l.name, err))
+				continue
+			}
+			if m.version, err = mpiVersion(m.cc); err != nil {
+				mpisErr = append(mpisErr, fmt.Sprintf("%s: %v", l.name, err))
+				continue
+			}
+			mpis = append(mpis, m)
+		}
+	})
+	if len(mpisErr) > 0 {
+		if required("MPIDBG_REQUIRE_MPI") || required("MPIDBG_REQUIRE_SHIM") {
+			t.Fatalf("MPIDBG_REQUIRE_MPI or MPIDBG_REQUIRE_SHIM is set but:\n%s", strings.Join(mpisErr, "\n"))
+		}
+		t.Logf("left out:\n%s", strings.Join(mpisErr, "\n"))
+	}
+	if len(mpis) == 0 {
+		t.Skip("no MPI library with its shim; set MPIDBG_REQUIRE_MPI=1 to fail instead")
+	}
+	return mpis
+}
+
+func shimFor(env, name string) (string, error) {
+	shim := os.Getenv(env)
 	if shim == "" {
-		shim = filepath.Join(rootDir, "lib", "libmpidbg.so")
+		shim = filepath.Join(rootDir, "lib", name)
 	}
 	abs, err := filepath.Abs(shim)
 	if err == nil {
 		_, err = os.Stat(abs)
 	}
+	return abs, err
+}
+
+// mpiVersion is the MPI_VERSION the compiler wrapper's mpi.h defines.
+func mpiVersion(cc string) (int, error) {
+	cmd := exec.Command(cc, "-E", "-dM", "-x", "c", "-")
+	cmd.Stdin = strings.NewReader("#include <mpi.h>\n")
+	out, err := cmd.Output()
 	if err != nil {
-		if required("MPIDBG_REQUIRE_SHIM") {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v (make build)", err)
-		}
-		t.Skipf("the shim %s is missing (make build); set MPIDBG_REQUIRE_SHIM=1 to fail instead", shim)
+		return 0, fmt.Errorf("%s -E: %v", cc, err)
 	}
-	return abs
+	m := regexp.MustCompile(`(?m)^#define MPI_VERSION\s+(\d+)`).FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("%s: mpi.h defines no MPI_VERSION", cc)
+	}
+	return strconv.Atoi(string(m[1]))
+}
+
+// skipOlder skips p on a library older than the MPI version it needs
+// ("// mpi: 4": it calls functions MPI-4.0 added, which Open MPI 4.1, an
+// MPI-3.1 library, does not have).
+func skipOlder(t *testing.T, tools mpiTools, p program) {
+	t.Helper()
+	if p.mpiVersion > tools.version {
+		t.Skipf("%s needs MPI-%d; %s is MPI-%d", p.file, p.mpiVersion, tools.name, tools.version)
+	}
 }
 
 var (
@@ -389,10 +554,15 @@ var builds sync.Map // program path -> *built
 // build compiles p once per test binary; a compiler warning is an error.
 func build(t *testing.T, tools mpiTools, p program) string {
 	t.Helper()
-	v, _ := builds.LoadOrStore(p.path, &built{})
+	v, _ := builds.LoadOrStore(tools.name+"/"+p.path, &built{})
 	b := v.(*built)
 	b.once.Do(func() {
-		exe := filepath.Join(buildDir, p.name)
+		dir := filepath.Join(buildDir, tools.name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.err = err
+			return
+		}
+		exe := filepath.Join(dir, p.name)
 		out, err := exec.Command(tools.cc, "-std=c99", "-g", "-O0", "-Wall", "-Wextra", "-o", exe, p.path).CombinedOutput()
 		switch {
 		case err != nil:
@@ -631,25 +801,27 @@ func badRanks(ranks []int, n int) string {
 // with the program's annotations.
 func TestPlanted(t *testing.T) {
 	progs := loadPrograms(t, chosenDirs(t))
-	tools := needMPI(t)
-	shim := needShim(t)
 	bin := needMpidbg(t)
-	for _, p := range progs {
-		runs := []struct {
-			name  string
-			flags []string
-		}{{p.name, p.flags}}
-		if p.ok && p.usesRMA {
-			// correct one-sided programs must stay clean when the forcing
-			// mode holds, splits and reorders their operations
-			runs = append(runs, struct {
-				name  string
-				flags []string
-			}{p.name + "_nasty", append(slices.Clip(p.flags), nastyFlags...)})
-		}
-		for _, r := range runs {
-			t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, shim, bin, p, r.flags) })
-		}
+	for _, tools := range needMPIs(t) {
+		t.Run(tools.name, func(t *testing.T) {
+			for _, p := range progs {
+				runs := []struct {
+					name  string
+					flags []string
+				}{{p.name, p.flags}}
+				if p.ok && p.usesRMA {
+					// correct one-sided programs must stay clean when the forcing
+					// mode holds, splits and reorders their operations
+					runs = append(runs, struct {
+						name  string
+						flags []string
+					}{p.name + "_nasty", append(slices.Clip(p.flags), nastyFlags...)})
+				}
+				for _, r := range runs {
+					t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, bin, p, r.flags) })
+				}
+			}
+		})
 	}
 }
 
@@ -659,15 +831,17 @@ var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
 
 // testPlanted runs one program under mpidbg with flags and compares its
 // findings with its annotations.
-func testPlanted(t *testing.T, tools mpiTools, shim, bin string, p program, flags []string) {
+func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
 	t.Parallel()
+	skipOlder(t, tools, p)
+	p = p.forMPI(tools.name)
 	release := acquire()
 	defer release()
 	exe := build(t, tools, p)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
-	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpiexec", tools.exec,
-		"--shim", shim, "--json", out}
+	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpi", tools.name, "--mpiexec", tools.exec,
+		"--shim", tools.shim, "--json", out}
 	argv = append(append(argv, flags...), exe)
 	res := run(dir, argv...)
 	details := func() string {
@@ -731,10 +905,17 @@ var ucxLogLine = regexp.MustCompile(`(?m)^\[\d+\.\d+\] \[[^\]]*\]\s+\S+\s+UCX\s+
 // not run.
 func TestNative(t *testing.T) {
 	progs := loadPrograms(t, chosenDirs(t))
-	tools := needMPI(t)
+	for _, tools := range needMPIs(t) {
+		t.Run(tools.name, func(t *testing.T) { testNative(t, tools, progs) })
+	}
+}
+
+func testNative(t *testing.T, tools mpiTools, progs []program) {
 	for _, p := range progs {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
+			skipOlder(t, tools, p)
+			p := p.forMPI(tools.name)
 			release := acquire()
 			defer release()
 			exe := build(t, tools, p)
@@ -751,6 +932,10 @@ func TestNative(t *testing.T) {
 			switch {
 			case res.timedOut:
 				t.Errorf("%s: timed out after %v natively (hang?)", p.file, *timeout)
+			case p.nativeCrashes:
+				if res.exit == 0 {
+					t.Errorf("%s: declared \"// native[%s]: crashes\" but exited 0", p.file, tools.name)
+				}
 			case res.exit != 0:
 				t.Errorf("%s: exit status %d natively, want 0\nstdout:\n%s\nstderr:\n%s", p.file, res.exit, tail(res.stdout, 2000), tail(res.stderr, 4000))
 			case got != want:
@@ -767,36 +952,41 @@ var catalogues = []string{"catalogue_local.go", "catalogue_cross.go", "catalogue
 // TestCoverage: every finding id of the catalogues has a planted bug, and
 // every annotation names a catalogued id.
 func TestCoverage(t *testing.T) {
-	wanted := map[string][]string{} // id -> programs
-	for _, p := range loadPrograms(t, progDirs) {
-		for l, list := range p.wants {
-			for _, id := range list {
-				if _, ok := checks.Lookup(id); !ok {
-					t.Errorf("%s:%d: want %q: no such finding id in the catalogue", p.file, l, id)
-				}
-				if !slices.Contains(wanted[id], p.file) {
-					wanted[id] = append(wanted[id], p.file)
+	progs := loadPrograms(t, progDirs)
+	for _, lib := range libraries {
+		// every MPI library needs a planted bug per id: an annotation for
+		// one library only does not cover the other
+		wanted := map[string][]string{} // id -> programs
+		for _, p := range progs {
+			for l, list := range p.forMPI(lib.name).wants {
+				for _, id := range list {
+					if _, ok := checks.Lookup(id); !ok {
+						t.Errorf("%s:%d: want %q: no such finding id in the catalogue", p.file, l, id)
+					}
+					if !slices.Contains(wanted[id], p.file) {
+						wanted[id] = append(wanted[id], p.file)
+					}
 				}
 			}
 		}
-	}
-	for _, cat := range catalogues {
-		src, err := os.ReadFile(filepath.Join(rootDir, "checks", cat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids := catalogID.FindAllStringSubmatch(string(src), -1)
-		if len(ids) == 0 {
-			t.Fatalf("no ids found in checks/%s", cat)
-		}
-		for _, m := range ids {
-			id := m[1]
-			if len(wanted[id]) == 0 {
-				t.Errorf("finding id %q (checks/%s) has no planted bug in testprogs/{%s}", id, cat, strings.Join(progDirs, ","))
-				continue
+		for _, cat := range catalogues {
+			src, err := os.ReadFile(filepath.Join(rootDir, "checks", cat))
+			if err != nil {
+				t.Fatal(err)
 			}
-			sort.Strings(wanted[id])
-			t.Logf("%-24s %s", id, strings.Join(wanted[id], " "))
+			ids := catalogID.FindAllStringSubmatch(string(src), -1)
+			if len(ids) == 0 {
+				t.Fatalf("no ids found in checks/%s", cat)
+			}
+			for _, m := range ids {
+				id := m[1]
+				if len(wanted[id]) == 0 {
+					t.Errorf("%s: finding id %q (checks/%s) has no planted bug in testprogs/{%s}", lib.name, id, cat, strings.Join(progDirs, ","))
+					continue
+				}
+				sort.Strings(wanted[id])
+				t.Logf("%s %-24s %s", lib.name, id, strings.Join(wanted[id], " "))
+			}
 		}
 	}
 }

@@ -1,4 +1,5 @@
 // ranks: 2
+// native[openmpi]: crashes
 //
 // bug_request_unknown.c: a request variable is initialised to 0, as if 0
 // were MPI_REQUEST_NULL (it is not: in MPICH MPI_REQUEST_NULL is
@@ -9,7 +10,9 @@
 // Expected: request-unknown at the MPI_Wait (rank 0 only).
 //
 // MPICH rejects rank 0's wait with MPI_ERR_REQUEST (the default handler
-// would abort): MPI_ERRORS_RETURN keeps the job going. Rank 1's receive is
+// would abort): MPI_ERRORS_RETURN keeps the job going. Open MPI follows
+// the 0 as a pointer and dies of SIGSEGV; under mpidbg the shim refuses
+// the call and returns MPI_ERR_REQUEST instead (shim/mpi_openmpi.h). Rank 1's receive is
 // matched by rank 0's send.
 #include <mpi.h>
 #include <stdio.h>

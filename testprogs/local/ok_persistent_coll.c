@@ -1,4 +1,5 @@
 // ranks: 3
+// mpi: 4 (persistent collectives are MPI-4.0)
 //
 // ok_persistent_coll.c: MPI-4 persistent collectives: MPI_Allreduce_init
 // and MPI_Bcast_init made once, started three times with MPI_Start /
