@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/internal/golden"
+	"github.com/mpidbg/mpidbg/mpilib"
 )
 
 // gdbSession is what TestGdb asks gdb at the line "// stop here" of
@@ -61,23 +62,60 @@ var gdbSession = []string{
 type gdbFixture struct {
 	dir, src, exe, mpidbg, shim, gdb string
 	env                              []string
+	mpi                              mpilib.MPI
 }
 
-func newGdbFixture(t *testing.T, name string) *gdbFixture {
+// forEachGdbMPI runs test once per MPI library, as a subtest named
+// after it.
+func forEachGdbMPI(t *testing.T, test func(t *testing.T, m mpilib.MPI)) {
+	for _, m := range mpilib.All {
+		t.Run(m.String(), func(t *testing.T) { test(t, m) })
+	}
+}
+
+// golden is name's golden file for the fixture's MPI: name itself for
+// MPICH, name with _openmpi before the extension for Open MPI (whose
+// handles are addresses, and whose libraries differ).
+func (f *gdbFixture) golden(name string) string {
+	if f.mpi == mpilib.MPICH {
+		return name
+	}
+	ext := filepath.Ext(name)
+	return strings.TrimSuffix(name, ext) + "_" + f.mpi.String() + ext
+}
+
+func newGdbFixture(t *testing.T, m mpilib.MPI, name string) *gdbFixture {
 	t.Helper()
-	f := &gdbFixture{shim: needMPICH(t), gdb: needGdb(t), dir: t.TempDir()}
+	cc := needCompiler(t, m)
+	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", mpilib.Shim(m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(shim); err != nil {
+		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
+		}
+		t.Skipf("the shim %s is not built (make build)", shim)
+	}
+	f := &gdbFixture{shim: shim, gdb: needGdb(t), dir: t.TempDir(), mpi: m}
 	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", name+".c"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.src = string(src)
-	f.exe = compile(t, f.dir, name, f.src)
+	f.exe = buildWith(t, cc, f.dir, name, f.src)
 	f.mpidbg = buildMpidbg(t, f.dir)
 	ext, err := filepath.Abs(filepath.Join("..", "..", "extensions", "gdb"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.env = gdbTestEnv(f.mpidbg, ext, f.shim)
+	if m == mpilib.OpenMPI {
+		// the programs run as singletons (no mpiexec), where Open MPI
+		// 4.1's one-sided component rdma fails MPI_Win_create (natively
+		// too); and root may run them here
+		f.env = append(f.env, "OMPI_MCA_osc=^rdma", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+	}
 	return f
 }
 
@@ -101,8 +139,10 @@ func (f *gdbFixture) session(t *testing.T, before, cmds []string, target ...stri
 // program stops at "// stop here" with datatypes and pending requests;
 // the printers and commands must show them, and show the same from the
 // core file gcore writes there.
-func TestGdb(t *testing.T) {
-	f := newGdbFixture(t, "types")
+func TestGdb(t *testing.T) { forEachGdbMPI(t, testGdb) }
+
+func testGdb(t *testing.T, m mpilib.MPI) {
+	f := newGdbFixture(t, m, "types")
 	stop := 0
 	for i, l := range strings.Split(f.src, "\n") {
 		if strings.Contains(l, "// stop here") {
@@ -114,12 +154,12 @@ func TestGdb(t *testing.T) {
 	}
 	core := filepath.Join(f.dir, "types.core")
 	got := f.session(t, []string{"break types.c:" + strconv.Itoa(stop), "run", "gcore " + core}, gdbSession, f.exe)
-	checkGdbGolden(t, "types.golden", got, true)
+	checkGdbGolden(t, f.golden("types.golden"), got, true)
 	if _, err := os.Stat(core); err != nil {
 		t.Fatalf("gcore wrote no core file: %v", err)
 	}
 	t.Run("core", func(t *testing.T) {
-		checkGdbGolden(t, "types.golden", f.session(t, nil, gdbSession, f.exe, core), false)
+		checkGdbGolden(t, f.golden("types.golden"), f.session(t, nil, gdbSession, f.exe, core), false)
 	})
 }
 
@@ -140,26 +180,30 @@ var errorSession = []string{
 // mpi break-on-error on: the program must stop on its planted
 // buffer-overlap with the program's frame of the faulty MPI_Isend
 // selected, and mpi errors must show the finding with its places.
-func TestGdbBreakOnError(t *testing.T) {
-	f := newGdbFixture(t, "errors")
+func TestGdbBreakOnError(t *testing.T) { forEachGdbMPI(t, testGdbBreakOnError) }
+
+func testGdbBreakOnError(t *testing.T, m mpilib.MPI) {
+	f := newGdbFixture(t, m, "errors")
 	core := filepath.Join(f.dir, "errors.core")
 	got := f.session(t, []string{"mpi break-on-error on", "run", "gcore " + core}, errorSession, f.exe)
-	checkGdbGolden(t, "errors.golden", got, true)
+	checkGdbGolden(t, f.golden("errors.golden"), got, true)
 
 	// the core file written at the stop: the same call, findings and requests
 	coreSession := errorSession[1:5]
 	t.Run("core", func(t *testing.T) {
-		checkGdbGolden(t, "errors_core.golden", f.session(t, nil, coreSession, f.exe, core), true)
+		checkGdbGolden(t, f.golden("errors_core.golden"), f.session(t, nil, coreSession, f.exe, core), true)
 	})
 }
 
 // TestGdbAttach attaches mpidbg gdb -p to a running process that has the
 // shim (as a rank of a job would): info mpi-types must list its datatype.
-func TestGdbAttach(t *testing.T) {
+func TestGdbAttach(t *testing.T) { forEachGdbMPI(t, testGdbAttach) }
+
+func testGdbAttach(t *testing.T, m mpilib.MPI) {
 	if b, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope"); err == nil && strings.TrimSpace(string(b)) != "0" && os.Geteuid() != 0 {
 		t.Skip("yama's ptrace_scope lets only root attach gdb to a process it did not start")
 	}
-	f := newGdbFixture(t, "attach")
+	f := newGdbFixture(t, m, "attach")
 	prog := exec.Command(f.exe)
 	prog.Env = append(f.env, "LD_PRELOAD="+f.shim, "MPIDBG_RACE=off")
 	out, err := prog.StdoutPipe()

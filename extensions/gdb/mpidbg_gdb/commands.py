@@ -397,7 +397,8 @@ deletes the breakpoint."""
 
 # info mpi-call
 
-MPI_INTERNAL = re.compile(r"^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi)")
+# the shim's Go code shows as runtime.* or a package path (internal/...)
+MPI_INTERNAL = re.compile(r"^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|[a-z0-9_.]+/)")
 MPI_CALL = re.compile(r"^P?MPI_[A-Z][a-z_0-9A-Z]*$")
 
 

@@ -4,6 +4,8 @@ work. to_string only reads memory (through the helper), never calls into
 the program, so it works on core files. print/r shows the raw value.
 """
 
+import re
+
 import gdb
 
 from . import helper
@@ -103,6 +105,27 @@ class DatatypePrinter(object):
             yield "created_at", site.get("where") or site.get("addr")
 
 
+OMPI_GLOBAL = re.compile(r"^ompi_mpi_(\w+) in section ")
+
+
+def predefined_name(addr):
+    """The MPI name of an Open MPI predefined handle, or None. Open MPI's
+    predefined objects are globals of libmpi named after them (mpi.h's
+    OMPI_PREDEFINED_GLOBAL: MPI_SUM is &ompi_mpi_op_sum, MPI_COMM_WORLD
+    &ompi_mpi_comm_world), which the shim does not record: gdb's symbol
+    table names them, live and in a core file."""
+    try:
+        m = OMPI_GLOBAL.match(gdb.execute("info symbol %s" % addr, to_string=True))
+    except gdb.error:
+        return None
+    if not m:
+        return None
+    name = m.group(1)
+    if name.startswith("op_"):
+        name = "op_null" if name == "op_null" else name[len("op_"):]
+    return "MPI_" + name.upper()
+
+
 class HandlePrinter(object):
     def __init__(self, val, kind, typename):
         self.val = val
@@ -119,6 +142,9 @@ class HandlePrinter(object):
         except gdb.GdbError as e:
             if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
                 return raw(self.val)
+            name = predefined_name(h)
+            if name:
+                return name
             return "%s <%s>" % (raw(self.val), e)
         return text
 
