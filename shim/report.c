@@ -98,6 +98,12 @@ static int refusal(const struct mpidbg_ev *ev)
     case MPIDBG_F_REQUEST_UNKNOWN:
         kind = MPIDBG_HK_REQUEST, err = MPI_ERR_REQUEST;
         break;
+    case MPIDBG_F_REQUEST_ACTIVE_START:
+        /* Open MPI 4.1 starts an active persistent request again by
+         * orphaning the first operation (pml ob1's start): the message
+         * then goes to the orphan and the program waits for ever. MPICH
+         * returns MPI_ERR_REQUEST; so does the shim, for Open MPI. */
+        return MPI_ERR_REQUEST;
     case MPIDBG_F_INVALID_HANDLE:
         if (ev->variant == MPIDBG_V_NULL || !ev->arg)
             return 0;

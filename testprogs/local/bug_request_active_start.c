@@ -1,4 +1,5 @@
 // ranks: 2
+// native[openmpi]: hangs
 //
 // bug_request_active_start.c: a persistent receive is started, and started
 // again (a retry path) before it has completed.
@@ -8,7 +9,9 @@
 //
 // MPICH rejects the second start (MPI_ERR_REQUEST, the default handler
 // would abort): MPI_ERRORS_RETURN keeps the job going, and the first start
-// completes with the peer's one message.
+// completes with the peer's one message. Open MPI 4.1 posts a second
+// receive instead and may wait for ever on it, natively; under mpidbg the
+// shim rejects the second start as MPICH does (shim/report.c).
 #include <mpi.h>
 #include <stdio.h>
 
