@@ -43,9 +43,15 @@ func (e *ExprError) Error() string {
 
 func (e *ExprError) Unwrap() error { return e.Err }
 
-// ParseExpr builds the type a constructor expression describes.
-func ParseExpr(s string) (t *Type, err error) {
-	p := &exprParser{s: s}
+// ParseExpr builds the type a constructor expression describes, as
+// MPICH would (Struct's padding rule).
+func ParseExpr(s string) (t *Type, err error) { return parseExpr(s, false) }
+
+// ParseExprPadded is ParseExpr with StructPadded's rule (Open MPI's).
+func ParseExprPadded(s string) (t *Type, err error) { return parseExpr(s, true) }
+
+func parseExpr(s string, padded bool) (t *Type, err error) {
+	p := &exprParser{s: s, padded: padded}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*ExprError)
@@ -65,8 +71,9 @@ func ParseExpr(s string) (t *Type, err error) {
 // exprParser is a recursive-descent parser; it reports the first error by
 // panicking with an *ExprError, which ParseExpr recovers.
 type exprParser struct {
-	s   string
-	pos int
+	s      string
+	pos    int
+	padded bool // structs as StructPadded builds them
 }
 
 func (p *exprParser) fail(at int, format string, args ...any) {
@@ -262,6 +269,9 @@ func (p *exprParser) call(fn string, at int) (*Type, error) {
 		comma()
 		var types []*Type
 		p.list(func() { types = append(types, p.typ()) })
+		if p.padded {
+			return StructPadded(bls, disps, types)
+		}
 		return Struct(bls, disps, types)
 	case "subarray":
 		sizes := p.ints()

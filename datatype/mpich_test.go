@@ -294,13 +294,16 @@ func significant(b Basic, k int64) bool {
 
 // predict is the model's answer to one "COUNT EXPR" line, in typediff's
 // format, with ".." for packed bytes of undefined value.
-func predict(line string) string {
+func predict(line string) string { return predictWith(ParseExpr, line) }
+
+// predictWith is predict with the types parse builds.
+func predictWith(parse func(string) (*Type, error), line string) string {
 	c, text, _ := strings.Cut(line, " ")
 	count, err := strconv.ParseInt(c, 10, 64)
 	if err != nil {
 		return "ERR " + err.Error()
 	}
-	ty, err := ParseExpr(text)
+	ty, err := parse(text)
 	if err != nil {
 		return "ERR " + err.Error()
 	}

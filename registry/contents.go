@@ -105,6 +105,9 @@ func FromContents(mpi MPI, c datatype.Combiner, ints []int32, addrs []int64, typ
 		if !ok || !need(1+n, n, n) {
 			break
 		}
+		if mpi == OpenMPI {
+			return datatype.StructPadded(i64(ints[1:]), addrs, types)
+		}
 		return datatype.Struct(i64(ints[1:]), addrs, types)
 	case datatype.CombinerSubarray:
 		n, ok := counted()

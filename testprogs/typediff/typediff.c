@@ -313,8 +313,10 @@ static const struct {
     {"OFFSET", MPI_OFFSET},
     {"COUNT", MPI_COUNT},
     {"PACKED", MPI_PACKED},
+#ifndef OPEN_MPI /* removed in MPI-3.0; Open MPI 4 no longer defines them */
     {"LB", MPI_LB},
     {"UB", MPI_UB},
+#endif
     {"FLOAT_INT", MPI_FLOAT_INT},
     {"DOUBLE_INT", MPI_DOUBLE_INT},
     {"LONG_INT", MPI_LONG_INT},
