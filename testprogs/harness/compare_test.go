@@ -88,22 +88,27 @@ func TestParseProgram(t *testing.T) {
 		t.Errorf("got ranks %d flags %q native hangs %v deadlocks %v, want 8 %q true true", p.ranks, p.flags, p.nativeHangs, p.deadlocks(), want)
 	}
 	// annotations for one MPI library
-	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\nf(); // want \"a\"\n"+
+	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\nf(); // want \"a\"\n"+
 		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{3: {"a"}, 4: {"b"}}) || m.nativeHangs || m.deadlocks() {
+	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{4: {"a"}, 5: {"b"}}) || m.nativeHangs || m.deadlocks() {
 		t.Errorf("mpich: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
-	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{3: {"a"}, 4: {"c", "d"}, 5: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
+	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{4: {"a"}, 5: {"c", "d"}, 6: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
 		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
 	if len(p.wants) != 1 {
 		t.Errorf("forMPI changed the program's own wants: %v", p.wants)
 	}
+	if p.skipFor["mpich"] != "a reason" || p.skipFor["openmpi"] != "" {
+		t.Errorf("got skips %v, want mpich's only", p.skipFor)
+	}
 	for name, src := range map[string]string{
 		"bug_badmpi.c":    "// ranks: 2\nf(); // want[lam] \"a\"\n",
+		"bug_badskip.c":   "// ranks: 2\n// skip[lam]: why\nf(); // want \"a\"\n",
+		"bug_noreason.c":  "// ranks: 2\n// skip[openmpi]:\nf(); // want \"a\"\n",
 		"bug_badnative.c": "// ranks: 2\n// native[lam]: hangs\nf(); // want \"a\"\n",
 		"ok_mpiwant.c":    "// ranks: 2\nf(); // want[mpich] \"a\"\n",
 		"bug_noranks.c":   "f(); // want \"a\"\n",

@@ -108,10 +108,13 @@ type program struct {
 	// itself kills (Open MPI follows a bad handle's pointer); natively it
 	// must then fail, under mpidbg it must not (the shim refuses the call)
 	nativeCrashesFor map[string]bool
-	nativeCrashes    bool             // set by forMPI
-	related          map[int][]string // line -> ids whose finding must name this line as a related location
-	ok               bool             // ok_*.c
-	usesRMA          bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
+	nativeCrashes    bool // set by forMPI
+	// "// skip[openmpi]: why": not run with that library, for the reason
+	// given (the outcome depends on where malloc put a buffer, say)
+	skipFor map[string]string
+	related map[int][]string // line -> ids whose finding must name this line as a related location
+	ok      bool             // ok_*.c
+	usesRMA bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
 }
 
 // forMPI is p as the tests with one MPI library see it: its
@@ -162,6 +165,7 @@ var (
 	flagsRe   = regexp.MustCompile(`^//\s*flags:(.*)$`)
 	nativeRe  = regexp.MustCompile(`^//\s*native(?:\[([a-z]+)\])?:\s*(.*)$`)
 	mpiRe     = regexp.MustCompile(`^//\s*mpi:\s*(\d+)\b`) // then, optionally, why
+	skipRe    = regexp.MustCompile(`^//\s*skip\[([a-z]+)\]:\s*(.*)$`)
 	wantRe    = regexp.MustCompile(`//\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`)
 	wantGroup = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
 	wantMark  = regexp.MustCompile(`//\s*want\b`)
@@ -193,6 +197,7 @@ func parseProgram(path string) (program, error) {
 		nativeHangsFor: map[string]bool{},
 
 		nativeCrashesFor: map[string]bool{},
+		skipFor:          map[string]string{},
 		ok:               strings.HasPrefix(file, "ok_"),
 	}
 	if !p.ok && !strings.HasPrefix(file, "bug_") {
@@ -232,6 +237,15 @@ func parseProgram(path string) (program, error) {
 						return p, fmt.Errorf("%s:%d: flags: %q is not a --flag (write --name=value as one word)", file, n, f)
 					}
 				}
+			}
+			if m := skipRe.FindStringSubmatch(trimmed); m != nil {
+				switch {
+				case !knownMPI(m[1]):
+					return p, fmt.Errorf("%s:%d: skip[%s]: not an MPI library the tests know", file, n, m[1])
+				case strings.TrimSpace(m[2]) == "":
+					return p, fmt.Errorf("%s:%d: skip[%s]: say why", file, n, m[1])
+				}
+				p.skipFor[m[1]] = strings.TrimSpace(m[2])
 			}
 			if m := mpiRe.FindStringSubmatch(trimmed); m != nil {
 				if p.mpiVersion != 0 {
@@ -467,9 +481,12 @@ func mpiVersion(cc string) (int, error) {
 
 // skipOlder skips p on a library older than the MPI version it needs
 // ("// mpi: 4": it calls functions MPI-4.0 added, which Open MPI 4.1, an
-// MPI-3.1 library, does not have).
+// MPI-3.1 library, does not have), and where "// skip[MPI]:" says so.
 func skipOlder(t *testing.T, tools mpiTools, p program) {
 	t.Helper()
+	if why := p.skipFor[tools.name]; why != "" {
+		t.Skipf("%s: not run with %s: %s", p.file, tools.name, why)
+	}
 	if p.mpiVersion > tools.version {
 		t.Skipf("%s needs MPI-%d; %s is MPI-%d", p.file, p.mpiVersion, tools.name, tools.version)
 	}
