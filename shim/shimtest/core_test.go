@@ -17,7 +17,11 @@ func TestRegistryCore(t *testing.T) {
 	if _, err := exec.LookPath("gcore"); err != nil {
 		t.Skip("gcore not found")
 	}
-	stopped(t, "registry", func(pid int) {
+	forEachMPI(t, testRegistryCore)
+}
+
+func testRegistryCore(t *testing.T, l *lib) {
+	stopped(t, l, "registry", func(pid int) {
 		dir := t.TempDir()
 		prefix := filepath.Join(dir, "core")
 		if out, err := exec.Command("gcore", "-o", prefix, strconv.Itoa(pid)).CombinedOutput(); err != nil {
@@ -40,13 +44,14 @@ func TestRegistryCore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.PID != int32(pid) || s.WorldSize != 2 {
+		if s.PID != int32(pid) || s.WorldSize != 2 || s.MPI != l.mpi || s.HandleSize != l.handle {
 			t.Errorf("header: %+v", s.Header)
 		}
 		if len(s.Findings) != 1 || s.Findings[0].ID != "type-not-committed" {
 			t.Errorf("findings: %+v", s.Findings)
 		}
 		b := s.Builder()
+		_, path52, _ := sType(l)
 		found := false
 		for _, ty := range s.Types {
 			if ty.Name != "s_type" {
@@ -57,8 +62,8 @@ func TestRegistryCore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if el, _ := m.ElementAtOffset(1, 52); el.Path.String() != "s_type(STRUCT)[2][5](CHAR)" {
-				t.Errorf("byte 52 of s_type: got %s", el.Path)
+			if el, _ := m.ElementAtOffset(1, 52); el.Path.String() != path52 {
+				t.Errorf("byte 52 of s_type: got %s, want %s", el.Path, path52)
 			}
 		}
 		if !found {

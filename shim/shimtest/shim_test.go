@@ -1,13 +1,15 @@
-// Package shimtest tests lib/libmpidbg.so from the outside: it builds the
-// library from the current sources, runs the C programs of
-// shim/testdata under mpiexec.mpich with the library preloaded and the
-// launcher side of the wire protocol listening, and checks what the ranks
-// report. It also checks the registry layout the C compiler produces
+// Package shimtest tests the shim (lib/libmpidbg.so and
+// lib/libmpidbg-openmpi.so) from the outside: for MPICH and for Open MPI
+// in turn, it builds the library from the current sources, runs the C
+// programs of shim/testdata under the library's mpiexec with the shim
+// preloaded and the launcher side of the wire protocol listening, and
+// checks what the ranks report. It also checks the registry layout the C compiler produces
 // against package registry, and the shim's finding ids against the
 // catalogue.
 package shimtest
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -20,94 +22,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
 const shimDir = ".."
-
-func required() bool {
-	v := os.Getenv("MPIDBG_REQUIRE_MPI")
-	return v != "" && v != "0"
-}
-
-type tools struct{ cc, exec, goTool string }
-
-var (
-	toolsOnce sync.Once
-	tl        tools
-	toolsErr  error
-)
-
-func needMPI(t *testing.T) tools {
-	t.Helper()
-	toolsOnce.Do(func() {
-		if tl.cc, toolsErr = exec.LookPath("mpicc.mpich"); toolsErr != nil {
-			return
-		}
-		if tl.exec, toolsErr = exec.LookPath("mpiexec.mpich"); toolsErr != nil {
-			return
-		}
-		if tl.goTool, toolsErr = exec.LookPath("go"); toolsErr != nil {
-			tl.goTool, toolsErr = "/usr/local/go/bin/go", nil
-		}
-	})
-	if toolsErr != nil {
-		if required() {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but MPICH is missing: %v", toolsErr)
-		}
-		t.Skipf("MPICH not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead: %v", toolsErr)
-	}
-	return tl
-}
-
-var (
-	buildOnce sync.Once
-	buildDir  string
-	libPath   string
-	buildErr  error
-)
-
-// build compiles the library from the current sources and the test
-// programs, once per test binary.
-func build(t *testing.T) (lib, dir string) {
-	t.Helper()
-	tl := needMPI(t)
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "mpidbg-shimtest-"); buildErr != nil {
-			return
-		}
-		libPath = filepath.Join(buildDir, "libmpidbg.so")
-		cmd := exec.Command(tl.goTool, "build", "-buildmode=c-shared", "-o", libPath, ".")
-		cmd.Dir = shimDir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building the shim: %v\n%s", err, out)
-			return
-		}
-		for _, p := range []string{"clean", "bugs", "layout", "threads", "file"} {
-			cmd := exec.Command(tl.cc, "-g", "-O0", "-w", "-pthread", "-I"+shimDir, "-o", filepath.Join(buildDir, p), filepath.Join(shimDir, "testdata", p+".c"))
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("compiling %s.c: %v\n%s", p, err, out)
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return libPath, buildDir
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
 
 // run is one job's outcome: what the launcher side received, per rank,
 // and the job's standard error.
@@ -117,6 +41,7 @@ type run struct {
 	findings []checks.Finding
 	stderr   string
 	err      error
+	mu       sync.Mutex // over the fields above while the job runs
 }
 
 func (r *run) ids() []string {
@@ -128,11 +53,84 @@ func (r *run) ids() []string {
 	return s
 }
 
-// mpirun runs prog with np ranks, the library preloaded and a launcher
-// listening on a unix socket unless env sets MPIDBG_REPORT.
-func mpirun(t *testing.T, np int, env []string, prog string, args ...string) *run {
+// job is an mpiexec started in a process group of its own, so that a
+// test that gives up on it can end the whole job.
+type job struct {
+	cmd  *exec.Cmd
+	done chan struct{} // closed when mpiexec has been waited for
+	err  error         // what Wait returned
+}
+
+// startJob runs prog with np ranks under l's mpiexec with l's shim
+// preloaded and env set for the ranks. launch.Args spells the
+// environment options for the mpiexec's flavor (-genv or -x). The job is
+// ended when the test ends, if it has not ended by then.
+func startJob(t *testing.T, l *lib, np int, env []launch.Var, stderr io.Writer, prog string, args ...string) *job {
 	t.Helper()
-	lib, dir := build(t)
+	shim, dir := build(t, l)
+	mpiexec := needMPI(t, l).exec
+	env = append([]launch.Var{{Name: "LD_PRELOAD", Value: shim}}, env...)
+	cmd := exec.Command(mpiexec, launch.Args(launch.FlavorOf(mpiexec), np, nil, env, filepath.Join(dir, prog), args)...)
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// a rank that outlives a killed mpiexec holds stderr open: do not let
+	// Wait wait for it forever
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	j := &job{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		j.err = cmd.Wait()
+		close(j.done)
+	}()
+	t.Cleanup(j.kill)
+	return j
+}
+
+// wait waits up to d for the job to end; it says whether it did.
+func (j *job) wait(d time.Duration) bool {
+	select {
+	case <-j.done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// kill ends a job that is still running. SIGTERM first: both mpiexecs
+// pass it on to their ranks, and Open MPI's starts each rank in a process
+// group of its own, which a signal to the job's group does not reach.
+// SIGKILL to the group if that was not enough.
+func (j *job) kill() {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		select {
+		case <-j.done:
+			return
+		default:
+		}
+		syscall.Kill(-j.cmd.Process.Pid, sig)
+		if j.wait(5 * time.Second) {
+			return
+		}
+	}
+	<-j.done
+}
+
+// vars turns NAME=VALUE strings into launch.Vars.
+func vars(env []string) []launch.Var {
+	var vs []launch.Var
+	for _, e := range env {
+		k, v, _ := strings.Cut(e, "=")
+		vs = append(vs, launch.Var{Name: k, Value: v})
+	}
+	return vs
+}
+
+// mpirun runs prog with np ranks under l, the shim preloaded and a
+// launcher listening on a unix socket unless env sets MPIDBG_REPORT.
+func mpirun(t *testing.T, l *lib, np int, env []string, prog string, args ...string) *run {
+	t.Helper()
 	sock := filepath.Join(t.TempDir(), "report.sock")
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -140,86 +138,81 @@ func mpirun(t *testing.T, np int, env []string, prog string, args ...string) *ru
 	}
 	defer ln.Close()
 	r := &run{hellos: map[int]wire.Hello{}, byes: map[int]wire.Bye{}}
-	var mu sync.Mutex
 	var wg sync.WaitGroup
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				rd := wire.NewReader(c)
-				for {
-					m, err := rd.Read()
-					if err != nil {
-						if !errors.Is(err, io.EOF) {
-							mu.Lock()
-							r.err = err
-							mu.Unlock()
-						}
-						return
-					}
-					mu.Lock()
-					switch m.Kind {
-					case wire.KindHello:
-						r.hellos[m.Hello.Rank] = *m.Hello
-					case wire.KindBye:
-						r.byes[m.Bye.Rank] = *m.Bye
-					case wire.KindFinding:
-						r.findings = append(r.findings, *m.Finding)
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-	}()
-	a := []string{"-n", fmt.Sprint(np), "-genv", "LD_PRELOAD", lib}
-	report := "unix:" + sock
+	go r.accept(ln, &wg)
+	hasReport := false
 	for _, e := range env {
-		k, v, _ := strings.Cut(e, "=")
-		if k == wire.EnvReport {
-			report = v
-			continue
-		}
-		a = append(a, "-genv", k, v)
+		hasReport = hasReport || strings.HasPrefix(e, wire.EnvReport+"=")
 	}
-	if report != "" {
-		a = append(a, "-genv", wire.EnvReport, report)
+	if !hasReport {
+		env = append(env, wire.EnvReport+"=unix:"+sock)
 	}
-	a = append(a, filepath.Join(dir, prog))
-	a = append(a, args...)
-	cmd := exec.Command(needMPI(t).exec, a...)
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
+	j := startJob(t, l, np, vars(env), &stderr, prog, args...)
+	if !j.wait(2 * time.Minute) {
+		j.kill()
 		t.Fatalf("%s %v: timed out\n%s", prog, args, stderr.String())
 	}
 	ln.Close()
 	wg.Wait()
 	r.stderr = stderr.String()
-	if err != nil && r.err == nil {
-		r.err = err
+	if j.err != nil && r.err == nil {
+		r.err = j.err
 	}
 	return r
 }
 
+// accept takes the ranks' connections on ln until it closes, and records
+// what they send.
+func (r *run) accept(ln net.Listener, wg *sync.WaitGroup) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.Close()
+			r.read(wire.NewReader(c))
+		}()
+	}
+}
+
+// read records the messages of one connection until it ends.
+func (r *run) read(rd *wire.Reader) {
+	for {
+		m, err := rd.Read()
+		r.mu.Lock()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				r.err = err
+			}
+			r.mu.Unlock()
+			return
+		}
+		switch m.Kind {
+		case wire.KindHello:
+			r.hellos[m.Hello.Rank] = *m.Hello
+		case wire.KindBye:
+			r.byes[m.Bye.Rank] = *m.Bye
+		case wire.KindFinding:
+			r.findings = append(r.findings, *m.Finding)
+		}
+		r.mu.Unlock()
+	}
+}
+
 // TestClean runs correct programs: one through most of the wrapped API
 // on 2 and 3 ranks, one with four threads per rank under
-// MPI_THREAD_MULTIPLE, one doing MPI-IO through ROMIO. Every rank says
-// hello and bye and reports nothing.
+// MPI_THREAD_MULTIPLE, one doing MPI-IO (ROMIO in MPICH, OMPIO in Open
+// MPI). Every rank says hello, naming the library the shim was built
+// for, and bye, and reports nothing.
 func TestClean(t *testing.T) {
+	forEachMPI(t, testClean)
+}
+
+func testClean(t *testing.T, l *lib) {
 	tests := []struct {
 		prog string
 		np   int
@@ -232,7 +225,7 @@ func TestClean(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/np%d", tt.prog, tt.np), func(t *testing.T) {
-			r := mpirun(t, tt.np, nil, tt.prog, tt.args...)
+			r := mpirun(t, l, tt.np, nil, tt.prog, tt.args...)
 			if r.err != nil {
 				t.Fatalf("%s: %v\n%s", tt.prog, r.err, r.stderr)
 			}
@@ -243,7 +236,7 @@ func TestClean(t *testing.T) {
 				t.Errorf("got %d hellos and %d byes, want %d each", len(r.hellos), len(r.byes), tt.np)
 			}
 			for rank, h := range r.hellos {
-				if h.Version != wire.Version || h.Size != tt.np || h.MPI != "mpich" || h.PID == 0 || !filepath.IsAbs(h.Exe) {
+				if h.Version != wire.Version || h.Size != tt.np || h.MPI != l.name || h.PID == 0 || !filepath.IsAbs(h.Exe) {
 					t.Errorf("rank %d: hello %+v", rank, h)
 				}
 			}
@@ -252,6 +245,10 @@ func TestClean(t *testing.T) {
 }
 
 func TestFindings(t *testing.T) {
+	forEachMPI(t, testFindings)
+}
+
+func testFindings(t *testing.T, l *lib) {
 	tests := []struct {
 		name string
 		env  []string
@@ -273,7 +270,7 @@ func TestFindings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+strings.Join(tt.env, ""), func(t *testing.T) {
-			r := mpirun(t, 2, tt.env, "bugs", tt.name)
+			r := mpirun(t, l, 2, tt.env, "bugs", tt.name)
 			if r.err != nil {
 				t.Fatalf("%v\n%s", r.err, r.stderr)
 			}
@@ -296,10 +293,28 @@ func TestFindings(t *testing.T) {
 	}
 }
 
+// sType is what the tests expect of s_type, the datatype of bugs.c, under
+// l: its expression, the path of its byte 52, and the constructor the
+// shim names for it. Under MPICH bugs.c builds it with MPI_LB and MPI_UB
+// markers (the shim's record of MPI_Type_struct says MPI_Type_create_struct,
+// which MPICH implements it with); Open MPI 4 removed those names, as
+// MPI-3.0 did, so there bugs.c gives it the same bounds with
+// MPI_Type_create_resized over a struct of the three real blocks.
+func sType(l *lib) (expr, path52, ctor string) {
+	if l.isOpenMPI() {
+		return "resized(-4,104,struct([5,7,2],[0,47,76],[INT,CHAR,DOUBLE]))", "s_type(RESIZED)(STRUCT)[1][5](CHAR)", "MPI_Type_create_resized"
+	}
+	return "struct([1,5,7,2,1],[-4,0,47,76,100],[LB,INT,CHAR,DOUBLE,UB])", "s_type(STRUCT)[2][5](CHAR)", "MPI_Type_create_struct"
+}
+
 // TestMessages checks the text, path and related places of a few
 // findings.
 func TestMessages(t *testing.T) {
-	r := mpirun(t, 2, nil, "bugs", "overlap-path")
+	forEachMPI(t, testMessages)
+}
+
+func testMessages(t *testing.T, l *lib) {
+	r := mpirun(t, l, 2, nil, "bugs", "overlap-path")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -307,8 +322,9 @@ func TestMessages(t *testing.T) {
 		t.Fatalf("no findings\n%s", r.stderr)
 	}
 	f := r.findings[0]
-	if f.Path != "s_type(STRUCT)[2][5](CHAR)" {
-		t.Errorf("buffer-overlap path: got %q, want s_type(STRUCT)[2][5](CHAR)", f.Path)
+	_, path52, ctor := sType(l)
+	if f.Path != path52 {
+		t.Errorf("buffer-overlap path: got %q, want %s", f.Path, path52)
 	}
 	if f.Call != "MPI_Irecv" || !strings.Contains(f.Message, "the MPI_Irecv still in progress") {
 		t.Errorf("buffer-overlap: %s: %s", f.Call, f.Message)
@@ -320,12 +336,12 @@ func TestMessages(t *testing.T) {
 			t.Errorf("related %q has no site", x.Message)
 		}
 	}
-	want := []string{"the MPI_Irecv started here", "datatype s_type made here by MPI_Type_create_struct"}
+	want := []string{"the MPI_Irecv started here", "datatype s_type made here by " + ctor}
 	if strings.Join(rel, "|") != strings.Join(want, "|") {
 		t.Errorf("related: got %q, want %q", rel, want)
 	}
 
-	r = mpirun(t, 2, nil, "bugs", "args")
+	r = mpirun(t, l, 2, nil, "bugs", "args")
 	msgs := map[string]string{}
 	for _, f := range r.findings {
 		if f.Ranks[0] == 0 {
@@ -348,7 +364,11 @@ func TestMessages(t *testing.T) {
 // TestStderr: without a launcher, a finding is one line on standard
 // error with the source line of the call.
 func TestStderr(t *testing.T) {
-	r := mpirun(t, 2, []string{wire.EnvReport + "="}, "bugs", "uncommitted")
+	forEachMPI(t, testStderr)
+}
+
+func testStderr(t *testing.T, l *lib) {
+	r := mpirun(t, l, 2, []string{wire.EnvReport + "="}, "bugs", "uncommitted")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -357,7 +377,7 @@ func TestStderr(t *testing.T) {
 		t.Errorf("standard error has no finding line matching %s:\n%s", re, r.stderr)
 	}
 	// an unreachable launcher: said once, then the same lines
-	r = mpirun(t, 2, []string{wire.EnvReport + "=unix:/nonexistent/mpidbg.sock"}, "bugs", "uncommitted")
+	r = mpirun(t, l, 2, []string{wire.EnvReport + "=unix:/nonexistent/mpidbg.sock"}, "bugs", "uncommitted")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -368,7 +388,11 @@ func TestStderr(t *testing.T) {
 
 // TestAbort: MPIDBG_ON_ERROR=abort ends the job after the finding is out.
 func TestAbort(t *testing.T) {
-	r := mpirun(t, 2, []string{wire.EnvOnError + "=abort"}, "bugs", "uncommitted")
+	forEachMPI(t, testAbort)
+}
+
+func testAbort(t *testing.T, l *lib) {
+	r := mpirun(t, l, 2, []string{wire.EnvOnError + "=abort"}, "bugs", "uncommitted")
 	if r.err == nil {
 		t.Errorf("the job ended normally")
 	}
@@ -378,6 +402,8 @@ func TestAbort(t *testing.T) {
 }
 
 // TestCatalogueIDs: every finding id the C side knows is in the catalogue.
+// It reads shim.h, whose list of ids is the same for every MPI library,
+// so it runs once.
 func TestCatalogueIDs(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(shimDir, "shim.h"))
 	if err != nil {
@@ -404,86 +430,90 @@ func TestCatalogueIDs(t *testing.T) {
 	}
 }
 
-// stopped runs bugs CASE with MPIDBG_ON_ERROR=stop, calls fn with the
-// pid of rank 0 once it has stopped, and then resumes it with gdb.
-func stopped(t *testing.T, bugCase string, fn func(pid int)) {
+// stopped runs bugs CASE under l with MPIDBG_ON_ERROR=stop, calls fn
+// with the pid of rank 0 once it has stopped, and then resumes it with
+// gdb.
+func stopped(t *testing.T, l *lib, bugCase string, fn func(pid int)) {
 	gdb, err := exec.LookPath("gdb")
 	if err != nil {
 		t.Skip("gdb not found")
 	}
-	lib, dir := build(t)
-	cmd := exec.Command(needMPI(t).exec, "-n", "2", "-genv", "LD_PRELOAD", lib, "-genv", wire.EnvOnError, "stop",
-		"-genv", wire.EnvReport, "", filepath.Join(dir, "bugs"), bugCase)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	lines := make(chan string)
+	pr, pw := io.Pipe()
+	env := []launch.Var{{Name: wire.EnvOnError, Value: "stop"}, {Name: wire.EnvReport, Value: ""}}
+	j := startJob(t, l, 2, env, pw, "bugs", bugCase)
 	go func() {
-		var b []byte
-		buf := make([]byte, 512)
-		for {
-			n, err := stderr.Read(buf)
-			b = append(b, buf[:n]...)
-			for {
-				i := strings.IndexByte(string(b), '\n')
-				if i < 0 {
-					break
-				}
-				lines <- string(b[:i])
-				b = b[i+1:]
-			}
-			if err != nil {
-				close(lines)
-				return
-			}
-		}
+		<-j.done
+		pw.Close()
 	}()
-	re := regexp.MustCompile(`^mpidbg: rank 0 stopped at MPI_Send: attach with gdb -p (\d+)$`)
-	pid := 0
-	var seen []string
-	timeout := time.After(time.Minute)
-	for pid == 0 {
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				t.Fatalf("the job ended without stopping:\n%s", strings.Join(seen, "\n"))
-			}
-			seen = append(seen, l)
-			if m := re.FindStringSubmatch(l); m != nil {
-				pid, _ = strconv.Atoi(m[1])
-			}
-		case <-timeout:
-			t.Fatalf("no stop line:\n%s", strings.Join(seen, "\n"))
-		}
-	}
+	lines := stderrLines(t, pr)
+	pid := stopLine(t, lines)
 	fn(pid)
 	out, err := exec.Command(gdb, "-q", "-batch", "-nx", "-p", strconv.Itoa(pid), "-ex", "set var mpidbg_resume = 1", "-ex", "detach").CombinedOutput()
 	if err != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
-	done := make(chan error, 1)
 	go func() {
 		for range lines {
 		}
-		done <- cmd.Wait()
 	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("after resuming: %v", err)
-		}
-	case <-time.After(time.Minute):
+	if !j.wait(time.Minute) {
 		t.Fatal("the job did not finish after mpidbg_resume was set")
 	}
+	if j.err != nil {
+		t.Errorf("after resuming: %v", j.err)
+	}
+}
+
+// stopLine waits for the line that says rank 0 has stopped and returns
+// the pid it names.
+func stopLine(t *testing.T, lines <-chan string) int {
+	t.Helper()
+	re := regexp.MustCompile(`^mpidbg: rank 0 stopped at MPI_Send: attach with gdb -p (\d+)$`)
+	var seen []string
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("the job ended without stopping:\n%s", strings.Join(seen, "\n"))
+			}
+			seen = append(seen, line)
+			if m := re.FindStringSubmatch(line); m != nil {
+				pid, _ := strconv.Atoi(m[1])
+				return pid
+			}
+		case <-timeout:
+			t.Fatalf("no stop line:\n%s", strings.Join(seen, "\n"))
+		}
+	}
+}
+
+// stderrLines passes the lines read from r on the channel it returns,
+// which closes at the end of r. Once the test has ended it reads on
+// without passing them, so that the job never blocks writing its
+// standard error.
+func stderrLines(t *testing.T, r io.Reader) <-chan string {
+	lines := make(chan string)
+	quit := make(chan struct{})
+	t.Cleanup(func() { close(quit) })
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-quit:
+			}
+		}
+		io.Copy(io.Discard, r) // a line too long for the scanner
+	}()
+	return lines
 }
 
 // TestStop: MPIDBG_ON_ERROR=stop parks the rank after the finding and
 // says how to attach; a debugger that sets mpidbg_resume lets it go on.
 func TestStop(t *testing.T) {
-	stopped(t, "uncommitted", func(int) {})
+	forEachMPI(t, func(t *testing.T, l *lib) {
+		stopped(t, l, "uncommitted", func(int) {})
+	})
 }

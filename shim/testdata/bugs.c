@@ -10,7 +10,25 @@
 static int rank, size, argc_lost;
 
 /* s_type of examples/s_type.expr:
- * struct([1,5,7,2,1], [-4,0,47,76,100], [LB,INT,CHAR,DOUBLE,UB]) */
+ * struct([1,5,7,2,1], [-4,0,47,76,100], [LB,INT,CHAR,DOUBLE,UB])
+ * Open MPI 4 no longer defines MPI_LB, MPI_UB and MPI_Type_struct
+ * (MPI-3.0 removed them): there the same layout and bounds are
+ * resized(-4,104,struct([5,7,2],[0,47,76],[INT,CHAR,DOUBLE])). */
+#ifdef OPEN_MPI
+static MPI_Datatype s_type(void)
+{
+    int bl[3] = {5, 7, 2};
+    MPI_Aint d[3] = {0, 47, 76};
+    MPI_Datatype ts[3] = {MPI_INT, MPI_CHAR, MPI_DOUBLE};
+    MPI_Datatype s, t;
+    MPI_Type_create_struct(3, bl, d, ts, &s);
+    MPI_Type_create_resized(s, -4, 104, &t);
+    MPI_Type_free(&s);
+    MPI_Type_set_name(t, "s_type");
+    MPI_Type_commit(&t);
+    return t;
+}
+#else
 static MPI_Datatype s_type(void)
 {
     int bl[5] = {1, 5, 7, 2, 1};
@@ -22,6 +40,7 @@ static MPI_Datatype s_type(void)
     MPI_Type_commit(&t);
     return t;
 }
+#endif
 
 static int overlap_path(void)
 {
