@@ -161,8 +161,8 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 		}
 	}
 	host, _ := os.Hostname()
-	fmt.Printf("%d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", np, rounds, cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host,
-		time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
+	fmt.Printf("%s (%s), %d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", filepath.Base(mpiexec), filepath.Base(mpicc), np, rounds,
+		cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host, time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
 	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + "," + races + " (issue-3 checks only);")
 	fmt.Println("cross = mpidbg run --checks " + races + " (race detection off); all = mpidbg run (every check, races on).")
 	fmt.Println("Medians over rounds, [min-max] after them.")
