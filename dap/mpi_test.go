@@ -3,6 +3,8 @@ package dap
 import (
 	"os"
 	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // testMPI is one MPI library the adapter's tests run with: every launch
@@ -29,15 +31,6 @@ func forEachMPI(t *testing.T, test func(t *testing.T, m testMPI)) {
 // and, when the tests run as root (CI), run at all: settings of the test
 // machine, which users make for themselves.
 func TestMain(m *testing.M) {
-	set := func(k, v string) {
-		if os.Getenv(k) == "" {
-			os.Setenv(k, v)
-		}
-	}
-	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	if os.Geteuid() == 0 {
-		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	testenv.OpenMPI()
 	os.Exit(m.Run())
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/registry"
 )
 
@@ -129,16 +130,7 @@ func (l *lib) buildAll(tl tools) error {
 // all: settings of the test machine, which users make for themselves.
 // It removes the builds at the end.
 func TestMain(m *testing.M) {
-	set := func(k, v string) {
-		if os.Getenv(k) == "" {
-			os.Setenv(k, v)
-		}
-	}
-	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	if os.Geteuid() == 0 {
-		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	testenv.OpenMPI()
 	code := m.Run()
 	for _, l := range libs {
 		if l.dir != "" {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 var (
@@ -53,7 +54,7 @@ var buildDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	openMPIEnv()
+	testenv.OpenMPI()
 	dir, err := os.MkdirTemp("", "mpidbg-harness-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -63,22 +64,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// openMPIEnv lets Open MPI's mpiexec start more ranks than there are
-// cores (2 here, up to 8 ranks) and, in CI, as root: settings of the
-// machine the tests run on, which a user of mpidbg makes for themselves.
-func openMPIEnv() {
-	set := func(k, v string) {
-		if os.Getenv(k) == "" {
-			os.Setenv(k, v)
-		}
-	}
-	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
-	if os.Geteuid() == 0 {
-		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
 }
 
 func required(env string) bool {
