@@ -129,8 +129,13 @@ DAP_PROGS := $(patsubst testprogs/dap/%.c,bin/testprogs/dap/%,$(wildcard testpro
 bin/testprogs/dap/%: testprogs/dap/%.c
 	@mkdir -p $(@D)
 	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
+# the same programs built with Open MPI: the client-level tests run both
+DAP_PROGS_OPENMPI := $(patsubst testprogs/dap/%.c,bin/testprogs/dap-openmpi/%,$(wildcard testprogs/dap/*.c))
+bin/testprogs/dap-openmpi/%: testprogs/dap/%.c
+	@mkdir -p $(@D)
+	$(MPICC_OPENMPI) -g -O0 -Wno-stringop-overflow -o $@ $<
 
-vscodetest: $(BIN) $(LIB) $(DAP_PROGS)
+vscodetest: $(BIN) $(LIB) $(LIB_OPENMPI) $(DAP_PROGS) $(DAP_PROGS_OPENMPI)
 	cd extensions/vscode && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && \
 		MPIDBG_REQUIRE_DAP=1 node --test test/*.test.js
 

@@ -464,10 +464,10 @@ func mpiVersion(cc string) (int, error) {
 	return strconv.Atoi(string(m[1]))
 }
 
-// skipOlder skips p on a library older than the MPI version it needs
+// skipForMPI skips p on a library older than the MPI version it needs
 // ("// mpi: 4": it calls functions MPI-4.0 added, which Open MPI 4.1, an
 // MPI-3.1 library, does not have), and where "// skip[MPI]:" says so.
-func skipOlder(t *testing.T, tools mpiTools, p program) {
+func skipForMPI(t *testing.T, tools mpiTools, p program) {
 	t.Helper()
 	if why := p.skipFor[tools.name]; why != "" {
 		t.Skipf("%s: not run with %s: %s", p.file, tools.name, why)
@@ -835,7 +835,7 @@ var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
 // findings with its annotations.
 func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
 	t.Parallel()
-	skipOlder(t, tools, p)
+	skipForMPI(t, tools, p)
 	p = p.forMPI(tools.name)
 	release := acquire()
 	defer release()
@@ -916,7 +916,7 @@ func testNative(t *testing.T, tools mpiTools, progs []program) {
 	for _, p := range progs {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
-			skipOlder(t, tools, p)
+			skipForMPI(t, tools, p)
 			p := p.forMPI(tools.name)
 			release := acquire()
 			defer release()

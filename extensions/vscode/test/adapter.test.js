@@ -1,14 +1,16 @@
 'use strict';
 // Client-level tests of `mpidbg dap`, driven like VS Code drives it, on the
-// programs of testprogs/dap (built into bin/testprogs/dap). They need the
-// adapter, MPICH and gdb: without bin/mpidbg (or its dap command, or a
+// programs of testprogs/dap, built with each MPI (bin/testprogs/dap for
+// MPICH, bin/testprogs/dap-openmpi for Open MPI): the adapter picks the shim
+// and mpiexec from the program, as for a user. They need the adapter, the
+// MPI and gdb: without bin/mpidbg (or its dap command, or a
 // program) they are skipped, unless MPIDBG_REQUIRE_DAP=1 (make vscodetest)
 // makes them fail. MPIDBG_DAP_STDERR=1 shows the adapter's stderr.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { Client, testprog, skip, requireAll, markerLine, rankOf, running, eventually } = require('./dap');
+const { Client, MPIS, testprog, skip, requireAll, markerLine, rankOf, running, eventually } = require('./dap');
 
 const TIMEOUT = 30000; // per test: np ranks start under gdb in a few seconds
 
@@ -51,8 +53,8 @@ async function untilTerminated(dc) {
 	}
 }
 
-test('initialize: capabilities and the MPI exception filters', { skip: skip(), timeout: TIMEOUT }, async (t) => {
-	requireAll();
+test('initialize: capabilities and the MPI exception filters', { skip: skip('mpich'), timeout: TIMEOUT }, async (t) => {
+	requireAll('mpich');
 	const dc = await session(t);
 	const { body } = await dc.initializeRequest();
 	for (const cap of ['supportsConfigurationDoneRequest', 'supportsExceptionInfoRequest', 'supportsReadMemoryRequest',
@@ -67,9 +69,10 @@ test('initialize: capabilities and the MPI exception filters', { skip: skip(), t
 	]);
 });
 
-test('breakpoints: a line breakpoint stops every rank', { skip: skip('breakpoints'), timeout: TIMEOUT }, async (t) => {
-	requireAll('breakpoints');
-	const { source, program } = testprog('breakpoints');
+for (const mpi of MPIS) {
+test(`${mpi}: breakpoints: a line breakpoint stops every rank`, { skip: skip(mpi, 'breakpoints'), timeout: TIMEOUT }, async (t) => {
+	requireAll(mpi, 'breakpoints');
+	const { source, program } = testprog('breakpoints', mpi);
 	const brk = markerLine(source, 'BREAK').line;
 	const dc = await session(t);
 	const { bps } = await dc.run({ program, np: 3 }, { breakpoints: [{ path: source, lines: [brk] }] });
@@ -86,9 +89,9 @@ test('breakpoints: a line breakpoint stops every rank', { skip: skip('breakpoint
 	await dc.event('exited', 5000);
 });
 
-test('stopOnEntry: every rank stops at main', { skip: skip('breakpoints'), timeout: TIMEOUT }, async (t) => {
-	requireAll('breakpoints');
-	const { program } = testprog('breakpoints');
+test(`${mpi}: stopOnEntry: every rank stops at main`, { skip: skip(mpi, 'breakpoints'), timeout: TIMEOUT }, async (t) => {
+	requireAll(mpi, 'breakpoints');
+	const { program } = testprog('breakpoints', mpi);
 	const dc = await session(t);
 	await dc.run({ program, np: 2, stopOnEntry: true });
 	// One stop for the job: all-stop mode holds every rank, each at main.
@@ -104,9 +107,9 @@ test('stopOnEntry: every rank stops at main', { skip: skip('breakpoints'), timeo
 	await untilTerminated(dc);
 });
 
-test('planted: the faulty rank stops at the faulty call, with the finding', { skip: skip('planted'), timeout: TIMEOUT }, async (t) => {
-	requireAll('planted');
-	const { source, program } = testprog('planted');
+test(`${mpi}: planted: the faulty rank stops at the faulty call, with the finding`, { skip: skip(mpi, 'planted'), timeout: TIMEOUT }, async (t) => {
+	requireAll(mpi, 'planted');
+	const { source, program } = testprog('planted', mpi);
 	const fault = markerLine(source, 'FAULT');
 	// "// FAULT buffer-overlap" names the finding the line plants.
 	const wantId = (/\/\/\s*FAULT\s+([a-z][a-z0-9-]+)/.exec(fault.text) || [])[1];
@@ -163,9 +166,9 @@ test('planted: the faulty rank stops at the faulty call, with the finding', { sk
 	assert.ok(await eventually(() => running(program).length === 0, 10000), `ranks still running after disconnect: ${running(program)}`);
 });
 
-test('deadlock: every rank stops at its blocked receive', { skip: skip('deadlock'), timeout: TIMEOUT }, async (t) => {
-	requireAll('deadlock');
-	const { source, program } = testprog('deadlock');
+test(`${mpi}: deadlock: every rank stops at its blocked receive`, { skip: skip(mpi, 'deadlock'), timeout: TIMEOUT }, async (t) => {
+	requireAll(mpi, 'deadlock');
+	const { source, program } = testprog('deadlock', mpi);
 	const blocked = markerLine(source, 'BLOCKED').line;
 	const dc = await session(t);
 	await dc.run({ program, np: 3, deadlockTimeout: '2s' });
@@ -186,3 +189,4 @@ test('deadlock: every rank stops at its blocked receive', { skip: skip('deadlock
 	await dc.disconnectRequest({ terminateDebuggee: true });
 	assert.ok(await eventually(() => running(program).length === 0, 10000), `ranks still running after disconnect: ${running(program)}`);
 });
+}

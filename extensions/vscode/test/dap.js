@@ -12,24 +12,37 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
 const MPIDBG = path.join(REPO, 'bin', 'mpidbg');
 const STEP_TIMEOUT = 25000; // one wait: ranks start under gdb in a few seconds
 
-function testprog(name) {
+// MPIS are the MPI libraries the tests run with, each program built with
+// each (make vscodetest): bin/testprogs/dap for MPICH, dap-openmpi for Open MPI.
+const MPIS = ['mpich', 'openmpi'];
+
+function testprog(name, mpi = 'mpich') {
 	return {
 		source: path.join(REPO, 'testprogs', 'dap', `${name}.c`),
-		program: path.join(REPO, 'bin', 'testprogs', 'dap', name),
+		program: path.join(REPO, 'bin', 'testprogs', mpi === 'mpich' ? 'dap' : `dap-${mpi}`, name),
 	};
+}
+
+// Open MPI's mpiexec, which the adapter starts with this environment,
+// refuses root and more ranks than cores unless told: settings of the test
+// machine (internal/testenv does the same for the Go tests).
+process.env.OMPI_MCA_rmaps_base_oversubscribe ||= '1';
+if (process.getuid && process.getuid() === 0) {
+	process.env.OMPI_ALLOW_RUN_AS_ROOT ||= '1';
+	process.env.OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ||= '1';
 }
 
 let hasDap;
 // missing says what a test needs and is not there ('' when all is), for
 // the skip reason or, under MPIDBG_REQUIRE_DAP=1, the failure.
-function missing(...names) {
+function missing(mpi, ...names) {
 	if (!fs.existsSync(MPIDBG)) return `${MPIDBG} does not exist (make build)`;
 	if (hasDap === undefined) {
 		hasDap = cp.spawnSync(MPIDBG, ['help', 'dap'], { stdio: 'ignore', timeout: 10000 }).status === 0;
 	}
 	if (!hasDap) return `${MPIDBG} has no "dap" command yet`;
 	for (const name of names) {
-		const { source, program } = testprog(name);
+		const { source, program } = testprog(name, mpi);
 		if (!fs.existsSync(source)) return `${source} does not exist`;
 		if (!fs.existsSync(program)) return `${program} does not exist (build the DAP test programs)`;
 	}
@@ -39,13 +52,13 @@ function missing(...names) {
 // skip: the value of a test's skip option. Without MPIDBG_REQUIRE_DAP=1 a
 // test whose adapter or program is missing is skipped; with it, it runs
 // and fails on requireAll.
-function skip(...names) {
+function skip(mpi, ...names) {
 	if (process.env.MPIDBG_REQUIRE_DAP === '1') return false;
-	return missing(...names) || false;
+	return missing(mpi, ...names) || false;
 }
 
-function requireAll(...names) {
-	const why = missing(...names);
+function requireAll(mpi, ...names) {
+	const why = missing(mpi, ...names);
 	if (why) throw new Error(`MPIDBG_REQUIRE_DAP=1: ${why}`);
 }
 
@@ -209,4 +222,4 @@ async function eventually(cond, timeout, step = 200) {
 	return cond();
 }
 
-module.exports = { REPO, MPIDBG, Client, testprog, missing, skip, requireAll, markerLine, rankOf, running, eventually };
+module.exports = { REPO, MPIDBG, MPIS, Client, testprog, missing, skip, requireAll, markerLine, rankOf, running, eventually };
