@@ -146,8 +146,9 @@ func ranks(r []int32) string {
 
 // mpichOps are MPICH's predefined reduction operations: their handles are
 // constants of its mpi.h (0x58000001 MPI_MAX ... 0x5800000e MPI_NO_OP),
-// which the shim does not record. Open MPI's are pointers to global
-// objects (issue 8).
+// which the shim does not record. Open MPI's are pointers to libmpi's
+// globals, which the gdb extension names from gdb's symbol table
+// (printers.py, predefined_name).
 var mpichOps = []string{"MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND", "MPI_LOR", "MPI_BOR",
 	"MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"}
 
