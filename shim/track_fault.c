@@ -55,8 +55,10 @@ static int nlib, nlibc;
 
 static int name_is_lib(const char *n)
 {
-    static const char *const pats[] = {"libmpi", "libuc", "/ucx/", "libhwloc", "libpmi", "libfabric",
-                                       "libpsm", "libmpidbg", "libnuma", "libxpmem", "libknem", NULL};
+    /* libopen-pal holds Open MPI's data movement (its convertor copies
+     * into the program's buffers), libopen-rte its runtime */
+    static const char *const pats[] = {"libmpi", "libuc", "/ucx/", "libhwloc", "libpmi", "libfabric", "libpsm",
+                                       "libmpidbg", "libnuma", "libxpmem", "libknem", "libopen-", NULL};
     for (int i = 0; pats[i]; i++)
         if (strstr(n, pats[i]))
             return 1;
