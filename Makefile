@@ -62,8 +62,9 @@ test: deps $(BIN) $(LIB) $(LIB_OPENMPI) vet gotest vscodetest
 vet:
 	$(GO) vet ./...
 
-# MPIDBG_REQUIRE_MPI and MPIDBG_REQUIRE_SHIM make the tests that need MPICH
-# or lib/libmpidbg.so fail instead of skip: `make test` never skips them.
+# MPIDBG_REQUIRE_MPI and MPIDBG_REQUIRE_SHIM make the tests that need an MPI
+# library (MPICH, Open MPI) or its shim fail instead of skip: `make test`
+# never skips them.
 gotest:
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 ./...
 
@@ -74,9 +75,9 @@ gotest:
 # two OMPI_ALLOW_RUN_AS_ROOT settings; set here for bench only).
 bench: deps $(BIN) $(LIB) $(LIB_OPENMPI)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
-	$(GO) run ./bench/runner -rounds 5 -np 2
+	$(GO) run ./bench/runner -rounds 5 -np 2 -mpicc $(MPICC)
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-		$(GO) run ./bench/runner -rounds 5 -np 2 -mpicc mpicc.openmpi -mpiexec mpiexec.openmpi
+		$(GO) run ./bench/runner -rounds 5 -np 2 -mpicc $(MPICC_OPENMPI) -mpiexec mpiexec.openmpi
 
 # make install: the source tree's layout under $(PREFIX)/lib/mpidbg (the
 # command finds the shim and the gdb extension beside itself), the command

@@ -78,7 +78,9 @@ type gdbFlags struct {
 }
 
 // gdbOwnFlags takes mpidbg's flags (--gdb, --shim, as --flag VALUE or
-// --flag=VALUE) out of gdb's arguments, up to a "--", which it drops.
+// --flag=VALUE) out of gdb's arguments, up to a "--", which it drops, or
+// gdb's --args, after which every word is the program's (as scanGdbArgs
+// reads them).
 func gdbOwnFlags(args []string) (gdbFlags, []string, error) {
 	var g gdbFlags
 	var rest []string
@@ -86,6 +88,10 @@ func gdbOwnFlags(args []string) (gdbFlags, []string, error) {
 		a := args[i]
 		if a == "--" {
 			rest = append(rest, args[i+1:]...)
+			break
+		}
+		if a == "--args" || a == "-args" {
+			rest = append(rest, args[i:]...)
 			break
 		}
 		name, value, has := strings.Cut(a, "=")
@@ -239,7 +245,7 @@ func findGdb(flag string) (string, error) {
 		if flag != "" {
 			return "", &usageError{cmd: "gdb", msg: fmt.Sprintf("--gdb %s: not found or not executable", flag)}
 		}
-		return "", &usageError{cmd: "gdb", msg: "gdb not found on PATH: install gdb 12 or later (apt-get install gdb) or give --gdb PATH"}
+		return "", &usageError{cmd: "gdb", msg: "gdb not found on PATH: install gdb 13 or later (apt-get install gdb; mpidbg dap and the MI commands need 13) or give --gdb PATH"}
 	}
 	return p, nil
 }
