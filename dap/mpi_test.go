@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/testenv"
+	"github.com/mpidbg/mpidbg/mpilib"
 )
 
 // testMPI is one MPI library the adapter's tests run with: every launch
@@ -15,14 +16,10 @@ type testMPI struct {
 	shim     string // the shim built for it, under lib/
 }
 
-var testMPIs = []testMPI{
-	{"mpich", "mpicc.mpich", "mpiexec.mpich", "libmpidbg.so"},
-	{"openmpi", "mpicc.openmpi", "mpiexec.openmpi", "libmpidbg-openmpi.so"},
-}
-
 // forEachMPI runs test once per MPI library, as a subtest named after it.
 func forEachMPI(t *testing.T, test func(t *testing.T, m testMPI)) {
-	for _, m := range testMPIs {
+	for _, lib := range mpilib.All {
+		m := testMPI{lib.String(), mpilib.Compiler(lib), mpilib.MPIExecNames(lib)[0], mpilib.Shim(lib)}
 		t.Run(m.name, func(t *testing.T) { test(t, m) })
 	}
 }

@@ -8,19 +8,17 @@ import (
 	"testing"
 )
 
-// compilers are the MPI compiler wrappers of Debian's packages; a test
-// that needs one skips without it unless MPIDBG_REQUIRE_MPI is set
-// (make test sets it: both libraries are installed there).
-var compilers = map[MPI]string{MPICH: "mpicc.mpich", OpenMPI: "mpicc.openmpi"}
-
+// needCC is m's compiler wrapper; a test that needs one skips without it
+// unless MPIDBG_REQUIRE_MPI is set (make test sets it: both libraries are
+// installed there).
 func needCC(t *testing.T, m MPI) string {
 	t.Helper()
-	cc, err := exec.LookPath(compilers[m])
+	cc, err := exec.LookPath(Compiler(m))
 	if err != nil {
 		if os.Getenv("MPIDBG_REQUIRE_MPI") != "" {
-			t.Fatalf("%s is missing (apt-get install %s)", compilers[m], Packages(m))
+			t.Fatalf("%s is missing (apt-get install %s)", Compiler(m), Packages(m))
 		}
-		t.Skipf("%s is missing", compilers[m])
+		t.Skipf("%s is missing", Compiler(m))
 	}
 	return cc
 }

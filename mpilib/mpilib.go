@@ -59,6 +59,32 @@ func MPIExecNames(m MPI) []string {
 	return []string{"mpiexec.mpich", "mpiexec"}
 }
 
+// Compiler is m's C compiler wrapper as Debian names it (the plain mpicc
+// follows update-alternatives, as mpiexec does).
+func Compiler(m MPI) string {
+	if m == OpenMPI {
+		return "mpicc.openmpi"
+	}
+	return "mpicc.mpich"
+}
+
+// Title is m's name for people: MPICH, Open MPI.
+func Title(m MPI) string {
+	if m == OpenMPI {
+		return "Open MPI"
+	}
+	return "MPICH"
+}
+
+// BuildTag is the Go build tag the shim is built with for m, "" for the
+// default (MPICH).
+func BuildTag(m MPI) string {
+	if m == OpenMPI {
+		return "openmpi"
+	}
+	return ""
+}
+
 // Packages names the Debian packages that provide m, for messages.
 func Packages(m MPI) string {
 	if m == OpenMPI {

@@ -87,17 +87,7 @@ func (f *gdbFixture) golden(name string) string {
 func newGdbFixture(t *testing.T, m mpilib.MPI, name string) *gdbFixture {
 	t.Helper()
 	cc := needCompiler(t, m)
-	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", mpilib.Shim(m)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shim); err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
-		}
-		t.Skipf("the shim %s is not built (make build)", shim)
-	}
-	f := &gdbFixture{shim: shim, gdb: needGdb(t), dir: t.TempDir(), mpi: m}
+	f := &gdbFixture{shim: needShim(t, m), gdb: needGdb(t), dir: t.TempDir(), mpi: m}
 	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", name+".c"))
 	if err != nil {
 		t.Fatal(err)
@@ -113,8 +103,8 @@ func newGdbFixture(t *testing.T, m mpilib.MPI, name string) *gdbFixture {
 	if m == mpilib.OpenMPI {
 		// the programs run as singletons (no mpiexec), where Open MPI
 		// 4.1's one-sided component rdma fails MPI_Win_create (natively
-		// too); and root may run them here
-		f.env = append(f.env, "OMPI_MCA_osc=^rdma", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+		// too); root is allowed by needCompiler (internal/testenv)
+		f.env = append(f.env, "OMPI_MCA_osc=^rdma")
 	}
 	return f
 }
@@ -262,6 +252,7 @@ func TestGdbOwnFlags(t *testing.T) {
 		{args: []string{"--gdb", "/g", "-p", "12"}, gdb: "/g", rest: []string{"-p", "12"}},
 		{args: []string{"-q", "--shim=/s.so", "./app"}, shim: "/s.so", rest: []string{"-q", "./app"}},
 		{args: []string{"--", "--gdb", "x"}, rest: []string{"--gdb", "x"}},
+		{args: []string{"--shim", "/s.so", "--args", "./app", "--shim", "x"}, shim: "/s.so", rest: []string{"--args", "./app", "--shim", "x"}},
 		{args: []string{"./app", "--gdb"}, err: true},
 	}
 	for _, tt := range tests {

@@ -7,20 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/mpilib"
 )
 
-// compilers are Debian's MPI compiler wrappers, one per library.
-var compilers = map[mpilib.MPI]string{mpilib.MPICH: "mpicc.mpich", mpilib.OpenMPI: "mpicc.openmpi"}
-
 // needCompiler skips (or, under make test, fails) without m's compiler
-// wrapper and mpiexec.
+// wrapper and mpiexec. It makes this machine's Open MPI settings
+// (internal/testenv) for the jobs the test runs.
 func needCompiler(t *testing.T, m mpilib.MPI) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds MPI programs")
 	}
-	cc, err := exec.LookPath(compilers[m])
+	testenv.OpenMPI()
+	cc, err := exec.LookPath(mpilib.Compiler(m))
 	if err == nil {
 		_, err = exec.LookPath(mpilib.MPIExecNames(m)[0])
 	}
@@ -31,6 +31,23 @@ func needCompiler(t *testing.T, m mpilib.MPI) string {
 		t.Skipf("%s is missing (apt-get install %s)", m, mpilib.Packages(m))
 	}
 	return cc
+}
+
+// needShim is lib/ of this tree's shim for m, or skips (fails under
+// MPIDBG_REQUIRE_SHIM) when it is not built.
+func needShim(t *testing.T, m mpilib.MPI) string {
+	t.Helper()
+	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", mpilib.Shim(m)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(shim); err != nil {
+		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
+			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
+		}
+		t.Skipf("the shim %s is not built (make build)", shim)
+	}
+	return shim
 }
 
 func buildWith(t *testing.T, cc, dir, name, src string, args ...string) string {
@@ -60,7 +77,7 @@ func TestChooseMPI(t *testing.T) {
 	for _, m := range mpilib.All {
 		// a library linked to m stands in for its shim: chooseMPI reads
 		// only its dependencies
-		shims[m] = buildWith(t, compilers[m], dir, "libshim_"+m.String()+".so", "#include <mpi.h>\nint f(void) { return MPI_Init(0, 0); }\n", "-shared", "-fPIC")
+		shims[m] = buildWith(t, mpilib.Compiler(m), dir, "libshim_"+m.String()+".so", "#include <mpi.h>\nint f(void) { return MPI_Init(0, 0); }\n", "-shared", "-fPIC")
 	}
 	for _, tt := range []struct {
 		name, program, mpi, shim string
@@ -102,33 +119,17 @@ func TestRunPicksMPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree := t.TempDir()
-	os.Mkdir(filepath.Join(tree, "bin"), 0o755)
 	if err := os.Symlink(filepath.Join(root, "lib"), filepath.Join(tree, "lib")); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(tree, "bin", "mpidbg")
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		goTool = "/usr/local/go/bin/go"
-	}
-	if b, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := buildMpidbg(t, tree)
 	for _, m := range mpilib.All {
 		t.Run(m.String(), func(t *testing.T) {
 			cc := needCompiler(t, m)
-			if _, err := os.Stat(filepath.Join(root, "lib", mpilib.Shim(m))); err != nil {
-				if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-					t.Fatalf("MPIDBG_REQUIRE_SHIM is set but lib/%s is missing", mpilib.Shim(m))
-				}
-				t.Skipf("lib/%s is not built", mpilib.Shim(m))
-			}
+			needShim(t, m)
 			exe := buildWith(t, cc, t.TempDir(), "uncommitted", uncommittedC)
 			cmd := exec.Command(bin, "run", "-n", "2", exe)
-			cmd.Env = append(os.Environ(), EnvShim+"=", "OMPI_MCA_rmaps_base_oversubscribe=1")
-			if os.Geteuid() == 0 {
-				cmd.Env = append(cmd.Env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
-			}
+			cmd.Env = append(os.Environ(), EnvShim+"=") // the shim beside bin/mpidbg, picked by the program's MPI
 			out, err := cmd.CombinedOutput()
 			if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out), "type-not-committed") {
 				t.Fatalf("exit %d (%v), want 1 with type-not-committed:\n%s", code, err, out)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/testenv"
+	"github.com/mpidbg/mpidbg/mpilib"
 	"github.com/mpidbg/mpidbg/registry"
 )
 
@@ -34,12 +35,18 @@ type lib struct {
 	buildErr  error
 }
 
-var libs = []*lib{
-	{name: "mpich", title: "MPICH", cc: "mpicc.mpich", exec: "mpiexec.mpich",
-		apt: "mpich libmpich-dev", mpi: registry.MPICH, handle: 4},
-	{name: "openmpi", title: "Open MPI", cc: "mpicc.openmpi", exec: "mpiexec.openmpi", tag: "openmpi",
-		apt: "openmpi-bin libopenmpi-dev", mpi: registry.OpenMPI, handle: 8},
-}
+var libs = func() []*lib {
+	var out []*lib
+	for _, m := range mpilib.All {
+		handle := uint32(4)
+		if m == mpilib.OpenMPI {
+			handle = 8
+		}
+		out = append(out, &lib{name: m.String(), title: mpilib.Title(m), cc: mpilib.Compiler(m),
+			exec: mpilib.MPIExecNames(m)[0], tag: mpilib.BuildTag(m), apt: mpilib.Packages(m), mpi: m, handle: handle})
+	}
+	return out
+}()
 
 // forEachMPI runs test once per MPI library, as a subtest named after it.
 func forEachMPI(t *testing.T, test func(t *testing.T, l *lib)) {

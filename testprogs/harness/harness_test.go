@@ -24,6 +24,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/testenv"
+	"github.com/mpidbg/mpidbg/mpilib"
 )
 
 var (
@@ -125,13 +126,10 @@ func (p program) forMPI(name string) program {
 	return q
 }
 
+// knownMPI says whether name is a library's name as the subtests and
+// annotations spell it (mpilib's String: mpich, openmpi).
 func knownMPI(name string) bool {
-	for _, l := range libraries {
-		if l.name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(mpilib.All, func(m mpilib.MPI) bool { return m.String() == name })
 }
 
 // deadlocks reports whether p wants a deadlock finding: mpidbg then ends
@@ -382,57 +380,61 @@ type mpiTools struct {
 	version  int    // MPI_VERSION of its mpi.h
 }
 
-// libraries are the MPI libraries the tests run against: every one
-// Debian installs under its own names (the shim's environment variable
-// overrides lib/ for that library's shim).
-var libraries = []struct{ name, cc, exec, shimEnv, shim string }{
-	{"mpich", "mpicc.mpich", "mpiexec.mpich", "MPIDBG_SHIM", "libmpidbg.so"},
-	{"openmpi", "mpicc.openmpi", "mpiexec.openmpi", "MPIDBG_SHIM_OPENMPI", "libmpidbg-openmpi.so"},
+// shimEnv names the variable that overrides lib/ for m's shim:
+// MPIDBG_SHIM for MPICH (as for mpidbg run), MPIDBG_SHIM_OPENMPI.
+func shimEnv(m mpilib.MPI) string {
+	if m == mpilib.MPICH {
+		return "MPIDBG_SHIM"
+	}
+	return "MPIDBG_SHIM_" + strings.ToUpper(m.String())
 }
 
 var (
-	mpisOnce sync.Once
-	mpis     []mpiTools
-	mpisErr  []string // why a library is not usable
+	mpisOnce    sync.Once
+	mpis        []mpiTools
+	missingMPI  []string // libraries not installed, and why
+	missingShim []string // shims not built, and why
 )
 
-// needMPIs returns the MPI libraries to test with, each with its shim.
-// A library that is missing fails the test under MPIDBG_REQUIRE_MPI (make
-// test: both are installed there), and is left out otherwise, with the
-// reason logged; with none at all the test skips.
+// needMPIs returns the MPI libraries to test with (mpilib.All), each
+// with its shim. A library that is missing fails the test under
+// MPIDBG_REQUIRE_MPI, a shim that is missing under MPIDBG_REQUIRE_SHIM
+// (make test sets both: both libraries are installed there); otherwise
+// they are left out, with the reason logged. With none at all the test
+// skips.
 func needMPIs(t *testing.T) []mpiTools {
 	t.Helper()
 	mpisOnce.Do(func() {
-		for _, l := range libraries {
-			m := mpiTools{name: l.name}
+		for _, lib := range mpilib.All {
+			m := mpiTools{name: lib.String()}
 			var err error
-			if m.cc, err = exec.LookPath(l.cc); err == nil {
-				m.exec, err = exec.LookPath(l.exec)
+			if m.cc, err = exec.LookPath(mpilib.Compiler(lib)); err == nil {
+				if m.exec, err = exec.LookPath(mpilib.MPIExecNames(lib)[0]); err == nil {
+					m.version, err = mpiVersion(m.cc)
+				}
 			}
 			if err != nil {
-				mpisErr = append(mpisErr, fmt.Sprintf("%s: %v (apt-get install %s)", l.name, err, map[string]string{
-					"mpich": "mpich libmpich-dev", "openmpi": "openmpi-bin libopenmpi-dev"}[l.name]))
+				missingMPI = append(missingMPI, fmt.Sprintf("%s: %v (apt-get install %s)", m.name, err, mpilib.Packages(lib)))
 				continue
 			}
-			if m.shim, err = shimFor(l.shimEnv, l.shim); err != nil {
-				mpisErr = append(mpisErr, fmt.Sprintf("%s: the shim: %v (make build)", l.name, err))
-				continue
-			}
-			if m.version, err = mpiVersion(m.cc); err != nil {
-				mpisErr = append(mpisErr, fmt.Sprintf("%s: %v", l.name, err))
+			if m.shim, err = shimFor(shimEnv(lib), mpilib.Shim(lib)); err != nil {
+				missingShim = append(missingShim, fmt.Sprintf("%s: the shim: %v (make build)", m.name, err))
 				continue
 			}
 			mpis = append(mpis, m)
 		}
 	})
-	if len(mpisErr) > 0 {
-		if required("MPIDBG_REQUIRE_MPI") || required("MPIDBG_REQUIRE_SHIM") {
-			t.Fatalf("MPIDBG_REQUIRE_MPI or MPIDBG_REQUIRE_SHIM is set but:\n%s", strings.Join(mpisErr, "\n"))
-		}
-		t.Logf("left out:\n%s", strings.Join(mpisErr, "\n"))
+	if len(missingMPI) > 0 && required("MPIDBG_REQUIRE_MPI") {
+		t.Fatalf("MPIDBG_REQUIRE_MPI is set but:\n%s", strings.Join(missingMPI, "\n"))
+	}
+	if len(missingShim) > 0 && required("MPIDBG_REQUIRE_SHIM") {
+		t.Fatalf("MPIDBG_REQUIRE_SHIM is set but:\n%s", strings.Join(missingShim, "\n"))
+	}
+	if left := append(slices.Clip(missingMPI), missingShim...); len(left) > 0 {
+		t.Logf("left out:\n%s", strings.Join(left, "\n"))
 	}
 	if len(mpis) == 0 {
-		t.Skip("no MPI library with its shim; set MPIDBG_REQUIRE_MPI=1 to fail instead")
+		t.Skip("no MPI library with its shim; set MPIDBG_REQUIRE_MPI=1 and MPIDBG_REQUIRE_SHIM=1 to fail instead")
 	}
 	return mpis
 }
@@ -955,12 +957,18 @@ var catalogues = []string{"catalogue_local.go", "catalogue_cross.go", "catalogue
 // every annotation names a catalogued id.
 func TestCoverage(t *testing.T) {
 	progs := loadPrograms(t, progDirs)
-	for _, lib := range libraries {
+	for _, lib := range mpilib.All {
 		// every MPI library needs a planted bug per id: an annotation for
-		// one library only does not cover the other
+		// one library only does not cover the other, nor does a program not
+		// run with it: skip[MPI], or "// mpi: N" (which libraries are new
+		// enough is known only when the tests run, so such a program
+		// covers none)
 		wanted := map[string][]string{} // id -> programs
 		for _, p := range progs {
-			for l, list := range p.forMPI(lib.name).wants {
+			if p.skipFor[lib.String()] != "" || p.mpiVersion > 0 {
+				continue
+			}
+			for l, list := range p.forMPI(lib.String()).wants {
 				for _, id := range list {
 					if _, ok := checks.Lookup(id); !ok {
 						t.Errorf("%s:%d: want %q: no such finding id in the catalogue", p.file, l, id)
@@ -983,11 +991,11 @@ func TestCoverage(t *testing.T) {
 			for _, m := range ids {
 				id := m[1]
 				if len(wanted[id]) == 0 {
-					t.Errorf("%s: finding id %q (checks/%s) has no planted bug in testprogs/{%s}", lib.name, id, cat, strings.Join(progDirs, ","))
+					t.Errorf("%s: finding id %q (checks/%s) has no planted bug in testprogs/{%s}", lib, id, cat, strings.Join(progDirs, ","))
 					continue
 				}
 				sort.Strings(wanted[id])
-				t.Logf("%s %-24s %s", lib.name, id, strings.Join(wanted[id], " "))
+				t.Logf("%s %-24s %s", lib, id, strings.Join(wanted[id], " "))
 			}
 		}
 	}
