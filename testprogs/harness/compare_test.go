@@ -88,15 +88,15 @@ func TestParseProgram(t *testing.T) {
 		t.Errorf("got ranks %d flags %q native hangs %v deadlocks %v, want 8 %q true true", p.ranks, p.flags, p.nativeHangs, p.deadlocks(), want)
 	}
 	// annotations for one MPI library
-	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\nf(); // want \"a\"\n"+
+	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\n// native[mpich]: crashes\n// mpi: 4 (why)\nf(); // want \"a\"\n"+
 		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{4: {"a"}, 5: {"b"}}) || m.nativeHangs || m.deadlocks() {
+	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{6: {"a"}, 7: {"b"}}) || m.nativeHangs || m.deadlocks() {
 		t.Errorf("mpich: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
-	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{4: {"a"}, 5: {"c", "d"}, 6: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
+	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{6: {"a"}, 7: {"c", "d"}, 8: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
 		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
 	if len(p.wants) != 1 {
@@ -105,9 +105,15 @@ func TestParseProgram(t *testing.T) {
 	if p.skipFor["mpich"] != "a reason" || p.skipFor["openmpi"] != "" {
 		t.Errorf("got skips %v, want mpich's only", p.skipFor)
 	}
+	if p.mpiVersion != 4 || !p.forMPI("mpich").nativeCrashes || p.forMPI("openmpi").nativeCrashes {
+		t.Errorf("got mpi version %d, native crashes mpich %v openmpi %v; want 4, true, false",
+			p.mpiVersion, p.forMPI("mpich").nativeCrashes, p.forMPI("openmpi").nativeCrashes)
+	}
 	for name, src := range map[string]string{
 		"bug_badmpi.c":    "// ranks: 2\nf(); // want[lam] \"a\"\n",
 		"bug_badskip.c":   "// ranks: 2\n// skip[lam]: why\nf(); // want \"a\"\n",
+		"bug_twompi.c":    "// ranks: 2\n// mpi: 4\n// mpi: 3\nf(); // want \"a\"\n",
+		"bug_ompialias.c": "// ranks: 2\nf(); // want[ompi] \"a\"\n",
 		"bug_noreason.c":  "// ranks: 2\n// skip[openmpi]:\nf(); // want \"a\"\n",
 		"bug_badnative.c": "// ranks: 2\n// native[lam]: hangs\nf(); // want \"a\"\n",
 		"ok_mpiwant.c":    "// ranks: 2\nf(); // want[mpich] \"a\"\n",

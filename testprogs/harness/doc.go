@@ -5,8 +5,10 @@
 // (buffer races on nonblocking operations), testprogs/rma (one-sided
 // races) and testprogs/nasty (the forcing mode, --nasty) (issue 5), each
 // under `mpidbg run` with the shim, and checks that mpidbg reports
-// exactly the findings the programs announce. It has no code of its own
-// outside its tests.
+// exactly the findings the programs announce, with every MPI library it
+// supports (MPICH and Open MPI: the subtests TestPlanted/mpich/NAME and
+// TestPlanted/openmpi/NAME; docs/openmpi.md, issue 8). It has no code of
+// its own outside its tests.
 //
 // # The programs
 //
@@ -31,8 +33,19 @@
 //	// native: hangs
 //
 // declares that the program deadlocks without mpidbg (TestNative builds
-// it, then skips it). Header lines are read only in the comment before
-// the first line of code. A program is either
+// it, then skips it). Where an erroneous program's fate depends on the
+// MPI library, the header names the library in brackets (mpich, openmpi)
+// and the comment says why:
+//
+//	// native[openmpi]: hangs      deadlocks natively with that library only
+//	// native[openmpi]: crashes    dies natively with that library (TestNative
+//	                               then wants a failure); under mpidbg it must not
+//	// skip[openmpi]: WHY          not run with that library at all
+//	// mpi: 4                      calls functions of that MPI version: not run
+//	                               with an older library (Open MPI 4.1 is MPI-3.1)
+//
+// Header lines are read only in the comment before the first line of
+// code. A program is either
 //
 //   - bug_*.c: one planted bug (rarely two, when the first cannot be
 //     written alone; the comment says why). The line of each faulty MPI
@@ -41,6 +54,11 @@
 //
 //     MPI_Send(buf, n, MPI_INT, 1, 0, comm); // want "negative-count"
 //     MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, comm); // want "ID1" "ID2"
+//
+//     want[MPI] holds only with that library, and several groups may end
+//     one line; related[MPI] likewise:
+//
+//     got = inbox[511]; // want[mpich] "buffer-access-latent" want[openmpi] "recv-buffer-access"
 //
 //     Findings that are reported at MPI_Finalize about an object (the
 //     leak-* ids, request-never-completed) point at the line that created
@@ -78,8 +96,10 @@
 //     checks its own results and prints exactly one line, "NAME: OK".
 //
 // Every program is deterministic, finishes in well under a second and
-// exits 0 when run natively (TestNative checks it), except the programs
-// declared "// native: hangs", whose bug deadlocks MPICH itself. A bug
+// exits 0 when run natively (TestNative checks it, with each library),
+// except the programs declared "// native: hangs", whose bug deadlocks
+// the MPI library itself, and those declared hanging or crashing with one
+// library. A bug
 // program may print nothing natively but UCX's own log lines (UCX warns on
 // standard output about messages still unmatched at MPI_Finalize, which
 // lost-message bugs leave). A bug that makes
@@ -90,12 +110,16 @@
 //
 // # What passes
 //
-// For each program TestPlanted builds it with `mpicc.mpich -g -O0 -Wall
-// -Wextra` (a compiler warning fails the test), runs
+// For each program and each MPI library, TestPlanted builds it with the
+// library's compiler wrapper (`mpicc.mpich` or `mpicc.openmpi`, `-g -O0
+// -Wall -Wextra`: a compiler warning fails the test), runs
 //
-//	bin/mpidbg run -n RANKS --shim lib/libmpidbg.so --json out.json [FLAGS] ./prog
+//	bin/mpidbg run -n RANKS --mpi MPI --mpiexec MPIEXEC --shim SHIM --json out.json [FLAGS] ./prog
 //
-// and reads out.json ({"version":1,"findings":[...]}). Then:
+// with the library's mpiexec and shim (lib/libmpidbg.so,
+// lib/libmpidbg-openmpi.so), and reads out.json
+// ({"version":1,"findings":[...]}). The annotations that hold are those
+// without a library and those for this one. Then:
 //
 //   - every `// want "ID"` must be matched by a finding with that id whose
 //     location.file ends with the program's file name and whose
@@ -123,15 +147,18 @@
 // TestCoverage needs neither MPI nor the shim: every id in
 // checks/catalogue_local.go, checks/catalogue_cross.go and
 // checks/catalogue_race.go (the `ID: "..."`
-// fields of their source) must be wanted by at least one bug program of
-// any folder, every wanted id must be in the catalogue, and every program
-// must have a valid header.
+// fields of their source) must be wanted, for each MPI library, by at
+// least one bug program of any folder that runs with that library (a
+// "// mpi: N" program counts for none: which libraries are new enough is
+// known only when the tests run), every wanted id must be in the
+// catalogue, and every program must have a valid header.
 //
 // # Running it
 //
 //	make build                        # bin/mpidbg (TestPlanted also builds it when missing or stale)
-//	go test ./testprogs/harness/      # skips what needs MPICH or the shim when they are missing
-//	go test ./testprogs/harness/ -run 'TestPlanted/bug_leak' -v
+//	go test ./testprogs/harness/      # leaves out a library or shim that is missing
+//	go test ./testprogs/harness/ -run 'TestPlanted/mpich/bug_leak' -v
+//	go test ./testprogs/harness/ -run 'TestPlanted/openmpi' -v
 //	go test ./testprogs/harness/ -run TestPlanted -harness.dirs=cross   # one folder (TestCoverage reads all)
 //	go test ./testprogs/harness/ -run TestNative   # the programs without mpidbg
 //
@@ -144,7 +171,11 @@
 //
 // Environment:
 //
-//	MPIDBG_REQUIRE_MPI=1   fail instead of skipping when mpicc.mpich or mpiexec.mpich is missing
-//	MPIDBG_REQUIRE_SHIM=1  fail instead of skipping when the shim library is missing
-//	MPIDBG_SHIM=PATH       the shim library (default: lib/libmpidbg.so of this tree)
+//	MPIDBG_REQUIRE_MPI=1         fail instead of leaving a library out when its compiler wrapper or mpiexec is missing
+//	MPIDBG_REQUIRE_SHIM=1        fail instead of leaving a library out when its shim is missing
+//	MPIDBG_SHIM=PATH             MPICH's shim (default: lib/libmpidbg.so of this tree)
+//	MPIDBG_SHIM_OPENMPI=PATH     Open MPI's shim (default: lib/libmpidbg-openmpi.so)
+//
+// Open MPI's mpiexec runs oversubscribed, and as root when the tests do
+// (internal/testenv).
 package harness
