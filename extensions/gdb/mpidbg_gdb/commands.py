@@ -177,7 +177,8 @@ Usage: info mpi-types [REGEXP]
 
 One line per datatype in the mpidbg registry: handle, name, constructor,
 size, extent, state (committed, freed...) and where it was created. With
-REGEXP, only the datatypes whose line matches it. Needs the mpidbg shim in
+REGEXP, only the datatypes whose name (or, unnamed, constructor) matches
+it. Needs the mpidbg shim in
 the process (mpidbg gdb, mpidbg run); works on core files too."""
 
     def __init__(self):
@@ -299,8 +300,7 @@ type-tree path and source site."""
     def invoke(self, arg, from_tty):
         if arg.strip():
             raise gdb.GdbError("mpi errors takes no arguments")
-        text = helper.text("errors")
-        say(text if text else "No mpidbg findings.")
+        say(helper.text("errors"))  # "no findings recorded" when there are none
 
 
 # break-on-error
@@ -310,17 +310,13 @@ HOOK = "mpidbg_break"  # shim/report.c: called once for every finding
 
 def latest_finding():
     """The newest finding the helper's errors op lists, as its text: the
-    last block that starts with "#SEQ"."""
-    text, value = helper.request("errors")
-    lines = (text or "").split("\n")
+    last block that starts with "#SEQ" (gdbhelper's errors text)."""
+    text = helper.text("errors")
+    lines = text.split("\n")
     starts = [i for i, l in enumerate(lines) if re.match(r"^#\d+ ", l)]
     if starts:
         return "\n".join(lines[starts[-1]:]).rstrip()
-    if isinstance(value, dict) and isinstance(value.get("findings"), list) and value["findings"]:
-        f = value["findings"][-1]
-        if isinstance(f, dict):
-            return "%s %s: %s" % (f.get("severity", ""), f.get("id", ""), f.get("message", ""))
-    return text or "(no finding recorded)"
+    return text
 
 
 class FindingBreakpoint(gdb.Breakpoint):
@@ -648,7 +644,8 @@ def shim_side(frame, buf):
     try:
         cx = frame.read_var("cx")
         n = int(cx["nside"])
-        for i in range(max(0, min(n, 8))):
+        most = cx["sides"].type.range()[1] + 1  # MPIDBG_MAX_SIDES: never past the array
+        for i in range(max(0, min(n, most))):
             side = cx["sides"][i]
             if side["name"].string() != buf or not side["ti"]:
                 continue

@@ -127,12 +127,11 @@ class Helper(object):
         self.proc.stdin.write((json.dumps(obj) + "\n").encode("utf-8"))
         self.proc.stdin.flush()
 
-    def request(self, op, args=None, registry=True):
+    def request(self, op, args=None):
         """Sends one request and serves the helper's memory reads until it
         answers. Returns (text, value); raises HelperError."""
         args = dict(args or {})
-        if registry:
-            args["registry"] = hexaddr(registry_address())
+        args["registry"] = hexaddr(registry_address())
         if self.proc is not None and self.proc.poll() is not None:
             self.stop()  # it died since the last request: start again
         if self.proc is None:
@@ -231,17 +230,13 @@ def _site_name(ret):
 _helper = Helper()
 
 
-def request(op, args=None, registry=True):
+def request(op, args=None):
     """Runs op on the session's helper; returns (text, value)."""
-    return _helper.request(op, args, registry)
+    return _helper.request(op, args)
 
 
 def text(op, args=None):
     return request(op, args)[0]
-
-
-def value(op, args=None):
-    return request(op, args)[1]
 
 
 def stop():

@@ -127,10 +127,9 @@ def predefined_name(addr):
 
 
 class HandlePrinter(object):
-    def __init__(self, val, kind, typename):
+    def __init__(self, val, kind):
         self.val = val
         self.kind = kind
-        self.typename = typename
 
     def to_string(self):
         try:
@@ -161,7 +160,7 @@ def lookup(val):
         if t.name == "MPI_Datatype":
             return DatatypePrinter(val)
         if t.name in KINDS:
-            return HandlePrinter(val, KINDS[t.name], t.name)
+            return HandlePrinter(val, KINDS[t.name])
         try:
             t = t.target().unqualified()
         except (gdb.error, RuntimeError):
