@@ -30,21 +30,27 @@ func (ss *session) attachRank(r, pid int) error {
 		}
 		group = rec.Results.String("inferior")
 	}
-	rk := &rank{n: r, pid: pid, group: group}
-	ss.mu.Lock()
-	ss.groups[group] = rk
-	for len(ss.ranks) <= r {
-		ss.ranks = append(ss.ranks, nil)
-	}
-	if r >= 0 {
-		ss.ranks[r] = rk
-	}
-	ss.mu.Unlock()
+	ss.addRank(r, pid, group)
 	if _, err := ss.mi("-target-attach --thread-group %s %d", group, pid); err != nil {
 		return fmt.Errorf("gdb cannot attach to rank %d (pid %d): %v", r, pid, err)
 	}
 	ss.classifyThreads()
 	return nil
+}
+
+// addRank registers process pid as rank n, gdb's thread group (inferior)
+// group: the threads gdb then reports in the group are the rank's.
+func (ss *session) addRank(n, pid int, group string) {
+	rk := &rank{n: n, pid: pid, group: group}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	ss.groups[group] = rk
+	for len(ss.ranks) <= n {
+		ss.ranks = append(ss.ranks, nil)
+	}
+	if n >= 0 {
+		ss.ranks[n] = rk
+	}
 }
 
 // classifyThreads decides, for each thread not yet classified, whether
@@ -199,9 +205,7 @@ func (ss *session) maybeRelease() {
 func (ss *session) release() {
 	start := time.Now()
 	j := ss.job
-	if !ss.noFindings {
-		ss.updateFindingBreakpoint()
-	}
+	ss.updateFindingBreakpoint() // none when stopOnError is false
 	ranks := ss.liveRanks()
 	if j != nil {
 		for _, rk := range ranks {
@@ -300,7 +304,6 @@ type attachArgs struct {
 	PID         int    `json:"pid"`
 	PIDs        []int  `json:"pids"`
 	Gdb         string `json:"gdb"`
-	Program     string `json:"program"`
 	NonStop     bool   `json:"nonStop"`
 	StopOnError *bool  `json:"stopOnError"`
 }

@@ -114,9 +114,9 @@ func (ss *session) breakpoint(rec gdbmi.Record, err error, line int, path string
 		b.Verified = false
 		b.Message = "pending: the ranks are not loaded yet"
 		ss.mu.Lock()
-		live := ss.live || ss.attached
+		attached := ss.attached // the ranks' code is there (live implies it)
 		ss.mu.Unlock()
-		if live {
+		if attached {
 			b.Message = "no code at this line in the program"
 		}
 	} else {

@@ -77,7 +77,7 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 				mpiexec = m.exec
 			}
 			p, err := exec.LookPath(mpiexec)
-			return Tools{MPI: m.name, Shim: shim, MPIExec: p}, err
+			return Tools{Shim: shim, MPIExec: p}, err
 		}}
 	if os.Getenv("MPIDBG_DAP_LOG") != "" {
 		f, err := os.OpenFile(os.Getenv("MPIDBG_DAP_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

@@ -56,9 +56,6 @@ func (s *Server) dispatch(m dap.Message) bool {
 
 // onInitializeRequest says what this adapter can do.
 func (s *Server) onInitializeRequest(req *dap.InitializeRequest) {
-	s.mu.Lock()
-	s.client = req.Arguments
-	s.mu.Unlock()
 	resp := &dap.InitializeResponse{Response: response(req)}
 	resp.Body = dap.Capabilities{
 		SupportsConfigurationDoneRequest:  true,

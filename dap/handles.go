@@ -4,10 +4,13 @@ import "sync"
 
 // handles gives out the numbers the client refers to frames and
 // variables by. They are valid until the job runs again: gdb's varobjs
-// and frames mean nothing after that, so reset drops them all.
+// and frames mean nothing after that, so reset drops them all. A number
+// is never given twice in a session, so that one the client kept from
+// before the job ran is refused, not taken for a newer object.
 type handles struct {
 	mu   sync.Mutex
-	objs []any // id i+1 is objs[i]
+	base int   // the ids before base+1 were dropped
+	objs []any // id base+i+1 is objs[i]
 }
 
 func newHandles() *handles { return &handles{} }
@@ -16,26 +19,33 @@ func (h *handles) add(v any) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.objs = append(h.objs, v)
-	return len(h.objs)
+	return h.base + len(h.objs)
 }
 
 func (h *handles) get(id int) (any, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if id < 1 || id > len(h.objs) {
+	i := id - h.base - 1
+	if id <= h.base || i >= len(h.objs) {
 		return nil, false
 	}
-	return h.objs[id-1], true
+	return h.objs[i], true
 }
 
 func (h *handles) reset() {
 	h.mu.Lock()
+	h.base += len(h.objs)
 	h.objs = nil
 	h.mu.Unlock()
 }
 
-// frameRef is a stack frame: gdb's thread id and frame level.
-type frameRef struct{ thread, level int }
+// frameRef is a stack frame: gdb's thread id and frame level, and the
+// function of the frame one level newer (the one it is calling) as the
+// stack trace listed it, "" at level 0.
+type frameRef struct {
+	thread, level int
+	callee        string
+}
 
 // Variables references.
 type (

@@ -77,12 +77,10 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 		s.fail(req, errLaunchArgs, "%v", err)
 		return
 	}
-	attachTimeout := 60 * time.Second
-	if a.AttachTimeout != "" {
-		if attachTimeout, err = time.ParseDuration(a.AttachTimeout); err != nil || attachTimeout <= 0 {
-			s.fail(req, errLaunchArgs, "attachTimeout %q: want a duration such as 30s", a.AttachTimeout)
-			return
-		}
+	attachTimeout, err := parseAttachTimeout(a.AttachTimeout)
+	if err != nil {
+		s.fail(req, errLaunchArgs, "%v", err)
+		return
 	}
 	ss, err := s.startGdb(a.Gdb, a.NonStop)
 	if err != nil {
@@ -170,6 +168,9 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if err != nil {
 		return cfg, nil, err
 	}
+	if err := checks.ValidateDisabled(a.Checks); err != nil {
+		return cfg, nil, fmt.Errorf("checks %q: %v", a.Checks, err)
+	}
 	tools, err := s.cfg.Tools(program, a.MPI, a.Shim, a.MPIExec)
 	if err != nil {
 		return cfg, nil, err
@@ -188,7 +189,13 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	default:
 		return cfg, nil, fmt.Errorf("buffering %q: want eager or zero", a.Buffering)
 	}
-	env := []launch.Var{{Name: "LD_PRELOAD", Value: shim},
+	// One LD_PRELOAD, the shim's first: a second -genv (-x) of the user's
+	// would win, and the ranks would run without the shim.
+	preload := shim
+	if v := a.Env["LD_PRELOAD"]; v != nil && *v != "" {
+		preload += ":" + *v // the user's own preloads still reach the ranks
+	}
+	env := []launch.Var{{Name: "LD_PRELOAD", Value: preload},
 		// The race tracker's SIGSEGV and SIGTRAP would stop gdb at every
 		// watched access (docs/dap.md).
 		{Name: wire.EnvRace, Value: "off"}}
@@ -204,13 +211,26 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if v := a.Env[k]; v != nil {
+		if v := a.Env[k]; v != nil && k != "LD_PRELOAD" {
 			env = append(env, launch.Var{Name: k, Value: *v})
 		}
 	}
 	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: a.NP, Env: env, Program: program,
 		Args: a.Args, Dir: a.Cwd, DeadlockTimeout: deadlock, ZeroBuffering: a.Buffering == "zero", KillGrace: 3 * time.Second}
 	return cfg, selected, nil
+}
+
+// parseAttachTimeout reads "attachTimeout": how long the ranks may take
+// to start (60 s when absent).
+func parseAttachTimeout(text string) (time.Duration, error) {
+	if text == "" {
+		return 60 * time.Second, nil
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("attachTimeout %q: want a duration such as 30s", text)
+	}
+	return d, nil
 }
 
 // parseRanks reads "ranks": a list of numbers, or a string such as

@@ -79,6 +79,7 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{"program": "/bin/true", "np": -2}, "at least 1")
 	expectFail("launch", map[string]any{"program": "/bin/true", "np": 2, "ranks": "0,5"}, "rank 5 is not in the job")
 	expectFail("launch", map[string]any{"program": "/bin/true", "ranks": []string{"x"}}, "\"ranks\"")
+	expectFail("launch", map[string]any{"program": "/bin/true", "checks": "-leaks"}, "unknown category \"leaks\"")
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "shim")
 	expectFail("launch", map[string]any{"program": "/bin/true", "mpi": "lam"}, "unknown MPI")
 	expectFail("launch", map[string]any{"program": 42}, "not valid JSON")

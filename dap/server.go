@@ -36,9 +36,9 @@ type Config struct {
 	Log *log.Logger
 }
 
-// Tools is what a launched job runs with: its MPI library (mpich or
-// openmpi), the shim built for it and its mpiexec.
-type Tools struct{ MPI, Shim, MPIExec string }
+// Tools is what a launched job runs with: the shim built for its MPI
+// library (mpich or openmpi) and its mpiexec.
+type Tools struct{ Shim, MPIExec string }
 
 // Server serves one DAP client.
 type Server struct {
@@ -51,10 +51,9 @@ type Server struct {
 
 	mu         sync.Mutex // guards the fields below
 	sess       *session   // nil before launch or attach
-	client     dap.InitializeRequestArguments
-	filters    filterSet // exception filters (setExceptionBreakpoints)
-	ended      bool      // terminated sent
-	configured bool      // configurationDone came
+	filters    filterSet  // exception filters (setExceptionBreakpoints)
+	ended      bool       // terminated sent
+	configured bool       // configurationDone came
 	shutdown   chan struct{}
 }
 

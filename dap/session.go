@@ -45,7 +45,7 @@ type session struct {
 	releasing  bool
 	varobjs    []string // gdb varobjs made for the client, deleted at the next stop
 	halted     bool     // all-stop: the client was told of a stop, and nothing runs
-	lastStop   int      // the thread of the last stop the client was told of
+	lastStop   int      // the thread of the last stop the client was told of, as gdb named it (the one to resume from)
 	signalled  *rank    // ended with no exit code, until the *stopped that names the signal
 }
 
@@ -73,11 +73,16 @@ type stopInfo struct {
 	signal    string       // or the signal
 }
 
+// newSession is a session of s's with no gdb yet.
+func (s *Server) newSession(nonStop bool) *session {
+	return &session{srv: s, nonStop: nonStop, groups: map[string]*rank{}, threads: map[int]*thread{},
+		stops: map[int]*stopInfo{}, refs: newHandles(), bps: map[string][]string{}, queue: newRecordQueue()}
+}
+
 // startGdb runs gdb with the extension and the settings every session
 // needs.
 func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
-	ss := &session{srv: s, nonStop: nonStop, groups: map[string]*rank{}, threads: map[int]*thread{},
-		stops: map[int]*stopInfo{}, refs: newHandles(), bps: map[string][]string{}, queue: newRecordQueue()}
+	ss := s.newSession(nonStop)
 	if gdbPath == "" {
 		gdbPath = s.cfg.Gdb
 	}
@@ -91,11 +96,9 @@ func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
 	if s.cfg.Mpidbg != "" && os.Getenv("MPIDBG_BIN") == "" {
 		os.Setenv("MPIDBG_BIN", s.cfg.Mpidbg) // for the extension's helper, in gdb's environment
 	}
-	c, err := gdbmi.Start(argv, ss.record)
-	if err != nil {
+	if err := ss.connect(argv); err != nil {
 		return nil, err
 	}
-	ss.gdb = c
 	go ss.events()
 	mode := "off"
 	if nonStop {
@@ -120,6 +123,17 @@ func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
 		}
 	}
 	return ss, nil
+}
+
+// connect runs gdb (argv) as the session's, its records going to
+// ss.record.
+func (ss *session) connect(argv []string) error {
+	c, err := gdbmi.Start(argv, ss.record)
+	if err != nil {
+		return err
+	}
+	ss.gdb = c
+	return nil
 }
 
 // mi sends one MI command and waits for its result.

@@ -47,11 +47,11 @@ func (s *Server) onStackTraceRequest(req *dap.StackTraceRequest) {
 		s.fail(req, errStack, "stack of thread %d: %v", tid, err)
 		return
 	}
-	all := rec.Results.List("stack").Results
-	if hide > len(all) {
+	frames := rec.Results.List("stack").Results
+	if hide > len(frames) {
 		hide = 0
 	}
-	all = all[hide:]
+	all := frames[hide:]
 	start := req.Arguments.StartFrame
 	if start > len(all) {
 		start = len(all)
@@ -65,7 +65,14 @@ func (s *Server) onStackTraceRequest(req *dap.StackTraceRequest) {
 	for _, r := range all[start:end] {
 		f, _ := r.Value.(gdbmi.Tuple)
 		level := atoi(f.String("level"))
-		sf := dap.StackFrame{Id: ss.refs.add(frameRef{thread: tid, level: level}), Name: f.String("func"),
+		ref := frameRef{thread: tid, level: level}
+		if level > 0 && level <= len(frames) {
+			// gdb lists every frame, innermost first: level L-1 is
+			// frames[L-1], which the scopes request names the MPI call by
+			callee, _ := frames[level-1].Value.(gdbmi.Tuple)
+			ref.callee = callee.String("func")
+		}
+		sf := dap.StackFrame{Id: ss.refs.add(ref), Name: f.String("func"),
 			Line: atoi(f.String("line")), Column: 1, InstructionPointerReference: f.String("addr")}
 		if sf.Name == "" || sf.Name == "??" {
 			sf.Name = f.String("addr")
@@ -107,7 +114,7 @@ func (s *Server) onScopesRequest(req *dap.ScopesRequest) {
 	}
 	resp := &dap.ScopesResponse{Response: response(req)}
 	resp.Body.Scopes = []dap.Scope{{Name: "Locals", PresentationHint: "locals", VariablesReference: ss.refs.add(localsRef{f})}}
-	if call := ss.callBelow(f); call != "" {
+	if call := callBelow(f); call != "" {
 		resp.Body.Scopes = append(resp.Body.Scopes, dap.Scope{Name: fmt.Sprintf("MPI call: %s", call),
 			VariablesReference: ss.refs.add(callRef{f})})
 	}
@@ -115,20 +122,10 @@ func (s *Server) onScopesRequest(req *dap.ScopesRequest) {
 }
 
 // callBelow is the MPI function frame f is calling, if any: the frame
-// one level newer is an MPI_* function.
-func (ss *session) callBelow(f frameRef) string {
-	if f.level == 0 {
-		return ""
-	}
-	rec, err := ss.mi("-stack-list-frames --thread %d %d %d", f.thread, f.level-1, f.level-1)
-	if err != nil {
-		return ""
-	}
-	for _, r := range rec.Results.List("stack").Results {
-		t, _ := r.Value.(gdbmi.Tuple)
-		if name := t.String("func"); mpiCallFunc.MatchString(name) {
-			return name
-		}
+// one level newer, as the stack trace listed it, is an MPI_* function.
+func callBelow(f frameRef) string {
+	if f.level > 0 && mpiCallFunc.MatchString(f.callee) {
+		return f.callee
 	}
 	return ""
 }

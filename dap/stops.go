@@ -99,20 +99,30 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 	}
 }
 
-// stopped records info for tid and sends the stopped event.
+// stopped records info for tid and sends the stopped event. A hidden
+// thread's stop is reported, and recorded, as its rank's main thread's:
+// the client asks exceptionInfo and stackTrace of the thread it is told
+// of.
 func (ss *session) stopped(tid int, reason, text string, bps []int, info *stopInfo) {
 	if t := ss.threadOf(tid); t != nil && !t.known {
 		ss.classifyThreads() // a Go runtime thread is reported as its rank's main one
 	}
+	shown := ss.visible(tid)
+	if info != nil && shown != tid && info.hide > 0 {
+		// frames counted on the hidden thread's stack, not on this one
+		hidden := *info
+		hidden.hide = 0
+		info = &hidden
+	}
 	ss.mu.Lock()
 	if info != nil {
-		ss.stops[tid] = info
+		ss.stops[shown] = info
 	}
 	ss.halted, ss.lastStop = true, tid
 	ss.mu.Unlock()
 	ev := &dap.StoppedEvent{Event: event("stopped")}
 	ev.Body.Reason = reason
-	ev.Body.ThreadId = ss.visible(tid)
+	ev.Body.ThreadId = shown
 	ev.Body.AllThreadsStopped = !ss.nonStop
 	ev.Body.HitBreakpointIds = bps
 	if info != nil && info.exception != nil {

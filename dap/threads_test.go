@@ -135,31 +135,15 @@ func TestInternalFrame(t *testing.T) {
 func testSession(t *testing.T, gdb string) (*session, *bytes.Buffer) {
 	t.Helper()
 	out := &bytes.Buffer{}
-	srv := NewServer(Config{}, struct {
-		io.Reader
-		io.Writer
-	}{strings.NewReader(""), out})
-	ss := &session{srv: srv, groups: map[string]*rank{}, threads: map[int]*thread{}, stops: map[int]*stopInfo{},
-		refs: newHandles(), bps: map[string][]string{}, queue: newRecordQueue()}
+	srv, out := testServer(Config{})
+	ss := srv.newSession(false)
 	if gdb != "" {
-		c, err := gdbmi.Start([]string{gdb}, ss.record)
-		if err != nil {
+		if err := ss.connect([]string{gdb}); err != nil {
 			t.Fatal(err)
 		}
-		ss.gdb = c
 		t.Cleanup(ss.close)
 	}
 	return ss, out
-}
-
-// addRank registers rank n as attachRank does before gdb attaches.
-func (ss *session) addRank(n, pid int, group string) {
-	rk := &rank{n: n, pid: pid, group: group}
-	ss.groups[group] = rk
-	for len(ss.ranks) <= n {
-		ss.ranks = append(ss.ranks, nil)
-	}
-	ss.ranks[n] = rk
 }
 
 // feed hands MI records to the session as gdb's reader does.

@@ -182,7 +182,7 @@ func (ss *session) children(r varobjRef) ([]dap.Variable, error) {
 // mpiCall shows the MPI call a frame is making: its arguments as the
 // extension decodes them, and each buffer through its datatype.
 func (ss *session) mpiCall(f frameRef) ([]dap.Variable, error) {
-	rec, err := ss.mi("-mpi-call %s", frameRef{f.thread, f.level - 1}.sel())
+	rec, err := ss.mi("-mpi-call %s", frameRef{thread: f.thread, level: f.level - 1}.sel())
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +334,10 @@ func cliCommand(expr string) (string, bool) {
 func (ss *session) anyStoppedFrame() frameRef {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if ss.lastStop != 0 && ss.threads[ss.lastStop] != nil {
+	if t := ss.threads[ss.lastStop]; ss.lastStop != 0 && t != nil {
+		if t.hidden && t.rank != nil {
+			return frameRef{thread: t.rank.main} // as the stop was reported
+		}
 		return frameRef{thread: ss.lastStop}
 	}
 	for tid := range ss.stops {

@@ -82,7 +82,7 @@ func (d *dapFlags) run(o *output, args []string) error {
 			if err != nil {
 				return dap.Tools{}, plainError(err)
 			}
-			return dap.Tools{MPI: t.mpi.String(), Shim: t.shim, MPIExec: t.mpiexec}, nil
+			return dap.Tools{Shim: t.shim, MPIExec: t.mpiexec}, nil
 		}}
 	if d.log != "" {
 		f, err := os.OpenFile(d.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)

@@ -169,7 +169,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	case rf.deadlockTimeout < 0:
 		return bad("--deadlock-timeout %v: want 0 (off) or more", rf.deadlockTimeout)
 	}
-	if err := validChecks(rf.checks); err != nil {
+	if err := checks.ValidateDisabled(rf.checks); err != nil {
 		return bad("--checks %q: %v", rf.checks, err)
 	}
 	if err := rf.nasty.fromEnv(); err != nil {
@@ -292,26 +292,4 @@ func writeReport(o *output, f *os.File, render func() ([]byte, error)) bool {
 		return true
 	}
 	return false
-}
-
-// validChecks checks a --checks list: categories to turn off, each with a
-// leading '-'.
-func validChecks(list string) error {
-	if list == "" {
-		return nil
-	}
-	for _, item := range strings.Split(list, ",") {
-		cat, ok := strings.CutPrefix(strings.TrimSpace(item), "-")
-		if !ok {
-			return fmt.Errorf("%q: want -CATEGORY, a category to turn off", item)
-		}
-		if !slices.Contains(checks.Categories, checks.Category(cat)) {
-			names := make([]string, len(checks.Categories))
-			for i, c := range checks.Categories {
-				names[i] = string(c)
-			}
-			return fmt.Errorf("unknown category %q (categories: %s)", cat, strings.Join(names, ", "))
-		}
-	}
-	return nil
 }

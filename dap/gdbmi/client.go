@@ -146,9 +146,6 @@ func (c *Client) forget(token string) {
 	c.mu.Unlock()
 }
 
-// Done is closed when gdb's output has ended.
-func (c *Client) Done() <-chan struct{} { return c.done }
-
 // Close asks gdb to exit, closes its input and waits for it; a gdb that
 // does not exit within ctx is killed. Later calls return the first one's
 // result.

@@ -84,12 +84,47 @@ function defaultLaunchConfig(languageId) {
 	};
 }
 
-// Duration as the adapter (Go's time.ParseDuration) reads it; "0" is off.
-const DURATION = /^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$/;
+// The forms below are the adapter's (dap/launch.go), which is the
+// reference: what it accepts is accepted here, what it refuses is refused
+// here, before a launch that would fail.
+
+// Units of Go's time.ParseDuration, in nanoseconds (µ is U+00B5 or U+03BC).
+const DURATION_UNITS = { ns: 1, us: 1e3, '\u00b5s': 1e3, '\u03bcs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+// parseDuration: a duration in nanoseconds as the adapter reads it (Go's
+// time.ParseDuration: "2s", "1m30s", ".5s", "+1.5h", "0"), or undefined
+// when it is not one.
+function parseDuration(text) {
+	if (typeof text !== 'string') return undefined;
+	let s = text;
+	let sign = 1;
+	if (s[0] === '-' || s[0] === '+') {
+		sign = s[0] === '-' ? -1 : 1;
+		s = s.slice(1);
+	}
+	if (s === '0') return 0;
+	if (s === '') return undefined;
+	let total = 0;
+	while (s !== '') {
+		// [0-9]*(.[0-9]*)? with a digit somewhere, then the unit: what
+		// follows up to the next digit or dot
+		const m = /^([0-9]*)(?:\.([0-9]*))?([^0-9.]*)/.exec(s);
+		const [all, int, frac = '', unit] = m;
+		if (int === '' && frac === '') return undefined;
+		if (!(unit in DURATION_UNITS)) return undefined;
+		total += Number(`${int || '0'}.${frac || '0'}`) * DURATION_UNITS[unit];
+		s = s.slice(all.length);
+	}
+	if (total > 2 ** 63) return undefined; // Go's int64 nanoseconds
+	return sign * total || 0;
+}
+
 // The MPI libraries the adapter knows ("mpi"): the shim is built for one.
 const MPI_LIBRARIES = ['mpich', 'openmpi'];
-// Ranks as a string: "0,2-3".
-const RANK_LIST = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/;
+// Ranks as a string: "all", or ranks and ranges separated by commas
+// ("0,2-3", "0, 2-3"); no space inside a range, as the adapter's
+// strconv.Atoi takes no space ("2 - 3" is refused).
+const RANK_LIST = /^(all|\s*\+?\d+(-\+?\d+)?(\s*,\s*\+?\d+(-\+?\d+)?)*\s*)$/;
 
 function isStringArray(v) {
 	return Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -97,6 +132,29 @@ function isStringArray(v) {
 
 function isPid(v) {
 	return Number.isInteger(v) && v > 0;
+}
+
+// ranksProblem: why "ranks" is not what the adapter takes from a job of
+// np ranks (2 when not given), or ''.
+function ranksProblem(ranks, np) {
+	const size = Number.isInteger(np) && np >= 1 ? np : 2;
+	const want = `"ranks" must be an array of ranks, "all" or a list such as "0,2-3", got ${JSON.stringify(ranks)}.`;
+	let list = [];
+	if (Array.isArray(ranks)) {
+		if (!ranks.every((r) => Number.isInteger(r) && r >= 0)) return want;
+		if (ranks.length === 0) return '"ranks" selects no rank: leave it out for every rank.';
+		list = ranks;
+	} else if (typeof ranks !== 'string' || !RANK_LIST.test(ranks)) {
+		return want;
+	} else if (ranks !== 'all') {
+		for (const item of ranks.split(',')) {
+			const [lo, hi = lo] = item.trim().split('-').map(Number);
+			if (hi < lo) return `"ranks": ${item.trim()} is not a range (want low-high, such as 2-3).`;
+			list.push(hi);
+		}
+	}
+	const out = list.find((r) => r >= size);
+	return out === undefined ? '' : `"ranks": rank ${out} is not in the job (np ${size}: ranks 0-${size - 1}).`;
 }
 
 // normalize returns a copy of config with what the variable substitution
@@ -136,18 +194,20 @@ function validate(config, { fileExists = (f) => fs.existsSync(f) } = {}) {
 		if (c.args !== undefined && !isStringArray(c.args)) errs.push('"args" must be an array of strings.');
 		if (c.mpiexecArgs !== undefined && !isStringArray(c.mpiexecArgs)) errs.push('"mpiexecArgs" must be an array of strings.');
 		if (c.np !== undefined && !(Number.isInteger(c.np) && c.np >= 1)) errs.push(`"np" must be a positive integer, got ${JSON.stringify(c.np)}.`);
+		// null unsets a variable
 		if (c.env !== undefined && (typeof c.env !== 'object' || c.env === null || Array.isArray(c.env) ||
-			!Object.values(c.env).every((v) => typeof v === 'string'))) {
-			errs.push('"env" must be an object of strings, e.g. {"UCX_TLS": "self,sysv,posix"}.');
+			!Object.values(c.env).every((v) => typeof v === 'string' || v === null))) {
+			errs.push('"env" must be an object of strings (or null, to unset one), e.g. {"UCX_TLS": "self,sysv,posix"}.');
 		}
 		if (c.ranks !== undefined) {
-			const ok = Array.isArray(c.ranks)
-				? c.ranks.every((r) => Number.isInteger(r) && r >= 0)
-				: typeof c.ranks === 'string' && RANK_LIST.test(c.ranks);
-			if (!ok) errs.push(`"ranks" must be an array of ranks or a list such as "0,2-3", got ${JSON.stringify(c.ranks)}.`);
+			const p = ranksProblem(c.ranks, c.np);
+			if (p) errs.push(p);
 		}
-		if (c.deadlockTimeout !== undefined && !(typeof c.deadlockTimeout === 'string' && DURATION.test(c.deadlockTimeout))) {
+		if (c.deadlockTimeout !== undefined && !(parseDuration(c.deadlockTimeout) >= 0)) {
 			errs.push(`"deadlockTimeout" must be a duration such as "2s" or "0", got ${JSON.stringify(c.deadlockTimeout)}.`);
+		}
+		if (c.attachTimeout !== undefined && !(parseDuration(c.attachTimeout) > 0)) {
+			errs.push(`"attachTimeout" must be a duration such as "60s", got ${JSON.stringify(c.attachTimeout)}.`);
 		}
 		if (c.buffering !== undefined && !['eager', 'zero'].includes(c.buffering)) {
 			errs.push(`"buffering" must be "eager" or "zero", got ${JSON.stringify(c.buffering)}.`);
@@ -191,6 +251,8 @@ module.exports = {
 	DEBUG_TYPE,
 	SOURCE_LANGUAGES,
 	MPI_LIBRARIES,
+	RANK_LIST,
+	parseDuration,
 	resolveMpidbgPath,
 	onPath,
 	adapterArgs,

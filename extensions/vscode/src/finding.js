@@ -4,10 +4,13 @@
 // channel and a line for a notification. No VS Code here, so it is tested
 // with plain node.
 //
-// Body: {rank, id, severity, message, path?, site?: {file, line}}; path is
-// the type-tree path of the element concerned (s_type(STRUCT)[2][5](CHAR)).
-// The adapter may add call (the MPI call) and related (where the other
-// object or operation was made); they are shown when present.
+// Body (dap/finding.go's findingBody): {rank, ranks?, id, severity,
+// category?, call?, message, path?, site?: {file, line}, related?, text};
+// rank is a number (-1 when none is known), ranks the list of a finding of
+// several ranks (a deadlock), path the type-tree path of the element
+// concerned (s_type(STRUCT)[2][5](CHAR)), call the MPI call and related
+// where the other object or operation was made; they are shown when
+// present.
 
 const path = require('path');
 
@@ -19,13 +22,15 @@ function severity(body) {
 	return SEVERITIES.includes(s) ? s : 'error';
 }
 
-// ranks: "rank 2" or, when the adapter folds ranks, "ranks 0-3".
+// ranks: "rank 2" or, for a finding of several ranks (a deadlock's
+// cycle), "ranks 0-3". The adapter sends rank (a number, -1 when it knows
+// none) and, for a deadlock, ranks (the list, of which rank is the first).
 function ranks(body) {
-	const r = body && body.rank;
-	if (Array.isArray(r)) return r.length === 1 ? `rank ${r[0]}` : `ranks ${foldRanks(r)}`;
-	if (Number.isInteger(r)) return `rank ${r}`;
-	if (typeof r === 'string' && r !== '') return /^\d+$/.test(r) ? `rank ${r}` : `ranks ${r}`;
-	return '';
+	const b = body || {};
+	const list = Array.isArray(b.ranks) ? [...new Set(b.ranks.filter(Number.isInteger))] : [];
+	if (list.length > 1) return `ranks ${foldRanks(list)}`;
+	if (list.length === 1) return `rank ${list[0]}`;
+	return Number.isInteger(b.rank) && b.rank >= 0 ? `rank ${b.rank}` : '';
 }
 
 // foldRanks: [0,1,2,5] -> "0-2,5", the way mpidbg run's report shows them.

@@ -3,14 +3,14 @@
 // programs of testprogs/dap, built with each MPI (bin/testprogs/dap for
 // MPICH, bin/testprogs/dap-openmpi for Open MPI): the adapter picks the shim
 // and mpiexec from the program, as for a user. They need the adapter, the
-// MPI and gdb: without bin/mpidbg (or its dap command, or a
-// program) they are skipped, unless MPIDBG_REQUIRE_DAP=1 (make vscodetest)
+// MPI and gdb: without bin/mpidbg (or a program) they are skipped, unless MPIDBG_REQUIRE_DAP=1 (make vscodetest)
 // makes them fail. MPIDBG_DAP_STDERR=1 shows the adapter's stderr.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { Client, MPIS, testprog, skip, requireAll, markerLine, rankOf, running, eventually } = require('./dap');
+const fnd = require('../src/finding');
 
 const TIMEOUT = 30000; // per test: np ranks start under gdb in a few seconds
 
@@ -177,6 +177,11 @@ test(`${mpi}: deadlock: every rank stops at its blocked receive`, { skip: skip(m
 	assert.equal(ev.body.allThreadsStopped, true, 'a deadlock stops every rank');
 	const info = (await dc.exceptionInfoRequest({ threadId: ev.body.threadId })).body;
 	assert.equal(info.exceptionId, 'deadlock');
+	// The finding event names every rank of the cycle, as the notification
+	// shows it.
+	const finding = await dc.take((e) => e.event === 'mpidbg/finding' && e.body.id === 'deadlock', '"mpidbg/finding" event of the deadlock');
+	assert.deepEqual(finding.body.ranks, [0, 1, 2], 'the deadlock\'s ranks');
+	assert.match(fnd.notificationText(finding.body), /^mpidbg: deadlock \(ranks 0-2\): /);
 
 	const threads = await rankThreads(dc);
 	assert.deepEqual([...threads.keys()].sort((a, b) => a - b), [0, 1, 2], 'rank threads');

@@ -1,6 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const cfg = require('../src/config');
@@ -77,8 +78,20 @@ test('validate', () => {
 		{ name: 'program relative to cwd', c: launch({ program: 'sub/app', cwd: '/ws' }), want: [] },
 		{ name: 'program on PATH', c: launch({ program: 'hostname' }), want: [] },
 		{ name: 'program not substituted yet', c: launch({ program: '${workspaceFolder}/app' }), want: [] },
-		{ name: 'ranks as array', c: launch({ ranks: [0, 3] }), want: [] },
+		{ name: 'ranks as array', c: launch({ ranks: [0, 3], np: 4 }), want: [] },
 		{ name: 'deadlock detection off', c: launch({ deadlockTimeout: '0' }), want: [] },
+		// the forms the adapter (Go) takes and refuses
+		{ name: 'ranks all', c: launch({ ranks: 'all' }), want: [] },
+		{ name: 'ranks with spaces after commas', c: launch({ ranks: '0, 2-3', np: 4 }), want: [] },
+		{ name: 'ranks with spaces in a range', c: launch({ ranks: '0, 2 - 3', np: 4 }), want: [/"ranks"/] },
+		{ name: 'ranks range backwards', c: launch({ ranks: '3-2', np: 4 }), want: [/"ranks": 3-2 is not a range/] },
+		{ name: 'ranks beyond np', c: launch({ ranks: '0,2-3' }), want: [/"ranks": rank 3 is not in the job \(np 2/] },
+		{ name: 'ranks empty array', c: launch({ ranks: [] }), want: [/"ranks" selects no rank/] },
+		{ name: 'env null unsets', c: launch({ env: { A: null, B: 'c' } }), want: [] },
+		{ name: 'duration without leading digit', c: launch({ deadlockTimeout: '.5s' }), want: [] },
+		{ name: 'negative duration', c: launch({ deadlockTimeout: '-1s' }), want: [/"deadlockTimeout"/] },
+		{ name: 'attachTimeout', c: launch({ attachTimeout: '1m30s' }), want: [] },
+		{ name: 'attachTimeout zero', c: launch({ attachTimeout: '0s' }), want: [/"attachTimeout"/] },
 		{ name: 'no program', c: launch({ program: undefined }), want: [/"program" is missing/] },
 		{ name: 'program not built', c: launch({ program: '/ws/nope' }), want: [/\/ws\/nope does not exist/] },
 		{ name: 'bad np', c: launch({ np: 0 }), want: [/"np"/] },
@@ -95,7 +108,7 @@ test('validate', () => {
 		{ name: 'mpi not a string', c: launch({ mpi: 1 }), want: [/"mpi"/] },
 		{ name: 'two problems', c: launch({ np: -1, buffering: 'x' }), want: [/"np"/, /"buffering"/] },
 		{ name: 'attach pid', c: { request: 'attach', pid: 4321 }, want: [] },
-		{ name: 'attach pids', c: { request: 'attach', pids: [10, 11], program: '/ws/app' }, want: [] },
+		{ name: 'attach pids', c: { request: 'attach', pids: [10, 11] }, want: [] },
 		{ name: 'attach neither', c: { request: 'attach' }, want: [/either "pid".*or "pids"/] },
 		{ name: 'attach empty pids', c: { request: 'attach', pids: [] }, want: [/either/] },
 		{ name: 'attach both', c: { request: 'attach', pid: 1, pids: [2] }, want: [/either/] },
@@ -127,4 +140,34 @@ test('parseProcesses: launchers first', () => {
 	assert.deepEqual(got.filter((p) => p.launcher).map((p) => p.pid), [4242, 5000, 5001]);
 	assert.deepEqual(got.map((p) => p.pid), [4242, 5000, 5001, 1, 700, 4243, 4250, 5002]);
 	assert.equal(got[0].command, 'mpiexec.mpich -n 4 ./app');
+});
+
+// launch-forms.json: values the adapter (Go, the reference) takes and
+// refuses; dap's TestLaunchForms checks the adapter against the same file.
+test('validate takes what the adapter takes', () => {
+	const forms = JSON.parse(fs.readFileSync(path.join(__dirname, 'launch-forms.json'), 'utf8'));
+	const check = (section, wantOk) => {
+		for (const [attr, values] of Object.entries(forms[section])) {
+			for (const v of values) {
+				const got = cfg.validate({ type: 'mpidbg', request: 'launch', name: 'x', ...forms.base, [attr]: v }, { fileExists: () => true });
+				assert.equal(got.length === 0, wantOk, `${section} ${attr} ${JSON.stringify(v)}: ${JSON.stringify(got)}`);
+			}
+		}
+	};
+	check('accepted', true);
+	check('refused', false);
+	// the adapter reads these as the attribute left out; in launch.json
+	// they are mistakes
+	check('absent', false);
+});
+
+test('parseDuration reads durations as Go\'s time.ParseDuration', () => {
+	const s = 1e9;
+	const cases = [
+		['2s', 2 * s], ['0', 0], ['-0', 0], ['+0', 0], ['0s', 0], ['.5s', 0.5 * s], ['5.s', 5 * s], ['1m30s', 90 * s],
+		['1.5h', 5400 * s], ['500ms', 0.5 * s], ['1µs', 1000], ['1\u03bcs', 1000], ['3ns', 3], ['-2s', -2 * s], ['+2s', 2 * s],
+		['2', undefined], ['', undefined], ['s', undefined], ['.s', undefined], ['1 s', undefined], ['3S', undefined],
+		['1e3s', undefined], ['1h-2m', undefined], ['100000000h', undefined], [2, undefined], [undefined, undefined],
+	];
+	for (const [text, want] of cases) assert.equal(cfg.parseDuration(text), want, JSON.stringify(text));
 });

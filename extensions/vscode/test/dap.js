@@ -5,7 +5,6 @@
 
 const fs = require('fs');
 const path = require('path');
-const cp = require('child_process');
 const { DebugClient } = require('@vscode/debugadapter-testsupport');
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -32,15 +31,10 @@ if (process.getuid && process.getuid() === 0) {
 	process.env.OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ||= '1';
 }
 
-let hasDap;
 // missing says what a test needs and is not there ('' when all is), for
 // the skip reason or, under MPIDBG_REQUIRE_DAP=1, the failure.
 function missing(mpi, ...names) {
 	if (!fs.existsSync(MPIDBG)) return `${MPIDBG} does not exist (make build)`;
-	if (hasDap === undefined) {
-		hasDap = cp.spawnSync(MPIDBG, ['help', 'dap'], { stdio: 'ignore', timeout: 10000 }).status === 0;
-	}
-	if (!hasDap) return `${MPIDBG} has no "dap" command yet`;
 	for (const name of names) {
 		const { source, program } = testprog(name, mpi);
 		if (!fs.existsSync(source)) return `${source} does not exist`;

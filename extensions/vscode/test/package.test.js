@@ -29,7 +29,8 @@ const ATTACH = jsonTags('attach.go', 'attachArgs');
 const COMMON = ['type', 'request', 'name'];
 
 // typeErrors checks value against the subset of JSON schema package.json
-// uses: type (one or several), items, additionalProperties, enum, pattern.
+// uses: type (one or several), minimum, items, minItems,
+// additionalProperties, enum, pattern.
 function typeErrors(value, s, where) {
 	const is = {
 		string: (v) => typeof v === 'string',
@@ -38,6 +39,7 @@ function typeErrors(value, s, where) {
 		number: (v) => typeof v === 'number',
 		array: (v) => Array.isArray(v),
 		object: (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+		null: (v) => v === null,
 	};
 	const types = [].concat(s.type || []);
 	const t = types.find((ty) => is[ty](value));
@@ -47,6 +49,8 @@ function typeErrors(value, s, where) {
 	if (t === 'string' && s.pattern && !value.includes('${') && !new RegExp(s.pattern).test(value)) {
 		errs.push(`${where}: ${JSON.stringify(value)} does not match ${s.pattern}`);
 	}
+	if ((t === 'integer' || t === 'number') && s.minimum !== undefined && value < s.minimum) errs.push(`${where}: ${value} < ${s.minimum}`);
+	if (t === 'array' && s.minItems !== undefined && value.length < s.minItems) errs.push(`${where}: fewer than ${s.minItems} items`);
 	if (t === 'array' && s.items) value.forEach((v, i) => errs.push(...typeErrors(v, s.items, `${where}[${i}]`)));
 	if (t === 'object' && s.additionalProperties) {
 		for (const [k, v] of Object.entries(value)) errs.push(...typeErrors(v, s.additionalProperties, `${where}.${k}`));
@@ -81,7 +85,8 @@ function checkConfig(c, where) {
 test('the schema has exactly the adapter\'s attributes', () => {
 	// a sample, in case the adapter's structs cannot be read as expected
 	for (const a of ['program', 'np', 'mpi', 'mpiexec', 'ranks', 'attachTimeout']) assert.ok(LAUNCH.includes(a), a);
-	for (const a of ['pid', 'pids', 'program']) assert.ok(ATTACH.includes(a), a);
+	for (const a of ['pid', 'pids', 'gdb']) assert.ok(ATTACH.includes(a), a);
+	assert.ok(!ATTACH.includes('program'), 'attach takes no program: gdb reads the attached process\'s executable');
 	assert.deepEqual(Object.keys(schema.launch.properties).sort(), [...LAUNCH].sort());
 	assert.deepEqual(Object.keys(schema.attach.properties).sort(), [...ATTACH].sort());
 	assert.deepEqual(schema.launch.required, ['program']);
@@ -97,6 +102,28 @@ test('the schema has exactly the adapter\'s attributes', () => {
 test('"mpi" offers the libraries config.validate accepts', () => {
 	assert.deepEqual(schema.launch.properties.mpi.enum, cfg.MPI_LIBRARIES);
 	assert.deepEqual(cfg.MPI_LIBRARIES, ['mpich', 'openmpi']);
+});
+
+// The schema's checks and config.validate's take the same values: those
+// the adapter (dap/launch.go, Go) takes. The schema cannot compare a
+// range's ends ("3-2") nor a rank with np: those are left to validate.
+test('the schema and config.validate agree on the adapter\'s forms', () => {
+	const launch = schema.launch.properties;
+	assert.equal(launch.ranks.pattern, cfg.RANK_LIST.source, 'ranks pattern');
+	const samples = {
+		ranks: ['all', '0', '0,2-3', '0, 2-3', ' 1 ', '+2', '0, 2 - 3', '2 -3', 'All', ' all', '0,', ',1', 'a', '-1', [0, 3], [], [-1], [1.5]],
+		deadlockTimeout: ['2s', '0', '+0', '-0', '-0s', '0s', '.5s', '5.s', '1m30s', '1.5h', '1µs', '1\u03bcs', '+2s',
+			'2', '', 's', '.s', '-2s', '1 s', '3S', '1e3s', '1h-2m'],
+		attachTimeout: ['60s', '.5s', '+1m', '1h30m', '0', '0s', '-1s', '0.0s', '', '60'],
+		env: [{ A: 'b' }, { A: null }, { A: 1 }, { A: ['x'] }],
+	};
+	for (const [attr, values] of Object.entries(samples)) {
+		for (const v of values) {
+			const bySchema = typeErrors(v, launch[attr], attr).length === 0;
+			const byValidate = cfg.validate({ request: 'launch', program: 'app', np: 4, [attr]: v }).length === 0;
+			assert.equal(bySchema, byValidate, `${attr} ${JSON.stringify(v)}: schema ${bySchema}, validate ${byValidate}`);
+		}
+	}
 });
 
 test('the schema\'s defaults pass config.validate', () => {

@@ -1,0 +1,58 @@
+package dap
+
+import (
+	"bufio"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/checks"
+)
+
+// TestFindingEventBody: the mpidbg/finding event as the extension reads
+// it (extensions/vscode/src/finding.js, whose tests use these shapes):
+// rank always, a number; ranks for a finding of several ranks.
+func TestFindingEventBody(t *testing.T) {
+	s, out := testServer(Config{})
+	s.sendFinding(&findingInfo{id: "buffer-overlap", severity: "error", category: "overlap", call: "MPI_Isend",
+		message: "m", rank: 2, file: "/src/planted.c", line: 41, details: "d"})
+	s.sendFinding(deadlockInfo(checks.Finding{ID: "deadlock", Severity: checks.SevError, Category: checks.CatDeadlock,
+		Message: "ranks 0-2 can never continue", Ranks: []int{0, 1, 2}}))
+	s.sendFinding(deadlockInfo(checks.Finding{ID: "deadlock", Severity: checks.SevError, Message: "m"}))
+	var bodies []map[string]any
+	r := bufio.NewReader(out)
+	for {
+		b, err := dap.ReadBaseMessage(r)
+		if err != nil {
+			break
+		}
+		var ev struct {
+			Event string
+			Body  map[string]any
+		}
+		if err := json.Unmarshal(b, &ev); err != nil || ev.Event != "mpidbg/finding" {
+			t.Fatalf("%s: %v", b, err)
+		}
+		bodies = append(bodies, ev.Body)
+	}
+	if len(bodies) != 3 {
+		t.Fatalf("%d events, want 3", len(bodies))
+	}
+	want := []map[string]any{
+		{"rank": 2.0, "id": "buffer-overlap", "severity": "error", "category": "overlap", "call": "MPI_Isend", "message": "m",
+			"site": map[string]any{"file": "/src/planted.c", "line": 41.0}, "text": "d"},
+		{"rank": 0.0, "ranks": []any{0.0, 1.0, 2.0}, "id": "deadlock", "severity": "error", "category": "deadlock",
+			"message": "ranks 0-2 can never continue"},
+		{"rank": -1.0, "id": "deadlock", "severity": "error", "message": "m"},
+	}
+	for i, b := range bodies {
+		if i > 0 {
+			delete(b, "text") // deadlockInfo's details
+		}
+		got, _ := json.Marshal(b)
+		exp, _ := json.Marshal(want[i])
+		if string(got) != string(exp) {
+			t.Errorf("event %d body:\n%s\nwant\n%s", i, got, exp)
+		}
+	}
+}
