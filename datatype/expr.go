@@ -47,9 +47,8 @@ func (e *ExprError) Unwrap() error { return e.Err }
 // MPICH would (Struct's padding rule).
 func ParseExpr(s string) (t *Type, err error) { return parseExpr(s, false) }
 
-// ParseExprPadded is ParseExpr with StructPadded's rule (Open MPI's).
-func ParseExprPadded(s string) (t *Type, err error) { return parseExpr(s, true) }
-
+// parseExpr is ParseExpr with, when padded, StructPadded's rule (Open
+// MPI's) for structs.
 func parseExpr(s string, padded bool) (t *Type, err error) {
 	p := &exprParser{s: s, padded: padded}
 	defer func() {

@@ -51,7 +51,7 @@ func TestOpenMPI(t *testing.T) {
 	got := runTypediff(t, bin, openMPIStructs)
 	differ := 0
 	for i, line := range openMPIStructs {
-		want := predictWith(ParseExprPadded, line)
+		want := predictWith(func(s string) (*Type, error) { return parseExpr(s, true) }, line)
 		if !matchAnswer(got[i], want) {
 			t.Errorf("%s\n%s", line, explainDiff(got[i], want))
 		}

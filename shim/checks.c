@@ -34,14 +34,18 @@ static void report_plain(struct mpidbg_cx *cx, int fid, int variant, const char 
     mpidbg_report(cx, &ev);
 }
 
+/* report_handle reports a finding about handle h of kind hkind (enum
+ * mpidbg_hkind), which says both what to call it and, for Open MPI,
+ * whether MPI may follow it (report.c). */
 static void report_handle(struct mpidbg_cx *cx, int fid, int variant, const char *arg, int index, uint64_t h,
-                          uint64_t rel_site, int rel_call, int rel_kind)
+                          int hkind, uint64_t rel_site, int rel_call, int rel_kind)
 {
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, cx, fid, arg);
     ev.variant = variant;
     ev.index = index;
     ev.handle = h;
+    ev.hkind = hkind;
     ev.related_site = rel_site;
     ev.related_call = rel_call;
     ev.related_kind = rel_kind;
@@ -56,7 +60,7 @@ struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char
     if (MPIDBG_LIKELY(c == MPI_COMM_WORLD))
         return cx->co = mpidbg_world;
     if (MPIDBG_UNLIKELY(c == MPI_COMM_NULL)) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(c), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(c), MPIDBG_HK_COMM, 0, -1, 0);
         return NULL;
     }
     struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
@@ -64,7 +68,7 @@ struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char
         return cx->co = o;
     if (MPIDBG_UNLIKELY(!o || o->freed)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(c),
-                      o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_COMM, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
         return NULL;
     }
     cx->co = o;
@@ -76,7 +80,7 @@ int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg)
     if (g == MPI_GROUP_EMPTY)
         return 1;
     if (g == MPI_GROUP_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(g), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(g), MPIDBG_HK_GROUP, 0, -1, 0);
         return 0;
     }
     struct mpidbg_gobj *o = mpidbg_hmap_get(&mpidbg_groups, MPIDBG_H(g));
@@ -84,7 +88,7 @@ int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg)
         return 1;
     if (!o || (!o->predef && o->refs <= 0)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(g),
-                      o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_GROUP, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
         return 0;
     }
     return 1;
@@ -95,7 +99,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
     if (MPIDBG_LIKELY(MPIDBG_IS_BUILTIN_OP(op)))
         return 1;
     if (op == MPI_OP_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(op), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(op), MPIDBG_HK_OP, 0, -1, 0);
         return 0;
     }
     struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, MPIDBG_H(op));
@@ -103,7 +107,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
         return 1;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(op),
-                      o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_OP, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
         return 0;
     }
     return 1;
@@ -112,7 +116,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
 struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *arg)
 {
     if (w == MPI_WIN_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(w), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(w), MPIDBG_HK_WIN, 0, -1, 0);
         return NULL;
     }
     struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, MPIDBG_H(w));
@@ -120,7 +124,7 @@ struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *
         return cx->wo = o;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(w),
-                      o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_WIN, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
         return NULL;
     }
     cx->wo = o;
@@ -174,15 +178,16 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
         return 1;
     switch (r) {
     case 1:
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, MPIDBG_H(t), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
         break;
     case 2:
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(t), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
         break;
     case 3: {
         struct mpidbg_ev ev;
         mpidbg_ev_init(&ev, cx, MPIDBG_F_TYPE_FREED, arg);
         ev.handle = MPIDBG_H(t);
+        ev.hkind = MPIDBG_HK_TYPE;
         struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
         if (o && o->rec) {
             ev.related_site = o->rec->free_site;
@@ -195,7 +200,7 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
     case 4:
         if (!commit)
             return 1;
-        report_handle(cx, MPIDBG_F_TYPE_NOT_COMMITTED, 0, arg, -1, MPIDBG_H(t), 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NOT_COMMITTED, 0, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
         return 1; /* the layout is known: the buffer checks can go on */
     }
     return 0;
@@ -222,6 +227,7 @@ int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, const void *co
         mpidbg_ev_init(&ev, cx, fid[r], arg);
         ev.index = (int)i;
         ev.handle = MPIDBG_H(t[i]);
+        ev.hkind = MPIDBG_HK_TYPE;
         ev.variant = r == 1 ? MPIDBG_V_NULL : r == 2 ? MPIDBG_V_UNKNOWN : 0;
         mpidbg_report(cx, &ev);
         ok = 0;
@@ -619,20 +625,20 @@ int mpidbg_chk_freetype(struct mpidbg_cx *cx, const MPI_Datatype *t, const char 
     if (r == 2 && mpidbg_adopt_type(h))
         return 1;
     if (r == 1) {
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     }
     if (r == 2) {
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     }
     if (ti.builtin) {
-        report_handle(cx, MPIDBG_F_TYPE_FREE_PREDEFINED, 0, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_FREE_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     }
     if (r == 3) {
         struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
-        report_handle(cx, MPIDBG_F_TYPE_DOUBLE_FREE, 0, arg, -1, h, o && o->rec ? o->rec->free_site : 0,
+        report_handle(cx, MPIDBG_F_TYPE_DOUBLE_FREE, 0, arg, -1, h, MPIDBG_HK_TYPE, o && o->rec ? o->rec->free_site : 0,
                       MPIDBG_CALL_MPI_Type_free, 5);
         return 0;
     }
@@ -653,19 +659,19 @@ int mpidbg_chk_committype(struct mpidbg_cx *cx, const MPI_Datatype *t, const cha
         return 1; /* a type the shim did not see made: its state is not known */
     switch (r) {
     case 1:
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     case 2:
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     case 3:
-        report_handle(cx, MPIDBG_F_TYPE_FREED, 0, arg, -1, h, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_FREED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     case 0:
         if (ti.builtin)
-            report_handle(cx, MPIDBG_F_COMMIT_PREDEFINED, 0, arg, -1, h, 0, -1, 0);
+            report_handle(cx, MPIDBG_F_COMMIT_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         else
-            report_handle(cx, MPIDBG_F_COMMIT_TWICE, 0, arg, -1, h, 0, -1, 0);
+            report_handle(cx, MPIDBG_F_COMMIT_TWICE, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
         return 0;
     }
     return 1;

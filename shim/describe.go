@@ -133,40 +133,36 @@ func (d *desc) typeDesc(h uint64) string {
 }
 
 // handleKind names the kind of object a handle is: from an MPICH
-// handle's bits 26-29, else (an Open MPI handle is an address) from the
-// argument's name.
-func handleKind(h uint64, arg string) (kind, null string) {
-	if thisMPI() != registry.MPICH {
-		return kindOfArg(arg)
+// handle's bits 26-29 (the kind of the value given, which may not be the
+// kind the argument wants), else (an Open MPI handle is an address) from
+// the kind the check that reported it says (enum mpidbg_hkind).
+func handleKind(h uint64, hkind C.int32_t) (kind, null string) {
+	if thisMPI() == registry.MPICH {
+		switch (h >> 26) & 0xf {
+		case 1:
+			return "communicator", "MPI_COMM_NULL"
+		case 2:
+			return "group", "MPI_GROUP_NULL"
+		case 3:
+			return "datatype", "MPI_DATATYPE_NULL"
+		case 6:
+			return "operation", "MPI_OP_NULL"
+		case 8:
+			return "window", "MPI_WIN_NULL"
+		case 11:
+			return "request", "MPI_REQUEST_NULL"
+		}
 	}
-	switch (h >> 26) & 0xf {
-	case 1:
+	switch hkind {
+	case C.MPIDBG_HK_COMM:
 		return "communicator", "MPI_COMM_NULL"
-	case 2:
+	case C.MPIDBG_HK_GROUP:
 		return "group", "MPI_GROUP_NULL"
-	case 3:
-		return "datatype", "MPI_DATATYPE_NULL"
-	case 6:
-		return "operation", "MPI_OP_NULL"
-	case 8:
+	case C.MPIDBG_HK_WIN:
 		return "window", "MPI_WIN_NULL"
-	case 11:
+	case C.MPIDBG_HK_REQUEST:
 		return "request", "MPI_REQUEST_NULL"
-	}
-	return kindOfArg(arg)
-}
-
-func kindOfArg(arg string) (kind, null string) {
-	switch {
-	case strings.Contains(arg, "comm"):
-		return "communicator", "MPI_COMM_NULL"
-	case strings.Contains(arg, "group"):
-		return "group", "MPI_GROUP_NULL"
-	case strings.Contains(arg, "win"):
-		return "window", "MPI_WIN_NULL"
-	case strings.Contains(arg, "request"):
-		return "request", "MPI_REQUEST_NULL"
-	case strings.Contains(arg, "op"):
+	case C.MPIDBG_HK_OP:
 		return "operation", "MPI_OP_NULL"
 	}
 	return "handle", "a null handle"
@@ -223,7 +219,7 @@ func (d *desc) message(id string) {
 			d.printf("%s is NULL", d.arg)
 		}
 	case "invalid-handle":
-		kind, null := handleKind(h, d.arg)
+		kind, null := handleKind(h, ev.hkind)
 		switch ev.variant {
 		case C.MPIDBG_V_NULL:
 			d.printf("%s is %s", d.arg, null)

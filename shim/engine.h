@@ -10,9 +10,17 @@
 
 #include "registry.h"
 
-/* mpidbg_mpi_id is the enum mpidbg_mpi of the MPI the shim was built
- * for (builtin.c). */
-int mpidbg_mpi_id(void);
+/* The kinds of MPI handles, for the checks that report one (an event's
+ * hkind), for mpidbg_followable (shim.h) and for the probe (probe.c). */
+enum mpidbg_hkind {
+    MPIDBG_HK_NONE = -1,
+    MPIDBG_HK_TYPE,
+    MPIDBG_HK_COMM,
+    MPIDBG_HK_GROUP,
+    MPIDBG_HK_OP,
+    MPIDBG_HK_WIN,
+    MPIDBG_HK_REQUEST,
+};
 
 /* Message variants: which form of the message the Go side writes for a
  * finding (the same id can arise in several ways). */
@@ -61,7 +69,7 @@ struct mpidbg_ev {
     int32_t related_kind; /* 0 none, 1 datatype made, 2 operation started, 3 object created, 4 finalize */
     uint64_t type_site;   /* where the datatype concerned was made, 0 none */
     int32_t type_call;
-    int32_t pad;
+    int32_t hkind;        /* handle's kind: enum mpidbg_hkind, MPIDBG_HK_NONE when not set */
     const char *text;     /* free text, e.g. a constructor rule */
     /* cross-rank findings: the message is text, the element path path,
      * and places in other ranks (module hash and offset, see xr_p2p.c) */

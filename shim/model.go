@@ -126,5 +126,6 @@ var ctorNames = map[datatype.Combiner]string{
 	datatype.CombinerResized:       "MPI_Type_create_resized",
 }
 
-// thisMPI is the MPI library the shim was built for (shim.h's MPIDBG_MPI_ID).
-func thisMPI() registry.MPI { return registry.MPI(C.mpidbg_mpi_id()) }
+// thisMPI is the MPI library the shim was built for (shim.h's
+// MPIDBG_MPI_ID, which registry.c writes into the registry at load time).
+func thisMPI() registry.MPI { return registry.MPI(C.mpidbg_registry.mpi) }

@@ -15,8 +15,14 @@
  * a call with a bad one returns an error, so the shim always calls it. */
 #define MPIDBG_DEREFS_HANDLES 0
 #define MPIDBG_IS_BUILTIN_TYPE(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x4c000000u)
-#define MPIDBG_BUILTIN_TYPE_SIZE(h) ((int64_t)((MPIDBG_H(h) >> 8) & 0xff))
+/* expected builtin, as the checks' callers mostly pass predefined types */
+#define MPIDBG_BUILTIN_TYPE_SIZE_OR(h) \
+    (MPIDBG_LIKELY(MPIDBG_IS_BUILTIN_TYPE(h)) ? (int64_t)((MPIDBG_H(h) >> 8) & 0xff) : (int64_t)-1)
 #define MPIDBG_IS_BUILTIN_OP(h) ((MPIDBG_H(h) & 0xfc000000u) == 0x58000000u)
+/* MPI_MAX is 0x58000001 ... MPI_NO_OP 0x5800000e, in enum mpidbg_opi's
+ * order (builtin.c checks each) */
+#define MPIDBG_BUILTIN_OP_INDEX(h) \
+    (MPIDBG_H(h) - 0x58000001u < (unsigned)MPIDBG_NOPS - 1 ? (int)(MPIDBG_H(h) - 0x58000000u) : 0)
 
 /* MPICH returns builtin request handles (0x6c0000xx) for operations that
  * completed when they started: one handle value shared by any number of
@@ -30,7 +36,9 @@
 #define MPIDBG_IS_MINTED_REQ(h) ((MPIDBG_H(h) & 0xfe000000u) == 0x6e000000u)
 #define MPIDBG_MINTABLE(r) ((MPIDBG_H(r) & 0x03ffffffu) <= 0x3fu)
 #define MPIDBG_MINT(slot, r) ((MPI_Request)(0x6e000000u | ((uint32_t)(slot) << 6) | (MPIDBG_H(r) & 0x3fu)))
-#define MPIDBG_MINT_SLOT(h) ((uint32_t)(((h) >> 6) & ((1u << 19) - 1)))
+#define MPIDBG_MINT_SLOT(h) ((uint32_t)(((h) >> 6) & (MPIDBG_MINT_SLOTS - 1)))
+_Static_assert((MPIDBG_MINT_SLOTS & (MPIDBG_MINT_SLOTS - 1)) == 0 && MPIDBG_MINT_SLOTS << 6 <= 0x02000000u,
+               "a minted MPICH handle holds its slot in bits 6-24");
 static inline MPI_Request mpidbg_req_real(MPI_Request r)
 {
     return MPIDBG_IS_MINTED_REQ(r) ? (MPI_Request)(0x6c000000u | (MPIDBG_H(r) & 0x3fu)) : r;

@@ -20,14 +20,23 @@
  * handler instead, as a checking MPI would (report.c). */
 #define MPIDBG_DEREFS_HANDLES 1
 
-/* mpidbg_ompi_type_size is the size of a predefined contiguous datatype,
- * 0 for any other handle. */
-int64_t mpidbg_ompi_type_size(uint64_t h) __attribute__((visibility("hidden")));
-/* mpidbg_ompi_type_add enters one, from MPI_Init (registry.c). */
+/* mpidbg_ompi_types maps a predefined contiguous datatype to its size
+ * (the value, never 0: a type of size 0 is not entered). Filled once in
+ * MPI_Init by mpidbg_ompi_type_add (registry.c), before any wrapper checks
+ * a handle; read without a lock. */
+extern struct mpidbg_hmap mpidbg_ompi_types __attribute__((visibility("hidden")));
 void mpidbg_ompi_type_add(uint64_t h, int64_t size) __attribute__((visibility("hidden")));
-#define MPIDBG_IS_BUILTIN_TYPE(h) (mpidbg_ompi_type_size(MPIDBG_H(h)) > 0)
-#define MPIDBG_BUILTIN_TYPE_SIZE(h) mpidbg_ompi_type_size(MPIDBG_H(h))
-#define MPIDBG_IS_BUILTIN_OP(h) (mpidbg_builtin_op_index(MPIDBG_H(h)) > 0)
+static inline int64_t mpidbg_ompi_type_size_or(uint64_t h)
+{
+    void *v = mpidbg_hmap_get(&mpidbg_ompi_types, h);
+    return v ? (int64_t)(intptr_t)v : -1;
+}
+#define MPIDBG_BUILTIN_TYPE_SIZE_OR(h) mpidbg_ompi_type_size_or(MPIDBG_H(h))
+#define MPIDBG_IS_BUILTIN_TYPE(h) (MPIDBG_BUILTIN_TYPE_SIZE_OR(h) >= 0)
+/* mpidbg_ompi_op_index looks the handle up among the 14 (builtin.c) */
+int mpidbg_ompi_op_index(uint64_t h) __attribute__((visibility("hidden")));
+#define MPIDBG_BUILTIN_OP_INDEX(h) mpidbg_ompi_op_index(MPIDBG_H(h))
+#define MPIDBG_IS_BUILTIN_OP(h) (MPIDBG_BUILTIN_OP_INDEX(h) > 0)
 
 /* Open MPI completes an operation on MPI_PROC_NULL at once and returns
  * &ompi_request_empty for it (ompi/mpi/c/isend.c, irecv.c): one handle
@@ -36,7 +45,7 @@ void mpidbg_ompi_type_add(uint64_t h, int64_t size) __attribute__((visibility("h
  * mpidbg_ompi_mint, which nothing else can hold, and gives MPI
  * &ompi_request_empty back (requests.c). */
 extern struct ompi_predefined_request_t ompi_request_empty;
-extern char mpidbg_ompi_mint[1u << 19] __attribute__((visibility("hidden")));
+extern char mpidbg_ompi_mint[MPIDBG_MINT_SLOTS] __attribute__((visibility("hidden")));
 #define MPIDBG_IS_BUILTIN_REQ(h) (MPIDBG_H(h) == (uint64_t)(uintptr_t)&ompi_request_empty)
 #define MPIDBG_IS_MINTED_REQ(h) (MPIDBG_H(h) - (uint64_t)(uintptr_t)mpidbg_ompi_mint < sizeof mpidbg_ompi_mint)
 #define MPIDBG_MINTABLE(r) 1

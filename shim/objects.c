@@ -155,8 +155,8 @@ int mpidbg_tinfo_get(uint64_t h, struct mpidbg_tinfo *ti)
     ti->ok = 0;
     ti->site = 0;
     ti->call = -1;
-    if (MPIDBG_LIKELY(MPIDBG_IS_BUILTIN_TYPE(h))) {
-        int64_t s = MPIDBG_BUILTIN_TYPE_SIZE(h);
+    int64_t s = MPIDBG_BUILTIN_TYPE_SIZE_OR(h); /* one lookup: -1 when not builtin */
+    if (MPIDBG_LIKELY(s >= 0)) {
         ti->ok = ti->builtin = 1;
         ti->size = ti->extent = ti->true_ub = s;
         ti->true_lb = 0;
@@ -216,8 +216,9 @@ static void free_returned(MPI_Datatype t)
 }
 
 /* mpidbg_type_new records the datatype a constructor returned, with its
- * arguments as MPI_Type_get_contents gives them. */
-void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
+ * arguments as MPI_Type_get_contents gives them; oldtypes are the
+ * constructor's old types as the program gave them (NULL, 0: none). */
+void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *oldtypes, int64_t noldtypes)
 {
     if (t == MPI_DATATYPE_NULL || MPIDBG_IS_BUILTIN_TYPE(t))
         return;
@@ -251,9 +252,9 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t)
     /* the program's own old types when the wrapper has them: the
      * returned ones may be new objects, freed here, whose handle values
      * a later type can take */
-    int given = cx && cx->oldtypes && cx->noldtypes == nt;
+    int given = oldtypes && noldtypes == nt;
     for (int i = 0; i < nt; i++) {
-        types[i] = MPIDBG_H(given ? cx->oldtypes[i] : dts[i]);
+        types[i] = MPIDBG_H(given ? oldtypes[i] : dts[i]);
         free_returned(dts[i]);
     }
     free(dts);

@@ -14,15 +14,6 @@
 #define _GNU_SOURCE 1 /* process_vm_readv, for Open MPI */
 #include "shim.h"
 
-enum {
-    PROBE_TYPE = MPIDBG_HK_TYPE,
-    PROBE_COMM = MPIDBG_HK_COMM,
-    PROBE_GROUP = MPIDBG_HK_GROUP,
-    PROBE_OP = MPIDBG_HK_OP,
-    PROBE_WIN = MPIDBG_HK_WIN,
-    PROBE_REQUEST = MPIDBG_HK_REQUEST,
-};
-
 #ifdef OPEN_MPI
 #include <sys/uio.h>
 #include <unistd.h>
@@ -46,9 +37,9 @@ static int readable(uint64_t a, void *out, size_t n)
 static int askable(int kind, uint64_t h)
 {
     static char *const want[] = {
-        [PROBE_TYPE] = ompi_datatype_t_class, [PROBE_COMM] = ompi_communicator_t_class,
-        [PROBE_GROUP] = ompi_group_t_class,   [PROBE_OP] = ompi_op_t_class,
-        [PROBE_WIN] = ompi_win_t_class,       [PROBE_REQUEST] = ompi_request_t_class,
+        [MPIDBG_HK_TYPE] = ompi_datatype_t_class, [MPIDBG_HK_COMM] = ompi_communicator_t_class,
+        [MPIDBG_HK_GROUP] = ompi_group_t_class,   [MPIDBG_HK_OP] = ompi_op_t_class,
+        [MPIDBG_HK_WIN] = ompi_win_t_class,       [MPIDBG_HK_REQUEST] = ompi_request_t_class,
     };
     uint64_t cls;
     if (!h || h % 8 || !readable(h, &cls, sizeof cls))
@@ -75,8 +66,8 @@ static int askable(int kind, uint64_t h)
     static const struct {
         unsigned objkind, prealloc;
     } k[] = {
-        [PROBE_TYPE] = {3, 8}, [PROBE_COMM] = {1, 8}, [PROBE_GROUP] = {2, 8},
-        [PROBE_OP] = {6, 16},  [PROBE_WIN] = {8, 8},  [PROBE_REQUEST] = {11, 8},
+        [MPIDBG_HK_TYPE] = {3, 8}, [MPIDBG_HK_COMM] = {1, 8}, [MPIDBG_HK_GROUP] = {2, 8},
+        [MPIDBG_HK_OP] = {6, 16},  [MPIDBG_HK_WIN] = {8, 8},  [MPIDBG_HK_REQUEST] = {11, 8},
     };
     uint32_t v = (uint32_t)h;
     if (h > 0xffffffffu || ((v >> 26) & 0xf) != k[kind].objkind)
@@ -112,28 +103,28 @@ static int probe(int kind, uint64_t h)
     PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     int rc = MPI_ERR_OTHER, n, flag;
     switch (kind) {
-    case PROBE_TYPE: {
+    case MPIDBG_HK_TYPE: {
         MPI_Count size;
         rc = PMPI_Type_size_x((MPI_Datatype)h, &size);
         break;
     }
-    case PROBE_COMM:
+    case MPIDBG_HK_COMM:
         rc = PMPI_Comm_size((MPI_Comm)h, &n);
         break;
-    case PROBE_GROUP:
+    case MPIDBG_HK_GROUP:
         rc = PMPI_Group_size((MPI_Group)h, &n);
         break;
-    case PROBE_OP:
+    case MPIDBG_HK_OP:
         rc = PMPI_Op_commutative((MPI_Op)h, &n);
         break;
-    case PROBE_WIN: {
+    case MPIDBG_HK_WIN: {
         MPI_Group g;
         rc = PMPI_Win_get_group((MPI_Win)h, &g);
         if (rc == MPI_SUCCESS)
             PMPI_Group_free(&g);
         break;
     }
-    case PROBE_REQUEST:
+    case MPIDBG_HK_REQUEST:
         rc = PMPI_Request_get_status((MPI_Request)h, &flag, MPI_STATUS_IGNORE);
         break;
     }
@@ -150,21 +141,21 @@ static int probe(int kind, uint64_t h)
 
 struct mpidbg_tobj *mpidbg_adopt_type(uint64_t h)
 {
-    if (!probe(PROBE_TYPE, h))
+    if (!probe(MPIDBG_HK_TYPE, h))
         return NULL;
     return mpidbg_type_opaque((MPI_Datatype)h);
 }
 
 struct mpidbg_cobj *mpidbg_adopt_comm(uint64_t h)
 {
-    if (!probe(PROBE_COMM, h))
+    if (!probe(MPIDBG_HK_COMM, h))
         return NULL;
     return mpidbg_comm_new(NULL, (MPI_Comm)h, 1);
 }
 
 int mpidbg_adopt_group(uint64_t h)
 {
-    if (!probe(PROBE_GROUP, h))
+    if (!probe(MPIDBG_HK_GROUP, h))
         return 0;
     mpidbg_group_new(NULL, (MPI_Group)h, 1);
     return 1;
@@ -172,7 +163,7 @@ int mpidbg_adopt_group(uint64_t h)
 
 int mpidbg_adopt_op(uint64_t h)
 {
-    if (!probe(PROBE_OP, h))
+    if (!probe(MPIDBG_HK_OP, h))
         return 0;
     mpidbg_op_new(NULL, (MPI_Op)h, 1, NULL, 0);
     return 1;
@@ -180,7 +171,7 @@ int mpidbg_adopt_op(uint64_t h)
 
 struct mpidbg_wobj *mpidbg_adopt_win(uint64_t h)
 {
-    if (!probe(PROBE_WIN, h))
+    if (!probe(MPIDBG_HK_WIN, h))
         return NULL;
     mpidbg_win_new(NULL, (MPI_Win)h, NULL, 0, 1, MPI_COMM_NULL);
     return mpidbg_hmap_get(&mpidbg_wins, h);
@@ -188,5 +179,5 @@ struct mpidbg_wobj *mpidbg_adopt_win(uint64_t h)
 
 int mpidbg_adopt_request(uint64_t h)
 {
-    return probe(PROBE_REQUEST, h);
+    return probe(MPIDBG_HK_REQUEST, h);
 }

@@ -73,6 +73,7 @@ void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const c
     ev->index = -1;
     ev->related_call = -1;
     ev->type_call = -1;
+    ev->hkind = MPIDBG_HK_NONE;
 }
 
 /* mpidbg_break is where debuggers stop on a finding: the finding is in
@@ -86,17 +87,14 @@ __attribute__((noinline, used, visibility("default"))) void mpidbg_break(const s
  * of reaching MPI (MPIDBG_REFUSING), 0 when MPI may be called: the
  * handle is not the null handle and the MPI cannot follow it. A freed
  * object whose memory still holds the object is given to MPI, as it
- * would be without mpidbg. */
+ * would be without mpidbg. The reporter says the handle's kind. */
 static int refusal(const struct mpidbg_ev *ev)
 {
-    int kind, err;
     switch (ev->fid) {
     case MPIDBG_F_TYPE_UNKNOWN:
     case MPIDBG_F_TYPE_FREED:
-        kind = MPIDBG_HK_TYPE, err = MPI_ERR_TYPE;
-        break;
+    case MPIDBG_F_TYPE_DOUBLE_FREE: /* Open MPI's MPI_Type_free would release the freed object again */
     case MPIDBG_F_REQUEST_UNKNOWN:
-        kind = MPIDBG_HK_REQUEST, err = MPI_ERR_REQUEST;
         break;
     case MPIDBG_F_REQUEST_ACTIVE_START:
         /* Open MPI 4.1 starts an active persistent request again by
@@ -105,25 +103,36 @@ static int refusal(const struct mpidbg_ev *ev)
          * returns MPI_ERR_REQUEST; so does the shim, for Open MPI. */
         return MPI_ERR_REQUEST;
     case MPIDBG_F_INVALID_HANDLE:
-        if (ev->variant == MPIDBG_V_NULL || !ev->arg)
-            return 0;
-        if (strstr(ev->arg, "comm"))
-            kind = MPIDBG_HK_COMM, err = MPI_ERR_COMM;
-        else if (strstr(ev->arg, "win"))
-            kind = MPIDBG_HK_WIN, err = MPI_ERR_WIN;
-        else if (strstr(ev->arg, "group"))
-            kind = MPIDBG_HK_GROUP, err = MPI_ERR_GROUP;
-        else if (strstr(ev->arg, "request"))
-            kind = MPIDBG_HK_REQUEST, err = MPI_ERR_REQUEST;
-        else if (strcmp(ev->arg, "op") == 0)
-            kind = MPIDBG_HK_OP, err = MPI_ERR_OP;
-        else
+        if (ev->variant == MPIDBG_V_NULL)
             return 0;
         break;
     default:
         return 0;
     }
-    return mpidbg_followable(kind, ev->handle) ? 0 : err;
+    int err;
+    switch (ev->hkind) {
+    case MPIDBG_HK_TYPE:
+        err = MPI_ERR_TYPE;
+        break;
+    case MPIDBG_HK_COMM:
+        err = MPI_ERR_COMM;
+        break;
+    case MPIDBG_HK_GROUP:
+        err = MPI_ERR_GROUP;
+        break;
+    case MPIDBG_HK_OP:
+        err = MPI_ERR_OP;
+        break;
+    case MPIDBG_HK_WIN:
+        err = MPI_ERR_WIN;
+        break;
+    case MPIDBG_HK_REQUEST:
+        err = MPI_ERR_REQUEST;
+        break;
+    default:
+        return 0;
+    }
+    return mpidbg_followable(ev->hkind, ev->handle) ? 0 : err;
 }
 
 int mpidbg_refused(struct mpidbg_cx *cx)

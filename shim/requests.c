@@ -48,8 +48,6 @@ static uint32_t req_serial;
  * of the generated ones). Slots are reused last-freed first, so a loop
  * of small sends reuses the same few handles and their records. Under
  * the writer lock. */
-#define MINT_SLOTS (1u << 19)
-
 static uint32_t *mint_free;
 static uint32_t mint_nfree, mint_cap, mint_next;
 
@@ -58,7 +56,7 @@ static MPI_Request mint(MPI_Request r)
     uint32_t s;
     if (mint_nfree)
         s = mint_free[--mint_nfree];
-    else if (mint_next < MINT_SLOTS)
+    else if (mint_next < MPIDBG_MINT_SLOTS)
         s = mint_next++;
     else
         return r; /* half a million pending: the rest goes untracked */
@@ -287,6 +285,7 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
         return 1; /* made by a call the shim does not wrap */
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, cx, MPIDBG_F_REQUEST_UNKNOWN, arg);
+    ev.hkind = MPIDBG_HK_REQUEST;
     ev.index = index;
     ev.handle = MPIDBG_H(r);
     ev.variant = o ? MPIDBG_V_INACTIVE : MPIDBG_V_UNKNOWN;
@@ -350,6 +349,14 @@ static void drop_reqs(struct mpidbg_reqref *c, struct mpidbg_reqref *stack)
 {
     if (c != stack)
         free(c);
+}
+
+/* chk_statuses checks the statuses array of a completion call on n
+ * requests. MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h: no finding. */
+static void chk_statuses(struct mpidbg_cx *cx, MPI_Status *st, int n)
+{
+    if (st != MPI_STATUSES_IGNORE)
+        mpidbg_chk_array(cx, st, n, "array_of_statuses");
 }
 
 /* MPI gets the builtin value of a minted request (requests the program
@@ -542,9 +549,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    /* MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h */
-    if (array_of_statuses != MPI_STATUSES_IGNORE)
-        mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    chk_statuses(&cx, array_of_statuses, count);
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, c, stack);
@@ -575,9 +580,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    /* MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h */
-    if (array_of_statuses != MPI_STATUSES_IGNORE)
-        mpidbg_chk_array(&cx, array_of_statuses, count, "array_of_statuses");
+    chk_statuses(&cx, array_of_statuses, count);
     struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, c, stack);
@@ -671,8 +674,7 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(cx, incount, "incount");
     mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
-    if (array_of_statuses != MPI_STATUSES_IGNORE) /* NULL in Open MPI's mpi.h */
-        mpidbg_chk_array(cx, array_of_statuses, incount, "array_of_statuses");
+    chk_statuses(cx, array_of_statuses, incount);
     struct mpidbg_reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
     if (MPIDBG_REFUSING(cx))
         return refused(cx, c, stack);
@@ -718,6 +720,7 @@ int MPI_Request_free(MPI_Request *request)
         if (*request == MPI_REQUEST_NULL) {
             struct mpidbg_ev ev;
             mpidbg_ev_init(&ev, &cx, MPIDBG_F_INVALID_HANDLE, "request");
+            ev.hkind = MPIDBG_HK_REQUEST;
             ev.variant = MPIDBG_V_NULL;
             ev.handle = MPIDBG_H(*request);
             mpidbg_report(&cx, &ev);
@@ -743,6 +746,7 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     struct mpidbg_ev ev;
     if (r == MPI_REQUEST_NULL) {
         mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_HANDLE, arg);
+        ev.hkind = MPIDBG_HK_REQUEST;
         ev.variant = MPIDBG_V_NULL;
         ev.index = index;
         ev.handle = MPIDBG_H(r);
@@ -754,6 +758,7 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
     if (!o->persistent || o->active) {
         mpidbg_ev_init(&ev, cx, o->persistent ? MPIDBG_F_REQUEST_ACTIVE_START : MPIDBG_F_REQUEST_UNKNOWN, arg);
+        ev.hkind = MPIDBG_HK_REQUEST;
         ev.variant = o->persistent ? 0 : MPIDBG_V_NOT_PERSISTENT;
         ev.index = index;
         ev.handle = MPIDBG_H(r);

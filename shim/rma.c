@@ -358,7 +358,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     if (r.kind == MPIDBG_RMA_ACC) {
         /* a number every rank reads alike, not the handle (an address
          * under Open MPI); a user-defined op, erroneous here, is -2 */
-        int opi = mpidbg_builtin_op_index(MPIDBG_H(a->op));
+        int opi = MPIDBG_BUILTIN_OP_INDEX(a->op);
         r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : opi ? opi : -2;
         if (a->op == MPI_NO_OP && a->call != MPIDBG_CALL_MPI_Compare_and_swap)
             r.flags |= MPIDBG_RMA_NOOP;

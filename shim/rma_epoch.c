@@ -45,7 +45,7 @@
 
 static int32_t acc_op(const struct mpidbg_rma_rec *r)
 {
-    return r->op == MPIDBG_RMA_OP_CAS ? mpidbg_builtin_op_index(MPIDBG_H(MPI_REPLACE)) : r->op;
+    return r->op == MPIDBG_RMA_OP_CAS ? MPIDBG_OP_REPLACE : r->op;
 }
 
 /* why_conflict returns NULL when the two records may touch one byte

@@ -37,8 +37,6 @@ int mpidbg_rma_watchable(const struct mpidbg_rma_win *w)
 
 int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *tag, int32_t *stalled)
 {
-    if (!mpidbg_rma_watchable(w))
-        return 0;
     uint64_t base = (uint64_t)(uintptr_t)w->base;
     struct mpidbg_seg seg = {
         .addr = base,
@@ -66,7 +64,7 @@ int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *
 void mpidbg_rma_watch(struct mpidbg_rma_win *w)
 {
     uint64_t n = w->epochs++;
-    if (!w->log_id && mpidbg_rma_sampled(n, 8))
+    if (!w->log_id && mpidbg_rma_sampled(n, 8) && mpidbg_rma_watchable(w))
         w->log_id = mpidbg_rma_log_window(w, LOG_CAP, NULL, NULL);
 }
 

@@ -46,7 +46,7 @@ struct mpidbg_rma_rec {
     int32_t origin;   /* rank in the window's group */
     int32_t call;     /* call id */
     int32_t kind;     /* MPIDBG_RMA_READ ... */
-    int32_t op;       /* an accumulate's op: mpidbg_builtin_op_index, MPIDBG_RMA_OP_CAS, -2 user-defined; 0 none */
+    int32_t op;       /* an accumulate's op: MPIDBG_BUILTIN_OP_INDEX, MPIDBG_RMA_OP_CAS, -2 user-defined; 0 none */
     int32_t basic;    /* datatype.Basic of the target type (accumulates), -1 unknown */
     uint32_t flags;
     uint32_t site_mod; /* the call site, as another rank can name it (mpidbg_site_code) */
@@ -227,8 +227,9 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const
                                                  const char *epoch);
 /* mpidbg_rma_watchable: the window memory can be watched (tracking and
  * the category on, exchanges run, not a dynamic window). log_window hands
- * it to the tracker in log mode (tag, stalled: mpidbg_tr_what's); returns
- * the range's id, 0 when it is not watched. */
+ * a watchable window (its callers check: the passive path before it
+ * counts a watch period) to the tracker in log mode (tag, stalled:
+ * mpidbg_tr_what's); returns the range's id, 0 when it is not watched. */
 MPIDBG_RMA_HIDDEN int mpidbg_rma_watchable(const struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *tag,
                                             int32_t *stalled);

@@ -27,6 +27,45 @@
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* ---- handle maps (registry.c) ----
+ * An open-addressing map from handle to private object, read without a
+ * lock (entries are never removed; the array is replaced, never freed,
+ * when it grows) and written under the writer lock. Here, ahead of the
+ * MPI library specifics: Open MPI's predefined datatypes are one. */
+struct mpidbg_hslot {
+    uint64_t key;
+    void *val;
+};
+struct mpidbg_harr {
+    uint64_t mask;
+    uint64_t used;
+    int shift;
+    struct mpidbg_hslot s[];
+};
+struct mpidbg_hmap {
+    struct mpidbg_harr *a;
+};
+MPIDBG_HIDDEN void *mpidbg_hmap_get(struct mpidbg_hmap *m, uint64_t key);
+MPIDBG_HIDDEN void mpidbg_hmap_put(struct mpidbg_hmap *m, uint64_t key, void *val);
+MPIDBG_HIDDEN void mpidbg_hmap_each(struct mpidbg_hmap *m, void (*fn)(void *val, void *arg), void *arg);
+
+/* ---- predefined operations ----
+ * The predefined reduction operations (MPI-4.1 §6.9.2) are numbered
+ * 1..14 in this order for every MPI (0: not predefined), so that ranks
+ * compare operations by number, never by handle value (an Open MPI
+ * handle is an address, which differs between processes). builtin.c
+ * builds its table of handles and names from this list, and checks for
+ * MPICH that MPIDBG_BUILTIN_OP_INDEX gives each its number. */
+#define MPIDBG_BUILTIN_OPS(X) \
+    X(MAX) X(MIN) X(SUM) X(PROD) X(LAND) X(BAND) X(LOR) X(BOR) X(LXOR) X(BXOR) X(MINLOC) X(MAXLOC) X(REPLACE) X(NO_OP)
+#define MPIDBG_OP_ENUM(n) MPIDBG_OP_##n,
+enum mpidbg_opi { MPIDBG_OP_NONE, MPIDBG_BUILTIN_OPS(MPIDBG_OP_ENUM) MPIDBG_NOPS };
+#undef MPIDBG_OP_ENUM
+
+/* MPIDBG_MINT_SLOTS is how many minted request handles there can be at
+ * once (requests.c, MPIDBG_MINT below). */
+#define MPIDBG_MINT_SLOTS (1u << 19)
+
 /* ---- MPI library specifics ----
  * How handles are encoded differs between MPI libraries; the rest of the
  * shim uses only the names below (mpi_mpich.h and mpi_openmpi.h say what
@@ -34,8 +73,10 @@
  *   MPIDBG_MPI_ID                 enum mpidbg_mpi value of the registry
  *   MPIDBG_H(h)                   a handle as the registry's uint64_t
  *   MPIDBG_IS_BUILTIN_TYPE(h)     a predefined contiguous type (size = extent, lb 0)
- *   MPIDBG_BUILTIN_TYPE_SIZE(h)   its size
+ *   MPIDBG_BUILTIN_TYPE_SIZE_OR(h) its size, -1 for any other handle (one
+ *                                 lookup: MPICH's MPI_LB and MPI_UB have size 0)
  *   MPIDBG_IS_BUILTIN_OP(h)       a predefined reduction operation
+ *   MPIDBG_BUILTIN_OP_INDEX(h)    its enum mpidbg_opi number, 0 for any other handle
  *   MPIDBG_IS_BUILTIN_REQ(h)      a request handle MPI shares between operations
  *   MPIDBG_MINTABLE(r)            such a handle can be minted (requests.c)
  *   MPIDBG_MINT(slot, r)          the minted handle for slot; MPIDBG_MINT_SLOT(h) back
@@ -58,16 +99,12 @@
 struct mpidbg_cx;
 int mpidbg_refused(struct mpidbg_cx *cx) MPIDBG_HIDDEN;
 /* mpidbg_followable says whether the MPI may be given handle h of a kind
- * (enum mpidbg_hkind) without dying of it: always for MPICH; for Open
- * MPI when h points at an object of the kind's class (probe.c). */
-enum mpidbg_hkind { MPIDBG_HK_TYPE, MPIDBG_HK_COMM, MPIDBG_HK_GROUP, MPIDBG_HK_OP, MPIDBG_HK_WIN, MPIDBG_HK_REQUEST };
+ * (enum mpidbg_hkind, engine.h) without dying of it: always for MPICH;
+ * for Open MPI when h points at an object of the kind's class (probe.c). */
 int mpidbg_followable(int kind, uint64_t h) MPIDBG_HIDDEN;
 
-/* mpidbg_builtin_op_index numbers the predefined operations 1..14 in
- * one order for every MPI (0: not predefined), so that ranks compare
- * operations by number, never by handle value (an Open MPI handle is an
- * address, which differs between processes). builtin.c. */
-int mpidbg_builtin_op_index(uint64_t h) MPIDBG_HIDDEN;
+/* mpidbg_builtin_op_name names a predefined operation by its enum
+ * mpidbg_opi number, NULL for 0. builtin.c. */
 const char *mpidbg_builtin_op_name(int index) MPIDBG_HIDDEN;
 
 /* ---- the finding catalogue, as C knows it ----
@@ -219,8 +256,6 @@ struct mpidbg_cx {
     int32_t xr_blocked;     /* the blocked-call record is this call's */
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
-    const MPI_Datatype *oldtypes; /* a type constructor's old types, as given */
-    int32_t noldtypes;
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
@@ -234,26 +269,6 @@ MPIDBG_HIDDEN void mpidbg_registry_at_finalize(void);
 MPIDBG_HIDDEN void mpidbg_predef_add(uint64_t handle, int basic);
 MPIDBG_HIDDEN void mpidbg_model_changed(void);
 MPIDBG_HIDDEN void mpidbg_type_renamed(uint64_t h);
-
-/* An open-addressing map from handle to private object, read without a
- * lock (entries are never removed; the array is replaced, never freed,
- * when it grows) and written under the writer lock. */
-struct mpidbg_hslot {
-    uint64_t key;
-    void *val;
-};
-struct mpidbg_harr {
-    uint64_t mask;
-    uint64_t used;
-    int shift;
-    struct mpidbg_hslot s[];
-};
-struct mpidbg_hmap {
-    struct mpidbg_harr *a;
-};
-MPIDBG_HIDDEN void *mpidbg_hmap_get(struct mpidbg_hmap *m, uint64_t key);
-MPIDBG_HIDDEN void mpidbg_hmap_put(struct mpidbg_hmap *m, uint64_t key, void *val);
-MPIDBG_HIDDEN void mpidbg_hmap_each(struct mpidbg_hmap *m, void (*fn)(void *val, void *arg), void *arg);
 
 /* ---- objects (objects.c) ---- */
 struct mpidbg_tobj {
@@ -345,7 +360,7 @@ extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN
 
 MPIDBG_HIDDEN int mpidbg_tinfo_get(uint64_t handle, struct mpidbg_tinfo *ti);
 MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic);
-MPIDBG_HIDDEN void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t);
+MPIDBG_HIDDEN void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *oldtypes, int64_t noldtypes);
 MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_opaque(MPI_Datatype t);
 
 /* probe.c: handles no recorded call made, adopted when MPI accepts them */
@@ -423,8 +438,6 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->tag = 0;
     cx->persistent = 0;
     cx->refuse = 0;
-    cx->oldtypes = NULL;
-    cx->noldtypes = 0;
     cx->nfound = 0;
     cx->xr_blocked = 0;
     cx->xr_state = NULL;

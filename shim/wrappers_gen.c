@@ -5602,10 +5602,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     mpidbg_pre_MPI_Type_contiguous(&cx, count, oldtype, newtype);
     int rc = PMPI_Type_contiguous(count, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5627,10 +5625,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5652,10 +5648,8 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
     mpidbg_pre_MPI_Type_create_hvector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5679,10 +5673,8 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
     mpidbg_pre_MPI_Type_indexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5706,10 +5698,8 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
     mpidbg_pre_MPI_Type_create_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5732,10 +5722,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
     mpidbg_pre_MPI_Type_create_indexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5758,10 +5746,8 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint ar
     mpidbg_pre_MPI_Type_create_hindexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5783,10 +5769,8 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
     mpidbg_pre_MPI_Type_create_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     int rc = PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = array_of_types;
-        cx.noldtypes = count;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, array_of_types, (int64_t)count);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5811,10 +5795,8 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
     mpidbg_pre_MPI_Type_create_subarray(&cx, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     int rc = PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5840,10 +5822,8 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
     mpidbg_pre_MPI_Type_create_darray(&cx, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     int rc = PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5865,10 +5845,8 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
     mpidbg_pre_MPI_Type_create_resized(&cx, oldtype, lb, extent, newtype);
     int rc = PMPI_Type_create_resized(oldtype, lb, extent, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5889,10 +5867,8 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return mpidbg_refused(&cx);
     int rc = PMPI_Type_dup(oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5915,10 +5891,8 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
     mpidbg_pre_MPI_Type_hvector(&cx, count, blocklength, stride, oldtype, newtype);
     int rc = PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5944,10 +5918,8 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
     mpidbg_pre_MPI_Type_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     int rc = PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = &oldtype;
-        cx.noldtypes = 1;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, &oldtype, 1);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5971,10 +5943,8 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
     mpidbg_pre_MPI_Type_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     int rc = PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
-        cx.oldtypes = array_of_types;
-        cx.noldtypes = count;
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, array_of_types, (int64_t)count);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -5993,7 +5963,7 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     int rc = PMPI_Type_match_size(typeclass, size, datatype);
     if (rc == MPI_SUCCESS) {
         if (datatype)
-            mpidbg_type_new(&cx, *datatype);
+            mpidbg_type_new(&cx, *datatype, NULL, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6011,7 +5981,7 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     int rc = PMPI_Type_create_f90_integer(r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, NULL, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6029,7 +5999,7 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     int rc = PMPI_Type_create_f90_real(p, r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, NULL, 0);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6047,7 +6017,7 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     int rc = PMPI_Type_create_f90_complex(p, r, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
-            mpidbg_type_new(&cx, *newtype);
+            mpidbg_type_new(&cx, *newtype, NULL, 0);
     }
     mpidbg_leave(&cx);
     return rc;

@@ -92,7 +92,7 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     v[V_KIND] = (int64_t)xc->kind * 4 + xc->mode;
     v[V_ROOT] = rooted(xc->kind) ? xc->root : -1;
     /* 0 no op, 1 a user-defined one, 1 + the index of a predefined one */
-    v[V_OP] = xc->op ? 1 + mpidbg_builtin_op_index(xc->op) : 0;
+    v[V_OP] = xc->op ? 1 + MPIDBG_BUILTIN_OP_INDEX(xc->op) : 0;
     v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
     int me = co->rank, root = xc->root == me;
     int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;

@@ -384,15 +384,17 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			// the old types as the program gave them: MPI_Type_get_contents
 			// may return new, equivalent objects instead (MPI-4.1 §5.1.13;
 			// Open MPI does for derived ones), freed before the record is read
+			old := "NULL, 0"
 			for _, q := range c.Params {
-				switch q.Name {
-				case "oldtype":
-					post = append(post, "cx.oldtypes = &oldtype;", "cx.noldtypes = 1;")
-				case "array_of_types":
-					post = append(post, "cx.oldtypes = array_of_types;", "cx.noldtypes = count;")
+				switch q.Role {
+				case "type":
+					old = fmt.Sprintf("&%s, 1", q.Name)
+				case "types":
+					l, _ := c.lenExpr(q.Attr["len"])
+					old = fmt.Sprintf("%s, %s", q.Name, l)
 				}
 			}
-			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_type_new(&cx, *%s);", p.Name))
+			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_type_new(&cx, *%s, %s);", p.Name, old))
 		case "newcomm":
 			if r := p.Attr["deferred"]; r != "" {
 				post = append(post, fmt.Sprintf("if (%s && %s)", r, p.Name), fmt.Sprintf("    mpidbg_req_deferred_comm(&cx, *%s, %s);", r, p.Name))

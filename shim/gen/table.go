@@ -267,6 +267,18 @@ func (c *Call) validate() error {
 			if s, ok := p.Attr["inplace"]; ok && s != "any" && s != "root" {
 				return fmt.Errorf("side %s: inplace=%s", p.Name, s)
 			}
+		case p.Role == "newtype":
+			// the constructor's old types go to mpidbg_type_new: one
+			// {type} or one {types len=...} parameter, or none
+			n := 0
+			for _, q := range c.Params {
+				if q.Role == "type" || q.Role == "types" {
+					n++
+				}
+			}
+			if n > 1 {
+				return fmt.Errorf("%s: %d old-type parameters ({type}, {types}), at most 1", p.Name, n)
+			}
 		case p.Role == "newcomm":
 			if r := p.Attr["deferred"]; r != "" {
 				if err := need(r, "reqout"); err != nil {
