@@ -8,8 +8,8 @@ MPICC_OPENMPI ?= mpicc.openmpi
 BIN     := bin/mpidbg
 LIB     := lib/libmpidbg.so
 LIB_OPENMPI := lib/libmpidbg-openmpi.so
-# every Go package the command links (the shim and the tools under bench/ are built apart)
-SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './shim/*' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
+# every Go package the command links (the tools under bench/ are built apart)
+SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
 .PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall
 
@@ -29,7 +29,7 @@ $(BIN): $(SOURCES)
 # openmpi). The include and library paths come from each MPI's compiler
 # wrapper; shim/main.go has Debian's as the fallback.
 SHIM_SOURCES := $(wildcard shim/*.c shim/*.h shim/*.go shim/calls.tbl) \
-	$(shell find datatype registry checks wire -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod
+	$(shell find datatype shim checks wire internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod
 MPI_SHOW     := $(shell $(MPICC) -show 2>/dev/null)
 $(LIB): $(SHIM_SOURCES)
 	CGO_CFLAGS="-g -O2 $(filter -I%,$(MPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(MPI_SHOW))" \
@@ -107,7 +107,7 @@ uninstall:
 
 # Each fuzzer of each package for a short while (make fuzz FUZZTIME=5m for longer).
 FUZZTIME ?= 30s
-FUZZPKGS := ./datatype/ ./registry/ ./dap/gdbmi/
+FUZZPKGS := ./datatype/ ./shim/registry/ ./dap/gdbmi/
 fuzz:
 	@for p in $(FUZZPKGS); do \
 		for f in $$($(GO) test -list 'Fuzz.*' $$p | grep ^Fuzz); do \

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
-	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/run/launch"
 )
 
 const stopTimeout = 60 * time.Second

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/launch"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/launch"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/testenv"
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 // testMPI is one MPI library the adapter's tests run with: every launch

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/muesli/termenv"
 )
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 )
 
 // ReportJSONVersion is the version field of ReportJSON's output.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 )
 
 // SARIF 2.1.0: the schema SARIF output names, and its version.

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 /* Set to 1 by the debugger once it is attached (shim.h's break hooks are
- * in report.c; this one is read only here). */
+ * in finding.c; this one is read only here). */
 __attribute__((visibility("default"), used)) volatile int mpidbg_debugger_attached;
 
 static int launcher_rank(void)

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // describe writes the finding an event stands for: the catalogue's

@@ -14,7 +14,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/datatype"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // The entry points the C side calls. None of them may take the

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "registry.h"
+#include "reg.h"
 
 /* The kinds of MPI handles, for the checks that report one (an event's
  * hkind), for mpidbg_followable (shim.h) and for the probe (probe.c). */
@@ -121,7 +121,7 @@ extern uint8_t *mpidbg_go_type_blob(uint64_t type, int32_t *len); /* malloc'd: u
 extern int mpidbg_go_xr_match(struct mpidbg_xrmatch *m);           /* 1: a finding to report, m->msg says it */
 extern uint64_t mpidbg_go_sig_hash(uint64_t type, int64_t count);  /* hash of count x type's signature; 0 unknown */
 
-/* Helpers the Go side calls (registry.c, report.c). */
+/* Helpers the Go side calls (reg.c, finding.c). */
 #define MPIDBG_GOAPI __attribute__((visibility("hidden")))
 MPIDBG_GOAPI uint64_t mpidbg_type_record_addr(uint64_t handle); /* 0 if not a recorded derived type */
 MPIDBG_GOAPI uint64_t mpidbg_model_epoch(void);  /* changes when the predefined types change */

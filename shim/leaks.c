@@ -84,7 +84,7 @@ static void leak_request(void *v, void *arg)
     struct mpidbg_robj *o = v;
     struct leaks *L = arg;
     if (o->active && o->ow_site) {
-        /* lost when a new operation took its variable (checks.c) */
+        /* lost when a new operation took its variable (roles.c) */
         struct leak *e = leak_add(L, MPIDBG_F_REQUEST_OVERWRITTEN, o->ow_call, o->ow_site, o->handle);
         if (e) {
             e->rel_site = o->rec->site;

@@ -4,7 +4,7 @@
 //	go build -buildmode=c-shared -o lib/libmpidbg.so ./shim
 //
 // The C files define the MPI functions (wrappers_gen.c from calls.tbl,
-// plus the hand-written ones), keep the registry (registry.h) and run the
+// plus the hand-written ones), keep the registry (reg.h) and run the
 // cheap checks; the Go files are the engine the C side calls when it
 // needs the datatype model, a finding's text and element path, or the
 // launcher connection. docs/shim.md describes the design.

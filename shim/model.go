@@ -12,7 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/mpidbg/mpidbg/datatype"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // self reads this process's own memory: the registry's records and the
@@ -127,5 +127,5 @@ var ctorNames = map[datatype.Combiner]string{
 }
 
 // thisMPI is the MPI library the shim was built for (shim.h's
-// MPIDBG_MPI_ID, which registry.c writes into the registry at load time).
+// MPIDBG_MPI_ID, which reg.c writes into the registry at load time).
 func thisMPI() registry.MPI { return registry.MPI(C.mpidbg_registry.mpi) }

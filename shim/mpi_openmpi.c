@@ -9,7 +9,7 @@
 
 char mpidbg_ompi_mint[MPIDBG_MINT_SLOTS];
 
-/* A handle map (registry.c) whose value is the size itself: written
+/* A handle map (reg.c) whose value is the size itself: written
  * under the writer lock in MPI_Init before any wrapper checks a handle,
  * read without a lock. */
 struct mpidbg_hmap mpidbg_ompi_types;

@@ -17,12 +17,12 @@
 /* Open MPI follows a handle's pointer (MPI_Wait on a request variable
  * holding 0 dies of SIGSEGV), so the shim refuses a call whose handle it
  * found invalid: the call returns the error class through the error
- * handler instead, as a checking MPI would (report.c). */
+ * handler instead, as a checking MPI would (finding.c). */
 #define MPIDBG_DEREFS_HANDLES 1
 
 /* mpidbg_ompi_types maps a predefined contiguous datatype to its size
  * (the value, never 0: a type of size 0 is not entered). Filled once in
- * MPI_Init by mpidbg_ompi_type_add (registry.c), before any wrapper checks
+ * MPI_Init by mpidbg_ompi_type_add (reg.c), before any wrapper checks
  * a handle; read without a lock. */
 extern struct mpidbg_hmap mpidbg_ompi_types __attribute__((visibility("hidden")));
 void mpidbg_ompi_type_add(uint64_t h, int64_t size) __attribute__((visibility("hidden")));

@@ -1,7 +1,7 @@
 /*
  * The shim's internal interface: what the generated wrappers
  * (wrappers_gen.c), the hand-written wrappers and the Go side call. Not
- * installed, not a contract: registry.h is the contract.
+ * installed, not a contract: reg.h is the contract.
  *
  * Naming: everything here has external linkage because it spans several
  * C files of one shared library, so it is hidden (MPIDBG_HIDDEN) and
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "registry.h"
+#include "reg.h"
 #include "calls_gen.h"
 #include "engine.h"
 #include "xr.h"
@@ -27,7 +27,7 @@
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* ---- handle maps (registry.c) ----
+/* ---- handle maps (reg.c) ----
  * An open-addressing map from handle to private object, read without a
  * lock (entries are never removed; the array is replaced, never freed,
  * when it grows) and written under the writer lock. Here, ahead of the
@@ -259,7 +259,7 @@ struct mpidbg_cx {
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
-/* ---- registry writer (registry.c) ---- */
+/* ---- registry writer (reg.c) ---- */
 MPIDBG_HIDDEN void mpidbg_wlock(void);
 MPIDBG_HIDDEN void mpidbg_wunlock(void);
 MPIDBG_HIDDEN void *mpidbg_table_add(struct mpidbg_table *t, uint32_t *serial_out);
@@ -417,7 +417,7 @@ MPIDBG_HIDDEN void mpidbg_pending_flush(void);
 MPIDBG_HIDDEN void mpidbg_pending_check(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_t *at);
 
-/* ---- checks (checks.c): one function per role ---- */
+/* ---- checks (roles.c): one function per role ---- */
 MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
 
@@ -537,7 +537,7 @@ MPIDBG_HIDDEN void mpidbg_chk_freegroup(struct mpidbg_cx *cx, const MPI_Group *g
 MPIDBG_HIDDEN void mpidbg_chk_freeop(struct mpidbg_cx *cx, const MPI_Op *op, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_freewin(struct mpidbg_cx *cx, const MPI_Win *w, const char *arg);
 
-/* ---- reporting (report.c) ---- */
+/* ---- reporting (finding.c) ---- */
 MPIDBG_HIDDEN void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const char *arg);
 MPIDBG_HIDDEN void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev);
 MPIDBG_HIDDEN int mpidbg_enabled(int fid);

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 )
 
 // Real deadlocks under the real shim and MPICH: each program hangs (or,

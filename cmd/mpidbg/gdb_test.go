@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/internal/golden"
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 // gdbSession is what TestGdb asks gdb at the line "// stop here" of

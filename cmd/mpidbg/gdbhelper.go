@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mpidbg/mpidbg/gdbhelper"
+	"github.com/mpidbg/mpidbg/extensions/gdb/helper"
 	"github.com/spf13/pflag"
 )
 
@@ -24,7 +24,7 @@ docs/gdb-helper.md for the protocol.`,
 			if len(args) > 0 {
 				return &usageError{cmd: "gdb-helper", msg: fmt.Sprintf("takes no arguments, got %q", args[0]), hint: true}
 			}
-			return gdbhelper.New(os.Stdin, o.stdout, o.stderr, versionString()).Serve()
+			return helper.New(os.Stdin, o.stdout, o.stderr, versionString()).Serve()
 		}
 	},
 }

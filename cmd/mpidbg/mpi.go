@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 // jobTools is what a job runs with: the MPI library, the shim built for

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/testenv"
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 // needCompiler skips (or, under make test, fails) without m's compiler

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 )
 
 // uncommitted.c: rank 0 sends and rank 1 receives with a contiguous type

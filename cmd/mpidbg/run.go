@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/pretty"
-	"github.com/mpidbg/mpidbg/report"
-	"github.com/mpidbg/mpidbg/symbolize"
+	"github.com/mpidbg/mpidbg/run/report"
+	"github.com/mpidbg/mpidbg/run/symbolize"
 	"github.com/mpidbg/mpidbg/wire"
 	"github.com/spf13/pflag"
 )

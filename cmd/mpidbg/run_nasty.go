@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 	"github.com/spf13/pflag"
 )

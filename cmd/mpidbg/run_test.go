@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

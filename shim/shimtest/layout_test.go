@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // TestLayout compares the C compiler's offsetof and sizeof for every
-// field and structure of registry.h (testdata/layout.c) with the offsets
+// field and structure of reg.h (testdata/layout.c) with the offsets
 // package registry decodes: the two sides of the registry contract. It
 // runs once per library because the program is compiled with that
 // library's compiler wrapper, as the shim is.
@@ -46,7 +46,7 @@ func testLayout(t *testing.T, l *lib) {
 	}
 	for name := range registry.Offsets {
 		if !seen[name] {
-			t.Errorf("registry.Offsets has %s, which registry.h does not", name)
+			t.Errorf("registry.Offsets has %s, which reg.h does not", name)
 		}
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/testenv"
-	"github.com/mpidbg/mpidbg/mpilib"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // lib is one MPI library the shim is built for: every test that runs a

@@ -3,7 +3,7 @@ package shimtest
 import (
 	"testing"
 
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // TestRegistryLive stops a rank at a finding and decodes its registry

@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/launch"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

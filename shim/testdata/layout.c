@@ -1,10 +1,10 @@
-/* Prints the offset of every field of registry.h and the size of every
+/* Prints the offset of every field of reg.h and the size of every
  * structure as "struct.field offset" and "struct size" lines, for
  * shim/shimtest to compare with package registry. */
 #include <stddef.h>
 #include <stdio.h>
 
-#include "registry.h"
+#include "reg.h"
 
 #define F(s, f) printf("%s.%s %zu\n", #s, #f, offsetof(struct s, f))
 #define S(s) printf("%s %zu\n", #s, sizeof(struct s))

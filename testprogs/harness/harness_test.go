@@ -24,7 +24,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/testenv"
-	"github.com/mpidbg/mpidbg/mpilib"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 var (

@@ -11,7 +11,7 @@
 // would abort): MPI_ERRORS_RETURN keeps the job going, and the first start
 // completes with the peer's one message. Open MPI 4.1 posts a second
 // receive instead and may wait for ever on it, natively; under mpidbg the
-// shim rejects the second start as MPICH does (shim/report.c).
+// shim rejects the second start as MPICH does (shim/finding.c).
 #include <mpi.h>
 #include <stdio.h>
 

@@ -12,7 +12,7 @@
 // Open MPI's handle is the address of the freed object, which MPI_Type_free
 // follows: natively it decrements a count in freed heap memory (where the
 // allocator keeps its own data) and returns MPI_SUCCESS. Under mpidbg the
-// shim refuses the call and returns MPI_ERR_TYPE instead (shim/report.c):
+// shim refuses the call and returns MPI_ERR_TYPE instead (shim/finding.c):
 // MPI_ERRORS_RETURN keeps the job going.
 //
 // Not run with MPICH: its MPI_Type_free takes the count of the destroyed

@@ -305,7 +305,7 @@ type-tree path and source site."""
 
 # break-on-error
 
-HOOK = "mpidbg_break"  # shim/report.c: called once for every finding
+HOOK = "mpidbg_break"  # shim/finding.c: called once for every finding
 
 
 def latest_finding():

@@ -1,10 +1,10 @@
-package gdbhelper
+package helper
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/deadlock"
+	"github.com/mpidbg/mpidbg/checks/deadlock"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

@@ -1,4 +1,4 @@
-package gdbhelper
+package helper
 
 import (
 	"bufio"
@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/internal/golden"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // fakeGDB plays gdb's side: it sends requests and serves the helper's

@@ -1,4 +1,4 @@
-package gdbhelper
+package helper
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/datatype"
 	"github.com/mpidbg/mpidbg/pretty"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // snapshot reads the registry the request names, through gdb. Every

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

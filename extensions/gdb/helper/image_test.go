@@ -1,4 +1,4 @@
-package gdbhelper
+package helper
 
 import (
 	"encoding/binary"
@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/mpidbg/mpidbg/datatype"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
 )
 

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // MPI is a library, numbered as the registry records it.

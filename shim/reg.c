@@ -1,6 +1,6 @@
 /*
  * The registry writer: the one exported structure mpidbg_registry
- * (layout in registry.h), its tables in chunks that never move, the
+ * (layout in reg.h), its tables in chunks that never move, the
  * private handle maps, the writer lock and the generation seqlock, and
  * the findings ring.
  *

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/deadlock"
+	"github.com/mpidbg/mpidbg/checks/deadlock"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

@@ -1,6 +1,6 @@
 package registry
 
-// Byte offsets and sizes of the structures in shim/registry.h version 1,
+// Byte offsets and sizes of the structures in shim/reg.h version 1,
 // for LP64 (x86_64, aarch64). The shim's tests compare them with the C
 // compiler's offsetof, so the two cannot drift apart silently.
 

@@ -1,4 +1,4 @@
-// Package registry decodes the mpidbg registry (shim/registry.h, version
+// Package registry decodes the mpidbg registry (shim/reg.h, version
 // 1) from any memory reader: the Go engine inside a rank reading its own
 // memory, gdb reading a live rank or a core file, a /proc/PID/mem reader.
 // It is the one decoder of that layout in the project.

@@ -36,7 +36,7 @@ static void report_plain(struct mpidbg_cx *cx, int fid, int variant, const char 
 
 /* report_handle reports a finding about handle h of kind hkind (enum
  * mpidbg_hkind), which says both what to call it and, for Open MPI,
- * whether MPI may follow it (report.c). */
+ * whether MPI may follow it (finding.c). */
 static void report_handle(struct mpidbg_cx *cx, int fid, int variant, const char *arg, int index, uint64_t h,
                           int hkind, uint64_t rel_site, int rel_call, int rel_kind)
 {

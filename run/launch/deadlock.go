@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/deadlock"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/checks/deadlock"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

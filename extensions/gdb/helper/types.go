@@ -1,4 +1,4 @@
-package gdbhelper
+package helper
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/datatype"
 	"github.com/mpidbg/mpidbg/pretty"
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // onType shows one datatype the way `mpidbg inspect` does; view picks

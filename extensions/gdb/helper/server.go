@@ -4,7 +4,7 @@
 // helper asks gdb for the memory it needs to answer. The helper never
 // touches the debugged process, so the same code serves a live rank and
 // a core file.
-package gdbhelper
+package helper
 
 import (
 	"bufio"

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 

@@ -1,11 +1,11 @@
-package gdbhelper
+package helper
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/registry"
+	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
 )
 

@@ -1,4 +1,4 @@
-package gdbhelper
+package helper
 
 import (
 	"bytes"

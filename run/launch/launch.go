@@ -13,7 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/report"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
