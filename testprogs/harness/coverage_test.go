@@ -1,0 +1,67 @@
+// TestCoverage: every catalogued finding id has a planted bug.
+
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+)
+
+// catalogues are the files of package checks whose finding ids need a
+// planted bug.
+var catalogues = []string{"catalogue_local.go", "catalogue_cross.go", "catalogue_race.go"}
+
+// TestCoverage: every finding id of the catalogues has a planted bug, and
+// every annotation names a catalogued id.
+func TestCoverage(t *testing.T) {
+	progs := loadPrograms(t, progDirs)
+	for _, lib := range mpilib.All {
+		// every MPI library needs a planted bug per id: an annotation for
+		// one library only does not cover the other, nor does a program not
+		// run with it: skip[MPI], or "// mpi: N" (which libraries are new
+		// enough is known only when the tests run, so such a program
+		// covers none)
+		wanted := map[string][]string{} // id -> programs
+		for _, p := range progs {
+			if p.skipFor[lib.String()] != "" || p.mpiVersion > 0 {
+				continue
+			}
+			for l, list := range p.forMPI(lib.String()).wants {
+				for _, id := range list {
+					if _, ok := checks.Lookup(id); !ok {
+						t.Errorf("%s:%d: want %q: no such finding id in the catalogue", p.file, l, id)
+					}
+					if !slices.Contains(wanted[id], p.file) {
+						wanted[id] = append(wanted[id], p.file)
+					}
+				}
+			}
+		}
+		for _, cat := range catalogues {
+			src, err := os.ReadFile(filepath.Join(rootDir, "checks", cat))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := catalogID.FindAllStringSubmatch(string(src), -1)
+			if len(ids) == 0 {
+				t.Fatalf("no ids found in checks/%s", cat)
+			}
+			for _, m := range ids {
+				id := m[1]
+				if len(wanted[id]) == 0 {
+					t.Errorf("%s: finding id %q (checks/%s) has no planted bug in testprogs/{%s}", lib, id, cat, strings.Join(progDirs, ","))
+					continue
+				}
+				sort.Strings(wanted[id])
+				t.Logf("%s %-24s %s", lib, id, strings.Join(wanted[id], " "))
+			}
+		}
+	}
+}

@@ -1,0 +1,163 @@
+// TestPlanted (under mpidbg) and TestNative (without it).
+
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPlanted runs every program under mpidbg and compares its findings
+// with the program's annotations.
+func TestPlanted(t *testing.T) {
+	progs := loadPrograms(t, chosenDirs(t))
+	bin := needMpidbg(t)
+	for _, tools := range needMPIs(t) {
+		t.Run(tools.name, func(t *testing.T) {
+			for _, p := range progs {
+				runs := []struct {
+					name  string
+					flags []string
+				}{{p.name, p.flags}}
+				if p.ok && p.usesRMA {
+					// correct one-sided programs must stay clean when the forcing
+					// mode holds, splits and reorders their operations
+					runs = append(runs, struct {
+						name  string
+						flags []string
+					}{p.name + "_nasty", append(slices.Clip(p.flags), nastyFlags...)})
+				}
+				for _, r := range runs {
+					t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, bin, p, r.flags) })
+				}
+			}
+		})
+	}
+}
+
+// nastyFlags are the flags of the second run of correct one-sided
+// programs: a fixed seed, so that a failure replays.
+var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
+
+// testPlanted runs one program under mpidbg with flags and compares its
+// findings with its annotations.
+func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
+	t.Parallel()
+	skipForMPI(t, tools, p)
+	p = p.forMPI(tools.name)
+	release := acquire()
+	defer release()
+	exe := build(t, tools, p)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpi", tools.name, "--mpiexec", tools.exec,
+		"--shim", tools.shim, "--json", out}
+	argv = append(append(argv, flags...), exe)
+	res := run(dir, argv...)
+	details := func() string {
+		return fmt.Sprintf("%s\nmpidbg exit status %d\n--- program output:\n%s\n--- mpidbg report and errors:\n%s",
+			strings.Join(argv, " "), res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
+	}
+	if res.timedOut {
+		t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%s: no JSON report: %v\n%s", p.file, err, details())
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("%s: bad JSON report: %v\n%s", p.file, err, data)
+	}
+	if rep.Version != 1 {
+		t.Errorf("%s: report version %d, want 1", p.file, rep.Version)
+	}
+	problems := compare(p, rep.Findings)
+	switch {
+	case p.ok && res.exit != 0:
+		problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0", res.exit))
+	case p.ok && string(res.stdout) != p.name+": OK\n":
+		problems = append(problems, fmt.Sprintf("program output %q, want %q", res.stdout, p.name+": OK\n"))
+	case !p.ok && p.deadlocks():
+		// mpidbg ended the job after reporting the deadlock: any
+		// exit status, as long as it ended by itself (not timed out)
+	case !p.ok && res.exit != 0 && res.exit != 1:
+		problems = append(problems, fmt.Sprintf("exit status %d under mpidbg, want 0 or 1 (a rank failed?)", res.exit))
+	}
+	for _, f := range rep.Findings {
+		t.Logf("found %s", f) // shown with -v
+	}
+	if len(problems) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: got/want mismatch\n", p.file)
+		for _, pr := range problems {
+			fmt.Fprintf(&b, "  %s\n", pr)
+		}
+		fmt.Fprintf(&b, "all findings (%d):\n", len(rep.Findings))
+		for _, f := range rep.Findings {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
+		b.WriteString(details())
+		t.Error(b.String())
+	}
+}
+
+// ucxLogLine is a line UCX (under MPICH) logs on standard output, such as
+// the warning for a message still unmatched at MPI_Finalize that a
+// lost-message bug leaves:
+//
+//	[1795358518.709923] [vm:32167:0]       tag_match.c:62   UCX  WARN  unexpected tag-receive descriptor 0x563c9bb7e140 was not matched
+var ucxLogLine = regexp.MustCompile(`(?m)^\[\d+\.\d+\] \[[^\]]*\]\s+\S+\s+UCX\s+\w+ .*\n?`)
+
+// TestNative runs every program without mpidbg: it must exit 0, an ok_
+// program must print exactly its OK line, and a bug program nothing but
+// UCX's own log lines. A program declared "// native: hangs" is built but
+// not run.
+func TestNative(t *testing.T) {
+	progs := loadPrograms(t, chosenDirs(t))
+	for _, tools := range needMPIs(t) {
+		t.Run(tools.name, func(t *testing.T) { testNative(t, tools, progs) })
+	}
+}
+
+func testNative(t *testing.T, tools mpiTools, progs []program) {
+	for _, p := range progs {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			skipForMPI(t, tools, p)
+			p := p.forMPI(tools.name)
+			release := acquire()
+			defer release()
+			exe := build(t, tools, p)
+			if p.nativeHangs {
+				t.Skipf("%s: declared \"// native: hangs\": it deadlocks without mpidbg", p.file)
+			}
+			res := run(filepath.Dir(exe), tools.exec, "-n", strconv.Itoa(p.ranks), exe)
+			want, got := "", string(res.stdout)
+			if p.ok {
+				want = p.name + ": OK\n"
+			} else {
+				got = ucxLogLine.ReplaceAllString(got, "")
+			}
+			switch {
+			case res.timedOut:
+				t.Errorf("%s: timed out after %v natively (hang?)", p.file, *timeout)
+			case p.nativeCrashes:
+				if res.exit == 0 {
+					t.Errorf("%s: declared \"// native[%s]: crashes\" but exited 0", p.file, tools.name)
+				}
+			case res.exit != 0:
+				t.Errorf("%s: exit status %d natively, want 0\nstdout:\n%s\nstderr:\n%s", p.file, res.exit, tail(res.stdout, 2000), tail(res.stderr, 4000))
+			case got != want:
+				t.Errorf("%s: output %q natively, want %q\nstderr:\n%s", p.file, got, want, tail(res.stderr, 4000))
+			}
+		})
+	}
+}
