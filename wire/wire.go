@@ -1,23 +1,3 @@
-// Package wire is the protocol between the ranks of a job run under the
-// shim and the process that launched it (`mpidbg run`, later `mpidbg dap`):
-// newline-delimited JSON messages over a stream connection, rank to
-// launcher.
-//
-// A rank connects to the address in the environment variable
-// MPIDBG_REPORT ("unix:/path" or "tcp:host:port") when MPI_Init returns,
-// sends one Hello, then a Finding for each finding as it happens (written
-// before the MPI call that found it goes on, so that a rank that crashes
-// afterwards has lost nothing), and a Bye from MPI_Finalize. The launcher
-// takes a connection that closes without Bye as a rank that died. A rank
-// never waits for the launcher to read: if the connection is lost, the
-// rank writes findings to standard error instead and carries on.
-//
-// For the deadlock detector (blocked.go) a rank also sends Blocked when
-// one MPI call has not returned for 100 ms (what it waits for, in
-// MPI_COMM_WORLD ranks, and its stack) and Unblocked when that call
-// returns. The launcher's only message to a rank, on the same connection,
-// is Stop: stop yourself (SIGSTOP) for a debugger. A rank ignores kinds
-// it does not know, so that new commands can be added.
 package wire
 
 import (
