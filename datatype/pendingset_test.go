@@ -1,5 +1,10 @@
 package datatype
 
+// PendingSet lives with the tests: the shim keeps its pending buffers in C
+// (shim/pending.c) and asks Overlap only when bounds intersect, so only
+// the benchmarks that compare the two approaches (docs/PERFORMANCE.md,
+// "Pending set") use it.
+//
 // PendingSet holds the buffers of operations in flight (nonblocking sends
 // and receives, persistent requests, one-sided windows), each under an id
 // the caller chooses (a request handle, say), and answers which of them a
