@@ -1,9 +1,49 @@
 package dap
 
-import "github.com/google/go-dap"
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/google/go-dap"
+)
+
+// handle hands one request to its handler; true ends Serve. A handler
+// that panics fails its request instead of ending the server: the
+// session, and every rank under its gdb, outlive a bug in one request's
+// code, and the client can go on (or disconnect cleanly, which kills or
+// detaches the ranks as usual).
+func (s *Server) handle(m dap.Message) (stop bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.recovered(m, v, debug.Stack())
+			stop = false
+		}
+	}()
+	return s.dispatch(m)
+}
+
+// recovered reports a handler's panic: the stack to the log and to
+// standard error (never standard output, which may be the protocol),
+// and an error response to the request.
+func (s *Server) recovered(m dap.Message, v any, stack []byte) {
+	what := fmt.Sprintf("%T", m)
+	req, isRequest := m.(dap.RequestMessage)
+	if isRequest {
+		what = fmt.Sprintf("the %q request", req.GetRequest().Command)
+	}
+	s.logf("panic in %s: %v\n%s", what, v, stack)
+	fmt.Fprintf(s.stderr, "mpidbg dap: panic in %s (the session goes on): %v\n%s", what, v, stack)
+	if isRequest {
+		s.fail(req, errInternal, "mpidbg dap failed on the %s request (an internal error: %v); "+
+			"the session goes on, and the log (--log) has the details for a bug report", req.GetRequest().Command, v)
+	}
+}
 
 // dispatch hands one request to its handler; true ends Serve.
 func (s *Server) dispatch(m dap.Message) bool {
+	if s.cfg.beforeDispatch != nil {
+		s.cfg.beforeDispatch(m)
+	}
 	switch req := m.(type) {
 	case *dap.InitializeRequest:
 		s.onInitializeRequest(req)

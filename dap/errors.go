@@ -11,6 +11,7 @@ import (
 const (
 	errDecode       = 1001 // the request could not be decoded
 	errUnsupported  = 1002 // a request this adapter does not serve
+	errInternal     = 1004 // the handler failed (a panic, recovered)
 	errNoSession    = 1003 // a request that needs a launched or attached job
 	errLaunchArgs   = 2001 // the launch configuration is wrong
 	errLaunchFailed = 2002 // the job, or gdb, could not be started

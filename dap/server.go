@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
 	"sync"
 
 	"github.com/google/go-dap"
@@ -34,6 +35,13 @@ type Config struct {
 	Tools func(program, mpi, shim, mpiexec string) (Tools, error)
 	// Log, when set, gets every message in and out and every MI line.
 	Log *log.Logger
+
+	// beforeDispatch, when set, sees every request before its handler
+	// (the tests make a handler panic with it).
+	beforeDispatch func(dap.Message)
+	// stderr is where a recovered panic is told besides the log (nil:
+	// os.Stderr).
+	stderr io.Writer
 }
 
 // Tools is what a launched job runs with: the shim built for its MPI
@@ -42,8 +50,9 @@ type Tools struct{ Shim, MPIExec string }
 
 // Server serves one DAP client.
 type Server struct {
-	cfg Config
-	rw  io.ReadWriter
+	cfg    Config
+	rw     io.ReadWriter
+	stderr io.Writer // cfg.stderr, else os.Stderr
 
 	wmu sync.Mutex // serialises writes and seq
 	w   *bufio.Writer
@@ -59,7 +68,11 @@ type Server struct {
 
 // NewServer returns a server for one client on rw.
 func NewServer(cfg Config, rw io.ReadWriter) *Server {
-	return &Server{cfg: cfg, rw: rw, w: bufio.NewWriter(rw), filters: defaultFilters(), shutdown: make(chan struct{})}
+	stderr := cfg.stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	return &Server{cfg: cfg, rw: rw, stderr: stderr, w: bufio.NewWriter(rw), filters: defaultFilters(), shutdown: make(chan struct{})}
 }
 
 // Serve reads requests until the client disconnects or the connection
@@ -86,7 +99,7 @@ func (s *Server) Serve() error {
 			continue
 		}
 		s.logf("<- %s", describe(msg))
-		if stop := s.dispatch(msg); stop {
+		if stop := s.handle(msg); stop {
 			return nil
 		}
 	}
