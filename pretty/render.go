@@ -62,6 +62,3 @@ var plain = NewProfile(termenv.Ascii)
 
 // Plain returns the Renderer without colour.
 func Plain() *Renderer { return plain }
-
-// Profile is the colour profile r renders with.
-func (r *Renderer) Profile() termenv.Profile { return r.lg.ColorProfile() }

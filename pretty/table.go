@@ -9,15 +9,6 @@ import (
 	"github.com/mpidbg/mpidbg/datatype"
 )
 
-// TypeMap draws the type map of count instances of t without colour; see
-// Renderer.TypeMap.
-func TypeMap(t *datatype.Type, count int64, limit int) string {
-	return plain.TypeMap(t, count, limit)
-}
-
-// Values draws decoded buffer values without colour; see Renderer.Values.
-func Values(vals []datatype.Value) string { return plain.Values(vals) }
-
 // TypeMap draws the first limit elements of the type map of count
 // instances of t: element number, byte offset from the buffer start, basic
 // type and the element's path in the long form. When elements are left

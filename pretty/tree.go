@@ -8,13 +8,6 @@ import (
 	"github.com/mpidbg/mpidbg/datatype"
 )
 
-// MetaTree draws a constructor tree (datatype.Type.MetaTree) without colour.
-func MetaTree(n *datatype.Node) string { return plain.MetaTree(n) }
-
-// ExpandedTree draws an instance tree (datatype.Type.ExpandedTree) without
-// colour.
-func ExpandedTree(n *datatype.Node) string { return plain.ExpandedTree(n) }
-
 // MetaTree draws a constructor tree, one line per datatype handle:
 //
 //	s_type  STRUCT count=2 blocklengths=[1,3] displacements=[0,8]  size 16 extent 24
