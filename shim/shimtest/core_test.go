@@ -31,12 +31,12 @@ func testRegistryCore(t *testing.T, l *lib) {
 		if _, err := os.Stat(path); err != nil {
 			t.Fatal(err)
 		}
-		core, err := registry.OpenCore(path)
+		core, err := OpenCore(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer core.Close()
-		addr, err := registry.Locate(core.Mappings())
+		addr, err := Locate(core.Mappings())
 		if err != nil {
 			t.Fatal(err)
 		}

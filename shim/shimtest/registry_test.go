@@ -15,7 +15,7 @@ func TestRegistryLive(t *testing.T) {
 
 func testRegistryLive(t *testing.T, l *lib) {
 	stopped(t, l, "registry", func(pid int) {
-		proc, err := registry.OpenProc(pid)
+		proc, err := OpenProc(pid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func testRegistryLive(t *testing.T, l *lib) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		addr, err := registry.Locate(maps)
+		addr, err := Locate(maps)
 		if err != nil {
 			t.Fatal(err)
 		}

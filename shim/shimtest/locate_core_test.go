@@ -1,4 +1,4 @@
-package registry
+package shimtest
 
 import (
 	"encoding/binary"
