@@ -70,7 +70,7 @@ gotest:
 
 # Go benchmarks of the datatype engine, then what mpidbg costs a running
 # MPI program: bench/programs natively, under mpidbg with the cross-rank
-# checks off (issue-3 checks only) and with every check, in one invocation,
+# checks off (the local checks only) and with every check, in one invocation,
 # with MPICH and then with Open MPI (as root, Open MPI's mpiexec needs the
 # two OMPI_ALLOW_RUN_AS_ROOT settings; set here for bench only).
 bench: deps $(BIN) $(LIB) $(LIB_OPENMPI)

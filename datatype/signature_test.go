@@ -16,7 +16,7 @@ func mustType(ty *Type, err error) *Type {
 // P is short for Predefined in tests.
 var P = Predefined
 
-// exampleStruct is the hand-checked struct of the project's issue:
+// exampleStruct is the hand-checked struct of README.md:
 // blocklengths {1,5,7,2,1}, displacements {-4,0,47,76,100},
 // types {LB,INT,CHAR,DOUBLE,UB}.
 func exampleStruct() *Type {

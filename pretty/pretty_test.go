@@ -12,7 +12,7 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// The example struct of the issue, a vector of it, and a subarray.
+// The example struct of README.md, a vector of it, and a subarray.
 const (
 	sExpr   = "s_type=struct([1,5,7,2,1],[-4,0,47,76,100],[LB,INT,CHAR,DOUBLE,UB])"
 	vExpr   = "v_type=vector(2,1,2," + sExpr + ")"

@@ -1,5 +1,5 @@
 /*
- * One-sided race checks (issue 5), the hooks: see rma.h for where they
+ * One-sided race checks, the hooks: see rma.h for where they
  * are called, rma_win.h for the state, docs/rma-races.md for the design.
  *
  * mpidbg_rma_win_new (window creation, collective): the window's state,

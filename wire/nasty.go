@@ -15,7 +15,7 @@ const (
 	EnvNastyTrace       = "MPIDBG_NASTY_TRACE"        // append the order of issue to this file (one line per operation)
 )
 
-// The access tracker's knobs (race checks, issue 5).
+// The access tracker's knobs (docs/races.md).
 const (
 	EnvRace       = "MPIDBG_RACE"        // on or off
 	EnvRaceSample = "MPIDBG_RACE_SAMPLE" // the longest sampling period per call site (a number from 1), or "all"

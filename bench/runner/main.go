@@ -4,10 +4,11 @@
 //
 //   - native: mpiexec alone;
 //   - local: mpidbg run with the cross-rank and race categories off (the
-//     issue-3 checks only: no shadow messages, no collective agreement,
-//     no access tracking);
-//   - cross: mpidbg run with the race categories off (issue 4 added);
-//   - all: mpidbg run with every check (the access tracker of issue 5).
+//     checks one rank makes alone: no shadow messages, no collective
+//     agreement, no access tracking);
+//   - cross: mpidbg run with the race categories off (the cross-rank
+//     checks added);
+//   - all: mpidbg run with every check (the access tracker added).
 //
 // The order of the modes rotates every round, so that drift on a shared
 // machine hits all of them alike. It prints medians, ratios, the time the
@@ -65,12 +66,13 @@ var accounts = map[string]account{
 }
 
 // crossRank lists the categories whose checks travel between ranks
-// (issue 4). With all four off the shim sends no shadow messages and runs
-// no collective agreement (shim/xr_p2p.c, mpidbg_xr_init).
+// (docs/ARCHITECTURE.md, decision 7). With all four off the shim sends no
+// shadow messages and runs no collective agreement (shim/xr_p2p.c,
+// mpidbg_xr_init).
 const crossRank = "-type-mismatch,-collective-mismatch,-message-race,-lost-message"
 
-// races lists the categories of the access tracker (issue 5): with both
-// off it protects no page (shim/track.c).
+// races lists the categories of the access tracker (docs/ARCHITECTURE.md,
+// decision 8): with both off it protects no page (shim/track.c).
 const races = "-buffer-race,-rma-race"
 
 type mode int
@@ -163,7 +165,7 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 	host, _ := os.Hostname()
 	fmt.Printf("%s (%s), %d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", filepath.Base(mpiexec), filepath.Base(mpicc), np, rounds,
 		cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host, time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
-	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + "," + races + " (issue-3 checks only);")
+	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + "," + races + " (local checks only);")
 	fmt.Println("cross = mpidbg run --checks " + races + " (race detection off); all = mpidbg run (every check, races on).")
 	fmt.Println("Medians over rounds, [min-max] after them.")
 	fmt.Println()
@@ -176,7 +178,7 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 			ratio(med[local], med[native]), ratio(med[cross], med[local]), ratio(med[all], med[cross]), ratio(med[all], med[native]))
 	}
 	fmt.Println()
-	fmt.Println("Added time: shim = local − native (the issue-3 checks and the wrappers); cross-rank = cross − local")
+	fmt.Println("Added time: shim = local − native (the local checks and the wrappers); cross-rank = cross − local")
 	fmt.Println("(shadow messages, collective agreement); races = all − cross (the access tracker); per MPI call on the")
 	fmt.Println("measured path and per message or collective.")
 	fmt.Println()
