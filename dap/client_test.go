@@ -3,18 +3,20 @@ package dap
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // testClient is a DAP client over pipes to an in-process Server: it
@@ -29,11 +31,8 @@ type testClient struct {
 	done chan struct{}
 }
 
-// repoRoot is the source tree's root, from this file's place.
-func repoRoot(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Dir(filepath.Dir(file))
-}
+// repoRoot is the source tree's root.
+func repoRoot(t *testing.T) string { return testenv.Root() }
 
 // fixture builds testprogs/dap/NAME.c with m and returns the program's
 // path, and a server config whose job tools are m's; it skips without m,
@@ -43,26 +42,31 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 	t.Helper()
 	root := repoRoot(t)
 	var missing []string
-	for _, tool := range []string{m.cc, m.exec, "gdb"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			missing = append(missing, tool)
-		}
+	tools, err := testenv.FindMPI(m.lib)
+	if err != nil {
+		missing = append(missing, err.Error())
 	}
-	for _, f := range []string{"bin/mpidbg", "lib/" + m.shim} {
-		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
-			missing = append(missing, f+" (make build)")
-		}
+	if _, err := exec.LookPath("gdb"); err != nil {
+		missing = append(missing, "gdb")
+	}
+	if _, err := os.Stat(filepath.Join(root, "bin", "mpidbg")); err != nil {
+		missing = append(missing, "bin/mpidbg (make build)")
+	}
+	shimPath, err := testenv.FindShim(m.lib)
+	var stale *testenv.StaleError
+	switch {
+	case errors.As(err, &stale):
+		t.Fatal(err)
+	case err != nil:
+		missing = append(missing, err.Error())
 	}
 	if len(missing) > 0 {
-		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but these are missing: %s", strings.Join(missing, ", "))
-		}
-		t.Skipf("missing: %s", strings.Join(missing, ", "))
+		testenv.Missing(t, testenv.RequireMPI, "these are missing: %s", strings.Join(missing, ", "))
 	}
 	prog := filepath.Join(t.TempDir(), name)
 	src := filepath.Join(root, "testprogs", "dap", name+".c")
-	if out, err := exec.Command(m.cc, "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", m.cc, src, err, out)
+	if out, err := exec.Command(tools.CC, "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", tools.CC, src, err, out)
 	}
 	cfg := Config{Gdb: "gdb", Script: filepath.Join(root, "extensions", "gdb", "mpidbg-gdb.py"),
 		Mpidbg: filepath.Join(root, "bin", "mpidbg"),
@@ -71,10 +75,10 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 				return Tools{}, fmt.Errorf("the test runs %s, the configuration asks for %s", m.name, mpi)
 			}
 			if shim == "" {
-				shim = filepath.Join(root, "lib", m.shim)
+				shim = shimPath
 			}
 			if mpiexec == "" {
-				mpiexec = m.exec
+				mpiexec = tools.Exec
 			}
 			p, err := exec.LookPath(mpiexec)
 			return Tools{Shim: shim, MPIExec: p}, err

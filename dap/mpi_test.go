@@ -4,22 +4,21 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // testMPI is one MPI library the adapter's tests run with: every launch
 // and attach test runs once per library (make test has both).
 type testMPI struct {
-	name     string // mpich, openmpi: the subtest's name and the "mpi" attribute
-	cc, exec string // its compiler wrapper and mpiexec
-	shim     string // the shim built for it, under lib/
+	name string // mpich, openmpi: the subtest's name and the "mpi" attribute
+	lib  mpilib.MPI
 }
 
 // forEachMPI runs test once per MPI library, as a subtest named after it.
 func forEachMPI(t *testing.T, test func(t *testing.T, m testMPI)) {
 	for _, lib := range mpilib.All {
-		m := testMPI{lib.String(), mpilib.Compiler(lib), mpilib.MPIExecNames(lib)[0], mpilib.Shim(lib)}
+		m := testMPI{lib.String(), lib}
 		t.Run(m.name, func(t *testing.T) { test(t, m) })
 	}
 }

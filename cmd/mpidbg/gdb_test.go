@@ -16,6 +16,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // gdbSession is what TestGdb asks gdb at the line "// stop here" of
@@ -273,14 +274,7 @@ func TestGdbOwnFlags(t *testing.T) {
 // and returns its path.
 func needGdb(t *testing.T) string {
 	t.Helper()
-	p, err := exec.LookPath("gdb")
-	if err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but gdb is missing: %v", err)
-		}
-		t.Skipf("gdb not found (apt-get install gdb); set MPIDBG_REQUIRE_MPI=1 to fail instead")
-	}
-	return p
+	return testenv.NeedTool(t, testenv.RequireMPI, "gdb", "apt-get install gdb")
 }
 
 // buildMpidbg builds this command into dir/bin/mpidbg: gdb's extension

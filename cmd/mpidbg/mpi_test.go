@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // needCompiler skips (or, under make test, fails) without m's compiler
@@ -19,35 +19,14 @@ func needCompiler(t *testing.T, m mpilib.MPI) string {
 	if testing.Short() {
 		t.Skip("builds MPI programs")
 	}
-	testenv.OpenMPI()
-	cc, err := exec.LookPath(mpilib.Compiler(m))
-	if err == nil {
-		_, err = exec.LookPath(mpilib.MPIExecNames(m)[0])
-	}
-	if err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", m, err)
-		}
-		t.Skipf("%s is missing (apt-get install %s)", m, mpilib.Packages(m))
-	}
-	return cc
+	return testenv.NeedMPI(t, m).CC
 }
 
 // needShim is lib/ of this tree's shim for m, or skips (fails under
-// MPIDBG_REQUIRE_SHIM) when it is not built.
+// MPIDBG_REQUIRE_SHIM) when it is not built; it fails when it is stale.
 func needShim(t *testing.T, m mpilib.MPI) string {
 	t.Helper()
-	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", mpilib.Shim(m)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shim); err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
-		}
-		t.Skipf("the shim %s is not built (make build)", shim)
-	}
-	return shim
+	return testenv.NeedShim(t, m)
 }
 
 func buildWith(t *testing.T, cc, dir, name, src string, args ...string) string {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -84,25 +86,8 @@ func needMPICH(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("runs MPI")
 	}
-	for _, tool := range []string{"mpicc.mpich", "mpiexec.mpich"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-				t.Fatalf("MPIDBG_REQUIRE_MPI is set but %s is missing: %v", tool, err)
-			}
-			t.Skipf("%s not found (apt-get install mpich libmpich-dev); set MPIDBG_REQUIRE_MPI=1 to fail instead", tool)
-		}
-	}
-	shim, err := filepath.Abs(filepath.Join("..", "..", "lib", "libmpidbg.so"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shim); err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_SHIM"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_SHIM is set but the shim is missing: %v", err)
-		}
-		t.Skipf("the shim %s is not built (make build); set MPIDBG_REQUIRE_SHIM=1 to fail instead: %v", shim, err)
-	}
-	return shim
+	testenv.NeedMPI(t, mpilib.MPICH)
+	return testenv.NeedShim(t, mpilib.MPICH)
 }
 
 // compile builds src as dir/name with debug information.
@@ -112,8 +97,8 @@ func compile(t *testing.T, dir, name, src string) string {
 	if err := os.WriteFile(c, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if b, err := exec.Command("mpicc.mpich", "-g", "-O0", "-o", exe, c).CombinedOutput(); err != nil {
-		t.Fatalf("mpicc.mpich: %v\n%s", err, b)
+	if b, err := exec.Command(mpilib.Compiler(mpilib.MPICH), "-g", "-O0", "-o", exe, c).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", mpilib.Compiler(mpilib.MPICH), err, b)
 	}
 	return exe
 }

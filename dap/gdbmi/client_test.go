@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 const stepProgram = `int counter;
@@ -24,16 +26,8 @@ int main(void)
 // them (MPIDBG_REQUIRE_MPI, as make test sets).
 func needTools(t *testing.T) (gdb, cc string) {
 	t.Helper()
-	var err error
-	if gdb, err = exec.LookPath("gdb"); err == nil {
-		cc, err = exec.LookPath("cc")
-	}
-	if err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but a tool is missing: %v", err)
-		}
-		t.Skipf("gdb and cc are needed: %v", err)
-	}
+	gdb = testenv.NeedTool(t, testenv.RequireMPI, "gdb", "apt-get install gdb")
+	cc = testenv.NeedTool(t, testenv.RequireMPI, "cc", "apt-get install gcc")
 	return gdb, cc
 }
 

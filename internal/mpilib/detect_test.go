@@ -1,4 +1,4 @@
-package mpilib
+package mpilib_test
 
 import (
 	"errors"
@@ -6,21 +6,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // needCC is m's compiler wrapper; a test that needs one skips without it
 // unless MPIDBG_REQUIRE_MPI is set (make test sets it: both libraries are
 // installed there).
-func needCC(t *testing.T, m MPI) string {
+func needCC(t *testing.T, m mpilib.MPI) string {
 	t.Helper()
-	cc, err := exec.LookPath(Compiler(m))
-	if err != nil {
-		if os.Getenv("MPIDBG_REQUIRE_MPI") != "" {
-			t.Fatalf("%s is missing (apt-get install %s)", Compiler(m), Packages(m))
-		}
-		t.Skipf("%s is missing", Compiler(m))
-	}
-	return cc
+	return testenv.NeedCompiler(t, m)
 }
 
 func build(t *testing.T, cc, dir, name, src string, args ...string) string {
@@ -42,11 +38,11 @@ int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return
 `
 
 func TestDetectDirect(t *testing.T) {
-	for _, m := range All {
+	for _, m := range mpilib.All {
 		t.Run(m.String(), func(t *testing.T) {
 			cc := needCC(t, m)
 			exe := build(t, cc, t.TempDir(), "p", prog)
-			got, err := Detect(exe)
+			got, err := mpilib.Detect(exe)
 			if err != nil || got != m {
 				t.Fatalf("Detect = %v, %v; want %v", got, err, m)
 			}
@@ -57,7 +53,7 @@ func TestDetectDirect(t *testing.T) {
 // A program that links a library of its own which links MPI: the
 // program's DT_NEEDED names no MPI, the library's does.
 func TestDetectThroughLibrary(t *testing.T) {
-	for _, m := range All {
+	for _, m := range mpilib.All {
 		t.Run(m.String(), func(t *testing.T) {
 			cc := needCC(t, m)
 			dir := t.TempDir()
@@ -65,7 +61,7 @@ func TestDetectThroughLibrary(t *testing.T) {
 				"-shared", "-fPIC")
 			exe := build(t, "gcc", dir, "app", "int solve(void);\nint main(void) { return solve(); }\n",
 				"-L"+dir, "-l:libsolver.so", "-Wl,-rpath,$ORIGIN")
-			got, err := Detect(exe)
+			got, err := mpilib.Detect(exe)
 			if err != nil || got != m {
 				t.Fatalf("Detect = %v, %v; want %v", got, err, m)
 			}
@@ -78,26 +74,26 @@ func TestDetectNoMPI(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
-	if _, err := Detect(sh); !errors.Is(err, ErrNoMPI) {
+	if _, err := mpilib.Detect(sh); !errors.Is(err, mpilib.ErrNoMPI) {
 		t.Errorf("Detect(%s) = %v, want ErrNoMPI", sh, err)
 	}
 	script := filepath.Join(t.TempDir(), "run.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\nexec ./app\n"), 0o755)
-	if _, err := Detect(script); err == nil || errors.Is(err, ErrNoMPI) {
+	if _, err := mpilib.Detect(script); err == nil || errors.Is(err, mpilib.ErrNoMPI) {
 		t.Errorf("Detect(script) = %v, want a not-ELF error", err)
 	}
-	if _, err := Detect(filepath.Join(t.TempDir(), "missing")); err == nil {
+	if _, err := mpilib.Detect(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("Detect(missing file) succeeded")
 	}
 }
 
 func TestParse(t *testing.T) {
-	for in, want := range map[string]MPI{"mpich": MPICH, "MPICH": MPICH, "openmpi": OpenMPI, "ompi": OpenMPI} {
-		if got, err := Parse(in); err != nil || got != want {
+	for in, want := range map[string]mpilib.MPI{"mpich": mpilib.MPICH, "MPICH": mpilib.MPICH, "openmpi": mpilib.OpenMPI, "ompi": mpilib.OpenMPI} {
+		if got, err := mpilib.Parse(in); err != nil || got != want {
 			t.Errorf("Parse(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	if _, err := Parse("lam"); err == nil {
+	if _, err := mpilib.Parse("lam"); err == nil {
 		t.Error(`Parse("lam") succeeded`)
 	}
 }

@@ -51,8 +51,3 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
-
-func required(env string) bool {
-	v := os.Getenv(env)
-	return v != "" && v != "0"
-}

@@ -4,6 +4,7 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // mpiTools is one MPI library as the tests use it.
@@ -42,6 +44,7 @@ var (
 	mpis        []mpiTools
 	missingMPI  []string // libraries not installed, and why
 	missingShim []string // shims not built, and why
+	staleShim   []string // shims older than their sources
 )
 
 // needMPIs returns the MPI libraries to test with (mpilib.All), each
@@ -49,34 +52,41 @@ var (
 // MPIDBG_REQUIRE_MPI, a shim that is missing under MPIDBG_REQUIRE_SHIM
 // (make test sets both: both libraries are installed there); otherwise
 // they are left out, with the reason logged. With none at all the test
-// skips.
+// skips. A shim of lib/ older than its sources always fails the test.
 func needMPIs(t *testing.T) []mpiTools {
 	t.Helper()
 	mpisOnce.Do(func() {
 		for _, lib := range mpilib.All {
 			m := mpiTools{name: lib.String()}
-			var err error
-			if m.cc, err = exec.LookPath(mpilib.Compiler(lib)); err == nil {
-				if m.exec, err = exec.LookPath(mpilib.MPIExecNames(lib)[0]); err == nil {
-					m.version, err = mpiVersion(m.cc)
-				}
+			tl, err := testenv.FindMPI(lib)
+			if err == nil {
+				m.cc, m.exec = tl.CC, tl.Exec
+				m.version, err = mpiVersion(m.cc)
 			}
 			if err != nil {
-				missingMPI = append(missingMPI, fmt.Sprintf("%s: %v (apt-get install %s)", m.name, err, mpilib.Packages(lib)))
+				missingMPI = append(missingMPI, fmt.Sprintf("%s: %v", m.name, err))
 				continue
 			}
-			if m.shim, err = shimFor(shimEnv(lib), mpilib.Shim(lib)); err != nil {
+			var stale *testenv.StaleError
+			switch m.shim, err = shimFor(lib); {
+			case errors.As(err, &stale):
+				staleShim = append(staleShim, err.Error())
+				continue
+			case err != nil:
 				missingShim = append(missingShim, fmt.Sprintf("%s: the shim: %v (make build)", m.name, err))
 				continue
 			}
 			mpis = append(mpis, m)
 		}
 	})
-	if len(missingMPI) > 0 && required("MPIDBG_REQUIRE_MPI") {
-		t.Fatalf("MPIDBG_REQUIRE_MPI is set but:\n%s", strings.Join(missingMPI, "\n"))
+	if len(staleShim) > 0 {
+		t.Fatal(strings.Join(staleShim, "\n"))
 	}
-	if len(missingShim) > 0 && required("MPIDBG_REQUIRE_SHIM") {
-		t.Fatalf("MPIDBG_REQUIRE_SHIM is set but:\n%s", strings.Join(missingShim, "\n"))
+	if len(missingMPI) > 0 && testenv.Required(testenv.RequireMPI) {
+		t.Fatalf("%s is set but:\n%s", testenv.RequireMPI, strings.Join(missingMPI, "\n"))
+	}
+	if len(missingShim) > 0 && testenv.Required(testenv.RequireShim) {
+		t.Fatalf("%s is set but:\n%s", testenv.RequireShim, strings.Join(missingShim, "\n"))
 	}
 	if left := append(slices.Clip(missingMPI), missingShim...); len(left) > 0 {
 		t.Logf("left out:\n%s", strings.Join(left, "\n"))
@@ -87,16 +97,17 @@ func needMPIs(t *testing.T) []mpiTools {
 	return mpis
 }
 
-func shimFor(env, name string) (string, error) {
-	shim := os.Getenv(env)
-	if shim == "" {
-		shim = filepath.Join(rootDir, "lib", name)
+// shimFor is m's shim: the file the environment names (shimEnv), else
+// lib/ of this tree, which must not be older than its sources.
+func shimFor(m mpilib.MPI) (string, error) {
+	if shim := os.Getenv(shimEnv(m)); shim != "" {
+		abs, err := filepath.Abs(shim)
+		if err == nil {
+			_, err = os.Stat(abs)
+		}
+		return abs, err
 	}
-	abs, err := filepath.Abs(shim)
-	if err == nil {
-		_, err = os.Stat(abs)
-	}
-	return abs, err
+	return testenv.FindShim(m)
 }
 
 // mpiVersion is the MPI_VERSION the compiler wrapper's mpi.h defines.
