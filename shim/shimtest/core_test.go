@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
@@ -14,9 +15,7 @@ import (
 // decodes the registry from the core file alone: the finding and the
 // datatypes survive the process, as they must for post-mortem debugging.
 func TestRegistryCore(t *testing.T) {
-	if _, err := exec.LookPath("gcore"); err != nil {
-		t.Skip("gcore not found")
-	}
+	testenv.NeedTool(t, "", "gcore", "apt-get install gdb")
 	forEachMPI(t, testRegistryCore)
 }
 
