@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/dap/gdbmi"
+	"github.com/mpidbg/mpidbg/internal/mpiframe"
 )
 
 // attachRank puts one process under gdb as rank r's inferior. The first
@@ -151,23 +152,8 @@ func lostFrame(f gdbmi.Tuple) bool {
 }
 
 // goFrame tells whether a frame is the shim's Go code, its runtime, or
-// cgo's glue. Only Go names hold a '/' (a package path such as
-// internal/runtime/syscall/linux) or start with "runtime."; only the
-// shim is written in Go in an MPI program; and the shim's library is
-// libmpidbg.so or libmpidbg-<mpi>.so (gdb gives "from" for a frame
-// without debug information, "file" for one with).
-func goFrame(f gdbmi.Tuple) bool {
-	fn := f.String("func")
-	switch {
-	case strings.HasPrefix(fn, "runtime.") || strings.Contains(fn, "/"):
-		return true
-	case fn == "crosscall1" || fn == "crosscall2" || strings.HasPrefix(fn, "_cgo_") || strings.HasPrefix(fn, "x_cgo_"):
-		return true
-	case strings.HasSuffix(f.String("file"), ".go"):
-		return true
-	}
-	return strings.HasPrefix(filepath.Base(f.String("from")), "libmpidbg")
-}
+// cgo's glue (mpiframe.Go).
+func goFrame(f gdbmi.Tuple) bool { return mpiframe.Go(frameOf(f)) }
 
 // onConfigurationDoneRequest lets the ranks go once the client has set
 // its breakpoints.

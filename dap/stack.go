@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/dap/gdbmi"
+	"github.com/mpidbg/mpidbg/internal/mpiframe"
 )
 
 func (s *Server) onThreadsRequest(req *dap.ThreadsRequest) {
@@ -124,7 +125,7 @@ func (s *Server) onScopesRequest(req *dap.ScopesRequest) {
 // callBelow is the MPI function frame f is calling, if any: the frame
 // one level newer, as the stack trace listed it, is an MPI_* function.
 func callBelow(f frameRef) string {
-	if f.level > 0 && mpiCallFunc.MatchString(f.callee) {
+	if f.level > 0 && mpiframe.IsCall(f.callee) {
 		return f.callee
 	}
 	return ""

@@ -2,13 +2,12 @@ package dap
 
 import (
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"time"
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/dap/gdbmi"
+	"github.com/mpidbg/mpidbg/internal/mpiframe"
 )
 
 // waitStop registers for the next stop, which then goes to the returned
@@ -203,39 +202,29 @@ func rankEnded(rk *rank, how string) string {
 	return fmt.Sprintf("mpidbg: rank %d (pid %d) %s\n", rk.n, rk.pid, how)
 }
 
-// Frames of MPI and of the shim: the program's frame is the first one
-// below an MPI_* frame that is neither (commands.py decides the same way
-// in gdb).
-var (
-	mpiInternalFunc = regexp.MustCompile(`^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|internal/|_cgo|crosscall)`)
-	mpiCallFunc     = regexp.MustCompile(`^P?MPI_[A-Z][A-Za-z_0-9]*$`)
-	mpiLib          = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
-)
-
-func internalFrame(f gdbmi.Tuple) bool {
-	if mpiInternalFunc.MatchString(f.String("func")) || goFrame(f) {
-		return true
-	}
-	from := f.String("from")
-	return from != "" && mpiLib.MatchString(filepath.Base(from))
+// frameOf is a frame as package mpiframe takes it. gdb/MI names the
+// library ("from") of a frame without debug information only.
+func frameOf(f gdbmi.Tuple) mpiframe.Frame {
+	return mpiframe.Frame{Func: f.String("func"), File: f.String("file"), Lib: f.String("from")}
 }
 
+// internalFrame tells whether f is MPI's or the shim's (mpiframe.Internal).
+func internalFrame(f gdbmi.Tuple) bool { return mpiframe.Internal(frameOf(f)) }
+
 // userFrame is the level of the program's frame that made the MPI call
-// the thread is in, or 0 when there is none.
+// the thread is in, or 0 when there is none (mpiframe.Find, the rule
+// the gdb extension's info mpi-call follows too).
 func (ss *session) userFrame(tid int) int {
 	r, err := ss.mi("-stack-list-frames --thread %d 0 64", tid)
 	if err != nil {
 		return 0
 	}
-	frames := r.Results.List("stack").Results
-	for i := 0; i+1 < len(frames); i++ {
-		f, _ := frames[i].Value.(gdbmi.Tuple)
-		next, _ := frames[i+1].Value.(gdbmi.Tuple)
-		if mpiCallFunc.MatchString(f.String("func")) && !internalFrame(next) {
-			return i + 1
-		}
+	var stack []mpiframe.Frame
+	for _, r := range r.Results.List("stack").Results {
+		f, _ := r.Value.(gdbmi.Tuple)
+		stack = append(stack, frameOf(f))
 	}
-	return 0
+	return mpiframe.Find(stack) + 1 // the caller's level; -1 + 1 is 0, none
 }
 
 // onFindingStop handles a stop on mpidbg_break: the finding the shim

@@ -10,16 +10,17 @@ import (
 // args holds every op's arguments; each handler checks the ones it needs.
 // Pointers tell a missing argument from a zero one.
 type args struct {
-	Registry *addr  `json:"registry"`
-	Handle   *addr  `json:"handle"`
-	Addr     *addr  `json:"addr"`
-	View     string `json:"view"`
-	Limit    *int64 `json:"limit"`
-	Start    *int64 `json:"start"`
-	Count    *int64 `json:"count"`
-	Regexp   string `json:"regexp"`
-	Path     string `json:"path"`
-	Kind     string `json:"kind"`
+	Registry *addr   `json:"registry"`
+	Handle   *addr   `json:"handle"`
+	Addr     *addr   `json:"addr"`
+	View     string  `json:"view"`
+	Limit    *int64  `json:"limit"`
+	Start    *int64  `json:"start"`
+	Count    *int64  `json:"count"`
+	Regexp   string  `json:"regexp"`
+	Path     string  `json:"path"`
+	Kind     string  `json:"kind"`
+	Frames   []frame `json:"frames"`
 }
 
 // Defaults and bounds of limit: what `mpidbg inspect` shows by default,

@@ -153,10 +153,12 @@ func (s *Server) dispatch(req *request) (res *result, err error) {
 		return s.onErrors(a)
 	case "handle":
 		return s.onHandle(a)
+	case "caller":
+		return s.onCaller(a)
 	case "":
 		return nil, errors.New("malformed request: no op")
 	}
-	return nil, fmt.Errorf("unknown op %q (want hello, type, types, buffer, path, requests, errors or handle)", req.Op)
+	return nil, fmt.Errorf("unknown op %q (want hello, type, types, buffer, path, requests, errors, handle or caller)", req.Op)
 }
 
 func (s *Server) onHello(args) (*result, error) {

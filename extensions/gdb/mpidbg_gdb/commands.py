@@ -2,7 +2,6 @@
 the mpi prefix (mpi type, mpi buffer, mpi path, mpi errors, mpi
 break-on-error), with MI twins when gdb has gdb.MICommand."""
 
-import os
 import re
 
 import gdb
@@ -393,25 +392,6 @@ deletes the breakpoint."""
 
 # info mpi-call
 
-# the shim's Go code shows as runtime.* or a package path (internal/...)
-MPI_INTERNAL = re.compile(r"^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|[a-z0-9_.]+/)")
-MPI_CALL = re.compile(r"^P?MPI_[A-Z][a-z_0-9A-Z]*$")
-
-
-MPI_LIBS = re.compile(r"^lib(mpidbg|mpi|pmpi|mpich|mpifort|open-pal|open-rte|ucp|ucs|uct|fabric)\b")
-
-
-def internal(f):
-    """Whether frame f is MPI's or the shim's, not the program's."""
-    if MPI_INTERNAL.match(frame_name(f) or ""):
-        return True
-    try:
-        lib = gdb.solib_name(f.pc())
-    except gdb.error:
-        lib = None
-    return bool(lib) and bool(MPI_LIBS.match(os.path.basename(lib)))
-
-
 def frame_name(f):
     try:
         name = f.name()
@@ -420,22 +400,49 @@ def frame_name(f):
     return name
 
 
+def describe_frame(f):
+    """Frame f as the helper's caller op takes it: its function, source
+    file and shared library, each "" when gdb does not know."""
+    name = frame_name(f) or ""
+    try:
+        sal = f.find_sal()
+        source = sal.symtab.filename if sal.symtab is not None else ""
+    except gdb.error:
+        source = ""
+    try:
+        lib = gdb.solib_name(f.pc()) or ""
+    except gdb.error:
+        lib = ""
+    return {"func": name, "file": source, "lib": lib}
+
+
+# Frames sent to the helper at once: the call is near the top, so a deep
+# stack is seldom walked whole.
+CALLER_CHUNK = 32
+
+
 def find_mpi_call():
     """The MPI_* frame that the program called, looking from the newest
     frame of the selected thread: (callee frame, caller frame), or
-    (None, None)."""
+    (None, None). Which frame that is, past the shim's and MPI's own, the
+    helper decides (its caller op), by the rule the DAP server follows."""
     try:
         f = gdb.newest_frame()
     except gdb.error:
         raise gdb.GdbError(helper.NO_PROCESS)
-    callee = None
+    frames, described = [], []
     while f is not None:
-        name = frame_name(f) or ""
-        older = f.older()
-        if MPI_CALL.match(name) and older is not None and not internal(older):
-            callee = f
-            return callee, older
-        f = older
+        frames.append(f)
+        described.append(describe_frame(f))
+        f = f.older()
+        if len(frames) == CALLER_CHUNK or (f is None and len(frames) > 1):
+            _, found = helper.request("caller", {"frames": described}, registry=False)
+            if found is not None:
+                i = int(found["callee"])
+                return frames[i], frames[i + 1]
+            # the next piece starts with this one's last frame: the rule
+            # looks at a frame and its caller together
+            frames, described = frames[-1:], described[-1:]
     return None, None
 
 

@@ -127,11 +127,13 @@ class Helper(object):
         self.proc.stdin.write((json.dumps(obj) + "\n").encode("utf-8"))
         self.proc.stdin.flush()
 
-    def request(self, op, args=None):
+    def request(self, op, args=None, registry=True):
         """Sends one request and serves the helper's memory reads until it
-        answers. Returns (text, value); raises HelperError."""
+        answers. Returns (text, value); raises HelperError. registry=False
+        for an op that needs no shim in the process (caller)."""
         args = dict(args or {})
-        args["registry"] = hexaddr(registry_address())
+        if registry:
+            args["registry"] = hexaddr(registry_address())
         if self.proc is not None and self.proc.poll() is not None:
             self.stop()  # it died since the last request: start again
         if self.proc is None:
@@ -230,9 +232,9 @@ def _site_name(ret):
 _helper = Helper()
 
 
-def request(op, args=None):
+def request(op, args=None, registry=True):
     """Runs op on the session's helper; returns (text, value)."""
-    return _helper.request(op, args)
+    return _helper.request(op, args, registry)
 
 
 def text(op, args=None):
