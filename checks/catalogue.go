@@ -13,22 +13,40 @@ type Entry struct {
 	Doc      string // why it matters, an example, the fix
 }
 
-var catalogue = map[string]Entry{}
+// Check is one kind of finding, defined once: its catalogue entry and the
+// function that writes its message from a detector's event. Each family
+// of findings has its file in this package, in the spirit of go/analysis's
+// one analyzer per file; docs/adding-a-check.md is the way to add one.
+type Check struct {
+	Entry
+	// Message writes the finding's message (and, where a datatype is
+	// involved, its element path) from the event. Its doc comment says
+	// which event fields it reads.
+	Message func(m *Message)
+}
 
-// register adds entries at init; a duplicate id is a programming error.
-func register(es ...Entry) {
-	for _, e := range es {
-		if _, dup := catalogue[e.ID]; dup {
-			panic("checks: duplicate finding id " + e.ID)
-		}
-		catalogue[e.ID] = e
+var catalogue = map[string]*Check{}
+
+// register adds a check at package initialisation; a duplicate id is a
+// programming error.
+func register(c Check) *Check {
+	if _, dup := catalogue[c.ID]; dup {
+		panic("checks: duplicate finding id " + c.ID)
 	}
+	if c.Message == nil {
+		panic("checks: finding " + c.ID + " has no Message")
+	}
+	catalogue[c.ID] = &c
+	return &c
 }
 
 // Lookup returns the entry for id.
 func Lookup(id string) (Entry, bool) {
-	e, ok := catalogue[id]
-	return e, ok
+	c, ok := catalogue[id]
+	if !ok {
+		return Entry{}, false
+	}
+	return c.Entry, true
 }
 
 // All returns every entry, by category (in Categories order) then id.
@@ -38,8 +56,8 @@ func All() []Entry {
 		order[c] = i
 	}
 	out := make([]Entry, 0, len(catalogue))
-	for _, e := range catalogue {
-		out = append(out, e)
+	for _, c := range catalogue {
+		out = append(out, c.Entry)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Category != out[j].Category {

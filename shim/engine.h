@@ -10,45 +10,10 @@
 
 #include "reg.h"
 
-/* The kinds of MPI handles, for the checks that report one (an event's
- * hkind), for mpidbg_followable (shim.h) and for the probe (probe.c). */
-enum mpidbg_hkind {
-    MPIDBG_HK_NONE = -1,
-    MPIDBG_HK_TYPE,
-    MPIDBG_HK_COMM,
-    MPIDBG_HK_GROUP,
-    MPIDBG_HK_OP,
-    MPIDBG_HK_WIN,
-    MPIDBG_HK_REQUEST,
-};
-
-/* Message variants: which form of the message the Go side writes for a
- * finding (the same id can arise in several ways). */
-enum mpidbg_variant {
-    MPIDBG_V_PLAIN = 0,
-    MPIDBG_V_NULL,        /* the handle is the null handle */
-    MPIDBG_V_UNKNOWN,     /* no MPI call returned this handle */
-    MPIDBG_V_FREED,       /* the object was freed */
-    MPIDBG_V_RECV,        /* rank/tag: receive side (wildcards legal) */
-    MPIDBG_V_ANY_TAG,     /* MPI_ANY_TAG in a send */
-    MPIDBG_V_ANY_SOURCE,  /* MPI_ANY_SOURCE in a send */
-    MPIDBG_V_INTER,       /* intercommunicator: bound is the remote size */
-    MPIDBG_V_P2P,         /* in-place: point-to-point or not allowed here */
-    MPIDBG_V_NOT_ROOT,    /* in-place: allowed at the root only */
-    MPIDBG_V_INTERCOMM,   /* in-place on an intercommunicator */
-    MPIDBG_V_NOT_PERSISTENT, /* MPI_Start on a request that is not persistent */
-    MPIDBG_V_INACTIVE,    /* request completed already */
-    MPIDBG_V_READS,       /* buffer-overlap: this call reads what a pending one writes */
-    MPIDBG_V_WRITES,      /* this call writes what a pending one reads */
-    MPIDBG_V_BOTH_WRITE,  /* both write */
-    MPIDBG_V_REMOTE,      /* the finding's place is the first remote one (cross-rank) */
-    /* the access tracker (track.c): a load or a store of the program; val
-     * is the range's mode (1 MPI reads the buffer, 2 MPI writes it), val2
-     * 1 when MPI had moved the data already */
-    MPIDBG_V_LOAD,
-    MPIDBG_V_STORE,
-    MPIDBG_V_CHANGED,     /* send-buffer-changed: the cheap tier's comparison at completion */
-};
+/* The finding ids and categories, and the enums an event's fields take
+ * (enum mpidbg_hkind, used by mpidbg_followable and the probe too): all
+ * generated from package checks, where each finding is defined. */
+#include "findings_gen.h"
 
 /* An event: everything the Go side needs to write one finding. */
 struct mpidbg_ev {
@@ -66,7 +31,7 @@ struct mpidbg_ev {
     uint64_t at;          /* overlap: the first shared byte */
     uint64_t related_site;
     int32_t related_call; /* call that made the related object, -1 none */
-    int32_t related_kind; /* 0 none, 1 datatype made, 2 operation started, 3 object created, 4 finalize */
+    int32_t related_kind; /* enum mpidbg_related */
     uint64_t type_site;   /* where the datatype concerned was made, 0 none */
     int32_t type_call;
     int32_t hkind;        /* handle's kind: enum mpidbg_hkind, MPIDBG_HK_NONE when not set */

@@ -40,6 +40,50 @@ static int on_error = ON_CONTINUE;
 /* Resumes a rank stopped by MPIDBG_ON_ERROR=stop: a debugger sets it to 1. */
 __attribute__((visibility("default"), used)) volatile int mpidbg_resume;
 
+/* mpidbg_checks_init reads MPIDBG_CHECKS into mpidbg_disabled, once: a
+ * comma-separated list of categories to turn off, each with a leading
+ * '-', as mpidbg run's --checks takes it (checks.ValidateDisabled, which
+ * refuses the same lists). A name that is no category ends the process
+ * with the list of valid ones: a check the user meant to turn off must
+ * not run, and one the user meant to keep must not vanish, silently. It
+ * runs from constructors too, before MPI_Init. */
+void mpidbg_checks_init(void)
+{
+    static int done;
+    if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+        return;
+    static const char *const cats[MPIDBG_NCAT] = {MPIDBG_CATEGORY_NAMES};
+    const char *c = getenv("MPIDBG_CHECKS");
+    unsigned off = 0;
+    while (c && *c) {
+        const char *end = strchr(c, ',');
+        size_t n = end ? (size_t)(end - c) : strlen(c);
+        const char *name = c;
+        size_t len = n;
+        while (len > 0 && (*name == ' ' || *name == '\t'))
+            name++, len--;
+        while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+            len--;
+        int found = -1;
+        if (len > 1 && name[0] == '-')
+            for (int i = 0; i < MPIDBG_NCAT; i++)
+                if (strlen(cats[i]) == len - 1 && strncmp(cats[i], name + 1, len - 1) == 0)
+                    found = i;
+        if (found < 0) {
+            fprintf(stderr, "mpidbg: MPIDBG_CHECKS: %.*s is not -CATEGORY with one of the categories", (int)len, name);
+            for (int i = 0; i < MPIDBG_NCAT; i++)
+                fprintf(stderr, "%s %s", i ? "," : "", cats[i]);
+            fprintf(stderr, "\n");
+            fflush(stderr);
+            _exit(2);
+        }
+        if (found >= 0)
+            off |= 1u << found;
+        c = end ? end + 1 : NULL;
+    }
+    mpidbg_disabled = off;
+}
+
 void mpidbg_report_init(void)
 {
     const char *e = getenv("MPIDBG_ON_ERROR");
@@ -47,20 +91,7 @@ void mpidbg_report_init(void)
         on_error = ON_ABORT;
     else if (e && strcmp(e, "stop") == 0)
         on_error = ON_STOP;
-    static const char *const cats[MPIDBG_NCAT] = {"argument", "datatype-lifecycle", "request-lifecycle", "leak",
-                                                   "overlap", "type-mismatch", "collective-mismatch",
-                                                   "deadlock", "message-race", "lost-message",
-                                                   "buffer-race", "rma-race"};
-    const char *c = getenv("MPIDBG_CHECKS");
-    while (c && *c) {
-        const char *end = strchr(c, ',');
-        size_t n = end ? (size_t)(end - c) : strlen(c);
-        if (n > 1 && c[0] == '-')
-            for (int i = 0; i < MPIDBG_NCAT; i++)
-                if (strlen(cats[i]) == n - 1 && strncmp(cats[i], c + 1, n - 1) == 0)
-                    mpidbg_disabled |= 1u << i;
-        c = end ? end + 1 : NULL;
-    }
+    mpidbg_checks_init();
 }
 
 void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const char *arg)

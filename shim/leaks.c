@@ -120,11 +120,11 @@ void mpidbg_leaks(struct mpidbg_cx *cx)
         ev.val = L.v[i].n;
         ev.related_site = cx->site;
         ev.related_call = cx->call;
-        ev.related_kind = 4;
+        ev.related_kind = MPIDBG_REL_FINALIZE;
         if (L.v[i].rel_site) {
             ev.related_site = L.v[i].rel_site;
             ev.related_call = L.v[i].rel_call;
-            ev.related_kind = 2;
+            ev.related_kind = MPIDBG_REL_STARTED;
         }
         mpidbg_report(cx, &ev);
     }

@@ -276,7 +276,7 @@ static void report(struct mpidbg_cx *cx, const struct mpidbg_held *h, int64_t no
     ev.addr2 = (uint64_t)h->a.target_disp;
     ev.related_call = cx->call; /* the call the rank kept making */
     ev.related_site = cx->site;
-    ev.related_kind = 6;
+    ev.related_kind = MPIDBG_REL_KEPT_CALLING;
     mpidbg_report(cx, &ev);
 }
 

@@ -276,7 +276,7 @@ void mpidbg_pending_check(struct mpidbg_cx *cx)
         ev.at = at;
         ev.related_site = hits[i].other_site;
         ev.related_call = hits[i].other_call;
-        ev.related_kind = 2;
+        ev.related_kind = MPIDBG_REL_STARTED;
         mpidbg_report(cx, &ev);
         return; /* one conflict per call is enough to act on */
     }

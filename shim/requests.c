@@ -292,7 +292,7 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     if (o) {
         ev.related_site = o->rec->site;
         ev.related_call = o->call;
-        ev.related_kind = 2;
+        ev.related_kind = MPIDBG_REL_STARTED;
     }
     mpidbg_report(cx, &ev);
     return 0;
@@ -764,7 +764,7 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
         ev.handle = MPIDBG_H(r);
         ev.related_site = o->rec->site;
         ev.related_call = o->call;
-        ev.related_kind = 2;
+        ev.related_kind = MPIDBG_REL_STARTED;
         mpidbg_report(cx, &ev);
         return NULL;
     }

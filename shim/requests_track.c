@@ -286,7 +286,7 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
             ev.at = (uint64_t)s->lo + (uint64_t)j;
             ev.related_site = o->rec->site;
             ev.related_call = o->call;
-            ev.related_kind = 2;
+            ev.related_kind = MPIDBG_REL_STARTED;
             mpidbg_track_found(o->tr_site);
             mpidbg_report(cx, &ev);
             found = 1;

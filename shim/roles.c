@@ -68,7 +68,7 @@ struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char
         return cx->co = o;
     if (MPIDBG_UNLIKELY(!o || o->freed)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(c),
-                      MPIDBG_HK_COMM, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_COMM, o ? o->rec->site : 0, o ? o->call : -1, o ? MPIDBG_REL_CREATED : MPIDBG_REL_NONE);
         return NULL;
     }
     cx->co = o;
@@ -88,7 +88,7 @@ int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg)
         return 1;
     if (!o || (!o->predef && o->refs <= 0)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(g),
-                      MPIDBG_HK_GROUP, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_GROUP, o ? o->rec->site : 0, o ? o->call : -1, o ? MPIDBG_REL_CREATED : MPIDBG_REL_NONE);
         return 0;
     }
     return 1;
@@ -107,7 +107,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
         return 1;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(op),
-                      MPIDBG_HK_OP, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_OP, o ? o->rec->site : 0, o ? o->call : -1, o ? MPIDBG_REL_CREATED : MPIDBG_REL_NONE);
         return 0;
     }
     return 1;
@@ -124,7 +124,7 @@ struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *
         return cx->wo = o;
     if (!o || !(o->rec->state & MPIDBG_LIVE)) {
         report_handle(cx, MPIDBG_F_INVALID_HANDLE, o ? MPIDBG_V_FREED : MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(w),
-                      MPIDBG_HK_WIN, o ? o->rec->site : 0, o ? o->call : -1, o ? 3 : 0);
+                      MPIDBG_HK_WIN, o ? o->rec->site : 0, o ? o->call : -1, o ? MPIDBG_REL_CREATED : MPIDBG_REL_NONE);
         return NULL;
     }
     cx->wo = o;
@@ -178,10 +178,10 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
         return 1;
     switch (r) {
     case 1:
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         break;
     case 2:
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         break;
     case 3: {
         struct mpidbg_ev ev;
@@ -192,7 +192,7 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
         if (o && o->rec) {
             ev.related_site = o->rec->free_site;
             ev.related_call = MPIDBG_CALL_MPI_Type_free;
-            ev.related_kind = 5;
+            ev.related_kind = MPIDBG_REL_FREED;
         }
         mpidbg_report(cx, &ev);
         return 0;
@@ -200,7 +200,7 @@ int mpidbg_chk_type(struct mpidbg_cx *cx, MPI_Datatype t, const char *arg, int c
     case 4:
         if (!commit)
             return 1;
-        report_handle(cx, MPIDBG_F_TYPE_NOT_COMMITTED, 0, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NOT_COMMITTED, 0, arg, -1, MPIDBG_H(t), MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 1; /* the layout is known: the buffer checks can go on */
     }
     return 0;
@@ -625,21 +625,21 @@ int mpidbg_chk_freetype(struct mpidbg_cx *cx, const MPI_Datatype *t, const char 
     if (r == 2 && mpidbg_adopt_type(h))
         return 1;
     if (r == 1) {
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     if (r == 2) {
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     if (ti.builtin) {
-        report_handle(cx, MPIDBG_F_TYPE_FREE_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_FREE_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     if (r == 3) {
         struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
         report_handle(cx, MPIDBG_F_TYPE_DOUBLE_FREE, 0, arg, -1, h, MPIDBG_HK_TYPE, o && o->rec ? o->rec->free_site : 0,
-                      MPIDBG_CALL_MPI_Type_free, 5);
+                      MPIDBG_CALL_MPI_Type_free, MPIDBG_REL_FREED);
         return 0;
     }
     return 1;
@@ -659,19 +659,19 @@ int mpidbg_chk_committype(struct mpidbg_cx *cx, const MPI_Datatype *t, const cha
         return 1; /* a type the shim did not see made: its state is not known */
     switch (r) {
     case 1:
-        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_NULL, MPIDBG_V_NULL, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     case 2:
-        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_UNKNOWN, MPIDBG_V_UNKNOWN, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     case 3:
-        report_handle(cx, MPIDBG_F_TYPE_FREED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_TYPE_FREED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     case 0:
         if (ti.builtin)
-            report_handle(cx, MPIDBG_F_COMMIT_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+            report_handle(cx, MPIDBG_F_COMMIT_PREDEFINED, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         else
-            report_handle(cx, MPIDBG_F_COMMIT_TWICE, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, 0);
+            report_handle(cx, MPIDBG_F_COMMIT_TWICE, 0, arg, -1, h, MPIDBG_HK_TYPE, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     return 1;

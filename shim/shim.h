@@ -108,78 +108,11 @@ int mpidbg_followable(int kind, uint64_t h) MPIDBG_HIDDEN;
 const char *mpidbg_builtin_op_name(int index) MPIDBG_HIDDEN;
 
 /* ---- the finding catalogue, as C knows it ----
- * The ids are those of checks/catalogue_local.go; the Go side takes
- * category, severity and rule from the catalogue. shim/shimtest checks
- * that every name below is in the catalogue. */
-#define MPIDBG_FINDINGS(X)                                                  \
-    X(NEGATIVE_COUNT, "negative-count", MPIDBG_CAT_ARGUMENT)                \
-    X(INVALID_RANK, "invalid-rank", MPIDBG_CAT_ARGUMENT)                    \
-    X(INVALID_ROOT, "invalid-root", MPIDBG_CAT_ARGUMENT)                    \
-    X(INVALID_TAG, "invalid-tag", MPIDBG_CAT_ARGUMENT)                      \
-    X(NULL_BUFFER, "null-buffer", MPIDBG_CAT_ARGUMENT)                      \
-    X(NULL_ARRAY, "null-array", MPIDBG_CAT_ARGUMENT)                        \
-    X(INVALID_HANDLE, "invalid-handle", MPIDBG_CAT_ARGUMENT)                \
-    X(IN_PLACE_MISUSE, "in-place-misuse", MPIDBG_CAT_ARGUMENT)              \
-    X(INVALID_ARGUMENT, "invalid-argument", MPIDBG_CAT_ARGUMENT)            \
-    X(TYPE_NULL, "type-null", MPIDBG_CAT_TYPE)                              \
-    X(TYPE_UNKNOWN, "type-unknown", MPIDBG_CAT_TYPE)                        \
-    X(TYPE_NOT_COMMITTED, "type-not-committed", MPIDBG_CAT_TYPE)            \
-    X(TYPE_FREED, "type-freed", MPIDBG_CAT_TYPE)                            \
-    X(TYPE_DOUBLE_FREE, "type-double-free", MPIDBG_CAT_TYPE)                \
-    X(TYPE_FREE_PREDEFINED, "type-free-predefined", MPIDBG_CAT_TYPE)        \
-    X(COMMIT_PREDEFINED, "commit-predefined", MPIDBG_CAT_TYPE)              \
-    X(COMMIT_TWICE, "commit-twice", MPIDBG_CAT_TYPE)                        \
-    X(REQUEST_UNKNOWN, "request-unknown", MPIDBG_CAT_REQUEST)               \
-    X(REQUEST_ACTIVE_START, "request-active-start", MPIDBG_CAT_REQUEST)     \
-    X(REQUEST_OVERWRITTEN, "request-overwritten", MPIDBG_CAT_REQUEST)       \
-    X(REQUEST_NEVER_COMPLETED, "request-never-completed", MPIDBG_CAT_REQUEST) \
-    X(LEAK_TYPE, "leak-type", MPIDBG_CAT_LEAK)                              \
-    X(LEAK_COMM, "leak-comm", MPIDBG_CAT_LEAK)                              \
-    X(LEAK_GROUP, "leak-group", MPIDBG_CAT_LEAK)                            \
-    X(LEAK_OP, "leak-op", MPIDBG_CAT_LEAK)                                  \
-    X(LEAK_WIN, "leak-win", MPIDBG_CAT_LEAK)                                \
-    X(LEAK_REQUEST, "leak-request", MPIDBG_CAT_LEAK)                        \
-    X(RECV_TYPE_OVERLAP, "recv-type-overlap", MPIDBG_CAT_OVERLAP)           \
-    X(BUFFER_OVERLAP, "buffer-overlap", MPIDBG_CAT_OVERLAP)                 \
-    X(SEND_RECV_OVERLAP, "send-recv-overlap", MPIDBG_CAT_OVERLAP)           \
-    X(TYPE_MISMATCH, "type-mismatch", MPIDBG_CAT_TYPEMATCH)                 \
-    X(MESSAGE_TRUNCATED, "message-truncated", MPIDBG_CAT_TYPEMATCH)         \
-    X(COLLECTIVE_MISMATCH, "collective-mismatch", MPIDBG_CAT_COLL)          \
-    X(COLLECTIVE_ROOT_MISMATCH, "collective-root-mismatch", MPIDBG_CAT_COLL) \
-    X(COLLECTIVE_OP_MISMATCH, "collective-op-mismatch", MPIDBG_CAT_COLL)    \
-    X(COLLECTIVE_TYPE_MISMATCH, "collective-type-mismatch", MPIDBG_CAT_COLL) \
-    X(MESSAGE_RACE, "message-race", MPIDBG_CAT_RACE)                        \
-    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST)                        \
-    X(SEND_BUFFER_WRITE, "send-buffer-write", MPIDBG_CAT_BUFRACE)           \
-    X(RECV_BUFFER_ACCESS, "recv-buffer-access", MPIDBG_CAT_BUFRACE)         \
-    X(BUFFER_ACCESS_LATENT, "buffer-access-latent", MPIDBG_CAT_BUFRACE)     \
-    X(SEND_BUFFER_CHANGED, "send-buffer-changed", MPIDBG_CAT_BUFRACE)       \
-    X(RMA_ORIGIN_RACE, "rma-origin-race", MPIDBG_CAT_RMARACE)               \
-    X(RMA_CONFLICT, "rma-conflict", MPIDBG_CAT_RMARACE)                     \
-    X(RMA_TARGET_RACE, "rma-target-race", MPIDBG_CAT_RMARACE)               \
-    X(RMA_UNSYNCHRONISED, "rma-unsynchronised", MPIDBG_CAT_RMARACE)
-
-enum mpidbg_cat {
-    MPIDBG_CAT_ARGUMENT,
-    MPIDBG_CAT_TYPE,
-    MPIDBG_CAT_REQUEST,
-    MPIDBG_CAT_LEAK,
-    MPIDBG_CAT_OVERLAP,
-    MPIDBG_CAT_TYPEMATCH,
-    MPIDBG_CAT_COLL,
-    MPIDBG_CAT_DEADLOCK,
-    MPIDBG_CAT_RACE,
-    MPIDBG_CAT_LOST,
-    MPIDBG_CAT_BUFRACE,
-    MPIDBG_CAT_RMARACE,
-    MPIDBG_NCAT
-};
-
+ * MPIDBG_FINDINGS and enum mpidbg_cat come from findings_gen.h (through
+ * engine.h), generated from package checks: a finding is defined there. */
 #define MPIDBG_FID_ENUM(n, s, c) MPIDBG_F_##n,
 enum mpidbg_fid { MPIDBG_FINDINGS(MPIDBG_FID_ENUM) MPIDBG_NFID };
 #undef MPIDBG_FID_ENUM
-
-
 
 /* ---- per-thread and global state ---- */
 extern __thread int mpidbg_depth __attribute__((tls_model("initial-exec"), visibility("hidden")));
@@ -187,7 +120,7 @@ extern int mpidbg_active MPIDBG_HIDDEN;          /* between MPI_Init and MPI_Fin
 extern uintptr_t mpidbg_mpi_lo MPIDBG_HIDDEN;    /* the MPI library's text, for calls MPI makes */
 extern uintptr_t mpidbg_mpi_len MPIDBG_HIDDEN;
 extern int mpidbg_tag_ub MPIDBG_HIDDEN;
-extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS */
+extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS (mpidbg_checks_init) */
 extern int mpidbg_world_rank MPIDBG_HIDDEN;
 extern uint64_t mpidbg_xr_clock MPIDBG_HIDDEN;
 extern int mpidbg_mt MPIDBG_HIDDEN;              /* MPI_THREAD_MULTIPLE: writers lock */
@@ -542,5 +475,6 @@ MPIDBG_HIDDEN void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, in
 MPIDBG_HIDDEN void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev);
 MPIDBG_HIDDEN int mpidbg_enabled(int fid);
 MPIDBG_HIDDEN void mpidbg_report_init(void);
+MPIDBG_HIDDEN void mpidbg_checks_init(void); /* MPIDBG_CHECKS into mpidbg_disabled; idempotent */
 
 #endif

@@ -66,20 +66,12 @@ static void add_ns(int stat, uint64_t t0)
         __atomic_fetch_add(&mpidbg_track_stats[stat], now_ns() - t0, __ATOMIC_RELAXED);
 }
 
-static int checks_off(const char *cat)
-{
-    const char *c = getenv("MPIDBG_CHECKS");
-    size_t n = strlen(cat);
-    for (const char *p = c; p && (p = strstr(p, cat)); p += n)
-        if (p > c && p[-1] == '-' && (p[n] == 0 || p[n] == ','))
-            return 1;
-    return 0;
-}
-
 static int race_off(void)
 {
     const char *r = getenv("MPIDBG_RACE");
-    return (r && strcmp(r, "off") == 0) || (checks_off("buffer-race") && checks_off("rma-race"));
+    mpidbg_checks_init();
+    unsigned both = (1u << MPIDBG_CAT_BUFFER_RACE) | (1u << MPIDBG_CAT_RMA_RACE);
+    return (r && strcmp(r, "off") == 0) || (mpidbg_disabled & both) == both;
 }
 
 /* Before MPI_Init reads its environment: UCX moves large messages between
@@ -117,7 +109,7 @@ __attribute__((constructor)) static void tr_environment(void)
 
 void mpidbg_track_init(void)
 {
-    if (race_off() || ((mpidbg_disabled & (1u << MPIDBG_CAT_BUFRACE)) && (mpidbg_disabled & (1u << MPIDBG_CAT_RMARACE))))
+    if (race_off() || ((mpidbg_disabled & (1u << MPIDBG_CAT_BUFFER_RACE)) && (mpidbg_disabled & (1u << MPIDBG_CAT_RMA_RACE))))
         return;
     const char *s = getenv("MPIDBG_RACE_SAMPLE");
     if (s && strcmp(s, "all") == 0)
@@ -628,7 +620,7 @@ static void report(const struct tr_event *e)
     ev.at = e->addr;
     ev.related_site = e->w.site;
     ev.related_call = e->w.call;
-    ev.related_kind = 2;
+    ev.related_kind = MPIDBG_REL_STARTED;
     tr_stat(MPIDBG_TRS_REPORTS);
     mpidbg_track_found(e->w.site);
     mpidbg_report(NULL, &ev);

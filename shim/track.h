@@ -34,10 +34,11 @@
 
 #include "engine.h"
 
-/* What faults. */
+/* What faults. A finding's event carries the mode (val), which the
+ * messages read as checks.ModeMPIReads and ModeMPIWrites. */
 enum mpidbg_tr_mode {
-    MPIDBG_TR_STORES = 1, /* stores fault (PROT_READ): a buffer MPI reads (send, Put origin) */
-    MPIDBG_TR_ALL = 2,    /* loads and stores fault (PROT_NONE): a buffer MPI writes (receive, Get result) */
+    MPIDBG_TR_STORES = MPIDBG_MODE_MPI_READS, /* stores fault (PROT_READ): a buffer MPI reads (send, Put origin) */
+    MPIDBG_TR_ALL = MPIDBG_MODE_MPI_WRITES,   /* loads and stores fault (PROT_NONE): a buffer MPI writes (receive, Get result) */
     MPIDBG_TR_LOG = 3,    /* loads and stores are recorded, not reported (window memory in an epoch) */
 };
 

@@ -231,18 +231,14 @@ func loadedModules() []string {
 	return out
 }
 
-// crossRank fills a finding the C side wrote as text, with the places it
-// names in other ranks.
+// crossRank adds the places a cross-rank finding names in other ranks
+// (module hash and offset, xr_p2p.c); with VariantRemote the first of
+// them is the finding's own place and rank.
 func crossRank(ev *C.struct_mpidbg_ev, f *checks.Finding) {
-	f.Message = C.GoString(ev.text)
-	if ev.path != nil {
-		f.Path = C.GoString(ev.path)
-	}
 	for i := 0; i < int(ev.nremote) && i < 2; i++ {
 		s := remoteSite(uint32(ev.remote_mod[i]), uint64(ev.remote_off[i]))
 		text := C.GoString(ev.remote_text[i])
 		if ev.variant == C.MPIDBG_V_REMOTE && i == 0 {
-			// the finding's own place is in the other rank (lost-message: the send)
 			f.Site = s
 			f.Ranks = []int{int(ev.remote_rank[i])}
 			continue

@@ -516,7 +516,8 @@ void mpidbg_xr_init(void)
     /* Under MPI_THREAD_MULTIPLE the pairing of shadows with messages is
      * not reliable yet (threads.c loses shadows): off, and said so in
      * docs/DESIGN-SCALE.md, rather than wrong. */
-    unsigned cross = (1u << MPIDBG_CAT_TYPEMATCH) | (1u << MPIDBG_CAT_COLL) | (1u << MPIDBG_CAT_RACE) | (1u << MPIDBG_CAT_LOST);
+    unsigned cross = (1u << MPIDBG_CAT_TYPE_MISMATCH) | (1u << MPIDBG_CAT_COLLECTIVE_MISMATCH) | (1u << MPIDBG_CAT_MESSAGE_RACE) |
+                     (1u << MPIDBG_CAT_LOST_MESSAGE);
     mpidbg_xr_on = !mpidbg_mt && sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
     mpidbg_blocked_init();
 }
@@ -546,7 +547,7 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
     ev.variant = MPIDBG_V_REMOTE; /* the finding's place is the send's */
     ev.related_site = fcx->site;
     ev.related_call = fcx->call;
-    ev.related_kind = 4;
+    ev.related_kind = MPIDBG_REL_FINALIZE;
     mpidbg_report(&cx, &ev);
 }
 

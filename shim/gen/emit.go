@@ -23,9 +23,10 @@ func Generate(src []byte) (map[string][]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{
-		WrappersPath: []byte(wrappers(calls)),
-		CallsHPath:   []byte(callsH(calls)),
-		CallsGoPath:  []byte(callsGo(calls)),
+		WrappersPath:  []byte(wrappers(calls)),
+		CallsHPath:    []byte(callsH(calls)),
+		CallsGoPath:   []byte(callsGo(calls)),
+		FindingsHPath: []byte(findingsH()),
 	}
 	return files, nil
 }

@@ -1,8 +1,10 @@
-// Command gen writes the shim's generated files from shim/calls.tbl:
+// Command gen writes the shim's generated files from shim/calls.tbl and
+// the finding catalogue (package checks):
 //
 //	shim/wrappers_gen.c   one PMPI wrapper per MPI function of the table
 //	shim/calls_gen.h      call ids, and the prototypes of the hand-written hooks
 //	shim/calls/calls_gen.go  the call names in id order, for Go readers
+//	shim/findings_gen.h   the finding ids, categories and event enums, from package checks
 //
 // Run it from the repository root (go run ./shim/gen), or with -dir.
 // TestGenerated fails when the files on disk differ from what it writes.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -390,35 +389,6 @@ func testAbort(t *testing.T, l *lib) {
 	}
 	if got := r.ids(); strings.Join(got, " ") != "0:type-not-committed" {
 		t.Errorf("got %v, want the finding before the abort", got)
-	}
-}
-
-// TestCatalogueIDs: every finding id the C side knows is in the catalogue.
-// It reads shim.h, whose list of ids is the same for every MPI library,
-// so it runs once.
-func TestCatalogueIDs(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(shimDir, "shim.h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := regexp.MustCompile(`X\(\w+, "([a-z-]+)", MPIDBG_CAT_(\w+)\)`).FindAllStringSubmatch(string(b), -1)
-	if len(ms) < 30 {
-		t.Fatalf("found %d ids in shim.h", len(ms))
-	}
-	cats := map[string]checks.Category{"ARGUMENT": checks.CatArgument, "TYPE": checks.CatDatatypeLifecycle,
-		"REQUEST": checks.CatRequestLifecycle, "LEAK": checks.CatLeak, "OVERLAP": checks.CatOverlap,
-		"TYPEMATCH": checks.CatTypeMismatch, "COLL": checks.CatCollective, "DEADLOCK": checks.CatDeadlock,
-		"RACE": checks.CatMessageRace, "LOST": checks.CatLostMessage, "BUFRACE": checks.CatBufferRace,
-		"RMARACE": checks.CatRMARace}
-	for _, m := range ms {
-		e, ok := checks.Lookup(m[1])
-		if !ok {
-			t.Errorf("%s is not in the catalogue", m[1])
-			continue
-		}
-		if e.Category != cats[m[2]] {
-			t.Errorf("%s: category %s in shim.h, %s in the catalogue", m[1], cats[m[2]], e.Category)
-		}
 	}
 }
 

@@ -3,8 +3,6 @@
 package harness
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -14,12 +12,8 @@ import (
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
-// catalogues are the files of package checks whose finding ids need a
-// planted bug.
-var catalogues = []string{"catalogue_local.go", "catalogue_cross.go", "catalogue_race.go"}
-
-// TestCoverage: every finding id of the catalogues has a planted bug, and
-// every annotation names a catalogued id.
+// TestCoverage: every finding id of the catalogue (checks.All) has a
+// planted bug, and every annotation names a catalogued id.
 func TestCoverage(t *testing.T) {
 	progs := loadPrograms(t, progDirs)
 	for _, lib := range mpilib.All {
@@ -44,24 +38,18 @@ func TestCoverage(t *testing.T) {
 				}
 			}
 		}
-		for _, cat := range catalogues {
-			src, err := os.ReadFile(filepath.Join(rootDir, "checks", cat))
-			if err != nil {
-				t.Fatal(err)
+		all := checks.All()
+		if len(all) == 0 {
+			t.Fatal("the checks catalogue is empty")
+		}
+		for _, e := range all {
+			id := e.ID
+			if len(wanted[id]) == 0 {
+				t.Errorf("%s: finding id %q has no planted bug in testprogs/{%s}", lib, id, strings.Join(progDirs, ","))
+				continue
 			}
-			ids := catalogID.FindAllStringSubmatch(string(src), -1)
-			if len(ids) == 0 {
-				t.Fatalf("no ids found in checks/%s", cat)
-			}
-			for _, m := range ids {
-				id := m[1]
-				if len(wanted[id]) == 0 {
-					t.Errorf("%s: finding id %q (checks/%s) has no planted bug in testprogs/{%s}", lib, id, cat, strings.Join(progDirs, ","))
-					continue
-				}
-				sort.Strings(wanted[id])
-				t.Logf("%s %-24s %s", lib, id, strings.Join(wanted[id], " "))
-			}
+			sort.Strings(wanted[id])
+			t.Logf("%s %-24s %s", lib, id, strings.Join(wanted[id], " "))
 		}
 	}
 }

@@ -1,0 +1,153 @@
+package checks
+
+import "fmt"
+
+// Buffer races: a load or store of the program that touches a buffer a
+// nonblocking operation still owns (shim/track*.c, the access tracker).
+// Count x Handle at Addr is the buffer and At the byte touched; the
+// variant says load or store; Val is the tracker's mode (ModeMPIReads for
+// a send buffer, ModeMPIWrites for a receive buffer).
+
+// bufferDone is what completes a nonblocking operation, for the messages.
+const bufferDone = "MPI_Wait or a successful MPI_Test"
+
+var sendBufferWrite = register(Check{
+	Entry: Entry{ID: "send-buffer-write", Category: CatBufferRace, Severity: SevError,
+		Title: "the program wrote to the buffer of a send that MPI had not sent yet",
+		Rule:  "MPI-4.1 §3.7.2: the sender must not modify any part of the send buffer after a nonblocking send operation is called, until the send completes",
+		Doc: `A nonblocking send (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend, a started
+persistent send, the send buffer of a nonblocking collective) owns its
+buffer until MPI_Wait or MPI_Test says it is complete. The program stored
+into that buffer before MPI had read it: the receiver may get the old
+value, the new one, or a mix, depending on the MPI library, the message
+size and the network.
+
+mpidbg write-protects the pages of a pending send buffer; the store faults,
+the tracker checks that it hit a byte of the buffer's datatype (other data
+on the same page is not reported), records the store's program counter
+and lets it proceed. The report names the store's file:line (a memcpy or
+memset into the buffer is reported at its caller), the operation as the
+related location, the offset and the element of the datatype that was
+written, e.g. [3](INT). One report per operation. Complete the request
+before reusing the buffer, or send from a copy.
+
+When MPI had finished with the data already (the send completed when it
+started, as small eager sends do), the same store is buffer-access-latent.
+Loop sites are sampled after their first operations, and the stack just
+above the stack pointer is not watched: small send buffers there are
+checked by send-buffer-changed instead (docs/races.md).`},
+	Message: func(m *Message) {
+		m.Printf("store to the send buffer%s before the send completed: MPI may read the buffer until %s completes it", accessWhere(m), bufferDone)
+	},
+})
+
+var recvBufferAccess = register(Check{
+	Entry: Entry{ID: "recv-buffer-access", Category: CatBufferRace, Severity: SevError,
+		Title: "the program read or wrote the buffer of a receive that MPI had not filled yet",
+		Rule:  "MPI-4.1 §3.7.2: the receiver must not access any part of the receive buffer after a nonblocking receive operation is called, until the receive completes",
+		Doc: `A nonblocking receive (MPI_Irecv, MPI_Imrecv, a started persistent receive,
+the receive buffer of a nonblocking collective) owns its buffer until a
+completion call (MPI_Wait, MPI_Test with flag true, and their variants)
+says it is complete. The program loaded from or stored to that buffer
+before the data had arrived: a load sees stale data, a store may be
+overwritten by the message (or overwrite it).
+
+mpidbg makes the pages of a pending receive buffer inaccessible and checks
+each fault against the bytes of the buffer's datatype. The report names
+the access (load or store) and its file:line, the receive as the related
+location, the offset and the element touched. Call MPI_Wait (or test
+until the flag is true) before using the buffer.
+
+When the data had arrived already (MPI wrote the buffer inside an earlier
+MPI call, or the receive completed when it started), the same access is
+buffer-access-latent. Receive buffers on the stack within a few KiB of the
+stack pointer are not watched, and there is no copy-and-compare tier for
+receives (docs/races.md).`},
+	Message: func(m *Message) {
+		m.Printf("%s the receive buffer%s before the receive completed: the data had not arrived; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), bufferDone)
+	},
+})
+
+var bufferAccessLatent = register(Check{
+	Entry: Entry{ID: "buffer-access-latent", Category: CatBufferRace, Severity: SevWarning,
+		Title: "the program touched a pending buffer after MPI moved the data but before the completion call",
+		Rule:  "MPI-4.1 §3.7.2 and §3.7.3: a buffer belongs to MPI until the operation is completed by a completion call, whenever the data is actually moved",
+		Doc: `The access came after the MPI library had already read the send buffer or
+filled the receive buffer, so the program got the right data this time.
+It is still erroneous: whether the data has moved before MPI_Wait depends
+on the message size, the MPI library and the network (an eager send is
+copied at once; a rendezvous send is read when the receiver arrives). On
+another machine the same access reads stale data or corrupts the message.
+
+This is the "potential error" state of the SyncChecker approach: the
+tracker saw the library's own write to the receive buffer (a fault inside
+an MPI call, which is never reported), or the operation completed when it
+started (MPICH hands back a completed request), and then the program's
+access. A send's data counts as moved only in the second case: the library
+reads a write-protected buffer without faulting. A request that is never
+completed at all (no MPI_Wait) lands here too, with
+request-never-completed at MPI_Finalize.`},
+	Message: func(m *Message) {
+		where := accessWhere(m)
+		if m.Val == ModeMPIWrites {
+			m.Printf("%s the receive buffer%s after the data arrived but before %s completed the receive: correct here by chance, erroneous wherever the data arrives later", accessVerb(m), where, bufferDone)
+			return
+		}
+		m.Printf("%s the send buffer%s after MPI had taken the data but before %s completed the send: correct here by chance, erroneous wherever MPI reads the buffer later", accessVerb(m), where, bufferDone)
+	},
+})
+
+// accessWhere places the access in the buffer, and sets the element path.
+func accessWhere(m *Message) string {
+	m.SetPath(m.ElementAt(m.Handle, m.Addr, m.Count, m.At))
+	where := fmt.Sprintf(" (%d x %s)", m.Count, m.Type(m.Handle))
+	if m.Addr != 0 {
+		where += fmt.Sprintf(" at offset %d", int64(m.At-m.Addr))
+	}
+	if p := m.path; p != "" {
+		where += ", element " + p + ","
+	}
+	return where
+}
+
+func accessVerb(m *Message) string {
+	if m.Variant == VariantStore {
+		return "store to"
+	}
+	return "load from"
+}
+
+// sendBufferChanged: the cheap tier found the copy it took at the start
+// of a send (RelatedCall) different at its completion; At is the first
+// changed byte.
+var sendBufferChanged = register(Check{
+	Entry: Entry{ID: "send-buffer-changed", Category: CatBufferRace, Severity: SevError,
+		Title: "a pending send buffer changed between the send and its completion",
+		Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
+		Doc: `The cheap tier of the access tracker: every contiguous send buffer of up to
+256 bytes (a predefined datatype) is copied when the send starts and
+compared at the completion call. A difference means the program stored
+into the buffer while MPI owned it. This tier cannot see the store itself,
+so the report is at the completion call and names the send and the first
+element that changed. It covers what page protection does not watch:
+buffers on the stack just above the stack pointer (every call writes
+there, so those pages are never protected), operations the sampling
+skipped, pages the tracker gave up on. A store that page protection
+caught is not reported again here, nor is a buffer a later receive of MPI
+writes into (buffer-overlap reports that), nor a send freed with
+MPI_Request_free before it completed. Receives have no such tier: their
+content is the message's, not the program's.`},
+	Message: func(m *Message) {
+		m.SetPath(m.ElementAt(m.Handle, m.Addr, m.Count, m.At))
+		what := fmt.Sprintf("%d x %s", m.Count, m.Type(m.Handle))
+		where := ""
+		if m.Addr != 0 {
+			where = fmt.Sprintf(" at offset %d", int64(m.At-m.Addr))
+		}
+		if p := m.path; p != "" {
+			where += ", element " + p
+		}
+		send := m.RelatedCall
+		m.Printf("the send buffer (%s) of the %s completed here changed while the send was pending (first changed byte%s): the program stored into it after the %s and before this call", what, send, where, send)
+	},
+})

@@ -1,0 +1,182 @@
+package checks
+
+import "fmt"
+
+// Event is what a detector hands over for one finding: the values its
+// message is written from, before any text exists. The shim's C detectors
+// fill its C twin (struct mpidbg_ev in shim/engine.h, whose enums are
+// generated from the tables below); the shim converts it, and Describe
+// writes the message. Which fields mean what is up to each finding's
+// Message function, which documents the fields it reads.
+type Event struct {
+	ID      string
+	Variant Variant
+	// Call is the MPI function the finding is about ("MPI_Send"); Arg the
+	// argument concerned, with its index when it is an array entry
+	// ("recvcounts[2]").
+	Call, Arg string
+	// Val, Lim and Val2 are the finding's numbers: the bad value and its
+	// bound, a count, a mode.
+	Val, Lim, Val2 int64
+	// Handle is the object concerned (a datatype, communicator, request),
+	// Handle2 a second one (the other buffer's datatype); Kind says what
+	// Handle is when the check knows it.
+	Handle, Handle2 uint64
+	Kind            HandleKind
+	// Count x Handle at Addr and Count2 x Handle2 at Addr2 are buffers;
+	// At is a byte address in them (the first shared byte, the byte a
+	// program touched).
+	Count, Count2   int64
+	Addr, Addr2, At uint64
+	// RelatedCall is the MPI function of the related place, and
+	// RelatedKind what happened there.
+	RelatedCall string
+	RelatedKind RelatedKind
+	// Text is a finding's free-form part (a constructor's rule), Path an
+	// element path a detector computed itself.
+	Text, Path string
+}
+
+// Variant says which form of its message a finding takes: the same id can
+// arise in several ways (a handle that is null, unknown or freed).
+type Variant int32
+
+// The variants. Their C names are MPIDBG_V_ and the name in Variants.
+const (
+	VariantPlain         Variant = iota
+	VariantNull                  // the handle is the null handle
+	VariantUnknown               // no MPI call returned this handle
+	VariantFreed                 // the object was freed
+	VariantRecv                  // rank or tag of a receive (wildcards legal)
+	VariantAnyTag                // MPI_ANY_TAG in a send
+	VariantAnySource             // MPI_ANY_SOURCE in a send
+	VariantInter                 // intercommunicator: the bound is the remote group's size
+	VariantP2P                   // in-place: point-to-point, or not allowed in this call
+	VariantNotRoot               // in-place: allowed at the root only
+	VariantIntercomm             // in-place on an intercommunicator
+	VariantNotPersistent         // MPI_Start on a request that is not persistent
+	VariantInactive              // the request was completed or freed already
+	VariantReads                 // buffer-overlap: this call reads what a pending one writes
+	VariantWrites                // this call writes what a pending one reads
+	VariantBothWrite             // both write
+	VariantRemote                // the finding's place is the first remote one (cross-rank)
+	VariantLoad                  // the access tracker saw a load of the program
+	VariantStore                 // the access tracker saw a store of the program
+	VariantChanged               // send-buffer-changed: the cheap tier's comparison at completion
+)
+
+// Variants names every Variant, in value order, for the C enum.
+var Variants = []string{
+	"PLAIN", "NULL", "UNKNOWN", "FREED", "RECV", "ANY_TAG", "ANY_SOURCE", "INTER", "P2P", "NOT_ROOT",
+	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "REMOTE", "LOAD", "STORE", "CHANGED",
+}
+
+// HandleKind is the kind of MPI object a handle names, as the check that
+// reports it knows it.
+type HandleKind int32
+
+// The handle kinds; C names MPIDBG_HK_ and the name in HandleKinds.
+const (
+	KindNone HandleKind = iota - 1
+	KindType
+	KindComm
+	KindGroup
+	KindOp
+	KindWin
+	KindRequest
+)
+
+// HandleKinds names every HandleKind from KindNone on, in value order.
+var HandleKinds = []string{"NONE", "TYPE", "COMM", "GROUP", "OP", "WIN", "REQUEST"}
+
+// RelatedKind says what happened at a finding's related place.
+type RelatedKind int32
+
+// The related kinds; C names MPIDBG_REL_ and the name in RelatedKinds.
+const (
+	RelatedNone        RelatedKind = iota
+	RelatedTypeMade                // the datatype was made there
+	RelatedStarted                 // the operation started there
+	RelatedCreated                 // the object was created there
+	RelatedFinalize                // MPI_Finalize was called there
+	RelatedFreed                   // MPI_Type_free freed it there
+	RelatedKeptCalling             // the rank kept calling that function there
+)
+
+// RelatedKinds names every RelatedKind, in value order.
+var RelatedKinds = []string{"NONE", "TYPE_MADE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING"}
+
+// The access tracker's modes, as rma-origin-race and the buffer-race
+// findings receive them in Val: what MPI does with the watched buffer.
+const (
+	ModeMPIReads  = 1 // MPI reads the buffer (a send, a Put's origin): the program's stores fault
+	ModeMPIWrites = 2 // MPI writes the buffer (a receive, a Get's result): loads and stores fault
+)
+
+// Types is what a message needs to know of the reporting rank's datatypes
+// and handles. The shim answers from its registry; tests answer from a
+// table.
+type Types interface {
+	// Type describes a datatype handle.
+	Type(h uint64) TypeInfo
+	// ElementAt is the path of the element of count x h at addr that
+	// covers the byte at, or "".
+	ElementAt(h, addr uint64, count int64, at uint64) string
+	// Collision is the first element of count x h (in type-map order)
+	// that shares a byte with an earlier one, with that earlier one: both
+	// paths, or "" when there is none or the search is too large.
+	Collision(h uint64, count int64) (first, second string)
+	// KindOf is the kind a handle's value says it is (MPICH's handles
+	// carry it in their bits), or KindNone.
+	KindOf(h uint64) HandleKind
+}
+
+// TypeInfo describes a datatype handle for a message.
+type TypeInfo struct {
+	// Text is a predefined type's name ("MPI_INT"), else the derived
+	// type's constructor expression (cut to a readable length) or name.
+	Text string
+	// Site is where a derived type was made (0 unknown); Made says so
+	// ("datatype row made here by MPI_Type_vector").
+	Site uint64
+	Made string
+}
+
+// MarshalText names the variant, for recorded events.
+func (v Variant) MarshalText() ([]byte, error) { return enumText(Variants, int(v)) }
+
+// UnmarshalText reads a variant's name.
+func (v *Variant) UnmarshalText(b []byte) error { return enumParse(Variants, 0, b, (*int32)(v)) }
+
+// MarshalText names the handle kind.
+func (k HandleKind) MarshalText() ([]byte, error) { return enumText(HandleKinds, int(k-KindNone)) }
+
+// UnmarshalText reads a handle kind's name.
+func (k *HandleKind) UnmarshalText(b []byte) error {
+	return enumParse(HandleKinds, int32(KindNone), b, (*int32)(k))
+}
+
+// MarshalText names the related kind.
+func (k RelatedKind) MarshalText() ([]byte, error) { return enumText(RelatedKinds, int(k)) }
+
+// UnmarshalText reads a related kind's name.
+func (k *RelatedKind) UnmarshalText(b []byte) error {
+	return enumParse(RelatedKinds, 0, b, (*int32)(k))
+}
+
+func enumText(names []string, i int) ([]byte, error) {
+	if i < 0 || i >= len(names) {
+		return nil, fmt.Errorf("value %d out of range (0..%d)", i, len(names)-1)
+	}
+	return []byte(names[i]), nil
+}
+
+func enumParse(names []string, first int32, b []byte, out *int32) error {
+	for i, n := range names {
+		if n == string(b) {
+			*out = first + int32(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown name %q (want one of %v)", b, names)
+}

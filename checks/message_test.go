@@ -1,0 +1,140 @@
+package checks
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/golden"
+)
+
+// recorded is one event as a detector filled it on a real MPI job, with
+// the answers the rank's datatypes gave while its message was written
+// (testdata/events.jsonl, one per line).
+type recorded struct {
+	Event Event         `json:"event"`
+	Types recordedTypes `json:"types"`
+}
+
+// recordedTypes answers Types from what a rank answered.
+type recordedTypes struct {
+	Types      map[string]TypeInfo   `json:"types,omitempty"`      // by handle, %#x
+	Elements   map[string]string     `json:"elements,omitempty"`   // by "handle addr count at"
+	Collisions map[string][2]string  `json:"collisions,omitempty"` // by "handle count"
+	Kinds      map[string]HandleKind `json:"kinds,omitempty"`      // by handle
+}
+
+func (r recordedTypes) Type(h uint64) TypeInfo {
+	if ti, ok := r.Types[fmt.Sprintf("%#x", h)]; ok {
+		return ti
+	}
+	return TypeInfo{Text: fmt.Sprintf("%#x", h)}
+}
+
+func (r recordedTypes) ElementAt(h, addr uint64, count int64, at uint64) string {
+	return r.Elements[fmt.Sprintf("%#x %#x %d %#x", h, addr, count, at)]
+}
+
+func (r recordedTypes) Collision(h uint64, count int64) (string, string) {
+	c := r.Collisions[fmt.Sprintf("%#x %d", h, count)]
+	return c[0], c[1]
+}
+
+func (r recordedTypes) KindOf(h uint64) HandleKind {
+	if k, ok := r.Kinds[fmt.Sprintf("%#x", h)]; ok {
+		return k
+	}
+	return KindNone
+}
+
+func readRecorded(t *testing.T) []recorded {
+	t.Helper()
+	f, err := os.Open("testdata/events.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []recorded
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r recorded
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("testdata/events.jsonl:%d: %v", n, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMessages writes every finding's message from events recorded from
+// the detectors on real MPI jobs, without MPI, and compares them with the
+// golden file: a change to a message shows up here, word for word. Every
+// id of the catalogue must have a recorded event.
+func TestMessages(t *testing.T) {
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, r := range readRecorded(t) {
+		d := Describe(&r.Event, r.Types)
+		seen[r.Event.ID] = true
+		v, _ := r.Event.Variant.MarshalText()
+		fmt.Fprintf(&b, "%s (%s, %s)\n  %s\n", r.Event.ID, v, d.Entry.Severity, d.Message)
+		if d.Path != "" {
+			fmt.Fprintf(&b, "  path: %s\n", d.Path)
+		}
+		if r.Event.RelatedKind != RelatedNone {
+			fmt.Fprintf(&b, "  related: %s\n", d.Related)
+		}
+		if d.TypeMade != "" {
+			fmt.Fprintf(&b, "  type: %s\n", d.TypeMade)
+		}
+	}
+	golden.Check(t, b.String())
+	for _, e := range All() {
+		if !seen[e.ID] {
+			t.Errorf("%s: no recorded event in testdata/events.jsonl", e.ID)
+		}
+	}
+}
+
+// TestDescribeUnknown: an id the catalogue does not know still gives an
+// error finding that names it.
+func TestDescribeUnknown(t *testing.T) {
+	d := Describe(&Event{ID: "no-such-finding", Call: "MPI_Send"}, recordedTypes{})
+	if d.Entry.Severity != SevError || d.Message != "MPI_Send: no-such-finding" {
+		t.Errorf("got %+v", d)
+	}
+}
+
+// TestEnumNames: the name tables cover every constant, so the generated
+// C enums and recorded events name each value.
+func TestEnumNames(t *testing.T) {
+	if len(Variants) != int(VariantChanged)+1 {
+		t.Errorf("Variants has %d names, want %d", len(Variants), VariantChanged+1)
+	}
+	if len(HandleKinds) != int(KindRequest-KindNone)+1 {
+		t.Errorf("HandleKinds has %d names", len(HandleKinds))
+	}
+	if len(RelatedKinds) != int(RelatedKeptCalling)+1 {
+		t.Errorf("RelatedKinds has %d names", len(RelatedKinds))
+	}
+	for _, names := range [][]string{Variants, HandleKinds, RelatedKinds} {
+		if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
+			t.Errorf("duplicate names in %v", names)
+		}
+	}
+	var v Variant
+	if err := v.UnmarshalText([]byte("BOTH_WRITE")); err != nil || v != VariantBothWrite {
+		t.Errorf("BOTH_WRITE: got %v, %v", v, err)
+	}
+	if err := v.UnmarshalText([]byte("NOPE")); err == nil {
+		t.Error("NOPE: no error")
+	}
+}

@@ -1,0 +1,106 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Overlap: bytes that one call, or two calls in progress, would both
+// write, or write and read (shim/roles.c, shim/pending.c).
+
+// recvTypeOverlap: Count x Handle is the receive; from instance Val on,
+// the datatype's instances share bytes.
+var recvTypeOverlap = register(Check{
+	Entry: Entry{ID: "recv-type-overlap", Category: CatOverlap, Severity: SevError,
+		Title: "a receive uses a datatype whose entries overlap",
+		Rule:  "MPI-4.1 §5.1.11: a datatype with overlapping entries must not be used in a receive",
+		Doc: `Two elements of the receive buffer's type map share bytes, so the received
+message would write the same memory twice, in an order MPI does not define.
+With a count above one, overlap also arises between consecutive elements
+when the extent is smaller than the data (a resized type): the message
+names the first pair of elements that collide and their type-tree paths.`},
+	Message: func(m *Message) {
+		desc := m.Type(m.Handle)
+		first, second := m.types.Collision(m.Handle, m.Count)
+		if second != "" {
+			m.SetPath(second)
+			m.Printf("%s %s overlaps itself from %s on and %d are received: elements %s and %s share bytes", m.Arg, desc, plural(m.Val, "instance", "instances"), m.Count, first, second)
+			return
+		}
+		m.Printf("%s %s overlaps itself from %s on and %d are received", m.Arg, desc, plural(m.Val, "instance", "instances"), m.Count)
+	},
+})
+
+// bufferOverlap: Count x Handle at Addr is this call's buffer, Count2 x
+// Handle2 at Addr2 the pending operation's (RelatedCall), At the first
+// shared byte; the variant says who writes.
+var bufferOverlap = register(Check{
+	Entry: Entry{ID: "buffer-overlap", Category: CatOverlap, Severity: SevError,
+		Title: "the buffer of a new operation overlaps the buffer of an operation still in progress, and one of them receives",
+		Rule:  "MPI-4.1 §3.7.2: a receive buffer must not be accessed, and a send buffer not written, until the operation completes",
+		Doc: `A pending MPI_Irecv (or nonblocking collective, or persistent receive)
+owns its buffer until it completes. A second operation that writes into the
+same bytes, or reads bytes the first will write, races with it: the result
+depends on timing and on the MPI library. Only bytes the datatypes actually
+touch count, so interleaved strided buffers (halo columns) are fine.`},
+	Message: func(m *Message) {
+		other := m.RelatedCall
+		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
+		there := m.ElementAt(m.Handle2, m.Addr2, m.Count2, m.At)
+		m.SetPath(here)
+		m.Type(m.Handle)
+		verb := "reads memory that the " + other + " still in progress writes"
+		switch m.Variant {
+		case VariantWrites:
+			verb = "writes memory that the " + other + " still in progress reads"
+		case VariantBothWrite:
+			verb = "writes memory that the " + other + " still in progress also writes"
+		}
+		m.Printf("%s %s: first shared byte%s%s", m.Arg, verb, offsets(m.At, m.Addr, "", m.Addr2, other), elements(here, there))
+	},
+})
+
+func elements(here, there string) string {
+	switch {
+	case here != "" && there != "":
+		return fmt.Sprintf(", element %s here, %s there", here, there)
+	case here != "":
+		return fmt.Sprintf(", element %s here", here)
+	}
+	return ""
+}
+
+// sendRecvOverlap: Arg and Count x Handle at Addr are the send side, Text
+// and Count2 x Handle2 at Addr2 the receive side, At the first shared
+// byte.
+var sendRecvOverlap = register(Check{
+	Entry: Entry{ID: "send-recv-overlap", Category: CatOverlap, Severity: SevError,
+		Title: "the send and receive buffers of one call overlap",
+		Rule:  "MPI-4.1 §3.10 (MPI_SENDRECV: the send and receive buffers must be disjoint) and §2.3 (OUT arguments must not alias other arguments); use MPI_IN_PLACE for in-place collectives",
+		Doc: `MPI_Sendrecv, and collectives such as MPI_Allreduce or MPI_Alltoall, read
+the send buffer while they write the receive buffer. Passing overlapping
+buffers works with some algorithms and corrupts data with others. Use
+MPI_Sendrecv_replace, or MPI_IN_PLACE in the collective.`},
+	Message: func(m *Message) {
+		recv := m.Text
+		here := m.ElementAt(m.Handle2, m.Addr2, m.Count2, m.At)
+		there := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
+		m.SetPath(here)
+		m.Type(m.Handle2)
+		m.Printf("%s and %s overlap: first shared byte%s%s; use disjoint buffers or MPI_IN_PLACE", m.Arg, recv, offsets(m.At, m.Addr, m.Arg, m.Addr2, recv), elementsOf(recv, here, m.Arg, there))
+	},
+})
+
+func elementsOf(a, pa, b, pb string) string {
+	var parts []string
+	if pa != "" {
+		parts = append(parts, fmt.Sprintf("element %s of %s", pa, a))
+	}
+	if pb != "" {
+		parts = append(parts, fmt.Sprintf("element %s of %s", pb, b))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}

@@ -1,0 +1,170 @@
+package checks
+
+import (
+	"fmt"
+	"time"
+)
+
+// One-sided races: the program touches an origin or result buffer before
+// the operation completed (the access tracker), two operations touch the
+// same target bytes in one epoch, or the target's own loads and stores
+// race with them (shim/rma*.c), and operations --nasty held back.
+
+// completers names the calls that complete a one-sided operation at the
+// origin, for the advice in rma-origin-race.
+const completers = "MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_Win_flush(_local)(_all)"
+
+// rmaOriginRace: the access tracker fills the event like any tracked
+// buffer: the variant is load or store, Val the tracker's mode
+// (ModeMPIReads for a Put's or an accumulate's origin, ModeMPIWrites for
+// a Get's result), Count x Handle at Addr the buffer, At the byte touched,
+// RelatedCall the operation.
+var rmaOriginRace = register(Check{
+	Entry: Entry{ID: "rma-origin-race", Category: CatRMARace, Severity: SevError,
+		Title: "the program touched the origin or result buffer of a one-sided operation before it completed",
+		Rule:  "MPI-4.1 §12.3 and §12.5: the origin buffer of MPI_Put or MPI_Accumulate must not be updated, and the result buffer of MPI_Get (and the get-accumulate family) must not be accessed, until the operation completes at the origin (MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_Win_flush(_local)(_all), or the request of MPI_Rput/MPI_Rget)",
+		Doc: `One-sided operations return before data moves. MPI_Put may read its origin
+buffer at any time up to the synchronisation call that completes it; MPI_Get
+may write its result buffer at any time up to then. Reusing the origin
+buffer of a Put before the closing fence, or reading a Get's result before
+MPI_Win_unlock, works on some networks and sends or reads garbage on others
+(run with --nasty to see it break).
+
+mpidbg hands the origin (and compare) buffers of every pending one-sided
+operation to the access tracker write-protected, and result buffers with no
+access at all, from the call until the synchronisation call that completes
+it at the origin (MPI_Win_flush_local completes it there too; MPI_Win_sync
+and MPI_Win_lock do not). The report is at the program's load or store,
+with the operation's line as the related place and the element of the
+origin datatype touched. Request-based operations (MPI_Rput, MPI_Rget...)
+are watched through their request until MPI_Wait or MPI_Test completes it.
+Like every tracked buffer, operations are sampled per call site after the
+first ones (docs/races.md).`},
+	Message: func(m *Message) {
+		op := m.RelatedCall
+		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
+		m.SetPath(here)
+		m.Type(m.Handle)
+		where := ""
+		if m.Addr != 0 {
+			where = fmt.Sprintf(" at offset %d", int64(m.At-m.Addr))
+		}
+		if here != "" {
+			where += ", element " + here
+		}
+		access, value := "loaded from", "read may be the old one, the new one or a mix"
+		if m.Variant == VariantStore {
+			access, value = "stored to", "stored may be overwritten"
+		}
+		if m.Val == ModeMPIWrites {
+			m.Printf("the program %s the result buffer%s before the %s completed: MPI may write it at any time until the call that completes the operation at the origin (%s), so the value %s",
+				access, where, op, completers, value)
+			return
+		}
+		m.Printf("the program %s the origin buffer%s before the %s completed: MPI may read it at any time until the call that completes the operation at the origin (%s), so the target may receive the old value, the new one or a mix",
+			access, where, op, completers)
+	},
+})
+
+var rmaConflict = register(Check{
+	Entry: Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
+		Title: "two one-sided operations touch the same target memory in concurrent epochs",
+		Rule:  "MPI-4.1 §12.7: it is erroneous to have concurrent conflicting accesses to the same memory location in a window; concurrent accumulates with the same operation and basic datatype are the one exception",
+		Doc: `Two RMA operations conflict when they touch an overlapping byte of the same
+target window and at least one of them writes it (Put, Accumulate,
+Get_accumulate, Fetch_and_op, Compare_and_swap), unless both are
+accumulate-family operations with the same op and basic type (MPI makes
+those element-wise atomic). They are concurrent when no synchronisation
+orders them: the same fence epoch, overlapping post/start/complete/wait
+epochs, or shared/lock_all passive-target epochs that overlap in time with
+no flush-and-barrier or message between them. Two origins putting to one
+word in one fence epoch is the classic case: the target ends with either
+value, or a mix.
+
+Each operation's target bytes (exactly, from the target datatype's type
+map, so that two origins writing the even and the odd elements of an array
+with vector types do not conflict) travel to the target when the epoch
+closes: at every MPI_Win_fence, at MPI_Win_complete for MPI_Win_wait, and
+for passive-target epochs at MPI_Win_free, where epochs of different
+origins count as concurrent only when the Lamport clock that messages and
+collectives carry does not order them (a flush or unlock followed by a
+barrier or a message orders them; exclusive locks never overlap). The
+target compares them and reports the first operation's line, with the
+second operation as the related place, their ranks and the offset in the
+window. One origin's operations conflict too (two puts to one location in
+one epoch), except accumulates, which MPI orders. docs/rma-races.md says
+what it cannot see.`},
+	Message: detectorText,
+})
+
+var rmaTargetRace = register(Check{
+	Entry: Entry{ID: "rma-target-race", Category: CatRMARace, Severity: SevError,
+		Title: "a load or store at the target races with a remote one-sided operation on the same window memory",
+		Rule:  "MPI-4.1 §12.7: a location updated by a put or accumulate must not be accessed by a load or store until the update has completed at the target, and a location read by a get must not be stored to concurrently; local accesses are ordered with remote ones only by synchronisation",
+		Doc: `During an exposure epoch (between two fences, between MPI_Win_post and
+MPI_Win_wait, or while another process holds a lock on the window) the
+target process must not store into window memory that a remote operation
+reads or writes, nor load memory a remote Put or Accumulate updates.
+
+mpidbg records the target's own loads and stores to its window memory
+during fence epochs and post/wait exposure epochs (the access tracker's log
+mode: page protection, each access checked against exact bytes), and when
+the epoch closes and the origins' operations arrive, reports each local
+access that touches a remote operation's bytes (a load against a put or
+accumulate, a store against any operation), at the access's line with the
+remote operation's rank and line as the related place.
+
+Against passive-target epochs (MPI_Win_lock, MPI_Win_lock_all), the
+window memory is watched outside fence and exposure epochs; each access
+carries the Lamport clock and what the target held (a lock on its own
+window, an earlier MPI_Win_sync or fetching atomic), and at MPI_Win_free
+an access is reported when no synchronisation orders it against a remote
+operation on its bytes: no flush or unlock followed by a message or
+collective before it, no exclusive lock on its own window around it.
+Loads of bytes an atomic (accumulate-family) operation updates are not
+reported: that is how programs poll flags. Dynamic windows are not
+watched; after the first epochs and watch periods of a window only some
+are (docs/rma-races.md).`},
+	Message: detectorText,
+})
+
+// rmaUnsynchronised (shim/nasty.c): the held operation is the finding's
+// call and place; Val is its target rank, Lim the hold timeout in ms (not
+// the time it was actually held, which differs from rank to rank: the
+// report merges equal messages), Addr2 its target displacement;
+// RelatedCall the call the rank kept making.
+var rmaUnsynchronised = register(Check{
+	Entry: Entry{ID: "rma-unsynchronised", Category: CatRMARace, Severity: SevWarning,
+		Title: "a one-sided operation was never completed while the program waited (--nasty)",
+		Rule:  "MPI-4.1 §12.5.4: an RMA operation is complete at the target only after a synchronisation call (MPI_Win_flush, MPI_Win_unlock, ...) at the origin; MPI may delay it until then",
+		Doc: `Reported in forcing mode (mpidbg run --nasty), which holds each one-sided
+operation back until a synchronisation call requires it, as an MPI library
+on a network without remote progress may (docs/nasty.md). The program
+issued an operation, then kept making one-sided calls that do not complete
+it (MPI_Win_sync, atomics on its own window with MPI_Win_flush of its own
+rank, flushes of other targets...) for longer than --nasty-hold-timeout
+(1s): typically a rank that waits for a flag while the operation that
+lets the other side set it (a queue link, a hand-over) sits unflushed. On
+most machines the operation goes through at once and the program works;
+with --nasty the process it writes to waits for it forever.
+
+The report is at the held operation's line, once per line, and names its
+target rank and displacement; the related place is the call the rank kept
+making. Add MPI_Win_flush (or MPI_Win_flush_local, MPI_Win_unlock) for its
+target after the operation. mpidbg then issues the operation, and every
+other one held for that target, with a flush, so that the program goes
+on; later operations from the same line are no longer held.`},
+	Message: func(m *Message) {
+		held := time.Duration(m.Lim) * time.Millisecond
+		m.Printf("the operation to rank %d (target_disp %d) was still held back after %v while this rank kept calling %s, which does not complete it; "+
+			"MPI may deliver it only at a synchronisation call that does (MPI_Win_flush(%d, win), MPI_Win_unlock, ...): mpidbg issued it then",
+			m.Val, int64(m.Addr2), held, m.RelatedCall, m.Val)
+	},
+})
+
+// detectorText is the message of a finding whose detector wrote it whole
+// (Text, and Path for its element path).
+func detectorText(m *Message) {
+	m.SetText(m.Text)
+	m.SetPath(m.Path)
+}
