@@ -2,6 +2,7 @@ package dap
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
@@ -252,18 +254,17 @@ func parseRanks(raw json.RawMessage, np int) ([]int, error) {
 		if text == "" || text == "all" {
 			return all, nil
 		}
-		for _, item := range strings.Split(text, ",") {
-			lo, hi, isRange := strings.Cut(strings.TrimSpace(item), "-")
-			a, err1 := strconv.Atoi(lo)
-			b, err2 := a, error(nil)
-			if isRange {
-				b, err2 = strconv.Atoi(hi)
-			}
-			if err1 != nil || err2 != nil || b < a {
-				return nil, fmt.Errorf("\"ranks\": %q is not a rank or a range such as 2-3", item)
-			}
-			for r := a; r <= b; r++ {
+		runs, err := ranklist.Parse(text, ranklist.Launch)
+		var bad *ranklist.ItemError
+		if errors.As(err, &bad) {
+			return nil, fmt.Errorf("\"ranks\": %q is not a rank or a range such as 2-3", bad.Item)
+		}
+		for _, run := range runs {
+			for r := run.First; r <= run.Last; r += run.Step {
 				list = append(list, r)
+				if r >= np {
+					break // the first rank not in the job: named below
+				}
 			}
 		}
 	}
@@ -285,14 +286,9 @@ func parseRanks(raw json.RawMessage, np int) ([]int, error) {
 	return out, nil
 }
 
-// rankList writes ranks as shim/debugger.c reads them.
-func rankList(ranks []int) string {
-	parts := make([]string, len(ranks))
-	for i, r := range ranks {
-		parts[i] = strconv.Itoa(r)
-	}
-	return strings.Join(parts, ",")
-}
+// rankList writes ranks as shim/debugger.c reads them: every rank
+// written out, so that the shim's reader is never given a run.
+func rankList(ranks []int) string { return ranklist.Format(ranks, ranklist.Expanded) }
 
 // attachLaunched attaches each selected rank as it publishes its pid.
 func (ss *session) attachLaunched(j *job, timeout time.Duration) error {

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 )
 
 // Ranks is a set of MPI_COMM_WORLD ranks, sorted and distinct. On the
@@ -28,34 +28,7 @@ func MakeRanks(rs []int) Ranks {
 }
 
 // String is the wire form: "0-3,7,10-20:2".
-func (r Ranks) String() string {
-	var b strings.Builder
-	for i := 0; i < len(r); {
-		j := i + 1
-		step := 0
-		if j < len(r) {
-			step = r[j] - r[i]
-			for j+1 < len(r) && r[j+1]-r[j] == step {
-				j++
-			}
-			j++ // r[i:j] is a run with that step
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		switch n := j - i; {
-		case n >= 3 && step == 1:
-			fmt.Fprintf(&b, "%d-%d", r[i], r[j-1])
-		case n >= 3 && step > 1:
-			fmt.Fprintf(&b, "%d-%d:%d", r[i], r[j-1], step)
-		default:
-			b.WriteString(strconv.Itoa(r[i]))
-			j = i + 1 // two ranks: write one, the next starts a run
-		}
-		i = j
-	}
-	return b.String()
-}
+func (r Ranks) String() string { return ranklist.Format(r, ranklist.Wire) }
 
 func (r Ranks) MarshalJSON() ([]byte, error) { return json.Marshal(r.String()) }
 
@@ -87,28 +60,24 @@ var errRanks = errors.New("ranks")
 
 // ParseRanks reads the wire form of a set of ranks.
 func ParseRanks(s string) (Ranks, error) {
-	var out []int
 	if s == "" {
 		return nil, nil
 	}
-	for _, item := range strings.Split(s, ",") {
-		lo, hi, step := item, item, "1"
-		if a, b, ok := strings.Cut(item, "-"); ok {
-			lo, hi = a, b
-			if h, st, ok := strings.Cut(b, ":"); ok {
-				hi, step = h, st
-			}
-		}
-		a, err1 := strconv.Atoi(lo)
-		z, err2 := strconv.Atoi(hi)
-		d, err3 := strconv.Atoi(step)
-		if err1 != nil || err2 != nil || err3 != nil || a < 0 || z < a || d < 1 {
-			return nil, fmt.Errorf("%w: %q is not a rank, a run a-b or a run with a step a-b:s", errRanks, item)
-		}
-		if (z-a)/d+1 > MaxRanks-len(out) {
+	runs, err := ranklist.Parse(s, ranklist.Wire)
+	n := 0
+	for _, r := range runs { // the runs before a bad item, if any, first
+		if r.Len() > MaxRanks-n {
 			return nil, fmt.Errorf("%w: more than %d ranks", errRanks, MaxRanks)
 		}
-		for x := a; x <= z; x += d {
+		n += r.Len()
+	}
+	var bad *ranklist.ItemError
+	if errors.As(err, &bad) {
+		return nil, fmt.Errorf("%w: %q is not a rank, a run a-b or a run with a step a-b:s", errRanks, bad.Item)
+	}
+	out := make([]int, 0, n)
+	for _, r := range runs {
+		for x := r.First; x <= r.Last; x += r.Step {
 			out = append(out, x)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 )
 
 // Shape is what closes a deadlock.
@@ -246,12 +248,8 @@ func (t *ranksText) render(skip int) string {
 		switch {
 		case it.fate != "":
 			parts = append(parts, strconv.Itoa(it.lo)+it.fate)
-		case it.hi-it.lo >= 2:
-			parts = append(parts, strconv.Itoa(it.lo)+"-"+strconv.Itoa(it.hi))
-		case it.hi > it.lo:
-			parts = append(parts, strconv.Itoa(it.lo), strconv.Itoa(it.hi))
 		default:
-			parts = append(parts, strconv.Itoa(it.lo))
+			parts = ranklist.Run{First: it.lo, Last: it.hi, Step: 1}.Items(parts)
 		}
 		listed += it.hi - it.lo + 1
 	}
@@ -526,19 +524,4 @@ func (r Result) Describe() string {
 }
 
 // list writes ranks folded: "0, 2, 5-9".
-func list(rs []int) string {
-	var parts []string
-	for i := 0; i < len(rs); i++ {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if j-i >= 2 {
-			parts = append(parts, strconv.Itoa(rs[i])+"-"+strconv.Itoa(rs[j]))
-			i = j
-			continue
-		}
-		parts = append(parts, strconv.Itoa(rs[i]))
-	}
-	return strings.Join(parts, ", ")
-}
+func list(rs []int) string { return ranklist.Format(rs, ranklist.Prose) }

@@ -2,8 +2,9 @@ package report
 
 import (
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 )
 
 // FoldRanks writes sorted, distinct ranks as ranges: runs of three or
@@ -14,26 +15,7 @@ func FoldRanks(ranks []int) string {
 	rs := slices.Clone(ranks)
 	slices.Sort(rs)
 	rs = slices.Compact(rs)
-	var b strings.Builder
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		switch {
-		case j-i >= 2:
-			b.WriteString(strconv.Itoa(rs[i]) + "-" + strconv.Itoa(rs[j]))
-		case j-i == 1:
-			b.WriteString(strconv.Itoa(rs[i]) + "," + strconv.Itoa(rs[j]))
-		default:
-			b.WriteString(strconv.Itoa(rs[i]))
-		}
-		i = j + 1
-	}
-	return b.String()
+	return ranklist.Format(rs, ranklist.Compact)
 }
 
 // RanksPhrase is "rank 3" for one rank and "ranks 0-63" for several.

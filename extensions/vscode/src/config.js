@@ -123,7 +123,9 @@ function parseDuration(text) {
 const MPI_LIBRARIES = ['mpich', 'openmpi'];
 // Ranks as a string: "all", or ranks and ranges separated by commas
 // ("0,2-3", "0, 2-3"); no space inside a range, as the adapter's
-// strconv.Atoi takes no space ("2 - 3" is refused).
+// strconv.Atoi takes no space ("2 - 3" is refused). The adapter's reader
+// (Go, internal/ranklist) is the reference: test/ranklists.test.js holds
+// this copy to the cases of internal/ranklist/testdata/ranklists.json.
 const RANK_LIST = /^(all|\s*\+?\d+(-\+?\d+)?(\s*,\s*\+?\d+(-\+?\d+)?)*\s*)$/;
 
 function isStringArray(v) {
