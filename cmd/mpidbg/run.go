@@ -14,7 +14,7 @@ import (
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/pretty"
 	"github.com/mpidbg/mpidbg/run/report"
-	"github.com/mpidbg/mpidbg/run/symbolize"
+	"github.com/mpidbg/mpidbg/internal/symbolize"
 	"github.com/mpidbg/mpidbg/wire"
 	"github.com/spf13/pflag"
 )

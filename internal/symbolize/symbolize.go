@@ -1,25 +1,41 @@
 // Package symbolize turns code addresses that ranks report (a module path
-// and an offset from the module's load base, checks.Site) into source
+// and an offset in it, checks.Site) into source
 // locations (file, line, function, checks.Location), with the module's
 // DWARF debug information, or with its symbol table when it has none.
 //
-// An offset becomes an ELF virtual address by adding the lowest PT_LOAD
-// segment's address rounded down to a page (0 for position-independent
-// code, 0x400000 for a classic executable), which is where dladdr's base
-// points. Sites are return addresses, which point after the call
-// instruction, so the address looked up is one byte before: the call
-// itself, on the line that made it.
+// An offset is an address in the module's own terms, the ELF virtual
+// address its DWARF and symbols use: the shim computes it as the code
+// address minus the module's load bias (link_map's l_addr), which is the
+// load address for position-independent code and 0 for a classic
+// executable linked at 0x400000. Sites are return addresses, which point
+// after the call instruction, so the address looked up is one byte
+// before: the call itself, on the line that made it.
+//
+// A module without DWARF line tables may have them in a separate debug
+// file, found as gdb finds it: by its GNU build id under each debug
+// directory (DIR/.build-id/ab/cdef....debug), then by its .gnu_debuglink
+// name (with the CRC it records) beside the module, in its .debug
+// folder, and under each debug directory followed by the module's own
+// directory.
+//
+// The report (mpidbg run) and the shim, for the lines a rank writes on
+// standard error when no launcher listens, both resolve with this
+// package, so that one site gets one answer.
 package symbolize
 
 import (
+	"bytes"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/mpidbg/mpidbg/checks"
@@ -44,8 +60,9 @@ func (e *ModuleError) ModulePath() string { return e.Path }
 // Resolver resolves sites, caching each module's tables and each answer.
 // It is safe for concurrent use. The zero value is not usable: use New.
 type Resolver struct {
-	// DebugDirs are searched for separate debug files by build id
-	// (DIR/.build-id/ab/cdef....debug). New sets /usr/lib/debug.
+	// DebugDirs are searched for separate debug files, by build id
+	// (DIR/.build-id/ab/cdef....debug) and by debug link
+	// (DIR/MODULE-DIR/NAME). New sets /usr/lib/debug.
 	DebugDirs []string
 
 	mu      sync.Mutex
@@ -95,8 +112,7 @@ func (r *Resolver) Resolve(site checks.Site) (checks.Location, error) {
 // module is what one ELF file says about its addresses.
 type module struct {
 	path string
-	err  error // the module cannot be used at all
-	base uint64
+	err  error       // the module cannot be used at all
 	d    *dwarf.Data // nil without DWARF
 	cus  []cuRange   // sorted by lo
 	syms []symbol    // function symbols sorted by value
@@ -131,22 +147,15 @@ func load(path string, debugDirs []string) (m *module) {
 		return m
 	}
 	defer f.Close()
-	first := true
-	for _, p := range f.Progs {
-		if p.Type == elf.PT_LOAD && (first || p.Vaddr < m.base) {
-			m.base, first = p.Vaddr, false
-		}
-	}
-	if first {
+	if !slices.ContainsFunc(f.Progs, func(p *elf.Prog) bool { return p.Type == elf.PT_LOAD }) {
 		m.err = &ModuleError{path, fmt.Errorf("%s has no loadable segment", path)}
 		return m
 	}
-	m.base &^= uint64(os.Getpagesize() - 1)
 	m.syms = functionSymbols(f)
 
 	d, err := f.DWARF()
 	if err != nil || !hasLines(f) {
-		if dbg := separateDebug(f, debugDirs); dbg != nil {
+		if dbg := separateDebug(f, path, debugDirs); dbg != nil {
 			defer dbg.Close()
 			d, err = dbg.DWARF()
 			if len(m.syms) == 0 {
@@ -175,9 +184,17 @@ func hasLines(f *elf.File) bool {
 	return f.Section(".debug_line") != nil || f.Section(".zdebug_line") != nil
 }
 
-// separateDebug opens the debug file of f found by its GNU build id, or
-// returns nil.
-func separateDebug(f *elf.File, dirs []string) *elf.File {
+// separateDebug opens the debug file of f, the module at path, found by
+// its GNU build id or its debug link, or returns nil.
+func separateDebug(f *elf.File, path string, dirs []string) *elf.File {
+	if dbg := byBuildID(f, dirs); dbg != nil {
+		return dbg
+	}
+	return byDebugLink(f, path, dirs)
+}
+
+// byBuildID opens DIR/.build-id/ab/cdef....debug for f's build id.
+func byBuildID(f *elf.File, dirs []string) *elf.File {
 	s := f.Section(".note.gnu.build-id")
 	if s == nil {
 		return nil
@@ -197,6 +214,60 @@ func separateDebug(f *elf.File, dirs []string) *elf.File {
 	for _, dir := range dirs {
 		dbg, err := elf.Open(filepath.Join(dir, ".build-id", id[:2], id[2:]+".debug"))
 		if err == nil {
+			return dbg
+		}
+	}
+	return nil
+}
+
+// byDebugLink opens the file f's .gnu_debuglink section names (a file
+// name, NUL-terminated and padded to 4 bytes, then the CRC-32 of the
+// debug file), in the places gdb looks: beside the module (symbolic
+// links followed), in .debug beside it, and under each debug directory
+// with the module's directory appended. A file whose CRC differs is not
+// the module's.
+func byDebugLink(f *elf.File, path string, dirs []string) *elf.File {
+	s := f.Section(".gnu_debuglink")
+	if s == nil {
+		return nil
+	}
+	data, err := s.Data()
+	if err != nil {
+		return nil
+	}
+	end := bytes.IndexByte(data, 0)
+	if end <= 0 {
+		return nil
+	}
+	name := string(data[:end])
+	if strings.Contains(name, "/") {
+		return nil
+	}
+	crcAt := (end + 4) &^ 3
+	if crcAt+4 > len(data) {
+		return nil
+	}
+	crc := f.ByteOrder.Uint32(data[crcAt:])
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	dir := filepath.Dir(path)
+	candidates := []string{filepath.Join(dir, name), filepath.Join(dir, ".debug", name)}
+	for _, d := range dirs {
+		candidates = append(candidates, filepath.Join(d, dir, name))
+	}
+	for _, c := range candidates {
+		if c == path {
+			continue
+		}
+		b, err := os.ReadFile(c)
+		if err != nil || crc32.ChecksumIEEE(b) != crc {
+			continue
+		}
+		if dbg, err := elf.NewFile(bytes.NewReader(b)); err == nil {
 			return dbg
 		}
 	}
@@ -253,7 +324,7 @@ func (m *module) resolve(offset uint64) (loc checks.Location, err error) {
 			loc, err = checks.Location{}, fmt.Errorf("%s+%#x: malformed debug information: %v", m.path, offset, p)
 		}
 	}()
-	pc := m.base + offset
+	pc := offset
 	if pc > 0 {
 		pc--
 	}

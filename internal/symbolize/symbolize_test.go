@@ -1,6 +1,8 @@
 package symbolize
 
 import (
+	"debug/elf"
+	"encoding/hex"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,21 +12,24 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // prog calls report() from caller() on callLine; report prints the
-// return address as an offset from the executable's load base, the way
-// the shim computes a Site.
+// return address minus the executable's load bias, the way the shim
+// computes a Site.
 const prog = `#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 
 __attribute__((noinline)) void report(void) {
 	void *ra = __builtin_return_address(0);
 	Dl_info info;
-	if (!dladdr(ra, &info)) return;
-	printf("%lx\n", (unsigned long)((uintptr_t)ra - (uintptr_t)info.dli_fbase));
+	struct link_map *lm = NULL;
+	if (!dladdr1(ra, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+	printf("%lx\n", (unsigned long)((uintptr_t)ra - lm->l_addr));
 }
 
 __attribute__((noinline)) void caller(void) {
@@ -39,15 +44,13 @@ int main(void) {
 }
 `
 
-const callLine = 15
+const callLine = 17
 
 // build compiles prog with gcc and extra flags, runs it, and returns the
 // executable's path and the offset it printed.
 func build(t *testing.T, dir, name string, flags ...string) (string, uint64) {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found (apt-get install gcc)")
-	}
+	testenv.NeedTool(t, "", "gcc", "apt-get install gcc")
 	src := filepath.Join(dir, "prog.c")
 	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
@@ -159,5 +162,117 @@ func TestMalformed(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.Resolve(checks.Site{Module: p, Offset: off})
+	}
+}
+
+// TestSeparateDebug: the DWARF of a module whose debug information was
+// moved to a separate file is found by the module's build id under a
+// debug directory, and by its .gnu_debuglink beside it, in .debug beside
+// it and under a debug directory; a debug link whose CRC does not match
+// is not followed.
+func TestSeparateDebug(t *testing.T) {
+	objcopy := testenv.NeedTool(t, "", "objcopy", "apt-get install binutils")
+	dir := t.TempDir()
+	exe, off := build(t, dir, "full", "-g", "-Wl,--build-id")
+	src := filepath.Join(dir, "prog.c")
+	want := checks.Location{File: src, Line: callLine, Function: "caller"}
+	run := func(args ...string) {
+		t.Helper()
+		if b, err := exec.Command(objcopy, args...).CombinedOutput(); err != nil {
+			t.Fatalf("objcopy %s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+	}
+	// full.debug: the debug information alone
+	debug := filepath.Join(dir, "full.debug")
+	run("--only-keep-debug", exe, debug)
+
+	// by build id: a stripped copy, the debug file under DIR/.build-id
+	byID := filepath.Join(dir, "byid")
+	os.Mkdir(byID, 0o755)
+	stripped := strip(t, exe, "byid/prog", "--strip-debug")
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := buildID(t, f)
+	f.Close()
+	debugDir := filepath.Join(dir, "usr-lib-debug")
+	idPath := filepath.Join(debugDir, ".build-id", id[:2], id[2:]+".debug")
+	os.MkdirAll(filepath.Dir(idPath), 0o755)
+	copyFile(t, debug, idPath)
+	r := New()
+	r.DebugDirs = []string{debugDir}
+	if got, err := r.Resolve(checks.Site{Module: stripped, Offset: off}); err != nil || got != want {
+		t.Errorf("by build id: got %+v, %v; want %+v", got, err, want)
+	}
+	if got, _ := New().Resolve(checks.Site{Module: stripped, Offset: off}); got.File != "" {
+		t.Errorf("by build id without the debug directory: got %+v, want no file", got)
+	}
+
+	// by debug link: a copy without build id, linked to prog.debug
+	for _, place := range []string{"beside", "dotdebug", "debugdir", "badcrc"} {
+		t.Run(place, func(t *testing.T) {
+			d := filepath.Join(dir, place)
+			os.Mkdir(d, 0o755)
+			mod := filepath.Join(d, "prog")
+			run("--strip-debug", "--remove-section=.note.gnu.build-id", exe, mod)
+			linked := filepath.Join(t.TempDir(), "prog.debug")
+			copyFile(t, debug, linked)
+			run("--add-gnu-debuglink="+linked, mod)
+			r := New()
+			r.DebugDirs = []string{filepath.Join(dir, "debugroot")}
+			switch place {
+			case "beside":
+				copyFile(t, linked, filepath.Join(d, "prog.debug"))
+			case "dotdebug":
+				os.Mkdir(filepath.Join(d, ".debug"), 0o755)
+				copyFile(t, linked, filepath.Join(d, ".debug", "prog.debug"))
+			case "debugdir":
+				to := filepath.Join(dir, "debugroot", d, "prog.debug")
+				os.MkdirAll(filepath.Dir(to), 0o755)
+				copyFile(t, linked, to)
+			case "badcrc":
+				b, _ := os.ReadFile(linked)
+				b = append(b, 0) // another file under the same name
+				os.WriteFile(filepath.Join(d, "prog.debug"), b, 0o644)
+			}
+			got, err := r.Resolve(checks.Site{Module: mod, Offset: off})
+			if place == "badcrc" {
+				if err != nil || got.File != "" || got.Function != "caller" {
+					t.Errorf("got %+v, %v; want the symbol table's answer alone", got, err)
+				}
+				return
+			}
+			if err != nil || got != want {
+				t.Errorf("got %+v, %v; want %+v", got, err, want)
+			}
+		})
+	}
+}
+
+func buildID(t *testing.T, f *elf.File) string {
+	t.Helper()
+	s := f.Section(".note.gnu.build-id")
+	if s == nil {
+		t.Skip("the linker wrote no build id")
+	}
+	note, err := s.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	namesz := int(f.ByteOrder.Uint32(note[0:]))
+	descsz := int(f.ByteOrder.Uint32(note[4:]))
+	start := 12 + (namesz+3)&^3
+	return hex.EncodeToString(note[start : start+descsz])
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
