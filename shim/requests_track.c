@@ -1,5 +1,5 @@
 /*
- * Buffer races (issue 5, docs/races.md): the buffers of active requests
+ * Buffer races (docs/races.md): the buffers of active requests
  * and the access tracker (track.h). requests.c calls in:
  *
  *   mpidbg_req_track_start    an operation started (a nonblocking call

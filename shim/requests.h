@@ -1,0 +1,39 @@
+/*
+ * What the request files share (requests.c, requests_complete.c,
+ * requests_start.c): the wrappers' prologue, the translation of minted
+ * handles for MPI, and the helpers each wrapper uses on the requests it
+ * is given. Only those files include it; shim.h is the shim's interface.
+ */
+#ifndef MPIDBG_REQUESTS_H
+#define MPIDBG_REQUESTS_H
+
+#include "shim.h"
+
+#define STACK_REQS 64
+
+/* MPI gets the builtin value of a minted request (requests the program
+ * holds, as it holds them, are what the checks look at); the program's
+ * variable changes only where MPI changed the value it was given. */
+#define REAL1(request)                                                        \
+    MPI_Request *u_req = request, x_req = MPI_REQUEST_NULL;                   \
+    if (request && MPIDBG_IS_MINTED_REQ(*request)) {                          \
+        x_req = mpidbg_req_real(*request);                                    \
+        request = &x_req;                                                     \
+    }
+#define BACK1(request)                                                        \
+    if (request != u_req && x_req != mpidbg_req_real(*u_req))                 \
+        *u_req = x_req;
+
+#define PROLOGUE(name, pmpi)                                                  \
+    void *ra = __builtin_return_address(0);                                   \
+    if (mpidbg_bypass(ra))                                                    \
+        return pmpi;                                                          \
+    struct mpidbg_cx cx;                                                      \
+    mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
+
+MPIDBG_HIDDEN void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed);
+MPIDBG_HIDDEN void mpidbg_req_ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct mpidbg_reqref *out);
+MPIDBG_HIDDEN MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack);
+MPIDBG_HIDDEN void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack);
+
+#endif

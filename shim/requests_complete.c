@@ -1,0 +1,355 @@
+/*
+ * The completion wrappers (requests.c has the records).
+ *
+ * Completion family contract (MPI-4.1 §3.7.3-§3.7.5, §3.9):
+ *   pre:  the request array is not NULL when count > 0; every request is
+ *         MPI_REQUEST_NULL or a request the program holds (request-unknown
+ *         otherwise: never made, or completed or freed already); the
+ *         handles are copied, as MPI overwrites them.
+ *   post: (only when MPI returns MPI_SUCCESS) each completed request
+ *         stops being active and its buffers stop being pending; a
+ *         nonblocking request is gone, a persistent one stays, inactive;
+ *         MPI_Comm_idup's communicator is recorded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "requests.h"
+
+static void drop_reqs(struct mpidbg_reqref *c, struct mpidbg_reqref *stack);
+
+/* refused ends a completion call a check refused (MPIDBG_REFUSING). */
+static int refused(struct mpidbg_cx *cx, struct mpidbg_reqref *c, struct mpidbg_reqref *stack)
+{
+    drop_reqs(c, stack);
+    return mpidbg_refused(cx);
+}
+
+/* copy_reqs checks the requests of a completion call and keeps them. */
+static struct mpidbg_reqref *copy_reqs(struct mpidbg_cx *cx, int count, const MPI_Request reqs[], struct mpidbg_reqref *stack)
+{
+    if (count <= 0)
+        return stack;
+    if (!reqs) {
+        mpidbg_chk_array(cx, reqs, count, "array_of_requests");
+        return NULL;
+    }
+    struct mpidbg_reqref *c = count <= STACK_REQS ? stack : malloc(sizeof *c * count);
+    if (!c)
+        return NULL;
+    for (int i = 0; i < count; i++)
+        mpidbg_req_ref(cx, reqs[i], "array_of_requests", i, &c[i]);
+    return c;
+}
+
+static void drop_reqs(struct mpidbg_reqref *c, struct mpidbg_reqref *stack)
+{
+    if (c != stack)
+        free(c);
+}
+
+/* chk_statuses checks the statuses array of a completion call on n
+ * requests. MPI_STATUSES_IGNORE is NULL in Open MPI's mpi.h: no finding. */
+static void chk_statuses(struct mpidbg_cx *cx, MPI_Status *st, int n)
+{
+    if (st != MPI_STATUSES_IGNORE)
+        mpidbg_chk_array(cx, st, n, "array_of_statuses");
+}
+
+
+/* ---- cross-rank work around completion (xr_p2p.c, xr_coll.c) ----
+ * Before: a nonblocking collective's agreement is finished (waited for
+ * when the call waits for that request anyway, tested otherwise); the
+ * blocked-call record names what the call waits for. The statuses MPI
+ * writes are the shim's own when the program ignores them, since a
+ * completed receive's source and tag find its shadow. After: each
+ * completed receive takes its shadow and is checked. */
+struct xwait {
+    int any;            /* a receive request: statuses are needed */
+    int blocked;
+    MPI_Status *st;     /* the statuses MPI is given */
+    MPI_Status stack[8];
+    struct mpidbg_ehswap eh;
+};
+
+static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw)
+{
+    xw->any = xw->blocked = xw->eh.n = 0;
+    if (!mpidbg_xr_on || !c)
+        return;
+    for (int i = 0; i < n; i++) /* before the record: it may wait, and the record is being written meanwhile */
+        if (c[i].o && c[i].o->xc)
+            mpidbg_xc_req_done(c[i].o, wait && mode == MPIDBG_WAIT_AND);
+    if (wait)
+        mpidbg_blocked_begin(cx, mode);
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        if (!o || !o->rec || !o->active)
+            continue;
+        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+        int recv = mpidbg_xr_is_recv(o);
+        if (recv && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
+            xw->any = 1; /* it takes a shadow */
+            if (co && !co->freed)
+                mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
+        }
+        if (!wait)
+            continue;
+        int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
+                   : recv                           ? MPIDBG_WAIT_RECV
+                   : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
+                                                    : MPIDBG_WAIT_OTHER;
+        if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
+            continue;
+        int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+        mpidbg_blocked_wait(kind, peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
+    }
+    if (wait) {
+        mpidbg_blocked_publish();
+        xw->blocked = 1;
+    }
+}
+
+/* xr_statuses returns the statuses array to give MPI. */
+static MPI_Status *xr_statuses(struct xwait *xw, MPI_Status *st, int n)
+{
+    xw->st = st;
+    if (!xw->any || (st != MPI_STATUSES_IGNORE && st != MPI_STATUS_IGNORE) || n <= 0)
+        return st;
+    xw->st = n <= 8 ? xw->stack : malloc(sizeof *xw->st * n);
+    if (!xw->st)
+        xw->st = st;
+    return xw->st;
+}
+
+static int xr_after(struct xwait *xw, struct mpidbg_reqref *c, int count, const int *done, int ndone, MPI_Status *given, int rc)
+{
+    if (xw->blocked)
+        mpidbg_blocked_end();
+    if (xw->any && c && xw->st != MPI_STATUSES_IGNORE && xw->st != MPI_STATUS_IGNORE) {
+        for (int k = 0; k < ndone; k++) {
+            int i = done ? done[k] : k;
+            if (i < 0 || i >= count || !c[i].o || c[i].o->serial != c[i].serial)
+                continue;
+            /* MPI_Waitany's one status and MPI_Waitsome's are by completion, the others by request */
+            MPI_Status *st = &xw->st[done ? k : i];
+            int err = rc == MPI_ERR_IN_STATUS ? st->MPI_ERROR : rc;
+            mpidbg_xr_recv_done(c[i].o, st, err);
+        }
+    }
+    if (xw->st != given && xw->st != xw->stack)
+        free(xw->st);
+    return mpidbg_eh_restore(&xw->eh, rc);
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    PROLOGUE(MPI_Wait, PMPI_Wait(request, status));
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        mpidbg_req_ref(&cx, *request, "request", -1, &r);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct xwait xw;
+    xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
+    if (r.o && r.o->tr_n)
+        mpidbg_req_track_release(r.o); /* MPI moves the data now */
+    REAL1(request);
+    int rc = PMPI_Wait(request, status);
+    BACK1(request);
+    /* an error that is the receive's own (truncation) completes it too */
+    int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL) || mpidbg_xr_truncated(rc);
+    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
+    if (ended && r.o)
+        mpidbg_req_completed(&cx, &r, 1, 0);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    PROLOGUE(MPI_Test, PMPI_Test(request, flag, status));
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        mpidbg_req_ref(&cx, *request, "request", -1, &r);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct xwait xw;
+    xr_before(&cx, &r, 1, 0, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
+    REAL1(request);
+    int rc = PMPI_Test(request, flag, status);
+    BACK1(request);
+    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
+    if (rc == MPI_SUCCESS && r.o && flag && *flag)
+        mpidbg_req_completed(&cx, &r, 1, 0);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
+    struct mpidbg_reqref stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    chk_statuses(&cx, array_of_statuses, count);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
+    mpidbg_req_track_release_all(c, count); /* MPI moves the data now */
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    int rc = PMPI_Waitall(count, x, array_of_statuses);
+    mpidbg_reqs_back(count, array_of_requests, x, xstack);
+    int ok = rc == MPI_SUCCESS;
+    if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
+        /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
+        for (int i = 0; i < count; i++)
+            if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                mpidbg_req_completed(&cx, &c[i], 1, 0);
+    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
+    if (ok && c && count > 0)
+        mpidbg_req_completed(&cx, c, count, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Testall, PMPI_Testall(count, array_of_requests, flag, array_of_statuses));
+    struct mpidbg_reqref stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    chk_statuses(&cx, array_of_statuses, count);
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    int rc = PMPI_Testall(count, x, flag, array_of_statuses);
+    mpidbg_reqs_back(count, array_of_requests, x, xstack);
+    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
+    if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
+        mpidbg_req_completed(&cx, c, count, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
+    struct mpidbg_reqref stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    int rc = PMPI_Waitany(count, x, index, status);
+    mpidbg_reqs_back(count, array_of_requests, x, xstack);
+    int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
+    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
+    if (one && c)
+        mpidbg_req_completed(&cx, &c[*index], 1, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
+{
+    PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
+    struct mpidbg_reqref stack[STACK_REQS];
+    mpidbg_chk_count(&cx, count, "count");
+    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    if (MPIDBG_REFUSING(&cx))
+        return refused(&cx, c, stack);
+    struct xwait xw;
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = status;
+    status = xr_statuses(&xw, status, 1);
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    int rc = PMPI_Testany(count, x, index, flag, status);
+    mpidbg_reqs_back(count, array_of_requests, x, xstack);
+    int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
+    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
+    if (one && c)
+        mpidbg_req_completed(&cx, &c[*index], 1, 0);
+    drop_reqs(c, stack);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+static void some_done(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int count, const int *outcount, const int *indices)
+{
+    if (!c || !outcount || *outcount == MPI_UNDEFINED || !indices)
+        return;
+    if (*outcount > 1) {
+        /* the tracker lets go of all of them in one pass over their pages */
+        struct mpidbg_reqref stack[STACK_REQS], *d = *outcount <= STACK_REQS ? stack : malloc(sizeof *d * *outcount);
+        int k = 0;
+        for (int i = 0; d && i < *outcount; i++)
+            if (indices[i] >= 0 && indices[i] < count)
+                d[k++] = c[indices[i]];
+        mpidbg_req_track_release_all(d, k);
+        drop_reqs(d, stack);
+    }
+    for (int i = 0; i < *outcount; i++)
+        if (indices[i] >= 0 && indices[i] < count)
+            mpidbg_req_completed(cx, &c[indices[i]], 1, 0);
+}
+
+/* some runs MPI_Waitsome or MPI_Testsome, which take the same arguments
+ * and complete the requests their indices name, then leaves the call. */
+static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[], MPI_Status[]), int incount,
+                MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    struct mpidbg_reqref stack[STACK_REQS];
+    mpidbg_chk_count(cx, incount, "incount");
+    mpidbg_chk_array(cx, array_of_indices, incount, "array_of_indices");
+    chk_statuses(cx, array_of_statuses, incount);
+    struct mpidbg_reqref *c = copy_reqs(cx, incount, array_of_requests, stack);
+    if (MPIDBG_REFUSING(cx))
+        return refused(cx, c, stack);
+    struct xwait xw;
+    xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw);
+    MPI_Status *given = array_of_statuses;
+    array_of_statuses = xr_statuses(&xw, array_of_statuses, incount);
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(incount, array_of_requests, xstack);
+    int rc = fn(incount, x, outcount, array_of_indices, array_of_statuses);
+    mpidbg_reqs_back(incount, array_of_requests, x, xstack);
+    int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
+    rc = xr_after(&xw, c, incount, array_of_indices, nd, given, rc);
+    if (rc == MPI_SUCCESS)
+        some_done(cx, c, incount, outcount, array_of_indices);
+    drop_reqs(c, stack);
+    mpidbg_leave(cx);
+    return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Waitsome, PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
+    return some(&cx, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}
+
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[])
+{
+    PROLOGUE(MPI_Testsome, PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
+    return some(&cx, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}

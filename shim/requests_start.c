@@ -1,0 +1,136 @@
+/*
+ * The start and free wrappers (requests.c has the records).
+ *
+ * Start contract (MPI-4.1 §3.9): the request is a persistent request of the
+ * program's and not active (request-active-start); its buffers are
+ * checked against the pending ones; post: it is active and they are
+ * pending.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "requests.h"
+
+/* MPI_Request_free: the request must be one the program holds and not
+ * MPI_REQUEST_NULL (MPI-4.1 §3.7.3). An active operation goes on, but
+ * the program can no longer learn when; its buffers stop being pending
+ * so that later reuse is not reported. */
+int MPI_Request_free(MPI_Request *request)
+{
+    PROLOGUE(MPI_Request_free, PMPI_Request_free(request));
+    struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
+    if (mpidbg_chk_array(&cx, request, 1, "request")) {
+        if (*request == MPI_REQUEST_NULL) {
+            struct mpidbg_ev ev;
+            mpidbg_ev_init(&ev, &cx, MPIDBG_F_INVALID_HANDLE, "request");
+            ev.hkind = MPIDBG_HK_REQUEST;
+            ev.variant = MPIDBG_V_NULL;
+            ev.handle = MPIDBG_H(*request);
+            mpidbg_report(&cx, &ev);
+        } else {
+            mpidbg_req_ref(&cx, *request, "request", -1, &r);
+        }
+    }
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    REAL1(request);
+    int rc = PMPI_Request_free(request);
+    BACK1(request);
+    if (rc == MPI_SUCCESS && r.o)
+        mpidbg_req_completed(&cx, &r, 1, 1);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* start_check checks one request of MPI_Start(all) and returns its
+ * object if it can be started. */
+static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index)
+{
+    struct mpidbg_ev ev;
+    if (r == MPI_REQUEST_NULL) {
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_HANDLE, arg);
+        ev.hkind = MPIDBG_HK_REQUEST;
+        ev.variant = MPIDBG_V_NULL;
+        ev.index = index;
+        ev.handle = MPIDBG_H(r);
+        mpidbg_report(cx, &ev);
+        return NULL;
+    }
+    if (!mpidbg_req_check(cx, r, arg, index))
+        return NULL;
+    struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (!o->persistent || o->active) {
+        mpidbg_ev_init(&ev, cx, o->persistent ? MPIDBG_F_REQUEST_ACTIVE_START : MPIDBG_F_REQUEST_UNKNOWN, arg);
+        ev.hkind = MPIDBG_HK_REQUEST;
+        ev.variant = o->persistent ? 0 : MPIDBG_V_NOT_PERSISTENT;
+        ev.index = index;
+        ev.handle = MPIDBG_H(r);
+        ev.related_site = o->rec->site;
+        ev.related_call = o->call;
+        ev.related_kind = MPIDBG_REL_STARTED;
+        mpidbg_report(cx, &ev);
+        return NULL;
+    }
+    /* its buffers against those of the operations in flight */
+    struct mpidbg_cx sub = *cx;
+    sub.nside = 0;
+    for (int i = 0; i < o->nseg && sub.nside < MPIDBG_MAX_SIDES; i++) {
+        struct mpidbg_side *sd = &sub.sides[sub.nside++];
+        sd->name = "request";
+        sd->mode = o->seg[i].mode;
+        sd->seg = sd->inl;
+        sd->inl[0] = o->seg[i];
+        sd->nseg = 1;
+        sd->lo = o->seg[i].lo;
+        sd->hi = o->seg[i].hi;
+    }
+    mpidbg_pending_check(&sub);
+    cx->nfound += sub.nfound;
+    return o;
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    PROLOGUE(MPI_Start, PMPI_Start(request));
+    struct mpidbg_robj *o = NULL;
+    if (mpidbg_chk_array(&cx, request, 1, "request"))
+        o = start_check(&cx, *request, "request", -1);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    REAL1(request);
+    int rc = PMPI_Start(request);
+    BACK1(request);
+    if (rc == MPI_SUCCESS && o)
+        mpidbg_req_started(o, &cx);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    PROLOGUE(MPI_Startall, PMPI_Startall(count, array_of_requests));
+    struct mpidbg_robj *stack[STACK_REQS], **os = stack;
+    mpidbg_chk_count(&cx, count, "count");
+    int ok = mpidbg_chk_array(&cx, array_of_requests, count, "array_of_requests") && count > 0;
+    if (ok && count > STACK_REQS)
+        os = malloc(sizeof *os * count);
+    if (ok && os)
+        for (int i = 0; i < count; i++)
+            os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
+    if (MPIDBG_REFUSING(&cx)) {
+        if (os != stack)
+            free(os);
+        return mpidbg_refused(&cx);
+    }
+    MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    int rc = PMPI_Startall(count, x);
+    mpidbg_reqs_back(count, array_of_requests, x, xstack);
+    if (rc == MPI_SUCCESS && ok && os)
+        for (int i = 0; i < count; i++)
+            if (os[i])
+                mpidbg_req_started(os[i], &cx);
+    if (os != stack)
+        free(os);
+    mpidbg_leave(&cx);
+    return rc;
+}
