@@ -57,7 +57,7 @@ bin/halo: examples/halo.c
 	@mkdir -p bin
 	$(MPICC) -g -O0 -Wno-stringop-overflow -o $@ $<
 
-test: deps $(BIN) $(LIB) $(LIB_OPENMPI) vet gotest vscodetest
+test: deps $(BIN) $(LIB) $(LIB_OPENMPI) vet gotest vscodetest pyunit
 
 vet:
 	$(GO) vet ./...
@@ -67,6 +67,13 @@ vet:
 # never skips them.
 gotest:
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 ./...
+
+# The gdb extension's unit tests (extensions/gdb/tests): plain unittest,
+# with a stand-in for gdb's Python module, so they run without gdb; one
+# of them talks to the real helper, bin/mpidbg gdb-helper.
+.PHONY: pyunit
+pyunit: $(BIN)
+	cd extensions/gdb && python3 -m unittest discover -s tests -t .
 
 # Go benchmarks of the datatype engine, then what mpidbg costs a running
 # MPI program: bench/programs natively, under mpidbg with the cross-rank
