@@ -24,7 +24,7 @@ int main(int argc, char **argv)
         param[3] = 3;
     }
     root = have_input ? rank : 0; // bug: only rank 1 knows it is the reader
-    MPI_Bcast(param, 4, MPI_INT, root, MPI_COMM_WORLD); // want "collective-root-mismatch"
+    MPI_Bcast(param, 4, MPI_INT, root, MPI_COMM_WORLD); // want "collective-root-mismatch" "rank 1 MPI_Bcast with root 1"
 
     MPI_Finalize();
     return 0;

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         for (src = 1; src < size; src++)
-            MPI_Recv(row, OLD_NX, MPI_DOUBLE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "message-truncated"
+            MPI_Recv(row, OLD_NX, MPI_DOUBLE, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "message-truncated" "sends 8 element.* has room for 4"
     } else {
         for (i = 0; i < NX; i++)
             row[i] = rank + 0.1 * i;

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         for (src = 1; src < size; src++)
-            MPI_Recv(steps, 2, MPI_LONG, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-mismatch"
+            MPI_Recv(steps, 2, MPI_LONG, src, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-mismatch" "sends MPI_DOUBLE\[0\] where rank 0 receives MPI_LONG\[0\]"
     } else if (rank == 1) {
         double timings[2] = {1.5, 2.5};
         MPI_Send(timings, 2, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD); // bug: rank 0 expects MPI_LONG

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -145,5 +146,80 @@ func TestUCXLogLine(t *testing.T) {
 		"[1795358523.098074] [vm:32527:0]       tag_match.c:62   UCX  WARN  unexpected tag-receive descriptor 0x55d7ea2a7140 was not matched"
 	if got, want := ucxLogLine.ReplaceAllString(out, ""), "rank 1: 42\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestWantMessage checks want annotations with a message regexp: how
+// they parse (for every library and for one), and that a finding whose
+// message the regexp does not match fails.
+func TestWantMessage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := parseProgram(write("bug_msg.c", "// ranks: 2\n"+
+		"f(); // want \"type-mismatch\" \"sends .* where rank 1 receives\"\n"+
+		"g(); // want \"a\" \"b\" \"count (\\d+)\" \"c\"\n"+
+		"h(); // want[mpich] \"d\" \"MPICH's words\" want[openmpi] \"d\" \"Open MPI's words\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := func(q program) map[int]string {
+		out := map[int]string{}
+		for l, ms := range q.msgs {
+			for _, m := range ms {
+				out[l] += m.id + "=" + m.re.String() + ";"
+			}
+		}
+		return out
+	}
+	if want := map[int][]string{2: {"type-mismatch"}, 3: {"a", "b", "c"}}; !reflect.DeepEqual(p.wants, want) {
+		t.Errorf("got wants %v, want %v", p.wants, want)
+	}
+	if got, want := msgs(p.forMPI("mpich")), map[int]string{2: "type-mismatch=sends .* where rank 1 receives;", 3: `b=count (\d+);`, 4: "d=MPICH's words;"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("mpich: got messages %q, want %q", got, want)
+	}
+	if got := msgs(p.forMPI("openmpi"))[4]; got != "d=Open MPI's words;" {
+		t.Errorf("openmpi: got messages %q at line 4", got)
+	}
+	for name, src := range map[string]string{
+		"bug_msgfirst.c":   "// ranks: 2\nf(); // want \"no id before\"\n",
+		"bug_twomsgs.c":    "// ranks: 2\nf(); // want \"a\" \"one message\" \"another one\"\n",
+		"bug_badregexp.c":  "// ranks: 2\nf(); // want \"a\" \"unclosed (paren\"\n",
+		"bug_mpimsgonly.c": "// ranks: 2\nf(); // want[mpich] \"a message\"\n",
+	} {
+		if _, err := parseProgram(write(name, src)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+
+	q := p.forMPI("mpich")
+	at := func(id string, line int, msg string) finding {
+		return finding{ID: id, Severity: "error", Ranks: []int{0}, Message: msg, Location: location{File: "/src/bug_msg.c", Line: line}}
+	}
+	good := []finding{
+		at("type-mismatch", 2, "rank 0 sends 4 MPI_INT where rank 1 receives 4 MPI_FLOAT"),
+		at("a", 3, "x"), at("b", 3, "count 7"), at("c", 3, "y"), at("d", 4, "in MPICH's words"),
+	}
+	if got := compare(q, good); len(got) != 0 {
+		t.Errorf("matching messages: got problems %q", got)
+	}
+	bad := slices.Clone(good)
+	bad[0] = at("type-mismatch", 2, "rank 0 sends 4 MPI_INT where rank 2 receives 4 MPI_FLOAT")
+	got := compare(q, bad)
+	if len(got) != 1 || !strings.HasPrefix(got[0], `message    bug_msg.c:2: want a "type-mismatch" finding whose message matches "sends .* where rank 1 receives"; got "rank 0 sends`) {
+		t.Errorf("a message the regexp does not match: got problems %q", got)
+	}
+	// one of two findings with the id at the line matching is enough
+	if got := compare(q, append(slices.Clone(bad), good[0])); len(got) != 0 {
+		t.Errorf("one matching message of two: got problems %q", got)
+	}
+	// a missing finding is reported once, as missing
+	if got := compare(q, good[1:]); len(got) != 1 || !strings.HasPrefix(got[0], "missing    bug_msg.c:2") {
+		t.Errorf("missing finding: got problems %q", got)
 	}
 }

@@ -60,6 +60,22 @@
 //
 //     got = inbox[511]; // want[mpich] "buffer-access-latent" want[openmpi] "recv-buffer-access"
 //
+//     An id may be followed by a second quoted string, a regular
+//     expression (Go's syntax, taken as written: no escapes are undone)
+//     that the message of a finding with that id at that line must
+//     match, anywhere in it; with several such findings, one is enough:
+//
+//     MPI_Recv(buf, 2, MPI_LONG, 1, 0, comm, &st); // want "type-mismatch" "sends .* where rank 0 receives"
+//     x = buf[3]; // want[mpich] "buffer-access-latent" "offset 12" want[openmpi] "recv-buffer-access" "offset 12"
+//
+//     A quoted string is an id when it reads as one (lowercase letters,
+//     digits and hyphens: "type-mismatch"), and otherwise the message
+//     regexp of the id just before it; a regexp cannot hold a double
+//     quote, and one that would read as an id needs another character
+//     ("(truncated)" rather than "truncated"). Use regexps taken from the
+//     messages both libraries really produce, for the part of the message
+//     the planted bug is about.
+//
 //     Findings that are reported at MPI_Finalize about an object (the
 //     leak-* ids, request-never-completed) point at the line that created
 //     the object, so that is where their annotation goes: the MPI_Type_*
@@ -124,7 +140,8 @@
 //   - every `// want "ID"` must be matched by a finding with that id whose
 //     location.file ends with the program's file name and whose
 //     location.line is the annotated line; the finding's ranks must be
-//     non-empty and within 0..RANKS-1;
+//     non-empty and within 0..RANKS-1; with a message regexp, the message
+//     of one such finding must match it;
 //   - any other finding of severity error or warning is a failure (info
 //     findings are logged);
 //   - an ok_ program must have no finding at all, exit 0 and print its OK
@@ -144,10 +161,8 @@
 // file:line, then every finding mpidbg reported and the tail of its
 // output.
 //
-// TestCoverage needs neither MPI nor the shim: every id in
-// checks/catalogue_local.go, checks/catalogue_cross.go and
-// checks/catalogue_race.go (the `ID: "..."`
-// fields of their source) must be wanted, for each MPI library, by at
+// TestCoverage needs neither MPI nor the shim: every id of the
+// catalogue (checks.All) must be wanted, for each MPI library, by at
 // least one bug program of any folder that runs with that library (a
 // "// mpi: N" program counts for none: which libraries are new enough is
 // known only when the tests run), every wanted id must be in the
@@ -175,6 +190,10 @@
 //	MPIDBG_REQUIRE_SHIM=1        fail instead of leaving a library out when its shim is missing
 //	MPIDBG_SHIM=PATH             MPICH's shim (default: lib/libmpidbg.so of this tree)
 //	MPIDBG_SHIM_OPENMPI=PATH     Open MPI's shim (default: lib/libmpidbg-openmpi.so)
+//
+// A shim of this tree's lib/ that is older than the sources make builds
+// it from fails TestPlanted and TestNative ("lib/libmpidbg.so is older
+// than shim/hooks.c: run make build"; internal/testenv).
 //
 // Open MPI's mpiexec runs oversubscribed, and as root when the tests do
 // (internal/testenv).

@@ -4,6 +4,7 @@ package harness
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -82,6 +83,21 @@ func compare(p program, fs []finding) []string {
 			}
 		}
 	}
+	for _, l := range sortedMsgLines(p.msgs) {
+		for _, w := range p.msgs[l] {
+			var got []string
+			ok := false
+			for _, f := range fs {
+				if inProg(f.Location.File) && f.Location.Line == l && f.ID == w.id {
+					got = append(got, fmt.Sprintf("%q", f.Message))
+					ok = ok || w.re.MatchString(f.Message)
+				}
+			}
+			if !ok && len(got) > 0 { // no finding at all is reported as missing above
+				problems = append(problems, fmt.Sprintf("message    %s:%d: want a %q finding whose message matches %q; got %s", p.file, l, w.id, w.re, strings.Join(got, ", ")))
+			}
+		}
+	}
 	for _, l := range sortedLines(p.related) {
 		for _, id := range p.related[l] {
 			if !relMatched[key{l, id}] {
@@ -97,6 +113,12 @@ func sortedLines(m map[int][]string) []int {
 	for l := range m {
 		lines = append(lines, l)
 	}
+	sort.Ints(lines)
+	return lines
+}
+
+func sortedMsgLines(m map[int][]wantMsg) []int {
+	lines := slices.Collect(maps.Keys(m))
 	sort.Ints(lines)
 	return lines
 }

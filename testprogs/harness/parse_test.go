@@ -24,14 +24,16 @@ type program struct {
 	dir         string // the folder under testprogs: local, cross
 	path        string // absolute path of the source
 	ranks       int
-	flags       []string         // extra `mpidbg run` flags from "// flags:"
-	nativeHangs bool             // "// native: hangs": the program deadlocks without mpidbg
-	mpiVersion  int              // "// mpi: 4": needs an MPI library of that MPI version or later
-	wants       map[int][]string // line -> wanted ids
+	flags       []string          // extra `mpidbg run` flags from "// flags:"
+	nativeHangs bool              // "// native: hangs": the program deadlocks without mpidbg
+	mpiVersion  int               // "// mpi: 4": needs an MPI library of that MPI version or later
+	wants       map[int][]string  // line -> wanted ids
+	msgs        map[int][]wantMsg // line -> messages some finding wanted there must match
 	// Annotations for one MPI library only, by its name (mpich, openmpi):
 	// "// want[openmpi] "ID"" and "// native[openmpi]: hangs", where what
 	// an erroneous program does next depends on the library (forMPI).
 	wantsFor       map[string]map[int][]string
+	msgsFor        map[string]map[int][]wantMsg
 	relatedFor     map[string]map[int][]string
 	nativeHangsFor map[string]bool
 	// "// native[openmpi]: crashes": an erroneous program the library
@@ -47,6 +49,14 @@ type program struct {
 	usesRMA bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
 }
 
+// wantMsg is a message regexp of a want annotation: `// want "ID"
+// "REGEXP"` asks that a finding ID at the line have a message REGEXP
+// matches.
+type wantMsg struct {
+	id string
+	re *regexp.Regexp
+}
+
 // forMPI is p as the tests with one MPI library see it: its
 // annotations for every library and those for that one.
 func (p program) forMPI(name string) program {
@@ -57,6 +67,13 @@ func (p program) forMPI(name string) program {
 	}
 	for l, ids := range p.wantsFor[name] {
 		q.wants[l] = append(q.wants[l], ids...)
+	}
+	q.msgs = map[int][]wantMsg{}
+	for l, ms := range p.msgs {
+		q.msgs[l] = slices.Clone(ms)
+	}
+	for l, ms := range p.msgsFor[name] {
+		q.msgs[l] = append(q.msgs[l], ms...)
 	}
 	q.related = map[int][]string{}
 	for l, ids := range p.related {
@@ -99,7 +116,7 @@ var (
 	relRe     = regexp.MustCompile(`//\s*related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)$`)
 	relMark   = regexp.MustCompile(`//\s*related\b`)
 	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
-	catalogID = regexp.MustCompile(`\bID:\s*"([^"]+)"`)
+	idRe      = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 )
 
 // parseProgram reads a program's header (the comment lines before its
@@ -117,9 +134,11 @@ func parseProgram(path string) (program, error) {
 		dir:     filepath.Base(filepath.Dir(abs)),
 		path:    abs,
 		wants:   map[int][]string{},
+		msgs:    map[int][]wantMsg{},
 		related: map[int][]string{},
 
 		wantsFor:       map[string]map[int][]string{},
+		msgsFor:        map[string]map[int][]wantMsg{},
 		relatedFor:     map[string]map[int][]string{},
 		nativeHangsFor: map[string]bool{},
 
@@ -232,18 +251,35 @@ func parseProgram(path string) (program, error) {
 			return p, fmt.Errorf("%s:%d: malformed annotation, want // want[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n)
 		}
 		for _, g := range wantGroup.FindAllStringSubmatch(m, -1) {
-			wants := p.wants
+			wants, msgs := p.wants, p.msgs
 			if g[1] != "" {
 				if !knownMPI(g[1]) {
 					return p, fmt.Errorf("%s:%d: want[%s]: not an MPI library the tests know", file, n, g[1])
 				}
 				if p.wantsFor[g[1]] == nil {
 					p.wantsFor[g[1]] = map[int][]string{}
+					p.msgsFor[g[1]] = map[int][]wantMsg{}
 				}
-				wants = p.wantsFor[g[1]]
+				wants, msgs = p.wantsFor[g[1]], p.msgsFor[g[1]]
 			}
+			// a string that reads as an id is one; any other is the
+			// message regexp of the id just before it
+			last := ""
 			for _, q := range quotedRe.FindAllStringSubmatch(g[2], -1) {
-				wants[n] = append(wants[n], q[1])
+				if idRe.MatchString(q[1]) {
+					wants[n] = append(wants[n], q[1])
+					last = q[1]
+					continue
+				}
+				if last == "" {
+					return p, fmt.Errorf("%s:%d: want %q: a message regexp follows the id it is for (an id is lowercase letters, digits and hyphens)", file, n, q[1])
+				}
+				re, err := regexp.Compile(q[1])
+				if err != nil {
+					return p, fmt.Errorf("%s:%d: want %q %q: bad message regexp: %v", file, n, last, q[1], err)
+				}
+				msgs[n] = append(msgs[n], wantMsg{last, re})
+				last = ""
 			}
 		}
 	}

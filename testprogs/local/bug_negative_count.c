@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         int n = hi - lo;
-        MPI_Send(data + lo, n, MPI_INT, 1, 0, MPI_COMM_WORLD); // want "negative-count"
+        MPI_Send(data + lo, n, MPI_INT, 1, 0, MPI_COMM_WORLD); // want "negative-count" "MPI_Send: count -3 must be non-negative"
     }
 
     MPI_Barrier(MPI_COMM_WORLD);

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
             out[i] = i;
         MPI_Send(out, 6, MPI_INT, 1, 0, MPI_COMM_WORLD);
     } else {
-        MPI_Recv(in, 1, sliding, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "recv-type-overlap"
+        MPI_Recv(in, 1, sliding, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "recv-type-overlap" "buf vector\(3,2,1,INT\) overlaps itself"
     }
     MPI_Type_free(&sliding);
 

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
         out[i] = rank * 8 + i;
     MPI_Type_vector(4, 1, 2, MPI_INT, &evens);
     // bug: MPI_Type_commit(&evens) is missing
-    MPI_Sendrecv(out, 1, evens, rank ^ 1, 0, in, 1, evens, rank ^ 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-not-committed"
+    MPI_Sendrecv(out, 1, evens, rank ^ 1, 0, in, 1, evens, rank ^ 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-not-committed" "recvtype vector\(4,1,2,INT\) is used before MPI_Type_commit"
 
     MPI_Type_free(&evens);
     MPI_Finalize();

@@ -64,7 +64,7 @@ static void acquire(void)
     MPI_Fetch_and_op(&rank, &pred, MPI_INT, 0, TAIL, MPI_REPLACE, win);
     MPI_Win_flush(0, win);
     if (pred != -1) {
-        MPI_Accumulate(&rank, 1, MPI_INT, pred, NEXT, 1, MPI_INT, MPI_REPLACE, win); // want "rma-unsynchronised"
+        MPI_Accumulate(&rank, 1, MPI_INT, pred, NEXT, 1, MPI_INT, MPI_REPLACE, win); // want "rma-unsynchronised" "still held back after 1s while this rank kept calling MPI_"
         while (get(LOCKED))
             ;
     }

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         MPI_Irecv(buf, N, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "recv-buffer-access"
-        early = buf[7]; // want "recv-buffer-access"
+        early = buf[7]; // want "recv-buffer-access" "load from the receive buffer .* at offset 28, element \[7\]\(INT\), before the receive completed"
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         if (buf[7] != 7)

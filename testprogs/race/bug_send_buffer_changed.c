@@ -30,7 +30,7 @@ int main(int argc, char **argv)
         MPI_Isend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-changed"
         small[2] = 30; // bug: the send is still pending
         MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Wait(&r, MPI_STATUS_IGNORE); // want "send-buffer-changed"
+        MPI_Wait(&r, MPI_STATUS_IGNORE); // want "send-buffer-changed" "changed while the send was pending \(first changed byte at offset 8"
     } else {
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Recv(small, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

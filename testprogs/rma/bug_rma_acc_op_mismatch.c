@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     MPI_Win_create(slots, 4 * sizeof *slots, sizeof *slots, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Win_fence(0, win);
     if (rank == 1)
-        MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win); // want "rma-conflict"
+        MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win); // want "rma-conflict" "accumulates with different operations"
     if (rank == 2)
         MPI_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_MAX, win); // related "rma-conflict"
     MPI_Win_fence(0, win);

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     MPI_Win_fence(0, win);
     if (rank == 0) {
         MPI_Put(src, 8, MPI_INT, 1, 0, 8, MPI_INT, win); // related "rma-origin-race"
-        src[3] = 100;                                    // want "rma-origin-race"
+        src[3] = 100;                                    // want "rma-origin-race" "stored to the origin buffer at offset 12, element \[3\]\(INT\) before the MPI_Put completed"
     }
     MPI_Win_fence(0, win);
     MPI_Win_free(&win);
