@@ -48,7 +48,7 @@ var gdbSession = []string{
 	"info mpi-call",
 	"mpi type 0xdead",
 	"mpi type nosuch",
-	// the MI twins, for the DAP server (issue 7)
+	// the MI twins, for the DAP server (docs/gdb.md, "The MI commands")
 	`interpreter-exec mi "-mpi-type v"`,
 	`interpreter-exec mi "-mpi-types VECTOR"`,
 	`interpreter-exec mi "-mpi-buffer grid v 1 --limit 2"`,
