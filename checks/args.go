@@ -182,8 +182,9 @@ MPI_Scatter(v), in the argument named for the root, on the root).`},
 	},
 })
 
-// invalidArgument: Text is the constructor's rule and the values, the
-// whole message.
+// invalidArgument: Text is the datatype model's rule and the values
+// (shim/hooks.c asks the model); with VariantNegative, Text is the
+// constructor, Arg the count and Val its value.
 var invalidArgument = register(Check{
 	Entry: Entry{ID: "invalid-argument", Category: CatArgument, Severity: SevError,
 		Title: "a datatype constructor argument breaks the constructor's rule",
@@ -192,6 +193,10 @@ var invalidArgument = register(Check{
 a darray process grid that does not multiply to size, and the like. The
 message names the argument, its value and the rule.`},
 	Message: func(m *Message) {
+		if m.Variant == VariantNegative {
+			m.Printf("%s: %s %d must be non-negative", m.Text, m.Arg, m.Val)
+			return
+		}
 		m.Printf("%s", m.Text)
 	},
 })

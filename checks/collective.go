@@ -1,8 +1,17 @@
 package checks
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mpidbg/mpidbg/internal/ranklist"
+)
+
 // Collective agreement: the ranks of a communicator call the same
 // collective, in the same order, with the same root, operation and
-// matching signatures (shim/xr_coll.c).
+// matching signatures (shim/xr_coll.c). When they do not, every rank
+// gathers every rank's entry and the groups of ranks with equal entries
+// are the event's Groups; the id says which field differs.
 
 var collectiveMismatch = register(Check{
 	Entry: Entry{ID: "collective-mismatch", Category: CatCollective, Severity: SevError,
@@ -14,7 +23,7 @@ MPI_Barrier while rank 1 calls MPI_Bcast, or one rank calls MPI_Allreduce
 and another MPI_Iallreduce, the job hangs or computes garbage depending on
 the algorithms. The report lists which ranks called what, and where. The
 usual cause is a collective inside a branch that only some ranks take.`},
-	Message: detectorText,
+	Message: collectiveMessage,
 })
 
 var collectiveRootMismatch = register(Check{
@@ -24,7 +33,7 @@ var collectiveRootMismatch = register(Check{
 		Doc: `MPI_Bcast, MPI_Reduce, MPI_Gather(v), MPI_Scatter(v) and their nonblocking
 and persistent forms need the same root on every rank. With different roots
 data goes to the wrong place or the job hangs.`},
-	Message: detectorText,
+	Message: collectiveMessage,
 })
 
 var collectiveOpMismatch = register(Check{
@@ -34,7 +43,7 @@ var collectiveOpMismatch = register(Check{
 		Doc: `Every rank of a reduction (MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan,
 MPI_Reduce_scatter...) must pass the same operation; which one MPI applies
 where is otherwise undefined.`},
-	Message: detectorText,
+	Message: collectiveMessage,
 })
 
 var collectiveTypeMismatch = register(Check{
@@ -46,5 +55,74 @@ block sent must match the block received at the other end, element by
 element. For the v and w variants every count and datatype pair is
 compared with its partner on the other rank. The report names the ranks and
 the counts and datatypes on each side.`},
-	Message: detectorText,
+	Message: collectiveMessage,
 })
+
+// collectiveMessage lists the groups of ranks with what each called, with
+// the field the id names.
+func collectiveMessage(m *Message) {
+	if m.Variant == VariantPairs {
+		pairsMessage(m)
+		return
+	}
+	var b strings.Builder
+	b.WriteString("the ranks of the communicator disagree: ")
+	for i, g := range m.Groups {
+		if b.Len() >= maxCollectiveText {
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s%s", ranklist.Phrase(g.Ranks), modeWords[g.Mode], g.Call)
+		switch m.ID {
+		case "collective-root-mismatch":
+			fmt.Fprintf(&b, " with root %d", g.Root)
+		case "collective-op-mismatch":
+			fmt.Fprintf(&b, " with op %s", g.Op)
+		case "collective-type-mismatch":
+			if g.SendCount >= 0 && g.RecvCount >= 0 && g.SendCount != g.RecvCount {
+				fmt.Fprintf(&b, " with sendcount %d, recvcount %d", g.SendCount, g.RecvCount)
+			} else if g.SendCount >= 0 {
+				fmt.Fprintf(&b, " with count %d", g.SendCount)
+			} else {
+				fmt.Fprintf(&b, " with count %d", g.RecvCount)
+			}
+		}
+	}
+	switch m.ID {
+	case "collective-mismatch":
+		b.WriteString(" (the n-th collective of every rank must be the same call)")
+	case "collective-type-mismatch":
+		b.WriteString(" (a collective's blocks must match in count and type signature exactly)")
+	}
+	m.SetText(b.String())
+}
+
+// maxCollectiveText bounds the groups listed: a job of many ranks that
+// disagree in many ways says enough in a few thousand characters.
+const maxCollectiveText = 3900
+
+var modeWords = map[CallMode]string{ModeBlocking: "", ModeNonblocking: "nonblocking ", ModePersistent: "persistent "}
+
+// pairsMessage: the blocks of a v/w collective (Call) do not pair up,
+// found by Ranks; with FlagFoundHere this rank is one of them, and Val
+// elements are sent where Lim are received, Count being the index into
+// the counts array and Peer the other rank.
+func pairsMessage(m *Message) {
+	here := ""
+	if m.Flags&FlagFoundHere != 0 {
+		switch m.Call {
+		case "MPI_Gatherv":
+			here = fmt.Sprintf("; here: this rank sends %d element(s) of its sendtype, the root receives %d of its recvtype (recvcounts[%d])", m.Val, m.Lim, m.Count)
+		case "MPI_Scatterv":
+			here = fmt.Sprintf("; here: the root sends %d element(s) of its sendtype (sendcounts[%d]), this rank receives %d of its recvtype", m.Val, m.Count, m.Lim)
+		case "MPI_Allgatherv":
+			here = fmt.Sprintf("; here: rank %d sends %d element(s), this rank receives recvcounts[%d] = %d of its recvtype", m.Peer, m.Val, m.Count, m.Lim)
+		default:
+			here = fmt.Sprintf("; here: rank %d sends %d element(s) to this rank, which receives recvcounts[%d] = %d", m.Peer, m.Val, m.Count, m.Lim)
+		}
+	}
+	m.SetText(fmt.Sprintf("the blocks of %s do not pair up: %s found a block whose count or type signature differs from its partner's%s",
+		m.Call, ranklist.Phrase(m.Ranks), here))
+}

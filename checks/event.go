@@ -32,10 +32,118 @@ type Event struct {
 	// RelatedKind what happened there.
 	RelatedCall string
 	RelatedKind RelatedKind
-	// Text is a finding's free-form part (a constructor's rule), Path an
+	// Text is a datum in words a message quotes (a constructor's rule from
+	// the datatype model, an argument's or a communicator's name), Path an
 	// element path a detector computed itself.
 	Text, Path string
+
+	// Rank is the reporting rank (MPI_COMM_WORLD).
+	Rank int
+	// Remote are the places in other ranks a cross-rank finding names:
+	// their rank, MPI call and what it does to the memory concerned.
+	Remote []Remote
+	// Target is a window's target process (MPI_COMM_WORLD rank), Epoch
+	// the kind of epoch a one-sided finding happened in, Unit the
+	// window's displacement unit in bytes.
+	Target int
+	Epoch  Epoch
+	Unit   int64
+	// Flags are yes/no facts a detector adds (FlagDynamicWindow).
+	Flags Flags
+	// Groups are the ranks of a communicator that agree among themselves,
+	// for the collective-* findings: one group per distinct entry.
+	Groups []Group
+	// Peer is another rank a finding names without a place of its own.
+	Peer int
+	// Ranks are the ranks a finding is about (those that found a
+	// collective's blocks unpaired, those that can never continue).
+	Ranks []int
+	// Items are a deadlock's edges of the wait-for graph as text, the
+	// cycle's or knot's first.
+	Items []string
 }
+
+// Remote is another rank's part in a cross-rank finding.
+type Remote struct {
+	Rank   int
+	Call   string
+	Access Access
+}
+
+// Group is one entry of a collective that some ranks agree on.
+type Group struct {
+	Ranks []int
+	// Call is the collective and Mode how it was called (blocking,
+	// nonblocking or persistent).
+	Call string
+	Mode CallMode
+	// Root, Op and the counts are the entry's values; a count is -1
+	// where the call has none.
+	Root                 int64
+	Op                   string
+	SendCount, RecvCount int64
+}
+
+// Access is what a one-sided operation does to the target's bytes.
+type Access int32
+
+// The accesses; C names MPIDBG_ACC_ and the name in Accesses.
+const (
+	AccessRead    Access = iota // MPI_Get and friends
+	AccessWrite                 // MPI_Put
+	AccessAcc                   // an accumulate that changes the bytes
+	AccessAccRead               // an accumulate with MPI_NO_OP: it only reads
+)
+
+// Accesses names every Access, in value order.
+var Accesses = []string{"READ", "WRITE", "ACC", "ACC_READ"}
+
+// Epoch is the kind of one-sided epoch a finding happened in.
+type Epoch int32
+
+// The epochs; C names MPIDBG_EPOCH_ and the name in Epochs.
+const (
+	EpochNone    Epoch = iota
+	EpochFence         // between two MPI_Win_fence
+	EpochFreed         // fence-style, closed by MPI_Win_free
+	EpochPassive       // passive-target epochs (lock, lock_all) nothing orders
+	EpochPSCW          // post/start/complete/wait
+)
+
+// Epochs names every Epoch, in value order.
+var Epochs = []string{"NONE", "FENCE", "FREED", "PASSIVE", "PSCW"}
+
+// CallMode is how a collective was called.
+type CallMode int32
+
+// The call modes; C names MPIDBG_MODE_ and the name in CallModes.
+const (
+	ModeBlocking CallMode = iota
+	ModeNonblocking
+	ModePersistent
+)
+
+// CallModes names every CallMode, in value order.
+var CallModes = []string{"BLOCKING", "NONBLOCKING", "PERSISTENT"}
+
+// Flags are yes/no facts of an event.
+type Flags uint32
+
+// The flags; C names MPIDBG_FLAG_ and the name in FlagNames.
+const (
+	// FlagDynamicWindow: the window is dynamic, so its offsets are the
+	// target's addresses.
+	FlagDynamicWindow Flags = 1 << iota
+	// FlagRemoteSite: the finding's place is its first remote place, in
+	// another rank (a lost message is the send's finding).
+	FlagRemoteSite
+	// FlagFoundHere: this rank found the fault itself (the event's
+	// numbers describe it).
+	FlagFoundHere
+)
+
+// FlagNames names every flag, bit 0 first.
+var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE"}
 
 // Variant says which form of its message a finding takes: the same id can
 // arise in several ways (a handle that is null, unknown or freed).
@@ -59,16 +167,20 @@ const (
 	VariantReads                 // buffer-overlap: this call reads what a pending one writes
 	VariantWrites                // this call writes what a pending one reads
 	VariantBothWrite             // both write
-	VariantRemote                // the finding's place is the first remote one (cross-rank)
 	VariantLoad                  // the access tracker saw a load of the program
 	VariantStore                 // the access tracker saw a store of the program
 	VariantChanged               // send-buffer-changed: the cheap tier's comparison at completion
+	VariantAccBasic              // rma-conflict: accumulates with different basic datatypes
+	VariantAccOp                 // rma-conflict: accumulates with different operations
+	VariantNegative              // invalid-argument: a constructor's count is negative
+	VariantPairs                 // collective-type-mismatch: the blocks of a v/w collective do not pair up
 )
 
 // Variants names every Variant, in value order, for the C enum.
 var Variants = []string{
 	"PLAIN", "NULL", "UNKNOWN", "FREED", "RECV", "ANY_TAG", "ANY_SOURCE", "INTER", "P2P", "NOT_ROOT",
-	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "REMOTE", "LOAD", "STORE", "CHANGED",
+	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
+	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that
@@ -180,3 +292,21 @@ func enumParse(names []string, first int32, b []byte, out *int32) error {
 	}
 	return fmt.Errorf("unknown name %q (want one of %v)", b, names)
 }
+
+// MarshalText names the access.
+func (a Access) MarshalText() ([]byte, error) { return enumText(Accesses, int(a)) }
+
+// UnmarshalText reads an access's name.
+func (a *Access) UnmarshalText(b []byte) error { return enumParse(Accesses, 0, b, (*int32)(a)) }
+
+// MarshalText names the epoch.
+func (e Epoch) MarshalText() ([]byte, error) { return enumText(Epochs, int(e)) }
+
+// UnmarshalText reads an epoch's name.
+func (e *Epoch) UnmarshalText(b []byte) error { return enumParse(Epochs, 0, b, (*int32)(e)) }
+
+// MarshalText names the call mode.
+func (c CallMode) MarshalText() ([]byte, error) { return enumText(CallModes, int(c)) }
+
+// UnmarshalText reads a call mode's name.
+func (c *CallMode) UnmarshalText(b []byte) error { return enumParse(CallModes, 0, b, (*int32)(c)) }

@@ -15,6 +15,7 @@ type Message struct {
 	// the datatype concerned, the first one described: where it was made
 	typeSite uint64
 	typeMade string
+	remote   []string
 }
 
 // Printf sets the message: the call, then the text ("MPI_Send: count -1
@@ -28,6 +29,15 @@ func (m *Message) SetText(s string) { m.text = s }
 
 // SetPath sets the element path of the finding.
 func (m *Message) SetPath(p string) { m.path = p }
+
+// RemoteText sets the text of the event's i-th remote place (what that
+// rank did there).
+func (m *Message) RemoteText(i int, format string, args ...any) {
+	for len(m.remote) <= i {
+		m.remote = append(m.remote, "")
+	}
+	m.remote[i] = fmt.Sprintf(format, args...)
+}
 
 // Type describes a datatype handle for the message (MPI_INT, or a derived
 // type's constructor expression or name) and, for the first derived type
@@ -58,6 +68,9 @@ type Described struct {
 	Related  string
 	TypeSite uint64
 	TypeMade string
+	// Remote are the texts of the event's places in other ranks, in the
+	// order of Event.Remote.
+	Remote []string
 }
 
 // Describe writes the finding an event stands for. An id the catalogue
@@ -71,7 +84,7 @@ func Describe(ev *Event, types Types) Described {
 	} else {
 		m.Printf("%s", ev.ID)
 	}
-	d := Described{Message: m.text, Path: m.path, TypeSite: m.typeSite, TypeMade: m.typeMade}
+	d := Described{Message: m.text, Path: m.path, TypeSite: m.typeSite, TypeMade: m.typeMade, Remote: m.remote}
 	if ok {
 		d.Entry = c.Entry
 	} else {

@@ -95,6 +95,12 @@ func TestMessages(t *testing.T) {
 		if d.TypeMade != "" {
 			fmt.Fprintf(&b, "  type: %s\n", d.TypeMade)
 		}
+		for i, text := range d.Remote {
+			if i == 0 && r.Event.Flags&FlagRemoteSite != 0 {
+				continue // the finding's own place
+			}
+			fmt.Fprintf(&b, "  remote: %s\n", text)
+		}
 	}
 	golden.Check(t, b.String())
 	for _, e := range All() {
@@ -116,8 +122,14 @@ func TestDescribeUnknown(t *testing.T) {
 // TestEnumNames: the name tables cover every constant, so the generated
 // C enums and recorded events name each value.
 func TestEnumNames(t *testing.T) {
-	if len(Variants) != int(VariantChanged)+1 {
-		t.Errorf("Variants has %d names, want %d", len(Variants), VariantChanged+1)
+	if len(Variants) != int(VariantPairs)+1 {
+		t.Errorf("Variants has %d names, want %d", len(Variants), VariantPairs+1)
+	}
+	if len(Accesses) != int(AccessAccRead)+1 || len(Epochs) != int(EpochPSCW)+1 || len(CallModes) != int(ModePersistent)+1 {
+		t.Errorf("Accesses, Epochs or CallModes lack a name")
+	}
+	if 1<<len(FlagNames) != int(FlagFoundHere)<<1 {
+		t.Errorf("FlagNames has %d names", len(FlagNames))
 	}
 	if len(HandleKinds) != int(KindRequest-KindNone)+1 {
 		t.Errorf("HandleKinds has %d names", len(HandleKinds))
@@ -125,7 +137,7 @@ func TestEnumNames(t *testing.T) {
 	if len(RelatedKinds) != int(RelatedKeptCalling)+1 {
 		t.Errorf("RelatedKinds has %d names", len(RelatedKinds))
 	}
-	for _, names := range [][]string{Variants, HandleKinds, RelatedKinds} {
+	for _, names := range [][]string{Variants, HandleKinds, RelatedKinds, Accesses, Epochs, CallModes, FlagNames} {
 		if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
 			t.Errorf("duplicate names in %v", names)
 		}

@@ -66,6 +66,14 @@ first ones (docs/races.md).`},
 	},
 })
 
+// rmaConflict (shim/rma_epoch.c, at the target): Remote[0] and
+// Remote[1] are the two operations, the lower origin first, then the
+// earlier call; the finding's place is the first one's (FlagRemoteSite).
+// Target is the target process, Epoch the epoch, Val the first shared
+// byte (an offset in the window, or the target's address with
+// FlagDynamicWindow), Unit the first operation's displacement unit; the
+// variant says why they conflict: BOTH_WRITE, WRITES (one writes what the
+// other reads), ACC_BASIC or ACC_OP.
 var rmaConflict = register(Check{
 	Entry: Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
 		Title: "two one-sided operations touch the same target memory in concurrent epochs",
@@ -94,9 +102,57 @@ second operation as the related place, their ranks and the offset in the
 window. One origin's operations conflict too (two puts to one location in
 one epoch), except accumulates, which MPI orders. docs/rma-races.md says
 what it cannot see.`},
-	Message: detectorText,
+	Message: func(m *Message) {
+		if len(m.Remote) < 2 {
+			m.SetText("two one-sided operations conflict")
+			return
+		}
+		a, b := m.Remote[0], m.Remote[1]
+		where := fmt.Sprintf("at offset %d of the window", m.Val)
+		if m.Flags&FlagDynamicWindow != 0 { // window space is the target's addresses
+			where = fmt.Sprintf("at address %#x of the target's memory (a dynamic window)", uint64(m.Val))
+		}
+		if m.Unit > 1 {
+			where += fmt.Sprintf(" (displacement %d in units of %d bytes)", m.Val/m.Unit, m.Unit)
+		}
+		epoch := conflictEpochs[m.Epoch]
+		why := conflictReasons[m.Variant]
+		if a.Rank == b.Rank {
+			m.SetText(fmt.Sprintf("rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: MPI does "+
+				"not order one origin's operations (accumulates apart); first shared byte %s; the result is undefined (MPI-4.1 §12.7)",
+				a.Rank, a.Call, b.Call, m.Target, epoch, why, where))
+		} else {
+			m.SetText(fmt.Sprintf("rank %d's %s and rank %d's %s touch the same bytes of the target's window (process %d) in %s, and %s: first shared "+
+				"byte %s; the result is undefined (MPI-4.1 §12.7)", a.Rank, a.Call, b.Rank, b.Call, m.Target, epoch, why, where))
+		}
+		m.RemoteText(0, "rank %d's %s %s the window of process %d here", a.Rank, a.Call, conflictVerbs[a.Access], m.Target)
+		m.RemoteText(1, "rank %d's %s %s the same bytes here", b.Rank, b.Call, conflictVerbs[b.Access])
+	},
 })
 
+// conflictEpochs says in which epochs two operations met.
+var conflictEpochs = map[Epoch]string{
+	EpochFence:   "one fence epoch",
+	EpochFreed:   "one epoch (closed by MPI_Win_free)",
+	EpochPassive: "passive-target epochs that nothing orders (shared locks or MPI_Win_lock_all, no flush followed by a synchronisation between them)",
+	EpochPSCW:    "one post/start/complete/wait epoch",
+}
+
+var conflictReasons = map[Variant]string{
+	VariantBothWrite: "both write them",
+	VariantWrites:    "one writes what the other reads",
+	VariantAccBasic:  "they are accumulates with different basic datatypes, which MPI does not make atomic against each other",
+	VariantAccOp:     "they are accumulates with different operations (the default accumulate_ops is same_op_no_op)",
+}
+
+var conflictVerbs = map[Access]string{
+	AccessRead: "reads", AccessAccRead: "reads", AccessAcc: "accumulates into", AccessWrite: "writes",
+}
+
+// rmaTargetRace (shim/rma_target.c, at the target): the target's own
+// load or store (the variant) of byte Val of its window, at the finding's
+// place, against Remote[0], the operation that touched the same bytes;
+// Unit is the target's displacement unit, Epoch the epoch they met in.
 var rmaTargetRace = register(Check{
 	Entry: Entry{ID: "rma-target-race", Category: CatRMARace, Severity: SevError,
 		Title: "a load or store at the target races with a remote one-sided operation on the same window memory",
@@ -125,8 +181,42 @@ Loads of bytes an atomic (accumulate-family) operation updates are not
 reported: that is how programs poll flags. Dynamic windows are not
 watched; after the first epochs and watch periods of a window only some
 are (docs/rma-races.md).`},
-	Message: detectorText,
+	Message: func(m *Message) {
+		if len(m.Remote) < 1 {
+			m.SetText("a load or store races with a one-sided operation")
+			return
+		}
+		r := m.Remote[0]
+		store := m.Variant == VariantStore
+		what := "updates"
+		if r.Access == AccessRead || r.Access == AccessAccRead {
+			what = "reads"
+		}
+		unit := ""
+		if m.Unit > 1 {
+			unit = fmt.Sprintf(", displacement %d in units of %d bytes", m.Val/m.Unit, m.Unit)
+		}
+		access, local, outcome := "loads from", "load", "the load may see the old value, the new one or a mix"
+		switch {
+		case store && r.Access == AccessRead:
+			access, local, outcome = "stores to", "store", "the remote read may see the old or the new value"
+		case store:
+			access, local, outcome = "stores to", "store", "either value may remain, or a mix"
+		}
+		m.SetText(fmt.Sprintf("rank %d %s its own window memory (byte %d%s) while rank %d's %s %s the same bytes %s: "+
+			"nothing orders the local %s and the remote operation, so %s; separate them with a "+
+			"synchronisation call on the window", m.Rank, access, m.Val, unit, r.Rank, r.Call, what, targetEpochs[m.Epoch], local, outcome))
+		m.RemoteText(0, "rank %d's %s that %s the same bytes", r.Rank, r.Call, what)
+	},
 })
+
+// targetEpochs says in which epoch the target's access met the operation.
+var targetEpochs = map[Epoch]string{
+	EpochFence:   "in the same fence epoch",
+	EpochFreed:   "in the same fence epoch",
+	EpochPassive: "in a passive-target epoch that no synchronisation orders against it",
+	EpochPSCW:    "in the same exposure epoch",
+}
 
 // rmaUnsynchronised (shim/nasty.c): the held operation is the finding's
 // call and place; Val is its target rank, Lim the hold timeout in ms (not

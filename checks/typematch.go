@@ -1,8 +1,12 @@
 package checks
 
+import "fmt"
+
 // Type matching between ranks: a message's type signature against the
 // receive that took it (shim/xr_p2p.c with the shim's engine, which
-// compares signatures exactly).
+// compares signatures exactly). The engine compares the two signatures
+// where the receive completes and writes the message from a TypeMatch;
+// the event carries it as Text and Path, with the sender as Remote[0].
 
 var typeMismatch = register(Check{
 	Entry: Entry{ID: "type-mismatch", Category: CatTypeMismatch, Severity: SevError,
@@ -19,7 +23,7 @@ element that differs on each side as a type-tree path:
 A message shorter than the receive buffer is legal (the receive takes a
 prefix, MPI-4.1 §3.2.4); one that is longer is message-truncated. Fix the
 datatype on one side, or build both from one function.`},
-	Message: detectorText,
+	Message: typeMatchMessage,
 })
 
 var messageTruncated = register(Check{
@@ -33,5 +37,48 @@ mpidbg names both calls, the counts and datatypes on each side and the first
 element the receive has no room for. Typical causes: a count of elements on
 one side and of bytes on the other, or a receive sized for an older message
 layout.`},
-	Message: detectorText,
+	Message: typeMatchMessage,
 })
+
+func typeMatchMessage(m *Message) {
+	detectorText(m)
+	if len(m.Remote) > 0 {
+		m.RemoteText(0, "rank %d sent the message with %s", m.Remote[0].Rank, m.Remote[0].Call)
+	}
+}
+
+// TypeMatch is what the engine found comparing a message's type
+// signature with the receive that took it (MPI-4.1 §3.3.1).
+type TypeMatch struct {
+	Truncated          bool   // message-truncated, else type-mismatch
+	SendRank, RecvRank int    // MPI_COMM_WORLD ranks
+	SendCount          int64  // count x SendType sent
+	SendType           string // the sender's datatype as words (its name, MPI_INT, an expression)
+	RecvCount          int64
+	RecvType           string
+	// Element is the first element that differs (or has no room), Byte
+	// its offset in the packed message.
+	Element, Byte int64
+	// SendPath and RecvPath name that element on each side (a type-tree
+	// path, or "element 3 (MPI_INT)"); SendBasic and RecvBasic are its
+	// basic types (MPI_DOUBLE).
+	SendPath, RecvPath   string
+	SendBasic, RecvBasic string
+	// SendElements and SendBytes are what the message holds,
+	// RecvElements what the receive has room for.
+	SendElements, SendBytes, RecvElements int64
+}
+
+// Text writes the finding's message and element path.
+func (t TypeMatch) Text() (msg, path string) {
+	if t.Truncated {
+		msg = fmt.Sprintf("rank %d sends %d element(s) (%d bytes packed: %d x %s) but the receive of rank %d has room for %d (%d x %s); the first element without room is element %d",
+			t.SendRank, t.SendElements, t.SendBytes, t.SendCount, t.SendType, t.RecvRank, t.RecvElements, t.RecvCount, t.RecvType, t.Element)
+		if t.SendPath != "" {
+			msg += " (" + t.SendPath + ")"
+		}
+		return msg, t.SendPath
+	}
+	return fmt.Sprintf("rank %d sends %s where rank %d receives %s: element %d (packed byte %d) of the message is %s on the sending side and %s on the receiving side (%d x %s sent, %d x %s received)",
+		t.SendRank, t.SendPath, t.RecvRank, t.RecvPath, t.Element, t.Byte, t.SendBasic, t.RecvBasic, t.SendCount, t.SendType, t.RecvCount, t.RecvType), t.RecvPath
+}

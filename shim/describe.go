@@ -8,6 +8,7 @@ import "C"
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/shim/registry"
@@ -32,9 +33,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		Rule:     d.Entry.Rule,
 		Site:     site(uint64(ev.site)),
 	}
-	if ev.nremote > 0 {
-		crossRank(ev, &f)
-	}
+	crossRank(ev, &e, &d, &f)
 	var rel uint64
 	if ev.related_site != 0 {
 		rel = uint64(ev.related_site)
@@ -78,6 +77,33 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 	}
 	if ev.path != nil {
 		e.Path = C.GoString(ev.path)
+	}
+	e.Rank = worldRank()
+	for i := 0; i < int(ev.nremote) && i < len(ev.remote_rank); i++ {
+		e.Remote = append(e.Remote, checks.Remote{Rank: int(ev.remote_rank[i]), Call: callName(ev.remote_call[i]),
+			Access: checks.Access(ev.remote_access[i])})
+	}
+	e.Target, e.Epoch, e.Unit, e.Flags = int(ev.target), checks.Epoch(ev.epoch), int64(ev.unit), checks.Flags(ev.flags)
+	e.Peer = int(ev.peer)
+	if ev.nranks > 0 && ev.ranks != nil {
+		for _, r := range unsafe.Slice(ev.ranks, int(ev.nranks)) {
+			e.Ranks = append(e.Ranks, int(r))
+		}
+	}
+	if ev.ngroups > 0 && ev.groups != nil {
+		for _, g := range unsafe.Slice(ev.groups, int(ev.ngroups)) {
+			grp := checks.Group{Call: callName(g.call), Mode: checks.CallMode(g.mode), Root: int64(g.root),
+				SendCount: int64(g.scount), RecvCount: int64(g.rcount)}
+			if g.op != nil {
+				grp.Op = C.GoString(g.op)
+			}
+			if g.nranks > 0 && g.ranks != nil {
+				for _, r := range unsafe.Slice(g.ranks, int(g.nranks)) {
+					grp.Ranks = append(grp.Ranks, int(r))
+				}
+			}
+			e.Groups = append(e.Groups, grp)
+		}
 	}
 	return e
 }

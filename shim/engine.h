@@ -15,6 +15,17 @@
  * generated from package checks, where each finding is defined. */
 #include "findings_gen.h"
 
+/* One entry of a collective that some ranks agree on (checks.Group). */
+struct mpidbg_coll_group {
+    const int32_t *ranks; /* world ranks */
+    int32_t nranks;
+    int32_t call;         /* call id */
+    int32_t mode;         /* enum mpidbg_callmode */
+    int32_t pad;
+    int64_t root, scount, rcount; /* a count is -1 where the call has none */
+    const char *op;       /* the operation's name */
+};
+
 /* An event: everything the Go side needs to write one finding. */
 struct mpidbg_ev {
     int32_t fid;      /* enum mpidbg_fid */
@@ -35,15 +46,30 @@ struct mpidbg_ev {
     uint64_t type_site;   /* where the datatype concerned was made, 0 none */
     int32_t type_call;
     int32_t hkind;        /* handle's kind: enum mpidbg_hkind, MPIDBG_HK_NONE when not set */
-    const char *text;     /* free text, e.g. a constructor rule */
-    /* cross-rank findings: the message is text, the element path path,
-     * and places in other ranks (module hash and offset, see xr_p2p.c) */
+    const char *text;     /* a datum in words: a constructor's rule, an argument's or a communicator's name */
+    /* cross-rank findings: the element path a detector computed, and the
+     * places in other ranks (module hash and offset, see xr_p2p.c) with
+     * their world rank, MPI call and access (enum mpidbg_access) */
     const char *path;
     int32_t nremote, pad2;
     int32_t remote_rank[2];
     uint32_t remote_mod[2];
     uint64_t remote_off[2];
-    const char *remote_text[2];
+    int32_t remote_call[2];
+    int32_t remote_access[2];
+    /* one-sided: the target process (world rank), the epoch (enum
+     * mpidbg_epoch), the displacement unit in bytes */
+    int32_t target, epoch;
+    int64_t unit;
+    uint32_t flags, pad3; /* MPIDBG_FLAG_ bits */
+    /* collective-*: the groups of ranks with equal entries */
+    const struct mpidbg_coll_group *groups;
+    int32_t ngroups;
+    /* another rank the finding names without a place (world rank) */
+    int32_t peer;
+    /* ranks the finding is about (world ranks) */
+    const int32_t *ranks;
+    int32_t nranks, pad4;
 };
 
 /* The slow path of point-to-point type matching (xr.go): the sender's

@@ -105,10 +105,13 @@ enum mpidbg_variant {
     MPIDBG_V_READS = 13,
     MPIDBG_V_WRITES = 14,
     MPIDBG_V_BOTH_WRITE = 15,
-    MPIDBG_V_REMOTE = 16,
-    MPIDBG_V_LOAD = 17,
-    MPIDBG_V_STORE = 18,
-    MPIDBG_V_CHANGED = 19,
+    MPIDBG_V_LOAD = 16,
+    MPIDBG_V_STORE = 17,
+    MPIDBG_V_CHANGED = 18,
+    MPIDBG_V_ACC_BASIC = 19,
+    MPIDBG_V_ACC_OP = 20,
+    MPIDBG_V_NEGATIVE = 21,
+    MPIDBG_V_PAIRS = 22,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */
@@ -131,6 +134,37 @@ enum mpidbg_related {
     MPIDBG_REL_FINALIZE = 4,
     MPIDBG_REL_FREED = 5,
     MPIDBG_REL_KEPT_CALLING = 6,
+};
+
+/* What a one-sided operation does to the target's bytes (checks.Access). */
+enum mpidbg_access {
+    MPIDBG_ACC_READ = 0,
+    MPIDBG_ACC_WRITE = 1,
+    MPIDBG_ACC_ACC = 2,
+    MPIDBG_ACC_ACC_READ = 3,
+};
+
+/* The kind of one-sided epoch (checks.Epoch). */
+enum mpidbg_epoch {
+    MPIDBG_EPOCH_NONE = 0,
+    MPIDBG_EPOCH_FENCE = 1,
+    MPIDBG_EPOCH_FREED = 2,
+    MPIDBG_EPOCH_PASSIVE = 3,
+    MPIDBG_EPOCH_PSCW = 4,
+};
+
+/* How a collective was called (checks.CallMode). */
+enum mpidbg_callmode {
+    MPIDBG_CALLMODE_BLOCKING = 0,
+    MPIDBG_CALLMODE_NONBLOCKING = 1,
+    MPIDBG_CALLMODE_PERSISTENT = 2,
+};
+
+/* An event's flags (checks.Flags). */
+enum mpidbg_flag {
+    MPIDBG_FLAG_DYNAMIC_WINDOW = 1u << 0,
+    MPIDBG_FLAG_REMOTE_SITE = 1u << 1,
+    MPIDBG_FLAG_FOUND_HERE = 1u << 2,
 };
 
 /* The access tracker's modes as the findings read them (checks.ModeMPIReads, ModeMPIWrites). */

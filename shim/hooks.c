@@ -24,13 +24,18 @@ static void ctor_report(struct mpidbg_cx *cx, const char *text)
     mpidbg_report(cx, &ev);
 }
 
+/* ctor_negative reports a negative count of constructor fn before the
+ * model sees it (the model would refuse to build anything). */
 static int ctor_negative(struct mpidbg_cx *cx, const char *fn, const char *arg, int64_t v)
 {
     if (v >= 0)
         return 0;
-    char text[128];
-    snprintf(text, sizeof text, "%s: %s %lld must be non-negative", fn, arg, (long long)v);
-    ctor_report(cx, text);
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_ARGUMENT, arg);
+    ev.variant = MPIDBG_V_NEGATIVE;
+    ev.text = fn;
+    ev.val = v;
+    mpidbg_report(cx, &ev);
     return 1;
 }
 

@@ -48,51 +48,55 @@ static int32_t acc_op(const struct mpidbg_rma_rec *r)
     return r->op == MPIDBG_RMA_OP_CAS ? MPIDBG_OP_REPLACE : r->op;
 }
 
-/* why_conflict returns NULL when the two records may touch one byte
- * concurrently, else what makes them conflict. */
-static const char *why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive)
+/* why_conflict returns 0 when the two records may touch one byte
+ * concurrently, else what makes them conflict: the finding's variant
+ * (MPIDBG_V_BOTH_WRITE, _WRITES, _ACC_BASIC, _ACC_OP). */
+static int why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive)
 {
     int aw = mpidbg_rma_rec_writes(a), bw = mpidbg_rma_rec_writes(b);
     if (!aw && !bw)
-        return NULL;
-    const char *why = aw && bw ? "both write them" : "one writes what the other reads";
+        return 0;
+    int why = aw && bw ? MPIDBG_V_BOTH_WRITE : MPIDBG_V_WRITES;
     if (a->kind == MPIDBG_RMA_ACC && b->kind == MPIDBG_RMA_ACC) {
         if (a->origin == b->origin)
-            return NULL; /* accumulate_ordering (default rar,raw,war,waw) orders them */
+            return 0; /* accumulate_ordering (default rar,raw,war,waw) orders them */
         if (a->basic >= 0 && b->basic >= 0 && a->basic != b->basic)
-            why = "they are accumulates with different basic datatypes, which MPI does not make atomic against each other";
+            why = MPIDBG_V_ACC_BASIC;
         else if (((a->flags | b->flags) & MPIDBG_RMA_NOOP) || acc_op(a) == acc_op(b))
-            return NULL;
+            return 0;
         else
-            why = "they are accumulates with different operations (the default accumulate_ops is same_op_no_op)";
+            why = MPIDBG_V_ACC_OP;
     }
     if (passive) {
         if (a->origin == b->origin)
             /* one process: its own order of calls; a flush or unlock
              * between them completed the first at the target */
-            return a->send < b->sstart || b->send < a->sstart ? NULL : why;
+            return a->send < b->sstart || b->send < a->sstart ? 0 : why;
         if ((a->flags | b->flags) & MPIDBG_RMA_EXCL)
-            return NULL; /* exclusive lock epochs on one target never overlap */
+            return 0; /* exclusive lock epochs on one target never overlap */
         if (a->mutex && a->mutex == b->mutex)
-            return NULL; /* both held the same exclusive lock: a mutex */
+            return 0; /* both held the same exclusive lock: a mutex */
         if (a->end < b->start || b->end < a->start)
-            return NULL; /* one completed at the target before the other started, by the clock */
+            return 0; /* one completed at the target before the other started, by the clock */
         if (((a->flags & MPIDBG_RMA_REL) && (b->flags & MPIDBG_RMA_ACQ)) ||
             ((b->flags & MPIDBG_RMA_REL) && (a->flags & MPIDBG_RMA_ACQ)))
-            return NULL; /* perhaps ordered through an atomic flag in the window, which the clock does not see */
+            return 0; /* perhaps ordered through an atomic flag in the window, which the clock does not see */
     }
     return why;
 }
 
-static const char *verb(const struct mpidbg_rma_rec *r)
+/* access says what a record does to the target's bytes (enum mpidbg_access). */
+int mpidbg_rma_access(const struct mpidbg_rma_rec *r)
 {
-    if (r->kind == MPIDBG_RMA_READ || (r->flags & MPIDBG_RMA_NOOP))
-        return "reads";
-    return r->kind == MPIDBG_RMA_ACC ? "accumulates into" : "writes";
+    if (r->kind == MPIDBG_RMA_READ)
+        return MPIDBG_ACC_READ;
+    if (r->flags & MPIDBG_RMA_NOOP)
+        return MPIDBG_ACC_ACC_READ;
+    return r->kind == MPIDBG_RMA_ACC ? MPIDBG_ACC_ACC : MPIDBG_ACC_WRITE;
 }
 
 static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b,
-                            int64_t at, const char *why, const char *epoch)
+                            int64_t at, int why, int epoch)
 {
     /* the first is the lower origin, then the earlier call */
     if (b->origin < a->origin || (b->origin == a->origin && b->sstart < a->sstart)) {
@@ -110,40 +114,25 @@ static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_re
     cx.call = a->call;
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, &cx, MPIDBG_F_RMA_CONFLICT, "target_disp");
-    const char *ca = mpidbg_call_name(a->call), *cb = mpidbg_call_name(b->call);
-    char msg[600], ta[160], tb[160], unit[96] = "", where[96];
-    if (a->disp_unit > 1)
-        snprintf(unit, sizeof unit, " (displacement %lld in units of %d bytes)", (long long)(at / a->disp_unit),
-                 (int)a->disp_unit);
+    ev.variant = why;
+    ev.flags = MPIDBG_FLAG_REMOTE_SITE; /* the finding's place is the first operation's */
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* window space is the target's addresses */
-        snprintf(where, sizeof where, "at address %#llx of the target's memory (a dynamic window)", (unsigned long long)at);
-    else
-        snprintf(where, sizeof where, "at offset %lld of the window", (long long)at);
-    if (a->origin == b->origin)
-        snprintf(msg, sizeof msg,
-                 "rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: MPI does "
-                 "not order one origin's operations (accumulates apart); first shared byte %s%s; the result is "
-                 "undefined (MPI-4.1 §12.7)",
-                 ra, ca, cb, w->world[w->rank], epoch, why, where, unit);
-    else
-        snprintf(msg, sizeof msg,
-                 "rank %d's %s and rank %d's %s touch the same bytes of the target's window (process %d) in %s, and %s: first shared "
-                 "byte %s%s; the result is undefined (MPI-4.1 §12.7)",
-                 ra, ca, rb, cb, w->world[w->rank], epoch, why, where, unit);
-    snprintf(ta, sizeof ta, "rank %d's %s %s the window of process %d here", ra, ca, verb(a), w->world[w->rank]);
-    snprintf(tb, sizeof tb, "rank %d's %s %s the same bytes here", rb, cb, verb(b));
-    ev.text = msg;
-    ev.variant = MPIDBG_V_REMOTE; /* the finding's place is the first operation's */
+        ev.flags |= MPIDBG_FLAG_DYNAMIC_WINDOW;
     ev.val = at;
+    ev.unit = a->disp_unit;
+    ev.target = w->world[w->rank];
+    ev.epoch = epoch;
     ev.nremote = 2;
     ev.remote_rank[0] = ra;
     ev.remote_mod[0] = a->site_mod;
     ev.remote_off[0] = a->site_off;
-    ev.remote_text[0] = ta;
+    ev.remote_call[0] = a->call;
+    ev.remote_access[0] = mpidbg_rma_access(a);
     ev.remote_rank[1] = rb;
     ev.remote_mod[1] = b->site_mod;
     ev.remote_off[1] = b->site_off;
-    ev.remote_text[1] = tb;
+    ev.remote_call[1] = b->call;
+    ev.remote_access[1] = mpidbg_rma_access(b);
     mpidbg_report(&cx, &ev);
 }
 
@@ -178,8 +167,7 @@ struct mpidbg_rma_iv *mpidbg_rma_ivs(const struct mpidbg_rma_rec **recs, int n, 
 /* conflicts compares the records of one epoch at this target: a sweep
  * over their blocks sorted by first byte, each against the blocks still
  * open. */
-static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, int passive,
-                      const char *epoch)
+static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, int passive, int epoch)
 {
     if (n < 2 || !mpidbg_enabled(MPIDBG_F_RMA_CONFLICT))
         return;
@@ -202,7 +190,7 @@ static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **re
                 goto out;
             if (act[j].rec == iv[i].rec)
                 continue;
-            const char *why = why_conflict(recs[act[j].rec], recs[iv[i].rec], passive);
+            int why = why_conflict(recs[act[j].rec], recs[iv[i].rec], passive);
             if (why) {
                 report_conflict(w, recs[act[j].rec], recs[iv[i].rec], iv[i].lo, why, epoch);
                 reported++;
@@ -361,12 +349,10 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
         goto done;
     parse(w, rbuf, rtotal, by_mode);
     conflicts(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, 0,
-              final ? "one epoch (closed by MPI_Win_free)" : "one fence epoch");
-    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, "in the same fence epoch");
+              final ? MPIDBG_EPOCH_FREED : MPIDBG_EPOCH_FENCE);
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_FENCE].r, by_mode[MPIDBG_RMA_FENCE].n, MPIDBG_EPOCH_FENCE);
     if (final && w->passive_ok) {
-        conflicts(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n, 1,
-                  "passive-target epochs that nothing orders (shared locks or MPI_Win_lock_all, no flush followed by "
-                  "a synchronisation between them)");
+        conflicts(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n, 1, MPIDBG_EPOCH_PASSIVE);
         mpidbg_rma_passive_check(w, by_mode[MPIDBG_RMA_PASSIVE].r, by_mode[MPIDBG_RMA_PASSIVE].n);
     }
 done:
@@ -487,8 +473,8 @@ void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
         parse(w, buf + sizeof c, (size_t)n - sizeof c, by_mode); /* 8-byte aligned: malloc'd, after 8 bytes */
     }
     mpidbg_xr_clock = clock + 1;
-    conflicts(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, 0, "one post/start/complete/wait epoch");
-    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, "in the same exposure epoch");
+    conflicts(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, 0, MPIDBG_EPOCH_PSCW);
+    mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, MPIDBG_EPOCH_PSCW);
     if (bufs)
         for (int i = 0; i < w->nexpose; i++)
             free(bufs[i]);

@@ -225,7 +225,7 @@ void mpidbg_rma_passive_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_
                 continue; /* two reads */
             if (!unordered(w, a, r))
                 continue;
-            mpidbg_rma_report_target(w, a, r, "in a passive-target epoch that no synchronisation orders against it");
+            mpidbg_rma_report_target(w, a, r, MPIDBG_EPOCH_PASSIVE);
             reported++;
             break;
         }

@@ -135,7 +135,7 @@ static int cover_find(const struct cover *c, int64_t off)
 }
 
 void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
-                              const char *epoch)
+                              int epoch)
 {
     int orank = r->origin >= 0 && r->origin < w->size ? w->world[r->origin] : -1;
     if (mpidbg_seen_pair(a->pc ^ 0x7461726765740000ull, r->site_off ^ ((uint64_t)r->site_mod << 40) ^ (uint64_t)orank << 20))
@@ -146,34 +146,20 @@ void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_
     cx.site = a->pc + 1; /* the access, as if it were a return address: the report looks up pc - 1 */
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, &cx, MPIDBG_F_RMA_TARGET_RACE, "window");
-    const char *rop = mpidbg_call_name(r->call);
-    const char *what = r->kind == MPIDBG_RMA_READ || (r->flags & MPIDBG_RMA_NOOP) ? "reads" : "updates";
-    char msg[600], rt[160], unit[96] = "";
-    int64_t du = w->units && w->rank < w->size ? w->units[w->rank] : 0;
-    if (du > 1)
-        snprintf(unit, sizeof unit, ", displacement %lld in units of %lld bytes", (long long)(a->off / du), (long long)du);
-    snprintf(msg, sizeof msg,
-             "rank %d %s its own window memory (byte %lld%s) while rank %d's %s %s the same bytes %s: "
-             "nothing orders the local %s and the remote operation, so %s; separate them with a "
-             "synchronisation call on the window",
-             mpidbg_world_rank, a->write ? "stores to" : "loads from", (long long)a->off, unit, orank, rop, what, epoch,
-             a->write ? "store" : "load",
-             a->write ? (r->kind == MPIDBG_RMA_READ ? "the remote read may see the old or the new value"
-                                                    : "either value may remain, or a mix")
-                      : "the load may see the old value, the new one or a mix");
-    snprintf(rt, sizeof rt, "rank %d's %s that %s the same bytes", orank, rop, what);
-    ev.text = msg;
+    ev.variant = a->write ? MPIDBG_V_STORE : MPIDBG_V_LOAD;
     ev.val = a->off;
-    ev.val2 = a->write;
+    ev.unit = w->units && w->rank < w->size ? w->units[w->rank] : 0;
+    ev.epoch = epoch;
     ev.nremote = 1;
     ev.remote_rank[0] = orank;
     ev.remote_mod[0] = r->site_mod;
     ev.remote_off[0] = r->site_off;
-    ev.remote_text[0] = rt;
+    ev.remote_call[0] = r->call;
+    ev.remote_access[0] = mpidbg_rma_access(r);
     mpidbg_report(&cx, &ev);
 }
 
-void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, const char *epoch)
+void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n, int epoch)
 {
     if (!w->nacc || !n || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE))
         return;

@@ -224,7 +224,7 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_sends_reap(struct mpidbg_rma_win *w, int all);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_watch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unwatch(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_accesses_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **recs, int n,
-                                                 const char *epoch);
+                                                 int epoch);
 /* mpidbg_rma_watchable: the window memory can be watched (tracking and
  * the category on, exchanges run, not a dynamic window). log_window hands
  * a watchable window (its callers check: the passive path before it
@@ -234,9 +234,12 @@ MPIDBG_RMA_HIDDEN int mpidbg_rma_watchable(const struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *tag,
                                             int32_t *stalled);
 /* mpidbg_rma_report_target reports access a against record r; epoch says
- * which epoch they share ("in the same fence epoch"). */
+ * which epoch they share (enum mpidbg_epoch). */
 MPIDBG_RMA_HIDDEN void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a,
-                                                const struct mpidbg_rma_rec *r, const char *epoch);
+                                                const struct mpidbg_rma_rec *r, int epoch);
+/* mpidbg_rma_access says what a record does to the target's bytes
+ * (enum mpidbg_access), for the findings' words. rma_epoch.c. */
+MPIDBG_RMA_HIDDEN int mpidbg_rma_access(const struct mpidbg_rma_rec *r);
 
 /* rma_passive.c: the target's own accesses against passive-target epochs.
  * arm: watch the window memory from now (sampled); disarm: collect what

@@ -123,28 +123,26 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		sname = describeType(sexpr)
 	}
 	rname := describeType(rt)
-	srank, me := int(m.srank), worldRank()
-	var msg, path string
+	tm := checks.TypeMatch{SendRank: int(m.srank), RecvRank: worldRank(), SendCount: scount, SendType: sname,
+		RecvCount: rcount, RecvType: rname, Element: res.Element, Byte: res.Byte}
 	switch res.Kind {
 	case datatype.Match, datatype.Prefix:
 		return 0
 	case datatype.Mismatch:
-		spath := elementName(sexpr, scount, res.Element, res.Send)
-		rpath := elementName(rt, rcount, res.Element, res.Recv)
-		path = rpath
-		msg = fmt.Sprintf("rank %d sends %s where rank %d receives %s: element %d (packed byte %d) of the message is %s on the sending side and %s on the receiving side (%d x %s sent, %d x %s received)",
-			srank, spath, me, rpath, res.Element, res.Byte, basicName(res.Send), basicName(res.Recv), scount, sname, rcount, rname)
+		tm.SendPath = elementName(sexpr, scount, res.Element, res.Send)
+		tm.RecvPath = elementName(rt, rcount, res.Element, res.Recv)
+		tm.SendBasic, tm.RecvBasic = basicName(res.Send), basicName(res.Recv)
 	case datatype.Truncated:
 		m.fid_truncated = 1
-		msg = fmt.Sprintf("rank %d sends %d element(s) (%d bytes packed: %d x %s) but the receive of rank %d has room for %d (%d x %s); the first element without room is element %d",
-			srank, ssig.NumElements()*scount, ssig.Size()*scount, scount, sname, me, rsig.NumElements()*rcount, rcount, rname, res.Element)
+		tm.Truncated = true
+		tm.SendElements, tm.SendBytes, tm.RecvElements = ssig.NumElements()*scount, ssig.Size()*scount, rsig.NumElements()*rcount
 		if sexpr != nil {
 			if e, err := sexpr.ElementAt(scount, res.Element); err == nil {
-				path = e.Path.String()
-				msg += " (" + path + ")"
+				tm.SendPath = e.Path.String()
 			}
 		}
 	}
+	msg, path := tm.Text()
 	cstr(&m.msg[0], len(m.msg), msg)
 	cstr(&m.path[0], len(m.path), path)
 	return 1
@@ -232,16 +230,20 @@ func loadedModules() []string {
 }
 
 // crossRank adds the places a cross-rank finding names in other ranks
-// (module hash and offset, xr_p2p.c); with VariantRemote the first of
-// them is the finding's own place and rank.
-func crossRank(ev *C.struct_mpidbg_ev, f *checks.Finding) {
-	for i := 0; i < int(ev.nremote) && i < 2; i++ {
+// (module hash and offset, xr_p2p.c), with the texts the finding gave
+// them; with FlagRemoteSite the first of them is the finding's own place
+// and rank.
+func crossRank(ev *C.struct_mpidbg_ev, e *checks.Event, d *checks.Described, f *checks.Finding) {
+	for i := range e.Remote {
 		s := remoteSite(uint32(ev.remote_mod[i]), uint64(ev.remote_off[i]))
-		text := C.GoString(ev.remote_text[i])
-		if ev.variant == C.MPIDBG_V_REMOTE && i == 0 {
+		if i == 0 && e.Flags&checks.FlagRemoteSite != 0 {
 			f.Site = s
-			f.Ranks = []int{int(ev.remote_rank[i])}
+			f.Ranks = []int{e.Remote[i].Rank}
 			continue
+		}
+		text := ""
+		if i < len(d.Remote) {
+			text = d.Remote[i]
 		}
 		f.Related = append(f.Related, checks.Related{Message: text, Site: s})
 	}

@@ -141,33 +141,10 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     v[V_SIGB] = b;
 }
 
-static void ranks_text(char *p, size_t n, const int32_t *ranks, int k)
-{
-    size_t used = 0;
-    for (int i = 0; i < k && used < n; i++) {
-        int j = i;
-        while (j + 1 < k && ranks[j + 1] == ranks[j] + 1)
-            j++;
-        const char *sep = i ? "," : "";
-        if (j > i + 1)
-            used += snprintf(p + used, n - used, "%s%d-%d", sep, ranks[i], ranks[j]);
-        else if (j == i + 1)
-            used += snprintf(p + used, n - used, "%s%d,%d", sep, ranks[i], ranks[j]);
-        else
-            used += snprintf(p + used, n - used, "%s%d", sep, ranks[i]);
-        i = j;
-    }
-}
-
 static const char *op_name(int64_t op)
 {
     const char *name = op > 1 ? mpidbg_builtin_op_name((int)(op - 1)) : NULL;
     return name ? name : op == 1 ? "a user-defined operation" : "an unknown operation";
-}
-
-static const char *mode_word(int mode)
-{
-    return mode == 1 ? "nonblocking " : mode == 2 ? "persistent " : "";
 }
 
 struct rec {
@@ -176,7 +153,8 @@ struct rec {
     int32_t world, call;
 };
 
-static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, const char *msg)
+static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, const struct mpidbg_coll_group *groups,
+                   int ngroups)
 {
     struct mpidbg_cx cx;
     memset(&cx, 0, sizeof cx);
@@ -184,12 +162,14 @@ static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, con
     cx.site = site;
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, &cx, fid, NULL);
-    ev.text = msg;
     ev.handle = co->handle;
+    ev.groups = groups;
+    ev.ngroups = ngroups;
     mpidbg_report(&cx, &ev);
 }
 
-/* disagree gathers every rank's entries and reports what differs. */
+/* disagree gathers every rank's entries and reports what differs: the
+ * groups of ranks with equal entries. */
 static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
 {
     int n = co->size;
@@ -197,8 +177,10 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
     memcpy(me.v, mine, sizeof me.v);
     struct rec *all = calloc((size_t)n, sizeof *all);
     int32_t *grp = calloc((size_t)n, sizeof *grp);
-    char *msg = malloc(4096);
-    if (!all || !grp || !msg || PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) != MPI_SUCCESS)
+    struct mpidbg_coll_group *groups = calloc((size_t)n, sizeof *groups);
+    char *done = calloc((size_t)n, 1);
+    if (!all || !grp || !groups || !done ||
+        PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) != MPI_SUCCESS)
         goto out;
     int fid = MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, field = V_SIGA;
     for (int i = 1; i < n; i++) {
@@ -226,51 +208,37 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
         if (packed || !differ)
             goto out;
     }
-    /* groups of ranks with equal entries */
-    size_t used = 0;
-    used += snprintf(msg + used, 4096 - used, "the ranks of the communicator disagree: ");
-    char *done = calloc((size_t)n, 1);
-    for (int i = 0; done && i < n && used < 3900; i++) {
+    /* groups of ranks with equal entries; grp holds every group's ranks
+     * one after the other */
+    int ngroups = 0, used = 0;
+    for (int i = 0; i < n; i++) {
         if (done[i])
             continue;
-        int k = 0;
+        struct mpidbg_coll_group *g = &groups[ngroups++];
+        g->ranks = grp + used;
         for (int j = i; j < n; j++)
             if (!done[j] && all[j].v[field] == all[i].v[field] &&
                 (field != V_SIGA || (all[j].v[V_SIGB] == all[i].v[V_SIGB] && all[j].v[V_COUNTS] == all[i].v[V_COUNTS] &&
                                      all[j].scount == all[i].scount && all[j].rcount == all[i].rcount))) {
                 done[j] = 1;
-                grp[k++] = all[j].world;
+                grp[used++] = all[j].world;
+                g->nranks++;
             }
-        char rs[256];
-        ranks_text(rs, sizeof rs, grp, k);
-        int mode = (int)(all[i].v[V_KIND] % 4);
-        const char *sep = i ? "; " : "";
-        used += snprintf(msg + used, 4096 - used, "%s%s %s %s%s", sep, k > 1 ? "ranks" : "rank", rs, mode_word(mode),
-                         mpidbg_call_name(all[i].call));
-        if (used < 3900 && field == V_ROOT)
-            used += snprintf(msg + used, 4096 - used, " with root %lld", (long long)all[i].v[V_ROOT]);
-        if (used < 3900 && field == V_OP)
-            used += snprintf(msg + used, 4096 - used, " with op %s", op_name(all[i].v[V_OP]));
-        if (used < 3900 && field == V_SIGA) {
-            if (all[i].scount >= 0 && all[i].rcount >= 0 && all[i].scount != all[i].rcount)
-                used += snprintf(msg + used, 4096 - used, " with sendcount %lld, recvcount %lld", (long long)all[i].scount,
-                                 (long long)all[i].rcount);
-            else
-                used += snprintf(msg + used, 4096 - used, " with count %lld",
-                                 (long long)(all[i].scount >= 0 ? all[i].scount : all[i].rcount));
-        }
+        g->call = all[i].call;
+        g->mode = (int)(all[i].v[V_KIND] % 4) == 1   ? MPIDBG_CALLMODE_NONBLOCKING
+                  : (int)(all[i].v[V_KIND] % 4) == 2 ? MPIDBG_CALLMODE_PERSISTENT
+                                                     : MPIDBG_CALLMODE_BLOCKING;
+        g->root = all[i].v[V_ROOT];
+        g->op = op_name(all[i].v[V_OP]);
+        g->scount = all[i].scount;
+        g->rcount = all[i].rcount;
     }
-    free(done);
-    if (used < 3900)
-        snprintf(msg + used, 4096 - used, "%s",
-                 field == V_KIND ? " (the n-th collective of every rank must be the same call)"
-                 : field == V_SIGA ? " (a collective's blocks must match in count and type signature exactly)"
-                                   : "");
-    report(co, fid, site, call, msg);
+    report(co, fid, site, call, groups, ngroups);
 out:
     free(all);
     free(grp);
-    free(msg);
+    free(groups);
+    free(done);
 }
 
 /* agree looks at the allreduce's result: v holds minima, then the
@@ -295,7 +263,13 @@ static void agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *min
         disagree(co, mine, xc, site, call);
 }
 
-static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *detail, size_t dn);
+/* pairing is the first block pairwise found unpaired: what is sent and
+ * received, the index into the counts array, the other rank. */
+struct pairing {
+    int64_t sends, recvs;
+    int32_t index, peer;
+};
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct pairing *pr);
 
 void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
 {
@@ -343,8 +317,8 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
     agree(co, res, mine, xc, cx->site, cx->call);
     if (is_v(xc->kind) && res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT] &&
         mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
-        char detail[512] = "";
-        int bad = pairwise(co, xc, detail, sizeof detail);
+        struct pairing pr = {0};
+        int bad = pairwise(co, xc, &pr);
         int32_t *flags = calloc((size_t)co->size, sizeof *flags);
         int32_t mineflag = bad;
         if (flags && PMPI_Allgather(&mineflag, 1, MPI_INT32_T, flags, 1, MPI_INT32_T, co->xr) == MPI_SUCCESS) {
@@ -353,11 +327,24 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
                 if (flags[i])
                     flags[k++] = mpidbg_xr_world_of(co, i);
             if (k) {
-                char rs[256], msg[1024];
-                ranks_text(rs, sizeof rs, flags, k);
-                snprintf(msg, sizeof msg, "the blocks of %s do not pair up: %s %s found a block whose count or type signature differs from its partner's%s%s",
-                         mpidbg_call_name(cx->call), k > 1 ? "ranks" : "rank", rs, bad ? "; here: " : "", bad ? detail : "");
-                report(co, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, cx->site, cx->call, msg);
+                struct mpidbg_cx rcx;
+                memset(&rcx, 0, sizeof rcx);
+                rcx.call = cx->call;
+                rcx.site = cx->site;
+                struct mpidbg_ev ev;
+                mpidbg_ev_init(&ev, &rcx, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, NULL);
+                ev.variant = MPIDBG_V_PAIRS;
+                ev.handle = co->handle;
+                ev.ranks = flags;
+                ev.nranks = k;
+                if (bad) {
+                    ev.flags = MPIDBG_FLAG_FOUND_HERE;
+                    ev.val = pr.sends;
+                    ev.lim = pr.recvs;
+                    ev.count = pr.index;
+                    ev.peer = pr.peer;
+                }
+                mpidbg_report(&rcx, &ev);
             }
         }
         free(flags);
@@ -410,7 +397,7 @@ struct pair {
     int64_t count, hash;
 };
 
-static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *detail, size_t dn)
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct pairing *pr)
 {
     int n = co->size, me = co->rank, bad = 0;
     if (co->inter || is_packed(xc->stype) || is_packed(xc->rtype))
@@ -430,8 +417,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
             goto out;
         if (!(root && sin) && xc->scount >= 0 && e.count >= 0 && sig(xc->stype, xc->scount) != e.hash) {
             bad = 1;
-            snprintf(detail, dn, "this rank sends %lld element(s) of its sendtype, the root receives %lld of its recvtype (recvcounts[%d])",
-                     (long long)xc->scount, (long long)e.count, me);
+            *pr = (struct pairing){xc->scount, e.count, me, -1};
         }
         break;
     }
@@ -445,8 +431,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
             goto out;
         if (!(root && rin) && xc->rcount >= 0 && e.count >= 0 && sig(xc->rtype, xc->rcount) != e.hash) {
             bad = 1;
-            snprintf(detail, dn, "the root sends %lld element(s) of its sendtype (sendcounts[%d]), this rank receives %lld of its recvtype",
-                     (long long)e.count, me, (long long)xc->rcount);
+            *pr = (struct pairing){e.count, xc->rcount, me, -1};
         }
         break;
     }
@@ -459,8 +444,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
                 bad = 1;
-                snprintf(detail, dn, "rank %d sends %lld element(s), this rank receives recvcounts[%d] = %lld of its recvtype",
-                         mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);
+                *pr = (struct pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
             }
         }
         break;
@@ -481,8 +465,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, char *de
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
                 bad = 1;
-                snprintf(detail, dn, "rank %d sends %lld element(s) to this rank, which receives recvcounts[%d] = %lld",
-                         mpidbg_xr_world_of(co, i), (long long)q[i].count, i, (long long)rc);
+                *pr = (struct pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
             }
         }
         break;

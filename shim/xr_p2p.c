@@ -211,25 +211,16 @@ static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
         mpidbg_depth++;
         struct mpidbg_ev ev;
         mpidbg_ev_init(&ev, &cx, MPIDBG_F_MESSAGE_RACE, "source");
-        char msg[512], t0[128], t1[128];
-        int w0 = mpidbg_xr_world_of(co, rs->r[i].src), w1 = mpidbg_xr_world_of(co, src);
-        snprintf(msg, sizeof msg,
-                 "the MPI_ANY_SOURCE receive took the message of rank %d, but the message of rank %d (tag %d) was not "
-                 "sent after the receive completed and could have matched it instead; which one arrives first depends "
-                 "on timing",
-                 w0, w1, h->tag);
-        snprintf(t0, sizeof t0, "rank %d sent the message it took with %s", w0, mpidbg_call_name(rs->r[i].scall));
-        snprintf(t1, sizeof t1, "rank %d sent the other candidate with %s", w1, mpidbg_call_name(h->call));
-        ev.text = msg;
+        ev.val = h->tag;
         ev.nremote = 2;
-        ev.remote_rank[0] = w0;
+        ev.remote_rank[0] = mpidbg_xr_world_of(co, rs->r[i].src);
         ev.remote_mod[0] = rs->r[i].site_mod;
         ev.remote_off[0] = rs->r[i].site_off;
-        ev.remote_text[0] = t0;
-        ev.remote_rank[1] = w1;
+        ev.remote_call[0] = rs->r[i].scall;
+        ev.remote_rank[1] = mpidbg_xr_world_of(co, src);
         ev.remote_mod[1] = h->site_mod;
         ev.remote_off[1] = h->site_off;
-        ev.remote_text[1] = t1;
+        ev.remote_call[1] = h->call;
         mpidbg_report(&cx, &ev);
         mpidbg_depth--;
     }
@@ -284,16 +275,14 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
         cx.site = site;
         struct mpidbg_ev ev;
         mpidbg_ev_init(&ev, &cx, m->fid_truncated ? MPIDBG_F_MESSAGE_TRUNCATED : MPIDBG_F_TYPE_MISMATCH, "datatype");
-        char rt[128];
-        snprintf(rt, sizeof rt, "rank %d sent the message with %s", h->world, mpidbg_call_name(h->call));
-        ev.text = m->msg;
+        ev.text = m->msg; /* the engine wrote it (checks.TypeMatch) */
         ev.path = m->path;
         ev.handle = MPIDBG_H(rtype);
         ev.nremote = 1;
         ev.remote_rank[0] = h->world;
         ev.remote_mod[0] = h->site_mod;
         ev.remote_off[0] = h->site_off;
-        ev.remote_text[0] = rt;
+        ev.remote_call[0] = h->call;
         mpidbg_depth++;
         mpidbg_report(&cx, &ev);
         mpidbg_depth--;
@@ -527,24 +516,19 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
     struct mpidbg_cx cx = *fcx;
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, &cx, MPIDBG_F_LOST_MESSAGE, NULL);
-    char msg[512], cn[MPI_MAX_OBJECT_NAME + 32], rt[128];
+    ev.count = h->count;
+    ev.val = h->tag;
+    ev.handle = co->handle;
     if (co->rec && co->rec->name[0])
-        snprintf(cn, sizeof cn, "%s", co->rec->name);
-    else
-        snprintf(cn, sizeof cn, "a communicator made at %#llx", (unsigned long long)co->handle);
-    snprintf(msg, sizeof msg,
-             "rank %d sent a message (%lld element(s), tag %d, %s) that its destination never received: no receive took it before MPI_Finalize",
-             h->world, (long long)h->count, h->tag, cn);
-    snprintf(rt, sizeof rt, "the destination reached MPI_Finalize without receiving it");
-    ev.text = msg;
+        ev.text = co->rec->name;
     /* the place is the send's, in the sender; this rank's finalize is related */
     ev.site = 0;
+    ev.flags = MPIDBG_FLAG_REMOTE_SITE;
     ev.nremote = 1;
     ev.remote_rank[0] = h->world;
     ev.remote_mod[0] = h->site_mod;
     ev.remote_off[0] = h->site_off;
-    ev.remote_text[0] = rt;
-    ev.variant = MPIDBG_V_REMOTE; /* the finding's place is the send's */
+    ev.remote_call[0] = h->call;
     ev.related_site = fcx->site;
     ev.related_call = fcx->call;
     ev.related_kind = MPIDBG_REL_FINALIZE;

@@ -14,6 +14,7 @@
 package ranklist
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -140,4 +141,22 @@ func Format(ranks []int, f Form) string {
 		sep = ","
 	}
 	return strings.Join(items, sep)
+}
+
+// Set writes a set of ranks in the Compact form, sorted and without
+// repeats: [5 0 2 6 7 2] is "0,2,5-7".
+func Set(ranks []int) string {
+	rs := slices.Clone(ranks)
+	slices.Sort(rs)
+	return Format(slices.Compact(rs), Compact)
+}
+
+// Phrase names a set of ranks in a sentence: "rank 3" for one rank,
+// "ranks 0-63" for several.
+func Phrase(ranks []int) string {
+	s := Set(ranks)
+	if !strings.ContainsAny(s, ",-") {
+		return "rank " + s
+	}
+	return "ranks " + s
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/checks/deadlock"
@@ -61,18 +60,12 @@ func DeadlockFinding(res deadlock.Result, st JobState, zeroBuffering bool) check
 	if len(res.Deadlocked) == 0 {
 		return checks.Finding{}
 	}
-	id := "deadlock"
+	id := checks.Deadlock.ID
 	if zeroBuffering && slices.ContainsFunc(res.Deadlocked, func(n int) bool {
 		b := st.Ranks[n].Blocked
 		return b != nil && b.ZeroBuffered
 	}) {
-		id = "potential-deadlock"
-	}
-	f := checks.Finding{ID: id, Category: checks.CatDeadlock, Severity: checks.SevError, Ranks: slices.Clone(res.Deadlocked)}
-	if e, ok := checks.Lookup(id); ok {
-		f.Category, f.Severity, f.Rule = e.Category, e.Severity, e.Rule
-	} else if id == "potential-deadlock" {
-		f.Severity = checks.SevWarning
+		id = checks.PotentialDeadlock.ID
 	}
 
 	// The edges of the core first, then the rest, in rank order.
@@ -96,12 +89,9 @@ func DeadlockFinding(res deadlock.Result, st JobState, zeroBuffering bool) check
 		}
 		texts = append(texts, e.Text)
 	}
-	var b strings.Builder
-	if id == "potential-deadlock" {
-		b.WriteString("with standard-mode sends unbuffered (--buffering=zero), ")
-	}
-	fmt.Fprintf(&b, "%s can never continue (%s): %s", RanksPhrase(res.Deadlocked), res.Describe(), strings.Join(texts, "; "))
-	f.Message = b.String()
+	d := checks.Describe(&checks.Event{ID: id, Ranks: res.Deadlocked, Text: res.Describe(), Items: texts}, nil)
+	f := checks.Finding{ID: id, Category: d.Entry.Category, Severity: d.Entry.Severity, Rule: d.Entry.Rule,
+		Message: d.Message, Ranks: slices.Clone(res.Deadlocked)}
 
 	first := res.Deadlocked[0]
 	if len(res.Core) > 0 && inCore(res.Core[0]) {

@@ -55,6 +55,14 @@ func findingsH() string {
 	enum("Which form of its message a finding takes (checks.Variant).", "mpidbg_variant", "MPIDBG_V_", 0, checks.Variants)
 	enum("The kind of the handle an event names (checks.HandleKind).", "mpidbg_hkind", "MPIDBG_HK_", int(checks.KindNone), checks.HandleKinds)
 	enum("What happened at an event's related place (checks.RelatedKind).", "mpidbg_related", "MPIDBG_REL_", 0, checks.RelatedKinds)
+	enum("What a one-sided operation does to the target's bytes (checks.Access).", "mpidbg_access", "MPIDBG_ACC_", 0, checks.Accesses)
+	enum("The kind of one-sided epoch (checks.Epoch).", "mpidbg_epoch", "MPIDBG_EPOCH_", 0, checks.Epochs)
+	enum("How a collective was called (checks.CallMode).", "mpidbg_callmode", "MPIDBG_CALLMODE_", 0, checks.CallModes)
+	b.WriteString("/* An event's flags (checks.Flags). */\nenum mpidbg_flag {\n")
+	for i, n := range checks.FlagNames {
+		fmt.Fprintf(&b, "    MPIDBG_FLAG_%s = 1u << %d,\n", n, i)
+	}
+	b.WriteString("};\n\n")
 	fmt.Fprintf(&b, "/* The access tracker's modes as the findings read them (checks.ModeMPIReads, ModeMPIWrites). */\n")
 	fmt.Fprintf(&b, "#define MPIDBG_MODE_MPI_READS %d\n#define MPIDBG_MODE_MPI_WRITES %d\n\n", checks.ModeMPIReads, checks.ModeMPIWrites)
 	b.WriteString("#endif\n")
