@@ -173,6 +173,12 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if err := checks.ValidateDisabled(a.Checks); err != nil {
 		return cfg, nil, fmt.Errorf("checks %q: %v", a.Checks, err)
 	}
+	if v := os.Getenv(wire.EnvChecks); a.Checks == "" && v != "" {
+		// the ranks inherit the adapter's environment: each would refuse it alone
+		if err := checks.ValidateDisabled(v); err != nil {
+			return cfg, nil, fmt.Errorf("%s=%q in the adapter's environment: %v", wire.EnvChecks, v, err)
+		}
+	}
 	tools, err := s.cfg.Tools(program, a.MPI, a.Shim, a.MPIExec)
 	if err != nil {
 		return cfg, nil, err

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+
+	"github.com/mpidbg/mpidbg/wire"
 )
 
 // TestErrorIDsUnique: every error id constant in errors.go has its own
@@ -83,6 +85,8 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "shim")
 	expectFail("launch", map[string]any{"program": "/bin/true", "mpi": "lam"}, "unknown MPI")
 	expectFail("launch", map[string]any{"program": 42}, "not valid JSON")
+	t.Setenv(wire.EnvChecks, "-leaks") // the ranks would inherit it
+	expectFail("launch", map[string]any{"program": "/bin/true"}, "MPIDBG_CHECKS=\"-leaks\" in the adapter's environment: unknown category")
 	expectFail("attach", map[string]any{}, "missing \"pid\"")
 	expectFail("attach", map[string]any{"pid": 1 << 30}, "no process")
 	expectFail("stackTrace", "not an object", "cannot decode")

@@ -172,6 +172,12 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if err := checks.ValidateDisabled(rf.checks); err != nil {
 		return bad("--checks %q: %v", rf.checks, err)
 	}
+	if v := os.Getenv(wire.EnvChecks); rf.checks == "" && v != "" {
+		// the ranks inherit it: each would refuse it alone
+		if err := checks.ValidateDisabled(v); err != nil {
+			return bad("%s=%q: %v", wire.EnvChecks, v, err)
+		}
+	}
 	if err := rf.nasty.fromEnv(); err != nil {
 		return bad("%v", err)
 	}

@@ -565,6 +565,22 @@ func TestRunUsageErrors(t *testing.T) {
 	}
 }
 
+// TestRunChecksFromEnvironment: a MPIDBG_CHECKS the ranks would inherit
+// is checked like --checks, which takes its place when given.
+func TestRunChecksFromEnvironment(t *testing.T) {
+	shim, _ := fakeEnv(t)
+	self, _ := os.Executable()
+	t.Setenv(wire.EnvChecks, "-leak,-overlaps")
+	_, stderr, code := runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "2", "clean")
+	want := "mpidbg run: MPIDBG_CHECKS=\"-leak,-overlaps\": unknown category \"overlaps\""
+	if code != 2 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("got exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	if _, stderr, code := runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "2", "--checks", "-leak", "clean"); code == 2 {
+		t.Errorf("--checks given: got exit 2, %q", stderr)
+	}
+}
+
 func TestFindMPIExecDefault(t *testing.T) {
 	for _, tt := range []struct {
 		mpi  mpilib.MPI
