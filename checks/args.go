@@ -200,3 +200,34 @@ message names the argument, its value and the rule.`},
 		m.Printf("%s", m.Text)
 	},
 })
+
+// invalidWindowMemory (shim/hooks.c, before MPI_Win_create,
+// MPI_Win_allocate and MPI_Win_allocate_shared): Arg is the argument that
+// describes no window memory, Val its value; for "base", Val is the size.
+var invalidWindowMemory = register(Check{
+	Entry: Entry{ID: "invalid-window-memory", Category: CatArgument, Severity: SevError,
+		Title: "the memory a window is made of is not valid: a negative size, a displacement unit below 1, or no base for a non-zero size",
+		Rule:  "MPI-4.1 §12.2.1, §12.2.2, §12.2.3: size is a non-negative integer, disp_unit a positive one; the window is the size bytes starting at base",
+		Doc: `Every process gives MPI_Win_create the memory it exposes: size bytes from
+base. A process that exposes nothing passes size 0 (base may then be NULL);
+NULL with a non-zero size names the bytes at address 0, which no process
+owns, and the first MPI_Put or MPI_Get to that process fails far from the
+call, often as a segmentation fault inside the MPI library:
+
+    MPI_Win_create(rank == 0 ? table : NULL, n * sizeof(double), ...)
+
+should give rank == 0 ? n * sizeof(double) : 0 as the size. A negative size
+(a byte count that overflowed an int) or a disp_unit of 0 (a sizeof of an
+empty type, an uninitialised variable) is refused by the MPI library, whose
+default error handler aborts the job.`},
+	Message: func(m *Message) {
+		switch m.Arg {
+		case "base":
+			m.Printf("base is NULL but size is %d bytes: the window would be the bytes at address 0, which this process does not own; a process that exposes no memory passes size 0", m.Val)
+		case "disp_unit":
+			m.Printf("disp_unit %d must be positive", m.Val)
+		default:
+			m.Printf("%s %d must be non-negative", m.Arg, m.Val)
+		}
+	},
+})

@@ -416,8 +416,11 @@ __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Type_get_contents(str
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_get_parent(struct mpidbg_cx *cx, MPI_Comm *parent);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_set_name(struct mpidbg_cx *cx, MPI_Comm comm, const char *comm_name);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn, int commute, MPI_Op *op);
+__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_create_dynamic(struct mpidbg_cx *cx, MPI_Info info, MPI_Comm comm, MPI_Win *win);
 

@@ -137,6 +137,12 @@ static int refusal(const struct mpidbg_ev *ev)
         if (ev->variant == MPIDBG_V_NULL)
             return 0;
         break;
+    case MPIDBG_F_INVALID_WINDOW_MEMORY:
+        /* Open MPI 4.1 (osc ucx) registers the NULL base of a non-zero
+         * size and dies of it inside MPI_Win_create; MPICH refuses it
+         * with MPI_ERR_ARG ("Null pointer in parameter base"), and so
+         * does the shim. Sizes and units Open MPI checks itself. */
+        return ev->val > 0 && ev->arg && strcmp(ev->arg, "base") == 0 ? MPI_ERR_ARG : 0;
     default:
         return 0;
     }

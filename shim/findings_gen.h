@@ -44,6 +44,7 @@ enum mpidbg_cat {
     X(INVALID_RANK, "invalid-rank", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_ROOT, "invalid-root", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_TAG, "invalid-tag", MPIDBG_CAT_ARGUMENT) \
+    X(INVALID_WINDOW_MEMORY, "invalid-window-memory", MPIDBG_CAT_ARGUMENT) \
     X(NEGATIVE_COUNT, "negative-count", MPIDBG_CAT_ARGUMENT) \
     X(NULL_ARRAY, "null-array", MPIDBG_CAT_ARGUMENT) \
     X(NULL_BUFFER, "null-buffer", MPIDBG_CAT_ARGUMENT) \

@@ -308,6 +308,47 @@ void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn,
     mpidbg_op_new(cx, *op, 0, (void *)user_fn, commute);
 }
 
+/* window_memory checks what a window is made of (MPI-4.1 §12.2): a
+ * non-negative size, a positive displacement unit, and a base for a
+ * non-zero size (has_base 0: the call allocates the memory). */
+static void window_memory(struct mpidbg_cx *cx, int has_base, const void *base, MPI_Aint size, int disp_unit)
+{
+    struct mpidbg_ev ev;
+    if (size < 0) {
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_WINDOW_MEMORY, "size");
+        ev.val = size;
+    } else if (disp_unit <= 0) {
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_WINDOW_MEMORY, "disp_unit");
+        ev.val = disp_unit;
+    } else if (has_base && !base && size > 0) {
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_INVALID_WINDOW_MEMORY, "base");
+        ev.val = size;
+    } else {
+        return;
+    }
+    mpidbg_report(cx, &ev);
+}
+
+void mpidbg_pre_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                               MPI_Comm comm, MPI_Win *win)
+{
+    (void)info, (void)comm, (void)win;
+    window_memory(cx, 1, base, size, disp_unit);
+}
+
+void mpidbg_pre_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                                 void *baseptr, MPI_Win *win)
+{
+    (void)info, (void)comm, (void)baseptr, (void)win;
+    window_memory(cx, 0, NULL, size, disp_unit);
+}
+
+void mpidbg_pre_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info,
+                                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    mpidbg_pre_MPI_Win_allocate(cx, size, disp_unit, info, comm, baseptr, win);
+}
+
 void mpidbg_post_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                                 MPI_Comm comm, MPI_Win *win)
 {

@@ -5600,6 +5600,8 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_contiguous(&cx, count, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_contiguous(count, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5623,6 +5625,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5646,6 +5650,8 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hvector(&cx, count, blocklength, stride, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5671,6 +5677,8 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int arr
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_indexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5696,6 +5704,8 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5720,6 +5730,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_indexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5744,6 +5756,8 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint ar
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_hindexed_block(&cx, count, blocklength, array_of_displacements, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5767,6 +5781,8 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const M
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5793,6 +5809,8 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_subarray(&cx, ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5820,6 +5838,8 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsi
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_darray(&cx, size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5843,6 +5863,8 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_create_resized(&cx, oldtype, lb, extent, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_create_resized(oldtype, lb, extent, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5889,6 +5911,8 @@ int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype o
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_hvector(&cx, count, blocklength, stride, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_hvector(count, blocklength, stride, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5916,6 +5940,8 @@ int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_hindexed(&cx, count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -5941,6 +5967,8 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     mpidbg_pre_MPI_Type_struct(&cx, count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
     if (rc == MPI_SUCCESS) {
         if (newtype)
@@ -7757,6 +7785,9 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Win_create(&cx, base, size, disp_unit, info, comm, win);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_create(&cx, base, size, disp_unit, info, comm, win);
@@ -7775,6 +7806,9 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Win_allocate(&cx, size, disp_unit, info, comm, baseptr, win);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_allocate(&cx, size, disp_unit, info, comm, baseptr, win);
@@ -7791,6 +7825,9 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_allocate_shared, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Win_allocate_shared(&cx, size, disp_unit, info, comm, baseptr, win);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);

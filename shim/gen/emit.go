@@ -326,6 +326,9 @@ func emitWrapper(b *strings.Builder, c *Call) {
 	w.f("    return mpidbg_refused(&cx);")
 	if c.Pre {
 		w.f("mpidbg_pre_%s(%s);", c.Name, hookArgs(c))
+		// a hook's finding may be one the MPI would crash on too
+		w.f("if (MPIDBG_REFUSING(&cx))")
+		w.f("    return mpidbg_refused(&cx);")
 	}
 	// requests the program holds may be handles the shim minted for
 	// MPICH's builtin (completed at start) requests: MPI gets the builtin
