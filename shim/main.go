@@ -1,5 +1,9 @@
 package main
 
+// The generated files (calls.tbl's wrappers, the finding catalogue's C
+// view): go generate ./... at the module's root, or go generate ./shim.
+//go:generate go run ./gen -dir ..
+
 /*
 #cgo CFLAGS: -O2 -Wall -Wno-unused-function
 #cgo !openmpi CFLAGS: -I/usr/include/x86_64-linux-gnu/mpich
