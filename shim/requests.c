@@ -288,24 +288,6 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     return 0;
 }
 
-/* mpidbg_req_ref checks one request and keeps what completion will
- * need. */
-void mpidbg_req_ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct mpidbg_reqref *out)
-{
-    out->h = h;
-    out->o = NULL;
-    out->serial = 0;
-    if (h == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(h))
-        return;
-    struct mpidbg_robj *o = mpidbg_req_lookup(h);
-    if (MPIDBG_LIKELY(o && o->live)) {
-        out->o = o;
-        out->serial = o->serial;
-        return;
-    }
-    mpidbg_req_check(cx, h, arg, index);
-}
-
 /* mpidbg_reqs_real returns the array MPI is given: reqs itself when it
  * holds no minted handle, else a scratch copy with their builtin values. */
 MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack)

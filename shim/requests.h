@@ -32,8 +32,25 @@
     mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
 
 MPIDBG_HIDDEN void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed);
-MPIDBG_HIDDEN void mpidbg_req_ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct mpidbg_reqref *out);
 MPIDBG_HIDDEN MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack);
 MPIDBG_HIDDEN void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack);
+
+/* mpidbg_req_ref checks one request and keeps what completion will
+ * need. Inline: every MPI_Wait and MPI_Test runs it. */
+static inline void mpidbg_req_ref(struct mpidbg_cx *cx, MPI_Request h, const char *arg, int index, struct mpidbg_reqref *out)
+{
+    out->h = h;
+    out->o = NULL;
+    out->serial = 0;
+    if (h == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(h))
+        return;
+    struct mpidbg_robj *o = mpidbg_req_lookup(h);
+    if (MPIDBG_LIKELY(o && o->live)) {
+        out->o = o;
+        out->serial = o->serial;
+        return;
+    }
+    mpidbg_req_check(cx, h, arg, index);
+}
 
 #endif
