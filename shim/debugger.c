@@ -47,24 +47,20 @@ static int launcher_rank(void)
     return -1;
 }
 
-/* in_list says whether rank is in a list such as "0,2-3" (NULL or empty:
- * every rank). A malformed item matches nothing. */
+/* in_list says whether rank is in a comma-separated list of ranks such
+ * as "0,2,3" (NULL or empty: every rank). The adapter writes every rank
+ * (ranklist.Expanded), so that ranges are read in one place, in Go. A
+ * malformed item matches nothing. */
 static int in_list(const char *list, int rank)
 {
     if (!list || !*list)
         return 1;
     for (const char *p = list; *p;) {
         char *end;
-        long lo = strtol(p, &end, 10), hi = lo;
+        long r = strtol(p, &end, 10);
         if (end == p)
             return 0;
-        if (*end == '-') {
-            const char *q = end + 1;
-            hi = strtol(q, &end, 10);
-            if (end == q)
-                return 0;
-        }
-        if (rank >= lo && rank <= hi)
+        if (r == rank)
             return 1;
         if (*end != ',')
             return 0;
