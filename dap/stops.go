@@ -84,8 +84,9 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 			return
 		}
 		if sig == "0" {
-			// non-stop: the stop attaching made, reported late; not the
-			// program's doing (DESIGN.md), so the thread goes on
+			// non-stop: the stop attaching made, reported late; the
+			// program did not stop, so there is nothing to show and the
+			// thread goes on
 			if ss.nonStop && tid > 0 {
 				go ss.mi("-exec-continue --thread %d", tid)
 			}

@@ -1,5 +1,5 @@
 /*
- * Cross-rank checks (issue 4): the shim's internal interface for type
+ * Cross-rank checks: the shim's internal interface for type
  * matching, message races, lost messages and collective consistency, and
  * the blocked-call record. docs/cross-rank.md says why it works this way;
  * docs/DESIGN-SCALE.md what it costs.

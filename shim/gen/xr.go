@@ -2,7 +2,7 @@ package main
 
 import "strings"
 
-// The cross-rank part of a wrapper (issue 4, shim/xr*.c): what a call
+// The cross-rank part of a wrapper (shim/xr*.c, docs/cross-rank.md): what a call
 // tells the other ranks and the deadlock detector. Point-to-point calls
 // fill a struct mpidbg_xp (the message's shadow, the blocked-call record,
 // the receive's status); collectives fill a struct mpidbg_xc (what every

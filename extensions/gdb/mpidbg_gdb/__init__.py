@@ -1,6 +1,6 @@
 """mpidbg's gdb extension: pretty printers for MPI handles and commands
 that show MPI datatypes, buffers, pending requests and mpidbg's findings
-(issue 6). It decodes nothing itself: a long-lived `mpidbg gdb-helper`
+(docs/gdb.md). It decodes nothing itself: a long-lived `mpidbg gdb-helper`
 does (docs/gdb-helper.md), reading the program's memory through gdb.
 """
 
