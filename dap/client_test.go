@@ -87,7 +87,7 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 		f, err := os.OpenFile(os.Getenv("MPIDBG_DAP_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err == nil {
 			t.Cleanup(func() { f.Close() })
-			cfg.Log = newLogger(f)
+			cfg.Log = NewLogger(f)
 		}
 	}
 	return prog, cfg

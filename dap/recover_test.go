@@ -36,7 +36,7 @@ func TestHandlerPanic(t *testing.T) {
 	var logged, stderr syncBuffer
 	var once sync.Once
 	c := start(t, Config{
-		Log:    newLogger(&logged),
+		Log:    NewLogger(&logged),
 		stderr: &stderr,
 		beforeDispatch: func(m dap.Message) {
 			if _, ok := m.(*dap.ThreadsRequest); ok {

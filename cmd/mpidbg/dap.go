@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"os"
 
@@ -90,7 +89,7 @@ func (d *dapFlags) run(o *output, args []string) error {
 			return &usageError{cmd: "dap", msg: err.Error()}
 		}
 		defer f.Close()
-		cfg.Log = log.New(f, "", log.Lmicroseconds)
+		cfg.Log = dap.NewLogger(f)
 	}
 	if d.listen == "" {
 		return dap.NewServer(cfg, stdio{os.Stdin, o.stdout}).Serve()
