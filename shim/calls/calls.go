@@ -10,16 +10,3 @@ func Name(id int) string {
 	}
 	return names[id]
 }
-
-// Len is the number of call ids.
-func Len() int { return len(names) }
-
-// ID returns the call id of an MPI function, or -1.
-func ID(name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}

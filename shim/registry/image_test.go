@@ -2,6 +2,7 @@ package registry
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"github.com/mpidbg/mpidbg/datatype"
 )
@@ -31,7 +32,23 @@ func (m *image) u32(addr uint64, v uint32) { binary.LittleEndian.PutUint32(m.at(
 func (m *image) u64(addr uint64, v uint64) { binary.LittleEndian.PutUint64(m.at(addr), v) }
 func (m *image) str(addr uint64, s string) { copy(m.at(addr), s) }
 
-func (m *image) reader() BytesReader { return BytesReader{Base: m.base, Data: m.mem} }
+func (m *image) reader() bytesReader { return bytesReader{base: m.base, data: m.mem} }
+
+// bytesReader is the image's memory for the decoder: data is the memory
+// at address base, and an address outside it cannot be read, as in a
+// process.
+type bytesReader struct {
+	base uint64
+	data []byte
+}
+
+func (b bytesReader) ReadAt(p []byte, addr uint64) error {
+	if addr < b.base || addr-b.base > uint64(len(b.data)) || uint64(len(p)) > uint64(len(b.data))-(addr-b.base) {
+		return fmt.Errorf("address %#x (%d bytes) is outside %#x..%#x", addr, len(p), b.base, b.base+uint64(len(b.data)))
+	}
+	copy(p, b.data[addr-b.base:])
+	return nil
+}
 
 // header writes the fixed part; tables are filled by addRecords.
 func (m *image) header(rank, size int32) {

@@ -12,21 +12,6 @@ type Reader interface {
 	ReadAt(p []byte, addr uint64) error
 }
 
-// BytesReader is memory given as bytes that start at address Base: a
-// core file's segment, a copy of a process's pages, a test image.
-type BytesReader struct {
-	Base uint64
-	Data []byte
-}
-
-func (b BytesReader) ReadAt(p []byte, addr uint64) error {
-	if addr < b.Base || addr-b.Base > uint64(len(b.Data)) || uint64(len(p)) > uint64(len(b.Data))-(addr-b.Base) {
-		return fmt.Errorf("address %#x (%d bytes) is outside %#x..%#x", addr, len(p), b.Base, b.Base+uint64(len(b.Data)))
-	}
-	copy(p, b.Data[addr-b.Base:])
-	return nil
-}
-
 // FormatError reports registry memory that does not decode: which field,
 // at which address, and what is wrong with it.
 type FormatError struct {

@@ -14,7 +14,8 @@ import (
 const mergeGap = pageSize
 
 // onBuffer shows elements start .. start+limit-1 (type-map order) of count
-// instances of a datatype at addr, read through gdb, with pretty.Values.
+// instances of a datatype at addr, read through gdb, drawn by pretty's Renderer.Values
+// (without colour).
 func (s *Server) onBuffer(a args) (*result, error) {
 	h, err := a.handle()
 	if err != nil {

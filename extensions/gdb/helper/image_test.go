@@ -6,8 +6,8 @@ import (
 	"math"
 
 	"github.com/mpidbg/mpidbg/datatype"
-	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // image lays out a registry in a byte slice at a base address, as the
@@ -62,7 +62,34 @@ func (m *image) set(rec uint64, field string, v any) {
 	}
 }
 
-func (m *image) reader() registry.BytesReader { return registry.BytesReader{Base: m.base, Data: m.mem} }
+func (m *image) reader() bytesReader { return bytesReader{base: m.base, data: m.mem} }
+
+// bytesReader is the image's memory for the decoder: data is the memory
+// at address base, and an address outside it cannot be read, as in a
+// process.
+type bytesReader struct {
+	base uint64
+	data []byte
+}
+
+func (b bytesReader) ReadAt(p []byte, addr uint64) error {
+	if addr < b.base || addr-b.base > uint64(len(b.data)) || uint64(len(p)) > uint64(len(b.data))-(addr-b.base) {
+		return fmt.Errorf("address %#x (%d bytes) is outside %#x..%#x", addr, len(p), b.base, b.base+uint64(len(b.data)))
+	}
+	copy(p, b.data[addr-b.base:])
+	return nil
+}
+
+// callID is the call id of an MPI function the shim wraps; it panics for
+// any other name, which would be a mistake in the test's image.
+func callID(name string) int {
+	for id := 0; calls.Name(id) != ""; id++ {
+		if calls.Name(id) == name {
+			return id
+		}
+	}
+	panic("the shim wraps no " + name)
+}
 
 // table puts n records into the named table (chunks of 1, 2, 4, ...
 // records), calling fill for each.
@@ -201,7 +228,7 @@ func exampleImage() (m *image, buf uint64) {
 		m.set(a, "mpidbg_request.count", q.count)
 		m.set(a, "mpidbg_request.peer", q.peer)
 		m.set(a, "mpidbg_request.tag", q.tag)
-		m.set(a, "mpidbg_request.call", int32(calls.ID(q.call)))
+		m.set(a, "mpidbg_request.call", int32(callID(q.call)))
 		m.set(a, "mpidbg_request.state", uint32(q.state))
 		m.set(a, "mpidbg_request.serial", uint32(i+1))
 		m.set(a, "mpidbg_request.kind", uint32(q.kind))

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/internal/golden"
-	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // fakeGDB plays gdb's side: it sends requests and serves the helper's
@@ -20,7 +19,7 @@ import (
 // core file.
 type fakeGDB struct {
 	t     *testing.T
-	mem   registry.BytesReader
+	mem   bytesReader
 	in    io.WriteCloser // the helper's stdin
 	out   *bufio.Reader  // the helper's stdout
 	log   bytes.Buffer
