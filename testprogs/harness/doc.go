@@ -177,10 +177,11 @@
 //	go test ./testprogs/harness/ -run TestPlanted -harness.dirs=cross   # one folder (TestCoverage reads all)
 //	go test ./testprogs/harness/ -run TestNative   # the programs without mpidbg
 //
-// Programs run two at a time (the development machine has 2 cores), each
-// with a time limit (-harness.timeout, default 60s) after which the whole
-// job is terminated: SIGTERM to mpidbg's process group (mpiexec cleans up
-// its ranks), then SIGKILL to every process the run started. A deadlock
+// Programs run two at a time (-harness.parallel; the development machine
+// has 2 cores), each with a time limit (-harness.timeout, default 60s)
+// after which the whole job is terminated: SIGTERM to mpidbg's process
+// group (mpiexec cleans up its ranks), then SIGKILL to every process the
+// run started. A deadlock
 // program ends well before: mpidbg reports after --deadlock-timeout (2s)
 // and ends the job itself.
 //

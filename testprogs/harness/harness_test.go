@@ -13,8 +13,9 @@ import (
 )
 
 var (
-	timeout = flag.Duration("harness.timeout", 60*time.Second, "time limit of one program run; the job is killed after it")
-	only    = flag.String("harness.dirs", "", "run only the programs of these `folders` of testprogs, comma-separated (TestPlanted, TestNative; default: all)")
+	timeout  = flag.Duration("harness.timeout", 60*time.Second, "time limit of one program run; the job is killed after it")
+	only     = flag.String("harness.dirs", "", "run only the programs of these `folders` of testprogs, comma-separated (TestPlanted, TestNative; default: all)")
+	parallel = flag.Int("harness.parallel", 2, "run at most `N` programs (or compilers) at once")
 )
 
 // progDirs are the program folders, children of testprogs.
@@ -27,8 +28,12 @@ const (
 	maxRanks = 8
 )
 
-// slots runs at most two programs (or compilers) at once: 2 cores.
-var slots = make(chan struct{}, 2)
+// slots runs at most -harness.parallel programs (or compilers) at once.
+// Two fit the 2-core development machine: waiting ranks poll, so more
+// jobs at once (four, or a budget of six ranks) made the whole suite
+// slower there rather than faster, and make test runs another package's
+// MPI jobs beside this one.
+var slots chan struct{}
 
 func acquire() func() {
 	slots <- struct{}{}
@@ -40,6 +45,11 @@ var buildDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	if *parallel < 1 {
+		fmt.Fprintln(os.Stderr, "-harness.parallel must be at least 1")
+		os.Exit(2)
+	}
+	slots = make(chan struct{}, *parallel)
 	testenv.OpenMPI()
 	dir, err := os.MkdirTemp("", "mpidbg-harness-")
 	if err != nil {
