@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/launch"
 )
 
@@ -300,7 +301,7 @@ func testAttach(t *testing.T, m testMPI) {
 		t.Fatal(err)
 	}
 	args := launch.Args(launch.FlavorOf(tools.MPIExec), 2, nil,
-		[]launch.Var{{Name: "LD_PRELOAD", Value: tools.Shim}, {Name: "MPIDBG_RACE", Value: "off"}}, prog, nil)
+		[]launch.Var{{Name: envvar.Preload, Value: tools.Shim}, {Name: envvar.Race, Value: "off"}}, prog, nil)
 	job := exec.Command(tools.MPIExec, args...)
 	var out strings.Builder
 	job.Stdout, job.Stderr = &out, &out

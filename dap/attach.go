@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // attachRank puts one process under gdb as rank r's inferior. The first
@@ -359,7 +360,7 @@ func rankFromEnviron(pid int) int {
 			vars[k] = v
 		}
 	}
-	for _, k := range []string{"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"} {
+	for _, k := range []string{envvar.PMIRank, envvar.PMIxRank, envvar.OMPIWorldRank} {
 		if n, err := strconv.Atoi(vars[k]); err == nil && n >= 0 {
 			return n
 		}

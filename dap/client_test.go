@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-dap"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
@@ -83,8 +84,8 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 			p, err := exec.LookPath(mpiexec)
 			return Tools{Shim: shim, MPIExec: p}, err
 		}}
-	if os.Getenv("MPIDBG_DAP_LOG") != "" {
-		f, err := os.OpenFile(os.Getenv("MPIDBG_DAP_LOG"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if os.Getenv(envvar.DAPLog) != "" {
+		f, err := os.OpenFile(os.Getenv(envvar.DAPLog), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err == nil {
 			t.Cleanup(func() { f.Close() })
 			cfg.Log = NewLogger(f)

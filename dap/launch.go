@@ -15,10 +15,10 @@ import (
 
 	"github.com/google/go-dap"
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/run/report"
-	"github.com/mpidbg/mpidbg/wire"
 )
 
 // launchArgs is the launch configuration (extensions/vscode/package.json
@@ -97,10 +97,10 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 	}
 	j := &job{dir: dir, signals: make(chan os.Signal, 4), done: make(chan struct{}), selected: selected,
 		entry: a.StopOnEntry}
-	cfg.Env = append(cfg.Env, launch.Var{Name: "MPIDBG_DEBUGGER", Value: dir},
-		launch.Var{Name: "MPIDBG_DEBUGGER_TIMEOUT", Value: strconv.Itoa(int(attachTimeout.Seconds()) + 5)})
+	cfg.Env = append(cfg.Env, launch.Var{Name: envvar.Debugger, Value: dir},
+		launch.Var{Name: envvar.DebuggerTimeout, Value: strconv.Itoa(int(attachTimeout.Seconds()) + 5)})
 	if len(selected) < cfg.NP {
-		cfg.Env = append(cfg.Env, launch.Var{Name: "MPIDBG_DEBUGGER_RANKS", Value: rankList(selected)})
+		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerRanks, Value: rankList(selected)})
 	}
 	cfg.Signals = j.signals
 	cfg.Stdout = outputWriter{s, "stdout"}
@@ -173,10 +173,10 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if err := checks.ValidateDisabled(a.Checks); err != nil {
 		return cfg, nil, fmt.Errorf("checks %q: %v", a.Checks, err)
 	}
-	if v := os.Getenv(wire.EnvChecks); a.Checks == "" && v != "" {
+	if v := os.Getenv(envvar.Checks); a.Checks == "" && v != "" {
 		// the ranks inherit the adapter's environment: each would refuse it alone
 		if err := checks.ValidateDisabled(v); err != nil {
-			return cfg, nil, fmt.Errorf("%s=%q in the adapter's environment: %v", wire.EnvChecks, v, err)
+			return cfg, nil, fmt.Errorf("%s=%q in the adapter's environment: %v", envvar.Checks, v, err)
 		}
 	}
 	tools, err := s.cfg.Tools(program, a.MPI, a.Shim, a.MPIExec)
@@ -200,18 +200,18 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	// One LD_PRELOAD, the shim's first: a second -genv (-x) of the user's
 	// would win, and the ranks would run without the shim.
 	preload := shim
-	if v := a.Env["LD_PRELOAD"]; v != nil && *v != "" {
+	if v := a.Env[envvar.Preload]; v != nil && *v != "" {
 		preload += ":" + *v // the user's own preloads still reach the ranks
 	}
-	env := []launch.Var{{Name: "LD_PRELOAD", Value: preload},
+	env := []launch.Var{{Name: envvar.Preload, Value: preload},
 		// The race tracker's SIGSEGV and SIGTRAP would stop gdb at every
 		// watched access (docs/dap.md).
-		{Name: wire.EnvRace, Value: "off"}}
+		{Name: envvar.Race, Value: "off"}}
 	if a.Checks != "" {
-		env = append(env, launch.Var{Name: wire.EnvChecks, Value: a.Checks})
+		env = append(env, launch.Var{Name: envvar.Checks, Value: a.Checks})
 	}
 	if a.Buffering == "zero" {
-		env = append(env, launch.Var{Name: wire.EnvBuffering, Value: "zero"})
+		env = append(env, launch.Var{Name: envvar.Buffering, Value: "zero"})
 	}
 	names := make([]string, 0, len(a.Env))
 	for k := range a.Env {
@@ -219,7 +219,7 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if v := a.Env[k]; v != nil && k != "LD_PRELOAD" {
+		if v := a.Env[k]; v != nil && k != envvar.Preload {
 			env = append(env, launch.Var{Name: k, Value: *v})
 		}
 	}

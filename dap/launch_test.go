@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/launch"
-	"github.com/mpidbg/mpidbg/wire"
 )
 
 // testServer is a server without a client: what it sends goes to the
@@ -54,9 +54,9 @@ func TestJobConfigEnv(t *testing.T) {
 		preload string
 	}{
 		{"no env", nil, shim},
-		{"user LD_PRELOAD", map[string]*string{"LD_PRELOAD": str("/opt/libother.so"), "A": str("b"), "U": nil}, shim + ":/opt/libother.so"},
-		{"empty LD_PRELOAD", map[string]*string{"LD_PRELOAD": str("")}, shim},
-		{"unset LD_PRELOAD", map[string]*string{"LD_PRELOAD": nil}, shim},
+		{"user LD_PRELOAD", map[string]*string{envvar.Preload: str("/opt/libother.so"), "A": str("b"), "U": nil}, shim + ":/opt/libother.so"},
+		{"empty LD_PRELOAD", map[string]*string{envvar.Preload: str("")}, shim},
+		{"unset LD_PRELOAD", map[string]*string{envvar.Preload: nil}, shim},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, _, err := s.jobConfig(&launchArgs{Program: "/bin/true", Env: tc.env, Checks: "-leak"})
@@ -64,11 +64,11 @@ func TestJobConfigEnv(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := vars(t, cfg.Env)
-			if got["LD_PRELOAD"] != tc.preload {
-				t.Errorf("LD_PRELOAD %q, want %q", got["LD_PRELOAD"], tc.preload)
+			if got[envvar.Preload] != tc.preload {
+				t.Errorf("LD_PRELOAD %q, want %q", got[envvar.Preload], tc.preload)
 			}
-			if got[wire.EnvRace] != "off" || got[wire.EnvChecks] != "-leak" {
-				t.Errorf("env %v: want %s=off and %s=-leak", got, wire.EnvRace, wire.EnvChecks)
+			if got[envvar.Race] != "off" || got[envvar.Checks] != "-leak" {
+				t.Errorf("env %v: want %s=off and %s=-leak", got, envvar.Race, envvar.Checks)
 			}
 			if tc.env["A"] != nil && got["A"] != "b" {
 				t.Errorf("A=%q, want b", got["A"])

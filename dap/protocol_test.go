@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
-
-	"github.com/mpidbg/mpidbg/wire"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // TestErrorIDsUnique: every error id constant in errors.go has its own
@@ -85,7 +84,7 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "shim")
 	expectFail("launch", map[string]any{"program": "/bin/true", "mpi": "lam"}, "unknown MPI")
 	expectFail("launch", map[string]any{"program": 42}, "not valid JSON")
-	t.Setenv(wire.EnvChecks, "-leaks") // the ranks would inherit it
+	t.Setenv(envvar.Checks, "-leaks") // the ranks would inherit it
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "MPIDBG_CHECKS=\"-leaks\" in the adapter's environment: unknown category")
 	expectFail("attach", map[string]any{}, "missing \"pid\"")
 	expectFail("attach", map[string]any{"pid": 1 << 30}, "no process")

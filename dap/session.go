@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/dap/gdbmi"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // miTimeout bounds one MI command: gdb answers at once, or is stuck.
@@ -93,8 +94,8 @@ func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
 	if s.cfg.Script != "" {
 		argv = append(argv, "-iex", "source "+s.cfg.Script)
 	}
-	if s.cfg.Mpidbg != "" && os.Getenv("MPIDBG_BIN") == "" {
-		os.Setenv("MPIDBG_BIN", s.cfg.Mpidbg) // for the extension's helper, in gdb's environment
+	if s.cfg.Mpidbg != "" && os.Getenv(envvar.Bin) == "" {
+		os.Setenv(envvar.Bin, s.cfg.Mpidbg) // for the extension's helper, in gdb's environment
 	}
 	if err := ss.connect(argv); err != nil {
 		return nil, err

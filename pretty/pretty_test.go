@@ -2,13 +2,14 @@ package pretty
 
 import (
 	"encoding/binary"
-	"github.com/mpidbg/mpidbg/internal/golden"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/datatype"
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/muesli/termenv"
 )
 
@@ -143,8 +144,8 @@ func TestNew(t *testing.T) {
 		{true, "", termenv.ANSI},
 	}
 	for _, tt := range tests {
-		t.Setenv("TERM", tt.term)
-		t.Setenv("COLORTERM", "")
+		t.Setenv(envvar.Term, tt.term)
+		t.Setenv(envvar.ColorTerm, "")
 		if got := New(os.Stdout, tt.color).Profile(); got != tt.want {
 			t.Errorf("New(color %v) with TERM=%q: got profile %v, want %v", tt.color, tt.term, got, tt.want)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -39,14 +40,14 @@ type launcher struct {
 func (l *launcher) start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	addr := os.Getenv(wire.EnvReport)
+	addr := os.Getenv(envvar.Report)
 	if addr == "" {
 		return
 	}
 	l.where = addr
 	network, a, ok := strings.Cut(addr, ":")
 	if !ok || (network != "unix" && network != "tcp") {
-		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: %s=%q is not unix:/path or tcp:host:port; findings go to standard error\n", worldRank(), wire.EnvReport, addr)
+		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: %s=%q is not unix:/path or tcp:host:port; findings go to standard error\n", worldRank(), envvar.Report, addr)
 		return
 	}
 	c, err := net.DialTimeout(network, a, dialTimeout)

@@ -14,7 +14,7 @@
 /* --nasty-order */
 enum { MPIDBG_NASTY_RANDOM, MPIDBG_NASTY_REVERSE, MPIDBG_NASTY_PUTS_FIRST, MPIDBG_NASTY_GETS_FIRST, MPIDBG_NASTY_PROGRAM };
 
-/* The knobs, from the MPIDBG_NASTY_* variables (wire/nasty.go names them). */
+/* The knobs, from the MPIDBG_NASTY_* variables (internal/envvar names them). */
 struct mpidbg_nasty_cfg {
     uint64_t seed;
     int order;

@@ -17,11 +17,6 @@ const (
 	KindStop      Kind = "stop"      // launcher to rank
 )
 
-// EnvBuffering is "zero" or "eager" (the default): with zero, the shim
-// makes standard-mode sends synchronous, as an MPI with no buffer space
-// may, so that a program that relies on eager buffering deadlocks.
-const EnvBuffering = "MPIDBG_BUFFERING"
-
 // Mode says how a blocked call's waits combine.
 type Mode string
 

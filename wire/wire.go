@@ -13,13 +13,6 @@ import (
 // Version is the protocol version a Hello carries.
 const Version = 1
 
-// Environment variables the launcher sets for every rank.
-const (
-	EnvReport  = "MPIDBG_REPORT"   // where to connect: "unix:/path" or "tcp:host:port"
-	EnvOnError = "MPIDBG_ON_ERROR" // continue (default), abort or stop
-	EnvChecks  = "MPIDBG_CHECKS"   // comma-separated categories to turn off with a leading '-', e.g. "-leak"
-)
-
 // Kind says what a Message carries.
 type Kind string
 

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // TestDapArgs: mpidbg dap refuses what it cannot serve safely.
 func TestDapArgs(t *testing.T) {
 	ext, _ := filepath.Abs("../../extensions/gdb")
-	t.Setenv(EnvGdbExt, ext)
+	t.Setenv(envvar.GdbExt, ext)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -42,7 +43,7 @@ func TestDapListen(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ext, _ := filepath.Abs("../../extensions/gdb")
-	t.Setenv(EnvGdbExt, ext)
+	t.Setenv(envvar.GdbExt, ext)
 	done := make(chan int, 1)
 	errOut := &strings.Builder{}
 	go func() { done <- run([]string{"dap", "--listen", addr}, io.Discard, errOut) }()

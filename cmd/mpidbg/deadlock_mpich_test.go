@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -107,8 +108,8 @@ int main(int argc, char **argv) {
 
 func TestDeadlockMPICH(t *testing.T) {
 	shim := needMPICH(t)
-	t.Setenv("MPIEXEC_TIMEOUT", "120")
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.MPIExecTimeout, "120")
+	t.Setenv(envvar.NoColor, "1")
 	for _, p := range deadlockPrograms {
 		t.Run(p.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -164,8 +165,8 @@ func TestDeadlockMPICH(t *testing.T) {
 // (state T) and mpidbg says how to attach; a Ctrl-C then ends the job.
 func TestDeadlockStopMPICH(t *testing.T) {
 	shim := needMPICH(t)
-	t.Setenv("MPIEXEC_TIMEOUT", "120")
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.MPIExecTimeout, "120")
+	t.Setenv(envvar.NoColor, "1")
 	exe := compile(t, t.TempDir(), "head_to_head", deadlockPrograms[0].src)
 	sigs := make(chan os.Signal, 1)
 	oldSignals, oldStdin, oldGrace := runSignals, runStdin, runKillGrace

@@ -8,12 +8,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/spf13/pflag"
 )
-
-// EnvGdbExt names the gdb extension (its directory or its script) when
-// the one beside mpidbg is not wanted.
-const EnvGdbExt = "MPIDBG_GDB_EXT"
 
 // gdbScript is the script gdb sources, in the extension's directory.
 const gdbScript = "mpidbg-gdb.py"
@@ -130,9 +127,9 @@ func (g *gdbFlags) run(o *output, args []string) error {
 
 	argv := []string{gdb, "-iex", "source " + script}
 	env := os.Environ()
-	if os.Getenv("MPIDBG_BIN") == "" {
+	if os.Getenv(envvar.Bin) == "" {
 		if exe, err := os.Executable(); err == nil {
-			env = append(env, "MPIDBG_BIN="+exe)
+			env = append(env, envvar.Bin+"="+exe)
 		}
 	}
 	if inv.program != "" && !inv.attach && !inv.core {
@@ -145,12 +142,12 @@ func (g *gdbFlags) run(o *output, args []string) error {
 			return retag(err, "gdb")
 		}
 		preload := shim
-		if old := os.Getenv("LD_PRELOAD"); old != "" {
+		if old := os.Getenv(envvar.Preload); old != "" {
 			preload += ":" + old
 		}
-		argv = append(argv, "-iex", "set environment LD_PRELOAD="+preload)
-		if os.Getenv("MPIDBG_RACE") == "" {
-			argv = append(argv, "-iex", "set environment MPIDBG_RACE=off")
+		argv = append(argv, "-iex", "set environment "+envvar.Preload+"="+preload)
+		if os.Getenv(envvar.Race) == "" {
+			argv = append(argv, "-iex", "set environment "+envvar.Race+"=off")
 		}
 	}
 	argv = append(argv, args...)
@@ -255,12 +252,12 @@ func findGdb(flag string) (string, error) {
 // ../extensions/gdb/mpidbg-gdb.py beside the executable.
 func findGdbExt() (string, error) {
 	var p, from string
-	if env := os.Getenv(EnvGdbExt); env != "" {
-		p, from = env, "$"+EnvGdbExt
+	if env := os.Getenv(envvar.GdbExt); env != "" {
+		p, from = env, "$"+envvar.GdbExt
 	} else {
 		exe, err := os.Executable()
 		if err != nil {
-			return "", fmt.Errorf("gdb: cannot find the mpidbg executable to locate the gdb extension: %v; set %s", err, EnvGdbExt)
+			return "", fmt.Errorf("gdb: cannot find the mpidbg executable to locate the gdb extension: %v; set %s", err, envvar.GdbExt)
 		}
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
 			exe = real
@@ -275,7 +272,7 @@ func findGdbExt() (string, error) {
 		abs = filepath.Join(abs, gdbScript)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.Mode().IsRegular() {
-		return "", &usageError{cmd: "gdb", msg: fmt.Sprintf("the gdb extension is missing: no file %s (%s); set %s to the extensions/gdb directory of the mpidbg source tree", abs, from, EnvGdbExt)}
+		return "", &usageError{cmd: "gdb", msg: fmt.Sprintf("the gdb extension is missing: no file %s (%s); set %s to the extensions/gdb directory of the mpidbg source tree", abs, from, envvar.GdbExt)}
 	}
 	return abs, nil
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/testenv"
@@ -105,7 +106,7 @@ func newGdbFixture(t *testing.T, m mpilib.MPI, name string) *gdbFixture {
 		// the programs run as singletons (no mpiexec), where Open MPI
 		// 4.1's one-sided component rdma fails MPI_Win_create (natively
 		// too); root is allowed by needCompiler (internal/testenv)
-		f.env = append(f.env, "OMPI_MCA_osc=^rdma")
+		f.env = append(f.env, envvar.OMPIOsc+"=^rdma")
 	}
 	return f
 }
@@ -196,7 +197,7 @@ func testGdbAttach(t *testing.T, m mpilib.MPI) {
 	}
 	f := newGdbFixture(t, m, "attach")
 	prog := exec.Command(f.exe)
-	prog.Env = append(f.env, "LD_PRELOAD="+f.shim, "MPIDBG_RACE=off")
+	prog.Env = append(f.env, envvar.Preload+"="+f.shim, envvar.Race+"=off")
 	out, err := prog.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -300,15 +301,15 @@ func gdbTestEnv(mpidbg, ext, shim string) []string {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "MPIDBG_RACE", "MPIDBG_BIN", "MPIDBG_GDB_EXT", "MPIDBG_SHIM", "LD_PRELOAD":
+		case envvar.Race, envvar.Bin, envvar.GdbExt, envvar.Shim, envvar.Preload:
 			continue
 		}
 		env = append(env, kv)
 	}
 	// the C locale, as on a bare CI machine: gdb's host charset is ASCII,
 	// so MI strings take the extension's ASCII fallback on every machine
-	return append(env, "MPIDBG_BIN="+mpidbg, "MPIDBG_GDB_EXT="+ext, "MPIDBG_SHIM="+shim,
-		"NO_COLOR=1", "MPIEXEC_TIMEOUT=120", "LC_ALL=C")
+	return append(env, envvar.Bin+"="+mpidbg, envvar.GdbExt+"="+ext, envvar.Shim+"="+shim,
+		envvar.NoColor+"=1", envvar.MPIExecTimeout+"=120", "LC_ALL=C")
 }
 
 // sessionArgs is a session's commands as -ex arguments, each command after a

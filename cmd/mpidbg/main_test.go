@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
-	"github.com/mpidbg/mpidbg/internal/golden"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/golden"
 )
 
 // The example struct of README.md, a vector of it, and a subarray.
@@ -168,7 +170,7 @@ func TestWantColor(t *testing.T) {
 	if wantColor(f) {
 		t.Errorf("wantColor(regular file) = true, want false")
 	}
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.NoColor, "1")
 	if wantColor(os.Stdout) {
 		t.Errorf("wantColor(stdout) with NO_COLOR=1 = true, want false")
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
@@ -45,7 +46,7 @@ func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
 	}
 	shim := shimFlag
 	if shim == "" {
-		shim = os.Getenv(EnvShim)
+		shim = os.Getenv(envvar.Shim)
 	}
 	if shim != "" {
 		if m, err := mpilib.Detect(shim); err == nil {
@@ -120,8 +121,8 @@ func findShim(flag string, m mpilib.MPI) (string, error) {
 		if p, ok := try(flag, "--shim"); ok {
 			return p, nil
 		}
-	case os.Getenv(EnvShim) != "":
-		if p, ok := try(os.Getenv(EnvShim), "$"+EnvShim); ok {
+	case os.Getenv(envvar.Shim) != "":
+		if p, ok := try(os.Getenv(envvar.Shim), "$"+envvar.Shim); ok {
 			return p, nil
 		}
 	default:
@@ -139,7 +140,7 @@ func findShim(flag string, m mpilib.MPI) (string, error) {
 		msg += ": no file " + strings.Join(tried, ", ")
 	}
 	return "", &usageError{msg: msg + "; build it with 'make build' in the mpidbg source tree (with " + m.String() +
-		" installed), or give --shim PATH or " + EnvShim}
+		" installed), or give --shim PATH or " + envvar.Shim}
 }
 
 // plainError turns a usageError into its message alone, for callers

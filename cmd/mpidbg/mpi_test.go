@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/testenv"
 )
@@ -44,7 +45,7 @@ func buildWith(t *testing.T, cc, dir, name, src string, args ...string) string {
 // TestChooseMPI: the library comes from --mpi, the program, the shim, or
 // is MPICH; a --mpi or a shim that contradicts the program is refused.
 func TestChooseMPI(t *testing.T) {
-	t.Setenv(EnvShim, "")
+	t.Setenv(envvar.Shim, "")
 	dir := t.TempDir()
 	progs := map[mpilib.MPI]string{}
 	for _, m := range mpilib.All {
@@ -108,7 +109,7 @@ func TestRunPicksMPI(t *testing.T) {
 			needShim(t, m)
 			exe := buildWith(t, cc, t.TempDir(), "uncommitted", uncommittedC)
 			cmd := exec.Command(bin, "run", "-n", "2", exe)
-			cmd.Env = append(os.Environ(), EnvShim+"=") // the shim beside bin/mpidbg, picked by the program's MPI
+			cmd.Env = append(os.Environ(), envvar.Shim+"=") // the shim beside bin/mpidbg, picked by the program's MPI
 			out, err := cmd.CombinedOutput()
 			if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(string(out), "type-not-committed") {
 				t.Fatalf("exit %d (%v), want 1 with type-not-committed:\n%s", code, err, out)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/run/report"
@@ -50,8 +51,8 @@ func TestRunMPICH(t *testing.T) {
 	dir := t.TempDir()
 	exe := compile(t, dir, "uncommitted", uncommittedC)
 	src, out := exe+".c", filepath.Join(dir, "report.json")
-	t.Setenv("MPIEXEC_TIMEOUT", "120") // Hydra ends a hung job
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.MPIExecTimeout, "120") // Hydra ends a hung job
+	t.Setenv(envvar.NoColor, "1")
 	_, stderr, code := runWith(t, "", "run", "-n", "2", "--shim", shim, "--json", out, exe)
 	if code == 2 || code == 0 {
 		t.Fatalf("got exit %d, want the program's failure or 1; stderr:\n%s", code, stderr)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // replayC: fence epochs of puts, gets and accumulates to every other
@@ -50,8 +52,8 @@ func TestNastyReplayMPICH(t *testing.T) {
 	shim := needMPICH(t)
 	dir := t.TempDir()
 	exe := compile(t, dir, "replay", strings.ReplaceAll(replayC, "\t", "    "))
-	t.Setenv("MPIEXEC_TIMEOUT", "120")
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.MPIExecTimeout, "120")
+	t.Setenv(envvar.NoColor, "1")
 	clearNastyEnv(t)
 	trace := func(name string, flags ...string) map[string][]string {
 		t.Helper()

@@ -11,16 +11,13 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/run/launch"
-	"github.com/mpidbg/mpidbg/pretty"
-	"github.com/mpidbg/mpidbg/run/report"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/symbolize"
-	"github.com/mpidbg/mpidbg/wire"
+	"github.com/mpidbg/mpidbg/pretty"
+	"github.com/mpidbg/mpidbg/run/launch"
+	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/spf13/pflag"
 )
-
-// EnvShim names the shim when --shim is not given.
-const EnvShim = "MPIDBG_SHIM"
 
 var runCommand = &command{
 	name:    "run",
@@ -172,10 +169,10 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if err := checks.ValidateDisabled(rf.checks); err != nil {
 		return bad("--checks %q: %v", rf.checks, err)
 	}
-	if v := os.Getenv(wire.EnvChecks); rf.checks == "" && v != "" {
+	if v := os.Getenv(envvar.Checks); rf.checks == "" && v != "" {
 		// the ranks inherit it: each would refuse it alone
 		if err := checks.ValidateDisabled(v); err != nil {
-			return bad("%s=%q: %v", wire.EnvChecks, v, err)
+			return bad("%s=%q: %v", envvar.Checks, v, err)
 		}
 	}
 	if err := rf.nasty.fromEnv(); err != nil {
@@ -212,15 +209,15 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 
 	preload := shim
-	if old := os.Getenv("LD_PRELOAD"); old != "" {
+	if old := os.Getenv(envvar.Preload); old != "" {
 		preload += ":" + old // the user's own preloads still reach the ranks
 	}
-	env := []launch.Var{{Name: "LD_PRELOAD", Value: preload}, {Name: wire.EnvOnError, Value: rf.onError}}
+	env := []launch.Var{{Name: envvar.Preload, Value: preload}, {Name: envvar.OnError, Value: rf.onError}}
 	if rf.checks != "" {
-		env = append(env, launch.Var{Name: wire.EnvChecks, Value: rf.checks})
+		env = append(env, launch.Var{Name: envvar.Checks, Value: rf.checks})
 	}
 	if rf.buffering == "zero" {
-		env = append(env, launch.Var{Name: wire.EnvBuffering, Value: rf.buffering})
+		env = append(env, launch.Var{Name: envvar.Buffering, Value: rf.buffering})
 	}
 	nasty, err := rf.nasty.vars()
 	if err != nil {

@@ -10,14 +10,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/launch"
-	"github.com/mpidbg/mpidbg/wire"
 	"github.com/spf13/pflag"
 )
 
 // The forcing mode's flags (--nasty, docs/nasty.md) and the access
 // tracker's (--races, --race-sample). Each --nasty knob is also an
-// environment variable (wire/nasty.go): when the flag is not given, the
+// environment variable (internal/envvar): when the flag is not given, the
 // variable in mpidbg's own environment is its default, checked the same
 // way; the value goes to every rank.
 
@@ -57,9 +57,9 @@ func (n *nastyFlags) register(fs *pflag.FlagSet) {
 func (n *nastyFlags) fromEnv() error {
 	n.fromVar = map[string]string{}
 	for _, v := range []struct{ flag, env string }{
-		{"nasty", wire.EnvNasty}, {"nasty-seed", wire.EnvNastySeed}, {"nasty-order", wire.EnvNastyOrder},
-		{"nasty-split", wire.EnvNastySplit}, {"nasty-flush", wire.EnvNastyFlush}, {"nasty-delay", wire.EnvNastyDelay},
-		{"nasty-hold-timeout", wire.EnvNastyHoldTimeout}, {"nasty-trace", wire.EnvNastyTrace},
+		{"nasty", envvar.Nasty}, {"nasty-seed", envvar.NastySeed}, {"nasty-order", envvar.NastyOrder},
+		{"nasty-split", envvar.NastySplit}, {"nasty-flush", envvar.NastyFlush}, {"nasty-delay", envvar.NastyDelay},
+		{"nasty-hold-timeout", envvar.NastyHoldTimeout}, {"nasty-trace", envvar.NastyTrace},
 	} {
 		val, ok := os.LookupEnv(v.env)
 		if !ok || val == "" || n.fs.Changed(v.flag) {
@@ -153,14 +153,14 @@ func isOnOff(s string) bool { return s == "on" || s == "off" }
 func (n *nastyFlags) vars() ([]launch.Var, error) {
 	var env []launch.Var
 	if n.fs.Changed("races") {
-		env = append(env, launch.Var{Name: wire.EnvRace, Value: n.races})
+		env = append(env, launch.Var{Name: envvar.Race, Value: n.races})
 	}
 	if n.raceSample != "" {
-		env = append(env, launch.Var{Name: wire.EnvRaceSample, Value: n.raceSample})
+		env = append(env, launch.Var{Name: envvar.RaceSample, Value: n.raceSample})
 	}
 	if !n.on {
-		if _, set := os.LookupEnv(wire.EnvNasty); set {
-			env = append(env, launch.Var{Name: wire.EnvNasty, Value: "off"}) // the ranks inherit mpidbg's environment
+		if _, set := os.LookupEnv(envvar.Nasty); set {
+			env = append(env, launch.Var{Name: envvar.Nasty, Value: "off"}) // the ranks inherit mpidbg's environment
 		}
 		return env, nil
 	}
@@ -169,20 +169,20 @@ func (n *nastyFlags) vars() ([]launch.Var, error) {
 		n.fromVar["nasty-seed"] = "chosen"
 	}
 	env = append(env,
-		launch.Var{Name: wire.EnvNasty, Value: "on"},
-		launch.Var{Name: wire.EnvNastySeed, Value: strconv.FormatUint(n.seed, 10)},
-		launch.Var{Name: wire.EnvNastyOrder, Value: n.order},
-		launch.Var{Name: wire.EnvNastySplit, Value: n.split},
-		launch.Var{Name: wire.EnvNastyFlush, Value: n.flush},
-		launch.Var{Name: wire.EnvNastyDelay, Value: envDuration(n.delay)},
-		launch.Var{Name: wire.EnvNastyHoldTimeout, Value: envDuration(n.holdTimeout)},
+		launch.Var{Name: envvar.Nasty, Value: "on"},
+		launch.Var{Name: envvar.NastySeed, Value: strconv.FormatUint(n.seed, 10)},
+		launch.Var{Name: envvar.NastyOrder, Value: n.order},
+		launch.Var{Name: envvar.NastySplit, Value: n.split},
+		launch.Var{Name: envvar.NastyFlush, Value: n.flush},
+		launch.Var{Name: envvar.NastyDelay, Value: envDuration(n.delay)},
+		launch.Var{Name: envvar.NastyHoldTimeout, Value: envDuration(n.holdTimeout)},
 	)
 	if n.trace != "" {
 		abs, err := filepath.Abs(n.trace) // the ranks may start elsewhere
 		if err != nil {
 			return nil, fmt.Errorf("--nasty-trace %s: %v", n.trace, err)
 		}
-		env = append(env, launch.Var{Name: wire.EnvNastyTrace, Value: abs})
+		env = append(env, launch.Var{Name: envvar.NastyTrace, Value: abs})
 	}
 	return env, nil
 }

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mpidbg/mpidbg/wire"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
-var nastyVars = []string{wire.EnvNasty, wire.EnvNastySeed, wire.EnvNastyOrder, wire.EnvNastySplit, wire.EnvNastyFlush,
-	wire.EnvNastyDelay, wire.EnvNastyHoldTimeout, wire.EnvNastyTrace, wire.EnvRace, wire.EnvRaceSample}
+var nastyVars = []string{envvar.Nasty, envvar.NastySeed, envvar.NastyOrder, envvar.NastySplit, envvar.NastyFlush,
+	envvar.NastyDelay, envvar.NastyHoldTimeout, envvar.NastyTrace, envvar.Race, envvar.RaceSample}
 
 // clearNastyEnv unsets the knobs' variables for the test: they are the
 // flags' defaults.
@@ -36,27 +36,27 @@ func TestRunNastyFlags(t *testing.T) {
 		args []string
 		want map[string]string // variables for the ranks; "" must be absent
 	}{
-		{"off", nil, nil, map[string]string{wire.EnvNasty: "", wire.EnvNastySeed: "", wire.EnvRace: "", wire.EnvRaceSample: ""}},
+		{"off", nil, nil, map[string]string{envvar.Nasty: "", envvar.NastySeed: "", envvar.Race: "", envvar.RaceSample: ""}},
 		{"defaults", nil, []string{"--nasty", "--nasty-seed=42"}, map[string]string{
-			wire.EnvNasty: "on", wire.EnvNastySeed: "42", wire.EnvNastyOrder: "random", wire.EnvNastySplit: "on",
-			wire.EnvNastyFlush: "on", wire.EnvNastyDelay: "0", wire.EnvNastyHoldTimeout: "1s", wire.EnvNastyTrace: ""}},
+			envvar.Nasty: "on", envvar.NastySeed: "42", envvar.NastyOrder: "random", envvar.NastySplit: "on",
+			envvar.NastyFlush: "on", envvar.NastyDelay: "0", envvar.NastyHoldTimeout: "1s", envvar.NastyTrace: ""}},
 		{"every_flag", nil, []string{"--nasty", "--nasty-seed", "18446744073709551615", "--nasty-order=gets-first", "--nasty-split=off",
 			"--nasty-flush", "off", "--nasty-delay=50us", "--nasty-hold-timeout=1500ms", "--nasty-trace=trace.txt"}, map[string]string{
-			wire.EnvNasty: "on", wire.EnvNastySeed: "18446744073709551615", wire.EnvNastyOrder: "gets-first", wire.EnvNastySplit: "off",
-			wire.EnvNastyFlush: "off", wire.EnvNastyDelay: "50us", wire.EnvNastyHoldTimeout: "1500ms",
-			wire.EnvNastyTrace: filepath.Join(cwd, "trace.txt")}},
+			envvar.Nasty: "on", envvar.NastySeed: "18446744073709551615", envvar.NastyOrder: "gets-first", envvar.NastySplit: "off",
+			envvar.NastyFlush: "off", envvar.NastyDelay: "50us", envvar.NastyHoldTimeout: "1500ms",
+			envvar.NastyTrace: filepath.Join(cwd, "trace.txt")}},
 		{"odd_durations", nil, []string{"--nasty", "--nasty-seed=0", "--nasty-delay=1500ns", "--nasty-hold-timeout=0"}, map[string]string{
-			wire.EnvNastySeed: "0", wire.EnvNastyDelay: "1500ns", wire.EnvNastyHoldTimeout: "0"}},
-		{"from_env", map[string]string{wire.EnvNasty: "1", wire.EnvNastySeed: "7", wire.EnvNastyOrder: "reverse",
-			wire.EnvNastySplit: "false", wire.EnvNastyDelay: "2ms"}, nil, map[string]string{
-			wire.EnvNasty: "on", wire.EnvNastySeed: "7", wire.EnvNastyOrder: "reverse", wire.EnvNastySplit: "off", wire.EnvNastyDelay: "2ms"}},
-		{"flag_beats_env", map[string]string{wire.EnvNasty: "on", wire.EnvNastyOrder: "reverse", wire.EnvNastySeed: "7"},
+			envvar.NastySeed: "0", envvar.NastyDelay: "1500ns", envvar.NastyHoldTimeout: "0"}},
+		{"from_env", map[string]string{envvar.Nasty: "1", envvar.NastySeed: "7", envvar.NastyOrder: "reverse",
+			envvar.NastySplit: "false", envvar.NastyDelay: "2ms"}, nil, map[string]string{
+			envvar.Nasty: "on", envvar.NastySeed: "7", envvar.NastyOrder: "reverse", envvar.NastySplit: "off", envvar.NastyDelay: "2ms"}},
+		{"flag_beats_env", map[string]string{envvar.Nasty: "on", envvar.NastyOrder: "reverse", envvar.NastySeed: "7"},
 			[]string{"--nasty-order=puts-first", "--nasty-seed=8"}, map[string]string{
-				wire.EnvNasty: "on", wire.EnvNastyOrder: "puts-first", wire.EnvNastySeed: "8"}},
-		{"flag_turns_off", map[string]string{wire.EnvNasty: "on"}, []string{"--nasty=false"}, map[string]string{
-			wire.EnvNasty: "off", wire.EnvNastySeed: ""}},
-		{"races", nil, []string{"--races=off", "--race-sample=all"}, map[string]string{wire.EnvRace: "off", wire.EnvRaceSample: "all"}},
-		{"race_sample", nil, []string{"--race-sample", "16"}, map[string]string{wire.EnvRace: "", wire.EnvRaceSample: "16"}},
+				envvar.Nasty: "on", envvar.NastyOrder: "puts-first", envvar.NastySeed: "8"}},
+		{"flag_turns_off", map[string]string{envvar.Nasty: "on"}, []string{"--nasty=false"}, map[string]string{
+			envvar.Nasty: "off", envvar.NastySeed: ""}},
+		{"races", nil, []string{"--races=off", "--race-sample=all"}, map[string]string{envvar.Race: "off", envvar.RaceSample: "all"}},
+		{"race_sample", nil, []string{"--race-sample", "16"}, map[string]string{envvar.Race: "", envvar.RaceSample: "16"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,8 +80,8 @@ func TestRunNastyFlags(t *testing.T) {
 					t.Errorf("-genv %s: got %q, want %q", k, got, want)
 				}
 			}
-			on := rec.Genv[wire.EnvNasty] == "on"
-			if line := "mpidbg: --nasty seed " + rec.Genv[wire.EnvNastySeed] + " (replay: --nasty-seed=" + rec.Genv[wire.EnvNastySeed] + ")\n"; on != strings.HasPrefix(stderr, line) {
+			on := rec.Genv[envvar.Nasty] == "on"
+			if line := "mpidbg: --nasty seed " + rec.Genv[envvar.NastySeed] + " (replay: --nasty-seed=" + rec.Genv[envvar.NastySeed] + ")\n"; on != strings.HasPrefix(stderr, line) {
 				t.Errorf("nasty %v, but stderr starts\n%s", on, stderr)
 			}
 		})
@@ -101,7 +101,7 @@ func TestRunNastySeed(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("got exit %d; stderr:\n%s", code, stderr)
 		}
-		seed := readRecord(t, record).Genv[wire.EnvNastySeed]
+		seed := readRecord(t, record).Genv[envvar.NastySeed]
 		m := regexp.MustCompile(`^mpidbg: --nasty seed (\d+) \(replay: --nasty-seed=(\d+)\)\n`).FindStringSubmatch(stderr)
 		if m == nil || m[1] != seed || m[2] != seed {
 			t.Fatalf("ranks got seed %q; stderr:\n%s", seed, stderr)
@@ -143,11 +143,11 @@ func TestRunNastyUsageErrors(t *testing.T) {
 		{"races", nil, []string{"--races=maybe"}, `--races "maybe": want on or off`},
 		{"race_sample", nil, []string{"--race-sample=0"}, `--race-sample "0": want a number from 1 up, or all`},
 		{"race_sample_word", nil, []string{"--race-sample=some"}, `--race-sample "some": want a number from 1 up, or all`},
-		{"env_nasty", map[string]string{wire.EnvNasty: "yes"}, nil, `MPIDBG_NASTY "yes": want on or off`},
-		{"env_order", map[string]string{wire.EnvNasty: "on", wire.EnvNastyOrder: "up"}, nil, `MPIDBG_NASTY_ORDER "up": want random, reverse, puts-first, gets-first or program`},
-		{"env_seed", map[string]string{wire.EnvNasty: "on", wire.EnvNastySeed: "x"}, nil, `MPIDBG_NASTY_SEED "x": want a non-negative integer`},
-		{"env_delay", map[string]string{wire.EnvNasty: "on", wire.EnvNastyDelay: "soon"}, nil, `MPIDBG_NASTY_DELAY "soon": want a duration such as 50us, 250ms or 2s`},
-		{"env_split", map[string]string{wire.EnvNasty: "on", wire.EnvNastySplit: "maybe"}, nil, `MPIDBG_NASTY_SPLIT "maybe": want on or off`},
+		{"env_nasty", map[string]string{envvar.Nasty: "yes"}, nil, `MPIDBG_NASTY "yes": want on or off`},
+		{"env_order", map[string]string{envvar.Nasty: "on", envvar.NastyOrder: "up"}, nil, `MPIDBG_NASTY_ORDER "up": want random, reverse, puts-first, gets-first or program`},
+		{"env_seed", map[string]string{envvar.Nasty: "on", envvar.NastySeed: "x"}, nil, `MPIDBG_NASTY_SEED "x": want a non-negative integer`},
+		{"env_delay", map[string]string{envvar.Nasty: "on", envvar.NastyDelay: "soon"}, nil, `MPIDBG_NASTY_DELAY "soon": want a duration such as 50us, 250ms or 2s`},
+		{"env_split", map[string]string{envvar.Nasty: "on", envvar.NastySplit: "maybe"}, nil, `MPIDBG_NASTY_SPLIT "maybe": want on or off`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/mpidbg/mpidbg/internal/golden"
 	"io"
 	"net"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -27,15 +28,11 @@ import (
 // MPIDBG_FAKE_MPIEXEC is set. It reads its command line the way Hydra
 // would (-genv NAME VALUE, -n N, the program), then plays every rank
 // itself according to the program's name (a scenario), connecting to
-// MPIDBG_REPORT and speaking the wire protocol.
-
-const (
-	envFake   = "MPIDBG_FAKE_MPIEXEC" // "1": be mpiexec
-	envRecord = "MPIDBG_FAKE_RECORD"  // file for what the fake saw
-)
+// MPIDBG_REPORT and speaking the wire protocol; what it was given goes to
+// the file MPIDBG_FAKE_RECORD names.
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envFake) == "1" {
+	if os.Getenv(envvar.FakeMPIExec) == "1" {
 		os.Exit(fakeMPIExec(os.Args[1:]))
 	}
 	os.Exit(m.Run())
@@ -54,7 +51,7 @@ type fakeRecord struct {
 }
 
 func fakeMPIExec(args []string) int {
-	rec := fakeRecord{Args: args, Genv: map[string]string{}, OwnPreload: os.Getenv("LD_PRELOAD")}
+	rec := fakeRecord{Args: args, Genv: map[string]string{}, OwnPreload: os.Getenv(envvar.Preload)}
 	i := 0
 	for ; i < len(args) && args[i] != "-genv" && args[i] != "-n"; i++ {
 		rec.Launcher = append(rec.Launcher, args[i])
@@ -73,13 +70,13 @@ func fakeMPIExec(args []string) int {
 		break
 	}
 	rec.Program, rec.ProgArgs = args[i], args[i+1:]
-	addr := rec.Genv[wire.EnvReport]
+	addr := rec.Genv[envvar.Report]
 	if p, ok := strings.CutPrefix(addr, "unix:"); ok {
 		if fi, err := os.Stat(filepath.Dir(p)); err == nil {
 			rec.SocketMode = fi.Mode().Perm().String()
 		}
 	}
-	if f := os.Getenv(envRecord); f != "" {
+	if f := os.Getenv(envvar.FakeRecord); f != "" {
 		b, _ := json.Marshal(rec)
 		os.WriteFile(f, b, 0o644)
 	}
@@ -194,7 +191,7 @@ func fakeDeadlock(rec fakeRecord, connect func(rank int) *wire.Writer, bye func(
 			Stack: []checks.Site{site(0x1200 + uint64(rank)), site(0x1300)}}
 		if rec.Program == "ring_zero" {
 			to := (rank + 1) % rec.NP
-			b.Call, b.Args, b.ZeroBuffered = "MPI_Send", fmt.Sprintf("dest=%d, tag=0, comm=MPI_COMM_WORLD", to), rec.Genv[wire.EnvBuffering] == "zero"
+			b.Call, b.Args, b.ZeroBuffered = "MPI_Send", fmt.Sprintf("dest=%d, tag=0, comm=MPI_COMM_WORLD", to), rec.Genv[envvar.Buffering] == "zero"
 			b.Waits = []wire.Wait{{Kind: wire.WaitSend, Ranks: []int{to}, Comm: 1, CommName: "MPI_COMM_WORLD"}}
 			return b
 		}
@@ -270,9 +267,9 @@ func fakeEnv(t *testing.T) (shim, record string) {
 		t.Fatal(err)
 	}
 	record = filepath.Join(dir, "record.json")
-	t.Setenv(envFake, "1")
-	t.Setenv(envRecord, record)
-	t.Setenv("NO_COLOR", "1")
+	t.Setenv(envvar.FakeMPIExec, "1")
+	t.Setenv(envvar.FakeRecord, record)
+	t.Setenv(envvar.NoColor, "1")
 	return shim, record
 }
 
@@ -366,7 +363,7 @@ func TestRunFake(t *testing.T) {
 func TestRunCommandLine(t *testing.T) {
 	shim, record := fakeEnv(t)
 	self, _ := os.Executable()
-	t.Setenv("LD_PRELOAD", "")
+	t.Setenv(envvar.Preload, "")
 	tests := []struct {
 		name         string
 		args         []string
@@ -398,22 +395,22 @@ func TestRunCommandLine(t *testing.T) {
 			if rec.OwnPreload != "" {
 				t.Errorf("mpiexec's own environment has LD_PRELOAD=%q", rec.OwnPreload)
 			}
-			if rec.Genv["LD_PRELOAD"] != shim {
-				t.Errorf("-genv LD_PRELOAD: got %q, want %q", rec.Genv["LD_PRELOAD"], shim)
+			if rec.Genv[envvar.Preload] != shim {
+				t.Errorf("-genv LD_PRELOAD: got %q, want %q", rec.Genv[envvar.Preload], shim)
 			}
 			if !slices.Equal(rec.Launcher, tt.wantLauncher) || rec.NP != 2 || rec.Program != "clean" || !slices.Equal(rec.ProgArgs, tt.wantProgArgs) {
 				t.Errorf("got launcher args %q, -n %d, program %q %q; want %q, 2, clean %q", rec.Launcher, rec.NP, rec.Program, rec.ProgArgs, tt.wantLauncher, tt.wantProgArgs)
 			}
-			if net, _, _ := strings.Cut(rec.Genv[wire.EnvReport], ":"); net != tt.wantNet {
-				t.Errorf("MPIDBG_REPORT %q: want %s:...", rec.Genv[wire.EnvReport], tt.wantNet)
+			if net, _, _ := strings.Cut(rec.Genv[envvar.Report], ":"); net != tt.wantNet {
+				t.Errorf("MPIDBG_REPORT %q: want %s:...", rec.Genv[envvar.Report], tt.wantNet)
 			}
 			if tt.wantNet == "unix" && rec.SocketMode != "-rwx------" {
 				t.Errorf("socket directory mode %s, want -rwx------", rec.SocketMode)
 			}
-			if rec.Genv[wire.EnvChecks] != tt.wantChecks || rec.Genv[wire.EnvOnError] != tt.wantOnError {
-				t.Errorf("checks %q on-error %q; want %q %q", rec.Genv[wire.EnvChecks], rec.Genv[wire.EnvOnError], tt.wantChecks, tt.wantOnError)
+			if rec.Genv[envvar.Checks] != tt.wantChecks || rec.Genv[envvar.OnError] != tt.wantOnError {
+				t.Errorf("checks %q on-error %q; want %q %q", rec.Genv[envvar.Checks], rec.Genv[envvar.OnError], tt.wantChecks, tt.wantOnError)
 			}
-			if p, ok := strings.CutPrefix(rec.Genv[wire.EnvReport], "unix:"); ok {
+			if p, ok := strings.CutPrefix(rec.Genv[envvar.Report], "unix:"); ok {
 				if _, err := os.Stat(filepath.Dir(p)); !os.IsNotExist(err) {
 					t.Errorf("the socket directory %s is left behind", filepath.Dir(p))
 				}
@@ -421,22 +418,22 @@ func TestRunCommandLine(t *testing.T) {
 		})
 	}
 	t.Run("user_preload_kept", func(t *testing.T) {
-		t.Setenv("LD_PRELOAD", "/opt/libother.so")
+		t.Setenv(envvar.Preload, "/opt/libother.so")
 		os.Remove(record)
 		runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "1", "clean")
 		rec := readRecord(t, record)
-		if want := shim + ":/opt/libother.so"; rec.Genv["LD_PRELOAD"] != want || rec.OwnPreload != "/opt/libother.so" {
-			t.Errorf("ranks get LD_PRELOAD %q, mpiexec %q; want %q and its own unchanged", rec.Genv["LD_PRELOAD"], rec.OwnPreload, want)
+		if want := shim + ":/opt/libother.so"; rec.Genv[envvar.Preload] != want || rec.OwnPreload != "/opt/libother.so" {
+			t.Errorf("ranks get LD_PRELOAD %q, mpiexec %q; want %q and its own unchanged", rec.Genv[envvar.Preload], rec.OwnPreload, want)
 		}
 	})
 	t.Run("shim_from_env", func(t *testing.T) {
-		t.Setenv(EnvShim, shim)
+		t.Setenv(envvar.Shim, shim)
 		os.Remove(record)
 		if _, stderr, code := runWith(t, "", "run", "--mpiexec", self, "-n", "1", "clean"); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if rec := readRecord(t, record); rec.Genv["LD_PRELOAD"] != shim {
-			t.Errorf("LD_PRELOAD %q, want %q", rec.Genv["LD_PRELOAD"], shim)
+		if rec := readRecord(t, record); rec.Genv[envvar.Preload] != shim {
+			t.Errorf("LD_PRELOAD %q, want %q", rec.Genv[envvar.Preload], shim)
 		}
 	})
 }
@@ -570,7 +567,7 @@ func TestRunUsageErrors(t *testing.T) {
 func TestRunChecksFromEnvironment(t *testing.T) {
 	shim, _ := fakeEnv(t)
 	self, _ := os.Executable()
-	t.Setenv(wire.EnvChecks, "-leak,-overlaps")
+	t.Setenv(envvar.Checks, "-leak,-overlaps")
 	_, stderr, code := runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "2", "clean")
 	want := "mpidbg run: MPIDBG_CHECKS=\"-leak,-overlaps\": unknown category \"overlaps\""
 	if code != 2 || !strings.HasPrefix(stderr, want) {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // ErrNoMPI is returned by Detect for a program that links no MPI library
@@ -98,7 +100,7 @@ func runpaths(f *elf.File, origin string) []string {
 			}
 		}
 	}
-	for _, dir := range strings.Split(os.Getenv("LD_LIBRARY_PATH"), ":") {
+	for _, dir := range strings.Split(os.Getenv(envvar.LibraryPath), ":") {
 		if dir != "" {
 			out = append(out, dir)
 		}

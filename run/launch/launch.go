@@ -13,8 +13,8 @@ import (
 	"unsafe"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/report"
-	"github.com/mpidbg/mpidbg/wire"
 )
 
 // Config is one job.
@@ -90,7 +90,7 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	defer ln.Close()
 	ln.Serve(col)
 
-	env := append(append([]Var(nil), cfg.Env...), Var{wire.EnvReport, ln.Report()})
+	env := append(append([]Var(nil), cfg.Env...), Var{envvar.Report, ln.Report()})
 	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
 	cmd.Dir = cfg.Dir
 	// Both streams pass through unchanged; a copy of each is scanned for

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
 func TestArgs(t *testing.T) {
-	env := []Var{{"LD_PRELOAD", "/lib/libmpidbg.so"}, {"MPIDBG_REPORT", "unix:/tmp/x/report.sock"}}
+	env := []Var{{envvar.Preload, "/lib/libmpidbg.so"}, {envvar.Report, "unix:/tmp/x/report.sock"}}
 	tests := []struct {
 		flavor Flavor
 		extra  []string

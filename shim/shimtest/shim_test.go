@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -60,7 +61,7 @@ func startJob(t *testing.T, l *lib, np int, env []launch.Var, stderr io.Writer, 
 	t.Helper()
 	shim, dir := build(t, l)
 	mpiexec := needMPI(t, l).exec
-	env = append([]launch.Var{{Name: "LD_PRELOAD", Value: shim}}, env...)
+	env = append([]launch.Var{{Name: envvar.Preload, Value: shim}}, env...)
 	cmd := exec.Command(mpiexec, launch.Args(launch.FlavorOf(mpiexec), np, nil, env, filepath.Join(dir, prog), args)...)
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -133,10 +134,10 @@ func mpirun(t *testing.T, l *lib, np int, env []string, prog string, args ...str
 	go r.accept(ln, &wg)
 	hasReport := false
 	for _, e := range env {
-		hasReport = hasReport || strings.HasPrefix(e, wire.EnvReport+"=")
+		hasReport = hasReport || strings.HasPrefix(e, envvar.Report+"=")
 	}
 	if !hasReport {
-		env = append(env, wire.EnvReport+"=unix:"+sock)
+		env = append(env, envvar.Report+"=unix:"+sock)
 	}
 	var stderr strings.Builder
 	j := startJob(t, l, np, vars(env), &stderr, prog, args...)
@@ -254,7 +255,7 @@ func testFindings(t *testing.T, l *lib) {
 			"0:leak-comm", "0:leak-group", "0:leak-request", "0:leak-type", "0:request-never-completed",
 			"1:leak-comm", "1:leak-group", "1:leak-request", "1:leak-type", "1:request-never-completed",
 		}},
-		{"leaks", []string{"MPIDBG_CHECKS=-leak,-request-lifecycle"}, nil},
+		{"leaks", []string{envvar.Checks + "=-leak,-request-lifecycle"}, nil},
 		{"overlap-path", nil, []string{"0:buffer-overlap", "1:buffer-overlap"}},
 		{"reqcopy", nil, nil}, // a request variable reused after its handle was copied
 		{"reqlost", nil, []string{"0:request-never-completed", "0:request-overwritten", "1:request-never-completed", "1:request-overwritten"}},
@@ -359,7 +360,7 @@ func TestStderr(t *testing.T) {
 }
 
 func testStderr(t *testing.T, l *lib) {
-	r := mpirun(t, l, 2, []string{wire.EnvReport + "="}, "bugs", "uncommitted")
+	r := mpirun(t, l, 2, []string{envvar.Report + "="}, "bugs", "uncommitted")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -368,7 +369,7 @@ func testStderr(t *testing.T, l *lib) {
 		t.Errorf("standard error has no finding line matching %s:\n%s", re, r.stderr)
 	}
 	// an unreachable launcher: said once, then the same lines
-	r = mpirun(t, l, 2, []string{wire.EnvReport + "=unix:/nonexistent/mpidbg.sock"}, "bugs", "uncommitted")
+	r = mpirun(t, l, 2, []string{envvar.Report + "=unix:/nonexistent/mpidbg.sock"}, "bugs", "uncommitted")
 	if r.err != nil {
 		t.Fatalf("%v\n%s", r.err, r.stderr)
 	}
@@ -383,7 +384,7 @@ func TestAbort(t *testing.T) {
 }
 
 func testAbort(t *testing.T, l *lib) {
-	r := mpirun(t, l, 2, []string{wire.EnvOnError + "=abort"}, "bugs", "uncommitted")
+	r := mpirun(t, l, 2, []string{envvar.OnError + "=abort"}, "bugs", "uncommitted")
 	if r.err == nil {
 		t.Errorf("the job ended normally")
 	}
@@ -401,7 +402,7 @@ func stopped(t *testing.T, l *lib, bugCase string, fn func(pid int)) {
 		t.Skip("gdb not found")
 	}
 	pr, pw := io.Pipe()
-	env := []launch.Var{{Name: wire.EnvOnError, Value: "stop"}, {Name: wire.EnvReport, Value: ""}}
+	env := []launch.Var{{Name: envvar.OnError, Value: "stop"}, {Name: envvar.Report, Value: ""}}
 	j := startJob(t, l, 2, env, pw, "bugs", bugCase)
 	go func() {
 		<-j.done

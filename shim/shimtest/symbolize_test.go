@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/symbolize"
-	"github.com/mpidbg/mpidbg/wire"
 )
 
 // placeRe is a place in a rank's standard-error line: "at FILE:LINE in
@@ -53,7 +53,7 @@ func testSymbolizeAgrees(t *testing.T, l *lib) {
 	for _, c := range []struct{ prog, bug string }{
 		{"bugs", "uncommitted"}, {"bugs", "leaks"}, {"bugs_nopie", "uncommitted"}, {"bugs_split", "uncommitted"},
 	} {
-		r := mpirun(t, l, 2, []string{wire.EnvReport + "="}, c.prog, c.bug)
+		r := mpirun(t, l, 2, []string{envvar.Report + "="}, c.prog, c.bug)
 		if r.err != nil {
 			t.Fatalf("%s %s: %v\n%s", c.prog, c.bug, r.err, r.stderr)
 		}
