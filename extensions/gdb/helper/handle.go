@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // onHandle is one line about a communicator, request, window, operation

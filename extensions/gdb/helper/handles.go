@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/shim/calls"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // onRequests lists the live requests, by handle.
