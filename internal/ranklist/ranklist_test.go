@@ -22,7 +22,7 @@ type Table struct {
 		Ranks []int
 	}
 	Format []struct {
-		Ranks                           []int
+		Ranks                          []int
 		Compact, Prose, Wire, Expanded string
 	}
 }
