@@ -57,8 +57,10 @@ func (l Location) String() string {
 }
 
 // Site is a code address as a rank saw it: the module (executable or
-// shared library) it falls in and its offset from the module's load base,
-// which is what the launcher needs to find file:line in the module's DWARF.
+// shared library) it falls in and the address in the module's own terms,
+// pc minus the module's load bias (its ELF address, which DWARF uses: the
+// same as the offset from the load base for a position-independent
+// module), which is what internal/symbolize needs to find file:line.
 type Site struct {
 	Module string `json:"module,omitempty"`
 	Offset uint64 `json:"offset,omitempty"`

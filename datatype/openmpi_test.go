@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
 // openMPIStructs are structs without an UB marker, answered by Open MPI
@@ -33,8 +35,8 @@ var openMPIStructs = []string{
 func TestOpenMPI(t *testing.T) {
 	cc, err := exec.LookPath("mpicc.openmpi")
 	if err != nil {
-		if v := os.Getenv("MPIDBG_REQUIRE_MPI"); v != "" && v != "0" {
-			t.Fatalf("MPIDBG_REQUIRE_MPI is set but mpicc.openmpi is missing: %v", err)
+		if v := os.Getenv(envvar.RequireMPI); v != "" && v != "0" { // as in mpich_test.go
+			t.Fatalf("%s is set but mpicc.openmpi is missing: %v", envvar.RequireMPI, err)
 		}
 		t.Skip("mpicc.openmpi not found (apt-get install openmpi-bin libopenmpi-dev)")
 	}
@@ -45,8 +47,8 @@ func TestOpenMPI(t *testing.T) {
 	}
 	if os.Geteuid() == 0 {
 		// a singleton of Open MPI refuses root without these
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+		t.Setenv(envvar.OMPIAllowRunAsRoot, "1")
+		t.Setenv(envvar.OMPIAllowRunAsRootConfirm, "1")
 	}
 	got := runTypediff(t, bin, openMPIStructs)
 	differ := 0

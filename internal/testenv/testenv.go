@@ -19,13 +19,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
+
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 )
 
 // The variables make test sets so that nothing it needs skips.
 const (
-	RequireMPI  = "MPIDBG_REQUIRE_MPI"
-	RequireShim = "MPIDBG_REQUIRE_SHIM"
+	RequireMPI  = envvar.RequireMPI
+	RequireShim = envvar.RequireShim
 )
 
 // Required reports whether env (RequireMPI, RequireShim) is set to
@@ -74,10 +76,10 @@ func OpenMPI() {
 			os.Setenv(k, v)
 		}
 	}
-	set("OMPI_MCA_rmaps_base_oversubscribe", "1")
+	set(envvar.OMPIOversubscribe, "1")
 	if os.Geteuid() == 0 {
-		set("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		set("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+		set(envvar.OMPIAllowRunAsRoot, "1")
+		set(envvar.OMPIAllowRunAsRootConfirm, "1")
 	}
 }
 

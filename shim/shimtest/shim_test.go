@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpidbg/mpidbg/internal/testenv"
+
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/run/launch"
@@ -397,10 +399,7 @@ func testAbort(t *testing.T, l *lib) {
 // with the pid of rank 0 once it has stopped, and then resumes it with
 // gdb.
 func stopped(t *testing.T, l *lib, bugCase string, fn func(pid int)) {
-	gdb, err := exec.LookPath("gdb")
-	if err != nil {
-		t.Skip("gdb not found")
-	}
+	gdb := testenv.NeedTool(t, testenv.RequireMPI, "gdb", "apt-get install gdb")
 	pr, pw := io.Pipe()
 	env := []launch.Var{{Name: envvar.OnError, Value: "stop"}, {Name: envvar.Report, Value: ""}}
 	j := startJob(t, l, 2, env, pw, "bugs", bugCase)

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
+
 	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/testenv"
 )
@@ -34,9 +36,9 @@ type mpiTools struct {
 // MPIDBG_SHIM for MPICH (as for mpidbg run), MPIDBG_SHIM_OPENMPI.
 func shimEnv(m mpilib.MPI) string {
 	if m == mpilib.MPICH {
-		return "MPIDBG_SHIM"
+		return envvar.Shim
 	}
-	return "MPIDBG_SHIM_" + strings.ToUpper(m.String())
+	return envvar.ShimOpenMPI
 }
 
 var (
