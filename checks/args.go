@@ -129,9 +129,9 @@ Open MPI whose handles are pointers.`},
 		case VariantNull:
 			m.Printf("%s is %s", m.Arg, null)
 		case VariantFreed:
-			m.Printf("%s %#x is a %s that was freed", m.Arg, m.Handle, kind)
+			m.Printf("%s %#x is %s that was freed", m.Arg, m.Handle, article(kind))
 		default:
-			m.Printf("%s %#x is not a %s any MPI call returned", m.Arg, m.Handle, kind)
+			m.Printf("%s %#x is not %s any MPI call returned", m.Arg, m.Handle, article(kind))
 		}
 	},
 })
@@ -160,6 +160,14 @@ func handleWords(byValue, byCheck HandleKind) (kind, null string) {
 		return "request", "MPI_REQUEST_NULL"
 	}
 	return "handle", "a null handle"
+}
+
+// article puts "a" or "an" before a kind of handle.
+func article(kind string) string {
+	if strings.ContainsAny(kind[:1], "aeiou") {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // inPlaceMisuse: Val is the rank, for VariantNotRoot.

@@ -74,7 +74,7 @@ func collectiveMessage(m *Message) {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s %s%s", ranklist.Phrase(g.Ranks), modeWords[g.Mode], g.Call)
+		fmt.Fprintf(&b, "%s %s%s", ranksInOrder(g.Ranks), modeWords[g.Mode], g.Call)
 		switch m.ID {
 		case "collective-root-mismatch":
 			fmt.Fprintf(&b, " with root %d", g.Root)
@@ -105,14 +105,15 @@ const maxCollectiveText = 3900
 
 var modeWords = map[CallMode]string{ModeBlocking: "", ModeNonblocking: "nonblocking ", ModePersistent: "persistent "}
 
-// pairsMessage: the blocks of a v/w collective (Call) do not pair up,
-// found by Ranks; with FlagFoundHere this rank is one of them, and Val
-// elements are sent where Lim are received, Count being the index into
-// the counts array and Peer the other rank.
+// pairsMessage: the blocks of a v/w collective (Call; RelatedCall is its
+// blocking form, MPI_Gatherv for MPI_Igatherv and MPI_Gatherv_init) do
+// not pair up, found by Ranks; with FlagFoundHere this rank is one of
+// them, and Val elements are sent where Lim are received, Count being the
+// index into the counts array and Peer the other rank.
 func pairsMessage(m *Message) {
 	here := ""
 	if m.Flags&FlagFoundHere != 0 {
-		switch m.Call {
+		switch m.RelatedCall {
 		case "MPI_Gatherv":
 			here = fmt.Sprintf("; here: this rank sends %d element(s) of its sendtype, the root receives %d of its recvtype (recvcounts[%d])", m.Val, m.Lim, m.Count)
 		case "MPI_Scatterv":
@@ -124,5 +125,14 @@ func pairsMessage(m *Message) {
 		}
 	}
 	m.SetText(fmt.Sprintf("the blocks of %s do not pair up: %s found a block whose count or type signature differs from its partner's%s",
-		m.Call, ranklist.Phrase(m.Ranks), here))
+		m.Call, ranksInOrder(m.Ranks), here))
+}
+
+// ranksInOrder names ranks in the communicator's order, as the detector
+// gathered them: "rank 3", "ranks 4,0-2".
+func ranksInOrder(ranks []int) string {
+	if len(ranks) == 1 {
+		return "rank " + ranklist.Format(ranks, ranklist.Compact)
+	}
+	return "ranks " + ranklist.Format(ranks, ranklist.Compact)
 }

@@ -15,9 +15,9 @@ type Event struct {
 	// argument concerned, with its index when it is an array entry
 	// ("recvcounts[2]").
 	Call, Arg string
-	// Val, Lim and Val2 are the finding's numbers: the bad value and its
+	// Val and Lim are the finding's numbers: the bad value and its
 	// bound, a count, a mode.
-	Val, Lim, Val2 int64
+	Val, Lim int64
 	// Handle is the object concerned (a datatype, communicator, request),
 	// Handle2 a second one (the other buffer's datatype); Kind says what
 	// Handle is when the check knows it.
@@ -116,7 +116,7 @@ var Epochs = []string{"NONE", "FENCE", "FREED", "PASSIVE", "PSCW"}
 // CallMode is how a collective was called.
 type CallMode int32
 
-// The call modes; C names MPIDBG_MODE_ and the name in CallModes.
+// The call modes; C names MPIDBG_CALLMODE_ and the name in CallModes.
 const (
 	ModeBlocking CallMode = iota
 	ModeNonblocking
@@ -207,7 +207,6 @@ type RelatedKind int32
 // The related kinds; C names MPIDBG_REL_ and the name in RelatedKinds.
 const (
 	RelatedNone        RelatedKind = iota
-	RelatedTypeMade                // the datatype was made there
 	RelatedStarted                 // the operation started there
 	RelatedCreated                 // the object was created there
 	RelatedFinalize                // MPI_Finalize was called there
@@ -216,7 +215,7 @@ const (
 )
 
 // RelatedKinds names every RelatedKind, in value order.
-var RelatedKinds = []string{"NONE", "TYPE_MADE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING"}
+var RelatedKinds = []string{"NONE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING"}
 
 // The access tracker's modes, as rma-origin-race and the buffer-race
 // findings receive them in Val: what MPI does with the watched buffer.

@@ -96,8 +96,6 @@ func Describe(ev *Event, types Types) Described {
 
 func relatedText(k RelatedKind, call string) string {
 	switch k {
-	case RelatedTypeMade:
-		return "datatype made here by " + call
 	case RelatedStarted:
 		return "the " + call + " started here"
 	case RelatedCreated:

@@ -18,6 +18,9 @@ import (
 type recorded struct {
 	Event Event         `json:"event"`
 	Types recordedTypes `json:"types"`
+	// Note says where an event that was not recorded comes from: the
+	// forms of a message no test program makes are written by hand.
+	Note string `json:"note"`
 }
 
 // recordedTypes answers Types from what a rank answered.
@@ -110,6 +113,50 @@ func TestMessages(t *testing.T) {
 	}
 }
 
+// TestMessageForms: every word of the events' vocabularies (variants,
+// epochs, accesses, call modes, flags, related and handle kinds) appears
+// in some event of testdata/events.jsonl, so every form of every message
+// is in the golden file.
+func TestMessageForms(t *testing.T) {
+	used := map[string]bool{}
+	note := func(kind string, v interface{ MarshalText() ([]byte, error) }) {
+		b, err := v.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		used[kind+" "+string(b)] = true
+	}
+	for _, r := range readRecorded(t) {
+		e := r.Event
+		note("variant", e.Variant)
+		note("epoch", e.Epoch)
+		note("related kind", e.RelatedKind)
+		note("handle kind", e.Kind)
+		for _, k := range r.Types.Kinds {
+			note("handle kind", k)
+		}
+		for _, rm := range e.Remote {
+			note("access", rm.Access)
+		}
+		for _, g := range e.Groups {
+			note("call mode", g.Mode)
+		}
+		for i, name := range FlagNames {
+			if e.Flags&(1<<i) != 0 {
+				used["flag "+name] = true
+			}
+		}
+	}
+	for kind, names := range map[string][]string{"variant": Variants, "epoch": Epochs, "related kind": RelatedKinds,
+		"handle kind": HandleKinds, "access": Accesses, "call mode": CallModes, "flag": FlagNames} {
+		for _, n := range names {
+			if !used[kind+" "+n] {
+				t.Errorf("%s %s: no event in testdata/events.jsonl uses it", kind, n)
+			}
+		}
+	}
+}
+
 // TestDescribeUnknown: an id the catalogue does not know still gives an
 // error finding that names it.
 func TestDescribeUnknown(t *testing.T) {
@@ -149,4 +196,24 @@ func TestEnumNames(t *testing.T) {
 	if err := v.UnmarshalText([]byte("NOPE")); err == nil {
 		t.Error("NOPE: no error")
 	}
+}
+
+// TestTypeMatchText: the type-matching engine's findings, written by
+// TypeMatch.Text (their events carry the finished text).
+func TestTypeMatchText(t *testing.T) {
+	var b strings.Builder
+	for _, tm := range []TypeMatch{
+		{SendRank: 0, RecvRank: 1, SendCount: 1, SendType: "t_a", RecvCount: 1, RecvType: "t_b", Element: 2, Byte: 12,
+			SendPath: "t_a(STRUCT)[2](DOUBLE)", RecvPath: "t_b(STRUCT)[2](INT)", SendBasic: "MPI_DOUBLE", RecvBasic: "MPI_INT"},
+		{SendRank: 3, RecvRank: 0, SendCount: 4, SendType: "the sender's datatype", RecvCount: 16, RecvType: "MPI_BYTE",
+			SendPath: "element 0 (MPI_INT)", RecvPath: "MPI_BYTE[0]", SendBasic: "MPI_INT", RecvBasic: "MPI_BYTE"},
+		{Truncated: true, SendRank: 1, RecvRank: 0, SendCount: 8, SendType: "MPI_DOUBLE", RecvCount: 4, RecvType: "MPI_DOUBLE",
+			Element: 4, SendPath: "[4](DOUBLE)", SendElements: 8, SendBytes: 64, RecvElements: 4},
+		{Truncated: true, SendRank: 1, RecvRank: 2, SendCount: 2, SendType: "the sender's datatype", RecvCount: 1, RecvType: "contiguous(3,INT)",
+			Element: 3, SendElements: 6, SendBytes: 24, RecvElements: 3},
+	} {
+		msg, path := tm.Text()
+		fmt.Fprintf(&b, "%s\n  path: %s\n", msg, path)
+	}
+	golden.Check(t, b.String())
 }

@@ -57,6 +57,5 @@ destination, the tag and the communicator.`},
 		}
 		m.SetText(fmt.Sprintf("rank %d sent a message (%d element(s), tag %d, %s) that its destination never received: no receive took it before MPI_Finalize",
 			sender, m.Count, m.Val, comm))
-		m.RemoteText(0, "the destination reached MPI_Finalize without receiving it")
 	},
 })

@@ -125,7 +125,7 @@ what it cannot see.`},
 			m.SetText(fmt.Sprintf("rank %d's %s and rank %d's %s touch the same bytes of the target's window (process %d) in %s, and %s: first shared "+
 				"byte %s; the result is undefined (MPI-4.1 §12.7)", a.Rank, a.Call, b.Rank, b.Call, m.Target, epoch, why, where))
 		}
-		m.RemoteText(0, "rank %d's %s %s the window of process %d here", a.Rank, a.Call, conflictVerbs[a.Access], m.Target)
+		// the first operation is the finding's own place (FlagRemoteSite)
 		m.RemoteText(1, "rank %d's %s %s the same bytes here", b.Rank, b.Call, conflictVerbs[b.Access])
 	},
 })

@@ -21,6 +21,7 @@ import (
 // related place.
 func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 	e := event(ev)
+	recordEvent(e)
 	d := checks.Describe(&e, rankTypes{})
 	f := checks.Finding{
 		ID:       d.Entry.ID,
@@ -57,7 +58,6 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 		Arg:         C.GoString(ev.arg),
 		Val:         int64(ev.val),
 		Lim:         int64(ev.lim),
-		Val2:        int64(ev.val2),
 		Handle:      uint64(ev.handle),
 		Handle2:     uint64(ev.handle2),
 		Kind:        checks.HandleKind(ev.hkind),

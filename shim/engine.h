@@ -34,7 +34,7 @@ struct mpidbg_ev {
     int32_t index;    /* array index of arg, -1 if arg is not an array entry */
     uint64_t site;    /* return address of the MPI call */
     const char *arg;  /* the argument concerned, e.g. "count" */
-    int64_t val, lim, val2;
+    int64_t val, lim;
     uint64_t handle;  /* the object concerned (datatype, comm, request...) */
     uint64_t handle2; /* a second object (the other buffer's datatype) */
     int64_t count, count2;
@@ -43,8 +43,6 @@ struct mpidbg_ev {
     uint64_t related_site;
     int32_t related_call; /* call that made the related object, -1 none */
     int32_t related_kind; /* enum mpidbg_related */
-    uint64_t type_site;   /* where the datatype concerned was made, 0 none */
-    int32_t type_call;
     int32_t hkind;        /* handle's kind: enum mpidbg_hkind, MPIDBG_HK_NONE when not set */
     const char *text;     /* a datum in words: a constructor's rule, an argument's or a communicator's name */
     /* cross-rank findings: the element path a detector computed, and the

@@ -103,7 +103,6 @@ void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const c
     ev->arg = arg;
     ev->index = -1;
     ev->related_call = -1;
-    ev->type_call = -1;
     ev->hkind = MPIDBG_HK_NONE;
 }
 

@@ -129,12 +129,11 @@ enum mpidbg_hkind {
 /* What happened at an event's related place (checks.RelatedKind). */
 enum mpidbg_related {
     MPIDBG_REL_NONE = 0,
-    MPIDBG_REL_TYPE_MADE = 1,
-    MPIDBG_REL_STARTED = 2,
-    MPIDBG_REL_CREATED = 3,
-    MPIDBG_REL_FINALIZE = 4,
-    MPIDBG_REL_FREED = 5,
-    MPIDBG_REL_KEPT_CALLING = 6,
+    MPIDBG_REL_STARTED = 1,
+    MPIDBG_REL_CREATED = 2,
+    MPIDBG_REL_FINALIZE = 3,
+    MPIDBG_REL_FREED = 4,
+    MPIDBG_REL_KEPT_CALLING = 5,
 };
 
 /* What a one-sided operation does to the target's bytes (checks.Access). */

@@ -260,7 +260,7 @@ static int was_reported(uint64_t site)
     return 0;
 }
 
-static void report(struct mpidbg_cx *cx, const struct mpidbg_held *h, int64_t now)
+static void report(struct mpidbg_cx *cx, const struct mpidbg_held *h)
 {
     if (was_reported(h->site))
         return;
@@ -272,7 +272,6 @@ static void report(struct mpidbg_cx *cx, const struct mpidbg_held *h, int64_t no
     ev.site = h->site;
     ev.val = h->a.target_rank;
     ev.lim = mpidbg_nasty_cfg.hold_ns / 1000000; /* ms: the same on every rank, so reports merge */
-    ev.val2 = (now - h->t_ns) / 1000000;
     ev.addr2 = (uint64_t)h->a.target_disp;
     ev.related_call = cx->call; /* the call the rank kept making */
     ev.related_site = cx->site;
@@ -296,7 +295,7 @@ static void poll(struct mpidbg_cx *cx)
             struct mpidbg_held *h = &w->q[i];
             if (now - h->t_ns < mpidbg_nasty_cfg.hold_ns || polls - h->polls < MIN_POLLS)
                 continue;
-            report(cx, h, now);
+            report(cx, h);
             mpidbg_nasty_issue(w, h->a.target_rank, 1);
             i = -1; /* the queue changed: look again from its start */
         }

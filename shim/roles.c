@@ -60,7 +60,7 @@ struct mpidbg_cobj *mpidbg_chk_comm(struct mpidbg_cx *cx, MPI_Comm c, const char
     if (MPIDBG_LIKELY(c == MPI_COMM_WORLD))
         return cx->co = mpidbg_world;
     if (MPIDBG_UNLIKELY(c == MPI_COMM_NULL)) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(c), MPIDBG_HK_COMM, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(c), MPIDBG_HK_COMM, 0, -1, MPIDBG_REL_NONE);
         return NULL;
     }
     struct mpidbg_cobj *o = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
@@ -80,7 +80,7 @@ int mpidbg_chk_group(struct mpidbg_cx *cx, MPI_Group g, const char *arg)
     if (g == MPI_GROUP_EMPTY)
         return 1;
     if (g == MPI_GROUP_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(g), MPIDBG_HK_GROUP, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(g), MPIDBG_HK_GROUP, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     struct mpidbg_gobj *o = mpidbg_hmap_get(&mpidbg_groups, MPIDBG_H(g));
@@ -99,7 +99,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
     if (MPIDBG_LIKELY(MPIDBG_IS_BUILTIN_OP(op)))
         return 1;
     if (op == MPI_OP_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(op), MPIDBG_HK_OP, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(op), MPIDBG_HK_OP, 0, -1, MPIDBG_REL_NONE);
         return 0;
     }
     struct mpidbg_oobj *o = mpidbg_hmap_get(&mpidbg_ops, MPIDBG_H(op));
@@ -116,7 +116,7 @@ int mpidbg_chk_op(struct mpidbg_cx *cx, MPI_Op op, const char *arg)
 struct mpidbg_wobj *mpidbg_chk_win(struct mpidbg_cx *cx, MPI_Win w, const char *arg)
 {
     if (w == MPI_WIN_NULL) {
-        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(w), MPIDBG_HK_WIN, 0, -1, 0);
+        report_handle(cx, MPIDBG_F_INVALID_HANDLE, MPIDBG_V_NULL, arg, -1, MPIDBG_H(w), MPIDBG_HK_WIN, 0, -1, MPIDBG_REL_NONE);
         return NULL;
     }
     struct mpidbg_wobj *o = mpidbg_hmap_get(&mpidbg_wins, MPIDBG_H(w));

@@ -613,7 +613,6 @@ static void report(const struct tr_event *e)
     ev.call = e->w.call;
     ev.variant = e->write ? MPIDBG_V_STORE : MPIDBG_V_LOAD;
     ev.val = e->mode;
-    ev.val2 = e->moved;
     ev.addr = e->w.addr;
     ev.count = e->w.count;
     ev.handle = e->w.type;

@@ -334,6 +334,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
                 struct mpidbg_ev ev;
                 mpidbg_ev_init(&ev, &rcx, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, NULL);
                 ev.variant = MPIDBG_V_PAIRS;
+                ev.related_call = xc->kind; /* the blocking form: MPI_Gatherv for MPI_Igatherv */
                 ev.handle = co->handle;
                 ev.ranks = flags;
                 ev.nranks = k;

@@ -146,4 +146,6 @@ const (
 	FakeRecord = "MPIDBG_FAKE_RECORD"
 	// MPIExecTimeout is the seconds after which Hydra's mpiexec ends a job; the tests set it so that a hang ends.
 	MPIExecTimeout = "MPIEXEC_TIMEOUT"
+	// Record is a file a shim built with the record tag appends every finding's event to, for checks/testdata.
+	Record = "MPIDBG_RECORD"
 )
