@@ -12,7 +12,7 @@
  *      or until MPIDBG_DEBUGGER_TIMEOUT seconds (default 60) pass, after
  *      which it runs on without one: a debugger that died must not hang
  *      the job.
- * MPIDBG_DEBUGGER_RANKS (such as "0,2-3") limits this to some ranks; the
+ * MPIDBG_DEBUGGER_RANKS (every rank listed: "0,2,3") limits this to some ranks; the
  * others run at once. The rank comes from the launcher's environment,
  * since MPI_Init has not run: PMI_RANK (MPICH's Hydra), PMIX_RANK and
  * OMPI_COMM_WORLD_RANK (Open MPI), else -1 (a singleton).

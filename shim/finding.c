@@ -55,7 +55,9 @@ void mpidbg_checks_init(void)
     static const char *const cats[MPIDBG_NCAT] = {MPIDBG_CATEGORY_NAMES};
     const char *c = getenv("MPIDBG_CHECKS");
     unsigned off = 0;
-    while (c && *c) {
+    if (c && !*c)
+        c = NULL; /* empty: nothing turned off */
+    while (c) { /* every item, the empty one after a trailing comma too, as ValidateDisabled reads them */
         const char *end = strchr(c, ',');
         size_t n = end ? (size_t)(end - c) : strlen(c);
         const char *name = c;
@@ -70,15 +72,15 @@ void mpidbg_checks_init(void)
                 if (strlen(cats[i]) == len - 1 && strncmp(cats[i], name + 1, len - 1) == 0)
                     found = i;
         if (found < 0) {
-            fprintf(stderr, "mpidbg: MPIDBG_CHECKS: %.*s is not -CATEGORY with one of the categories", (int)len, name);
+            fprintf(stderr, "mpidbg: MPIDBG_CHECKS=%s: \"%.*s\" is not -CATEGORY, a category to turn off (categories:",
+                    getenv("MPIDBG_CHECKS"), (int)len, name);
             for (int i = 0; i < MPIDBG_NCAT; i++)
                 fprintf(stderr, "%s %s", i ? "," : "", cats[i]);
-            fprintf(stderr, "\n");
+            fprintf(stderr, ")\n");
             fflush(stderr);
             _exit(2);
         }
-        if (found >= 0)
-            off |= 1u << found;
+        off |= 1u << found;
         c = end ? end + 1 : NULL;
     }
     mpidbg_disabled = off;

@@ -1698,7 +1698,7 @@ int MPI_Barrier(MPI_Comm comm)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, MPIDBG_CALLMODE_BLOCKING);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Barrier(comm);
     rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
@@ -1732,7 +1732,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -1786,7 +1786,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -1846,7 +1846,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -1901,7 +1901,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -1961,7 +1961,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -2015,7 +2015,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2073,7 +2073,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2126,7 +2126,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2190,7 +2190,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -2258,7 +2258,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -2311,7 +2311,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -2363,7 +2363,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -2407,7 +2407,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -2458,7 +2458,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -2509,7 +2509,7 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -2560,7 +2560,7 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -2652,7 +2652,7 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2710,7 +2710,7 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2763,7 +2763,7 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -2827,7 +2827,7 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -2895,7 +2895,7 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -2929,7 +2929,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, MPIDBG_CALLMODE_NONBLOCKING);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Ibarrier(comm, request);
     if (rc == MPI_SUCCESS) {
@@ -2968,7 +2968,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -3027,7 +3027,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3092,7 +3092,7 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3152,7 +3152,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3217,7 +3217,7 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -3276,7 +3276,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3339,7 +3339,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3397,7 +3397,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3466,7 +3466,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -3539,7 +3539,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -3597,7 +3597,7 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -3654,7 +3654,7 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -3703,7 +3703,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -3759,7 +3759,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -3815,7 +3815,7 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -3871,7 +3871,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -3929,7 +3929,7 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -3992,7 +3992,7 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4050,7 +4050,7 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4119,7 +4119,7 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -4192,7 +4192,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -4230,7 +4230,7 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, MPIDBG_CALLMODE_PERSISTENT);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Barrier_init(comm, info, request);
     if (rc == MPI_SUCCESS) {
@@ -4272,7 +4272,7 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -4334,7 +4334,7 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4402,7 +4402,7 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4465,7 +4465,7 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4533,7 +4533,7 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -4595,7 +4595,7 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4661,7 +4661,7 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4722,7 +4722,7 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -4794,7 +4794,7 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -4870,7 +4870,7 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -4931,7 +4931,7 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -4991,7 +4991,7 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -5043,7 +5043,7 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -5102,7 +5102,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -5161,7 +5161,7 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -5220,7 +5220,7 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -5281,7 +5281,7 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -5347,7 +5347,7 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -5408,7 +5408,7 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -5480,7 +5480,7 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -5556,7 +5556,7 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -10582,7 +10582,7 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -10638,7 +10638,7 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -10700,7 +10700,7 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -10757,7 +10757,7 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -10819,7 +10819,7 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -10875,7 +10875,7 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -10935,7 +10935,7 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -10990,7 +10990,7 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -11056,7 +11056,7 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -11126,7 +11126,7 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -11181,7 +11181,7 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -11235,7 +11235,7 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -11281,7 +11281,7 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -11334,7 +11334,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -11387,7 +11387,7 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -11440,7 +11440,7 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -11536,7 +11536,7 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -11596,7 +11596,7 @@ int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -11651,7 +11651,7 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -11717,7 +11717,7 @@ int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -11787,7 +11787,7 @@ int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 0);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_BLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -11838,7 +11838,7 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -11899,7 +11899,7 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -11966,7 +11966,7 @@ int MPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12028,7 +12028,7 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12095,7 +12095,7 @@ int MPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -12156,7 +12156,7 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12221,7 +12221,7 @@ int MPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12281,7 +12281,7 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12352,7 +12352,7 @@ int MPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -12427,7 +12427,7 @@ int MPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -12487,7 +12487,7 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -12546,7 +12546,7 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -12597,7 +12597,7 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -12655,7 +12655,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -12713,7 +12713,7 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -12771,7 +12771,7 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -12831,7 +12831,7 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12896,7 +12896,7 @@ int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -12956,7 +12956,7 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13027,7 +13027,7 @@ int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -13102,7 +13102,7 @@ int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 1);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_NONBLOCKING);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -13156,7 +13156,7 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = buffer;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -13218,7 +13218,7 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13286,7 +13286,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13349,7 +13349,7 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13417,7 +13417,7 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -13479,7 +13479,7 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13545,7 +13545,7 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13606,7 +13606,7 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -13678,7 +13678,7 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -13754,7 +13754,7 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -13815,7 +13815,7 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -13875,7 +13875,7 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -13927,7 +13927,7 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.stype = datatype;
     xc.rbuf = recvbuf;
@@ -13986,7 +13986,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)recvcount;
     xc.stype = datatype;
@@ -14045,7 +14045,7 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -14104,7 +14104,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)count;
     xc.stype = datatype;
@@ -14165,7 +14165,7 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -14231,7 +14231,7 @@ int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -14292,7 +14292,7 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scount = (int64_t)sendcount;
     xc.stype = sendtype;
@@ -14364,7 +14364,7 @@ int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcount
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;
@@ -14440,7 +14440,7 @@ int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcount
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, 2);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_PERSISTENT);
     xc.sbuf = sendbuf;
     xc.scounts = sendcounts;
     xc.scelem = sizeof *sendcounts;

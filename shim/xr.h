@@ -55,7 +55,7 @@ struct mpidbg_xp {
  * and a type, or a types array (w). */
 struct mpidbg_xc {
     int32_t kind;               /* call id of the blocking form */
-    int32_t mode;               /* 0 blocking, 1 nonblocking, 2 persistent init */
+    int32_t mode;               /* enum mpidbg_callmode */
     int32_t root;               /* -1: no root */
     int32_t pad;
     uint64_t op;                /* 0: no op */

@@ -225,9 +225,7 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
                 g->nranks++;
             }
         g->call = all[i].call;
-        g->mode = (int)(all[i].v[V_KIND] % 4) == 1   ? MPIDBG_CALLMODE_NONBLOCKING
-                  : (int)(all[i].v[V_KIND] % 4) == 2 ? MPIDBG_CALLMODE_PERSISTENT
-                                                     : MPIDBG_CALLMODE_BLOCKING;
+        g->mode = (int32_t)(all[i].v[V_KIND] % 4); /* v[V_KIND] is kind * 4 + mode */
         g->root = all[i].v[V_ROOT];
         g->op = op_name(all[i].v[V_OP]);
         g->scount = all[i].scount;
@@ -279,13 +277,13 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
     if (!co)
         return;
     xc->seq = ++co->coll_seq;
-    if (xc->mode == 0) {
+    if (xc->mode == MPIDBG_CALLMODE_BLOCKING) {
         mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
         mpidbg_blocked_wait(MPIDBG_WAIT_COLL, -1, 0, co, xc->seq, cx->call, 0);
         mpidbg_blocked_publish();
         xc->blocked = 1;
     }
-    if (co->inter && xc->mode == 0)
+    if (co->inter && xc->mode == MPIDBG_CALLMODE_BLOCKING)
         return; /* intercommunicators: only the blocked-call record */
     int64_t mine[NV], buf[2 * NV], res[2 * NV];
     vector(xc, co, mine);
@@ -293,7 +291,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         buf[i] = mine[i];
         buf[NV + i] = -mine[i];
     }
-    if (xc->mode != 0) {
+    if (xc->mode != MPIDBG_CALLMODE_BLOCKING) {
         struct xc_state *s = calloc(1, sizeof *s);
         if (!s)
             return;

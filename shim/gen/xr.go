@@ -130,7 +130,8 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 		}
 	case xrColl(c):
 		w.f("struct mpidbg_xc xc;")
-		mode := map[string]string{"coll": "0", "coll-nb": "1", "coll-init": "2"}[c.Class]
+		mode := map[string]string{"coll": "MPIDBG_CALLMODE_BLOCKING", "coll-nb": "MPIDBG_CALLMODE_NONBLOCKING",
+			"coll-init": "MPIDBG_CALLMODE_PERSISTENT"}[c.Class]
 		base := collBase(c)
 		if !known[base] {
 			base = c.Name

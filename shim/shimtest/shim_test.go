@@ -479,3 +479,29 @@ func TestStop(t *testing.T) {
 		stopped(t, l, "uncommitted", func(int) {})
 	})
 }
+
+// TestChecksVariable: the shim reads MPIDBG_CHECKS as mpidbg run's
+// --checks is read (checks.ValidateDisabled): a list it refuses ends the
+// rank with the valid names, a list it takes runs the program.
+func TestChecksVariable(t *testing.T) {
+	forEachMPI(t, func(t *testing.T, l *lib) {
+		for _, tt := range []struct {
+			list string
+			ok   bool
+		}{
+			{"-leak", true}, {" -leak , -overlap", true}, {"", true},
+			{"-leaks", false}, {"leak", false}, {"-leak,", false}, {"-leak,,-overlap", false},
+		} {
+			if err := checks.ValidateDisabled(tt.list); (err == nil) != tt.ok {
+				t.Errorf("checks.ValidateDisabled(%q): %v, want ok %v", tt.list, err, tt.ok)
+			}
+			r := mpirun(t, l, 2, []string{envvar.Checks + "=" + tt.list}, "clean")
+			switch {
+			case tt.ok && r.err != nil:
+				t.Errorf("%s=%q: %v\n%s", envvar.Checks, tt.list, r.err, r.stderr)
+			case !tt.ok && (r.err == nil || !strings.Contains(r.stderr, "is not -CATEGORY, a category to turn off (categories: argument,")):
+				t.Errorf("%s=%q: got %v and stderr\n%s\nwant the rank ended with the categories", envvar.Checks, tt.list, r.err, r.stderr)
+			}
+		}
+	})
+}
