@@ -1,19 +1,19 @@
 // Package harness runs the planted-bug suite: the C programs of
-// testprogs/local (checks one rank can make alone, issue 3),
-// testprogs/cross (cross-rank checks: type matching, collectives,
-// deadlocks, message races, lost messages, issue 4), testprogs/race
-// (buffer races on nonblocking operations), testprogs/rma (one-sided
-// races) and testprogs/nasty (the forcing mode, --nasty) (issue 5), each
-// under `mpidbg run` with the shim, and checks that mpidbg reports
-// exactly the findings the programs announce, with every MPI library it
-// supports (MPICH and Open MPI: the subtests TestPlanted/mpich/NAME and
-// TestPlanted/openmpi/NAME; docs/openmpi.md, issue 8). It has no code of
-// its own outside its tests.
+// testprogs/local (checks one rank can make alone), testprogs/cross
+// (cross-rank checks: type matching, collectives, deadlocks, message
+// races, lost messages), testprogs/race (buffer races on nonblocking
+// operations), testprogs/rma (one-sided races) and testprogs/nasty (the
+// forcing mode, --nasty), each under `mpidbg run` with the shim, and
+// checks that mpidbg reports exactly the findings the programs announce,
+// with every MPI library it supports (MPICH and Open MPI: the subtests
+// TestPlanted/mpich/NAME and TestPlanted/openmpi/NAME; docs/openmpi.md).
+// It has no code of its own outside its tests.
 //
 // # The programs
 //
 // Each program folder holds one C99 file per program and nothing else (a
-// folder with .c files holds no .go files, see DESIGN.md). File names are
+// folder with .c files holds no .go files: go vet refuses C files in a
+// package that does not use cgo). File names are
 // unique across the folders: they name the subtests. Each program starts
 // with a header comment that says what it does, which MPI rule it breaks
 // (with the section of MPI-4.1) and what mpidbg must report on which line,

@@ -1,4 +1,4 @@
-// Package gdbhelper is the Go side of the gdb extension's helper protocol
+// Package helper is the Go side of the gdb extension's helper protocol
 // (docs/gdb-helper.md): JSON objects, one per line, in which gdb asks for
 // a datatype, a buffer, the pending requests or the findings, and the
 // helper asks gdb for the memory it needs to answer. The helper never

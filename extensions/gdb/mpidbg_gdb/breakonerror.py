@@ -15,7 +15,7 @@ HOOK = "mpidbg_break"  # shim/finding.c: called once for every finding
 
 def latest_finding():
     """The newest finding the helper's errors op lists, as its text: the
-    last block that starts with "#SEQ" (gdbhelper's errors text)."""
+    last block that starts with "#SEQ" (the helper's errors text)."""
     text = helper.text("errors")
     lines = text.split("\n")
     starts = [i for i, l in enumerate(lines) if re.match(r"^#\d+ ", l)]
