@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -69,7 +71,7 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 		line += strings.Join(parts, ", ") + " in " + plural(with, "rank", "ranks")
 	}
 	for _, d := range rep.Died {
-		s := report.RanksPhrase(d.Ranks) + " died"
+		s := ranklist.Phrase(d.Ranks) + " died"
 		switch {
 		case d.After && d.Status != "":
 			s += " after MPI_Finalize (" + d.Status + ")"
@@ -81,7 +83,7 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 		line += "; " + r.bad.Render(s)
 	}
 	if len(rep.Silent) > 0 {
-		line += "; " + r.num.Render(report.RanksPhrase(rep.Silent)+" never connected")
+		line += "; " + r.num.Render(ranklist.Phrase(rep.Silent)+" never connected")
 	}
 	if rep.Interrupted != "" {
 		line += "; interrupted (" + rep.Interrupted + ")"
@@ -119,7 +121,7 @@ func (r *Renderer) finding(f report.Finding, dir string) string {
 	if f.Call != "" {
 		head = append(head, f.Call)
 	}
-	ranks := report.RanksPhrase(f.Ranks)
+	ranks := ranklist.Phrase(f.Ranks)
 	if len(f.Ranks) == 0 {
 		ranks = "rank unknown"
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -145,7 +146,7 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 			RuleID:          f.ID,
 			RuleIndex:       i,
 			Level:           sarifLevel(f.Severity),
-			Message:         sarifText{f.Message + " (" + report.RanksPhrase(f.Ranks) + ")"},
+			Message:         sarifText{f.Message + " (" + ranklist.Phrase(f.Ranks) + ")"},
 			OccurrenceCount: f.Count,
 			Properties:      map[string]any{"ranks": f.Ranks},
 		}

@@ -120,3 +120,38 @@ func TestParseKeepsRunsBeforeABadItem(t *testing.T) {
 		t.Errorf("Launch took a step")
 	}
 }
+
+// TestSetAndPhrase: sets of ranks as the reports write them.
+func TestSetAndPhrase(t *testing.T) {
+	tests := []struct {
+		in         []int
+		want, long string
+	}{
+		{nil, "", "rank "},
+		{[]int{3}, "3", "rank 3"},
+		{[]int{0, 1}, "0,1", "ranks 0,1"},
+		{[]int{0, 1, 2}, "0-2", "ranks 0-2"},
+		{[]int{7, 5, 0, 2, 6}, "0,2,5-7", "ranks 0,2,5-7"},
+		{[]int{2, 2, 2}, "2", "rank 2"},
+		{runOf(0, 64), "0-63", "ranks 0-63"},
+		{append(runOf(0, 4), 5, 6, 9, 10, 11, 12), "0-3,5,6,9-12", "ranks 0-3,5,6,9-12"},
+	}
+	for _, tt := range tests {
+		if got := Set(tt.in); got != tt.want {
+			t.Errorf("Set(%v): got %q, want %q", tt.in, got, tt.want)
+		}
+		if tt.in != nil {
+			if got := Phrase(tt.in); got != tt.long {
+				t.Errorf("Phrase(%v): got %q, want %q", tt.in, got, tt.long)
+			}
+		}
+	}
+}
+
+func runOf(from, to int) []int {
+	var out []int
+	for r := from; r < to; r++ {
+		out = append(out, r)
+	}
+	return out
+}

@@ -11,32 +11,6 @@ import (
 	"github.com/mpidbg/mpidbg/wire"
 )
 
-func TestFoldRanks(t *testing.T) {
-	tests := []struct {
-		in         []int
-		want, long string
-	}{
-		{nil, "", "rank "},
-		{[]int{3}, "3", "rank 3"},
-		{[]int{0, 1}, "0,1", "ranks 0,1"},
-		{[]int{0, 1, 2}, "0-2", "ranks 0-2"},
-		{[]int{7, 5, 0, 2, 6}, "0,2,5-7", "ranks 0,2,5-7"},
-		{[]int{2, 2, 2}, "2", "rank 2"},
-		{seq(0, 64), "0-63", "ranks 0-63"},
-		{append(seq(0, 4), 5, 6, 9, 10, 11, 12), "0-3,5,6,9-12", "ranks 0-3,5,6,9-12"},
-	}
-	for _, tt := range tests {
-		if got := FoldRanks(tt.in); got != tt.want {
-			t.Errorf("FoldRanks(%v): got %q, want %q", tt.in, got, tt.want)
-		}
-		if tt.in != nil {
-			if got := RanksPhrase(tt.in); got != tt.long {
-				t.Errorf("RanksPhrase(%v): got %q, want %q", tt.in, got, tt.long)
-			}
-		}
-	}
-}
-
 func seq(from, to int) []int {
 	var s []int
 	for i := from; i < to; i++ {
