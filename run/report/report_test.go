@@ -11,14 +11,6 @@ import (
 	"github.com/mpidbg/mpidbg/wire"
 )
 
-func seq(from, to int) []int {
-	var s []int
-	for i := from; i < to; i++ {
-		s = append(s, i)
-	}
-	return s
-}
-
 func TestNormalise(t *testing.T) {
 	tests := []struct {
 		msg   string
