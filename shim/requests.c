@@ -288,34 +288,3 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     return 0;
 }
 
-/* mpidbg_reqs_real returns the array MPI is given: reqs itself when it
- * holds no minted handle, else a scratch copy with their builtin values. */
-MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack)
-{
-    if (count <= 0 || !reqs)
-        return reqs;
-    int i = 0;
-    while (i < count && !MPIDBG_IS_MINTED_REQ(reqs[i]))
-        i++;
-    if (i == count)
-        return reqs;
-    MPI_Request *x = count <= STACK_REQS ? stack : malloc(sizeof *x * count);
-    if (!x)
-        return reqs; /* MPI rejects the minted handle: better than a wrong answer */
-    for (int k = 0; k < count; k++)
-        x[k] = mpidbg_req_real(reqs[k]);
-    return x;
-}
-
-/* mpidbg_reqs_back writes what MPI changed (MPI_REQUEST_NULL where it
- * completed a request) into the program's array. */
-void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack)
-{
-    if (x == reqs)
-        return;
-    for (int k = 0; k < count; k++)
-        if (x[k] != mpidbg_req_real(reqs[k]))
-            reqs[k] = x[k];
-    if (x != stack)
-        free(x);
-}

@@ -7,6 +7,8 @@
 #ifndef MPIDBG_REQUESTS_H
 #define MPIDBG_REQUESTS_H
 
+#include <stdlib.h>
+
 #include "shim.h"
 
 #define STACK_REQS 64
@@ -32,8 +34,6 @@
     mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
 
 MPIDBG_HIDDEN void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed);
-MPIDBG_HIDDEN MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack);
-MPIDBG_HIDDEN void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack);
 
 /* mpidbg_req_ref checks one request and keeps what completion will
  * need. Inline: every MPI_Wait and MPI_Test runs it. */
@@ -51,6 +51,39 @@ static inline void mpidbg_req_ref(struct mpidbg_cx *cx, MPI_Request h, const cha
         return;
     }
     mpidbg_req_check(cx, h, arg, index);
+}
+
+/* mpidbg_reqs_real returns the array MPI is given: reqs itself when it
+ * holds no minted handle, else a scratch copy with their builtin values.
+ * Inline, as mpidbg_req_ref: every MPI_Waitall and MPI_Testall runs it. */
+static inline MPI_Request *mpidbg_reqs_real(int count, MPI_Request reqs[], MPI_Request *stack)
+{
+    if (count <= 0 || !reqs)
+        return reqs;
+    int i = 0;
+    while (i < count && !MPIDBG_IS_MINTED_REQ(reqs[i]))
+        i++;
+    if (i == count)
+        return reqs;
+    MPI_Request *x = count <= STACK_REQS ? stack : malloc(sizeof *x * count);
+    if (!x)
+        return reqs; /* MPI rejects the minted handle: better than a wrong answer */
+    for (int k = 0; k < count; k++)
+        x[k] = mpidbg_req_real(reqs[k]);
+    return x;
+}
+
+/* mpidbg_reqs_back writes what MPI changed (MPI_REQUEST_NULL where it
+ * completed a request) into the program's array. */
+static inline void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *x, MPI_Request *stack)
+{
+    if (x == reqs)
+        return;
+    for (int k = 0; k < count; k++)
+        if (x[k] != mpidbg_req_real(reqs[k]))
+            reqs[k] = x[k];
+    if (x != stack)
+        free(x);
 }
 
 #endif
