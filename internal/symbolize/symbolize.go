@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -263,15 +264,32 @@ func byDebugLink(f *elf.File, path string, dirs []string) *elf.File {
 		if c == path {
 			continue
 		}
-		b, err := os.ReadFile(c)
-		if err != nil || crc32.ChecksumIEEE(b) != crc {
-			continue
-		}
-		if dbg, err := elf.NewFile(bytes.NewReader(b)); err == nil {
+		if dbg := openIfCRC(c, crc); dbg != nil {
 			return dbg
 		}
 	}
 	return nil
+}
+
+// openIfCRC opens the ELF file at path when its CRC-32 is crc. The file
+// is streamed through the checksum, not read whole: debug files are
+// large, and the shim resolves sites inside the ranks.
+func openIfCRC(path string, crc uint32) *elf.File {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	h := crc32.NewIEEE()
+	_, err = io.Copy(h, f)
+	f.Close()
+	if err != nil || h.Sum32() != crc {
+		return nil
+	}
+	dbg, err := elf.Open(path) // its Close closes the file
+	if err != nil {
+		return nil
+	}
+	return dbg
 }
 
 // functionSymbols returns the function symbols of the symbol table, or
