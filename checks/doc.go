@@ -3,8 +3,8 @@
 // it enforces and the documentation `mpidbg explain` prints) and the
 // function that writes its message from a detector's Event. Each family
 // of findings has its file (args.go, datatypes.go, requests.go, leaks.go,
-// overlap.go, typematch.go, collective.go, messages.go, bufferrace.go,
-// rmarace.go, deadlock.go), in the spirit of go/analysis's one analyzer
+// overlap.go, topology.go, typematch.go, collective.go, messages.go,
+// bufferrace.go, rmarace.go, deadlock.go), in the spirit of go/analysis's one analyzer
 // per file; docs/adding-a-check.md is the way to add one.
 //
 // The detectors live where the facts are: in the shim's C code inside

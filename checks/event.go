@@ -174,13 +174,17 @@ const (
 	VariantAccOp                 // rma-conflict: accumulates with different operations
 	VariantNegative              // invalid-argument: a constructor's count is negative
 	VariantPairs                 // collective-type-mismatch: the blocks of a v/w collective do not pair up
+	VariantNoTopology            // topology-mismatch: the communicator has no topology
+	VariantCart                  // it has a Cartesian topology
+	VariantGraph                 // a graph topology
+	VariantDistGraph             // a distributed graph topology
 )
 
 // Variants names every Variant, in value order, for the C enum.
 var Variants = []string{
 	"PLAIN", "NULL", "UNKNOWN", "FREED", "RECV", "ANY_TAG", "ANY_SOURCE", "INTER", "P2P", "NOT_ROOT",
 	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
-	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS",
+	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS", "NO_TOPOLOGY", "CART", "GRAPH", "DIST_GRAPH",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that

@@ -26,7 +26,8 @@
 //	reg.*             the registry (reg.h, the contract with every reader) and its writer:
 //	                    tables, handle maps, locks, the findings ring
 //	roles.c           the role checks the generated wrappers run before the PMPI call
-//	hooks.c           the hand-written parts of generated wrappers (+pre, +post)
+//	hooks*            the hand-written parts of generated wrappers (+pre, +post); hooks_topo.c
+//	                    the colour of MPI_Comm_split, Cartesian grids, topology queries
 //	lifecycle.c       MPI_Init, MPI_Init_thread, MPI_Finalize
 //	objects*          the records of datatypes, communicators, groups, ops and windows
 //	probe.c           handles the shim never saw made: adopted when MPI accepts them

@@ -40,6 +40,8 @@ enum mpidbg_cat {
 #define MPIDBG_FINDINGS(X) \
     X(IN_PLACE_MISUSE, "in-place-misuse", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_ARGUMENT, "invalid-argument", MPIDBG_CAT_ARGUMENT) \
+    X(INVALID_COLOR, "invalid-color", MPIDBG_CAT_ARGUMENT) \
+    X(INVALID_DIMS, "invalid-dims", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_HANDLE, "invalid-handle", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_RANK, "invalid-rank", MPIDBG_CAT_ARGUMENT) \
     X(INVALID_ROOT, "invalid-root", MPIDBG_CAT_ARGUMENT) \
@@ -48,6 +50,7 @@ enum mpidbg_cat {
     X(NEGATIVE_COUNT, "negative-count", MPIDBG_CAT_ARGUMENT) \
     X(NULL_ARRAY, "null-array", MPIDBG_CAT_ARGUMENT) \
     X(NULL_BUFFER, "null-buffer", MPIDBG_CAT_ARGUMENT) \
+    X(TOPOLOGY_MISMATCH, "topology-mismatch", MPIDBG_CAT_ARGUMENT) \
     X(COMMIT_PREDEFINED, "commit-predefined", MPIDBG_CAT_DATATYPE_LIFECYCLE) \
     X(COMMIT_TWICE, "commit-twice", MPIDBG_CAT_DATATYPE_LIFECYCLE) \
     X(TYPE_DOUBLE_FREE, "type-double-free", MPIDBG_CAT_DATATYPE_LIFECYCLE) \
@@ -113,6 +116,10 @@ enum mpidbg_variant {
     MPIDBG_V_ACC_OP = 20,
     MPIDBG_V_NEGATIVE = 21,
     MPIDBG_V_PAIRS = 22,
+    MPIDBG_V_NO_TOPOLOGY = 23,
+    MPIDBG_V_CART = 24,
+    MPIDBG_V_GRAPH = 25,
+    MPIDBG_V_DIST_GRAPH = 26,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */

@@ -230,6 +230,7 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_Graph_neighbors",
     "MPI_Dist_graph_neighbors_count",
     "MPI_Dist_graph_neighbors",
+    "MPI_Dims_create",
     "MPI_Win_create",
     "MPI_Win_allocate",
     "MPI_Win_allocate_shared",
@@ -6711,6 +6712,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Comm_split(&cx, comm, color, key, newcomm);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
@@ -7500,6 +7504,9 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     mpidbg_chk_array(&cx, periods, (int64_t)ndims, "periods");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cart_create(&cx, comm_old, ndims, dims, periods, reorder, comm_cart);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (rc == MPI_SUCCESS) {
         if (comm_cart)
@@ -7615,6 +7622,9 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cartdim_get(&cx, comm, ndims);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cartdim_get(comm, ndims);
     mpidbg_leave(&cx);
     return rc;
@@ -7628,6 +7638,9 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cart_get(&cx, comm, maxdims, dims, periods, coords);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Cart_get(comm, maxdims, dims, periods, coords);
@@ -7645,6 +7658,9 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cart_rank(&cx, comm, coords, rank);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_rank(comm, coords, rank);
     mpidbg_leave(&cx);
     return rc;
@@ -7658,6 +7674,9 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Cart_coords, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cart_coords(&cx, comm, rank, maxdims, coords);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Cart_coords(comm, rank, maxdims, coords);
@@ -7675,6 +7694,9 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Cart_shift(&cx, comm, direction, disp, rank_source, rank_dest);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Cart_shift(comm, direction, disp, rank_source, rank_dest);
     mpidbg_leave(&cx);
     return rc;
@@ -7688,6 +7710,9 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graphdims_get, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Graphdims_get(&cx, comm, nnodes, nedges);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Graphdims_get(comm, nnodes, nedges);
@@ -7705,6 +7730,9 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int indx[], int edg
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Graph_get(&cx, comm, maxindex, maxedges, indx, edges);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_get(comm, maxindex, maxedges, indx, edges);
     mpidbg_leave(&cx);
     return rc;
@@ -7718,6 +7746,9 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Graph_neighbors_count, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Graph_neighbors_count(&cx, comm, rank, nneighbors);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Graph_neighbors_count(comm, rank, nneighbors);
@@ -7735,6 +7766,9 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Graph_neighbors(&cx, comm, rank, maxneighbors, neighbors);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Graph_neighbors(comm, rank, maxneighbors, neighbors);
     mpidbg_leave(&cx);
     return rc;
@@ -7748,6 +7782,9 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Dist_graph_neighbors_count, ra);
     mpidbg_chk_comm(&cx, comm, "comm");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Dist_graph_neighbors_count(&cx, comm, indegree, outdegree, weighted);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted);
@@ -7765,7 +7802,28 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Dist_graph_neighbors(&cx, comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Dims_create(nnodes, ndims, dims);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Dims_create, ra);
+    mpidbg_chk_array(&cx, dims, (int64_t)ndims, "dims");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Dims_create(&cx, nnodes, ndims, dims);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    int rc = PMPI_Dims_create(nnodes, ndims, dims);
     mpidbg_leave(&cx);
     return rc;
 }

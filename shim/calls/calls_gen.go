@@ -222,6 +222,7 @@ var names = [...]string{
 	"MPI_Graph_neighbors",
 	"MPI_Dist_graph_neighbors_count",
 	"MPI_Dist_graph_neighbors",
+	"MPI_Dims_create",
 	"MPI_Win_create",
 	"MPI_Win_allocate",
 	"MPI_Win_allocate_shared",
