@@ -251,10 +251,3 @@ on; later operations from the same line are no longer held.`},
 			m.Val, int64(m.Addr2), held, m.RelatedCall, m.Val)
 	},
 })
-
-// detectorText is the message of a finding whose detector wrote it whole
-// (Text, and Path for its element path).
-func detectorText(m *Message) {
-	m.SetText(m.Text)
-	m.SetPath(m.Path)
-}

@@ -40,8 +40,11 @@ layout.`},
 	Message: typeMatchMessage,
 })
 
+// typeMatchMessage: the engine wrote the text (TypeMatch.Text) and the
+// element path; Remote[0] is the sender.
 func typeMatchMessage(m *Message) {
-	detectorText(m)
+	m.SetText(m.Text)
+	m.SetPath(m.Path)
 	if len(m.Remote) > 0 {
 		m.RemoteText(0, "rank %d sent the message with %s", m.Remote[0].Rank, m.Remote[0].Call)
 	}
