@@ -89,6 +89,7 @@ func (ss *session) release() {
 	start := time.Now()
 	j := ss.job
 	ss.updateFindingBreakpoint() // none when stopOnError is false
+	ss.insertExitBreakpoint()
 	ranks := ss.liveRanks()
 	if j != nil {
 		for _, rk := range ranks {
@@ -147,39 +148,59 @@ func (ss *session) runToMain(ranks []*rank) {
 
 // resumeAll continues every rank. gdb resumes from the selected
 // inferior, which must be one that has not exited ("The program is not
-// being run"): select a thread of a live rank.
+// being run"): select a thread of a live rank. A rank whose main thread
+// has exited but whose process gdb has not yet reported gone cannot be
+// resumed from, and a failed continue leaves every rank stopped: each
+// candidate is tried in turn, then --all.
 func (ss *session) resumeAll() error {
-	sel := " --all"
-	if tid := ss.liveThread(); tid > 0 && !ss.nonStop {
-		sel = fmt.Sprintf(" --thread %d", tid) // schedule-multiple: every rank
+	if ss.nonStop {
+		_, err := ss.mi("-exec-continue --all")
+		return err
 	}
-	_, err := ss.mi("-exec-continue" + sel)
-	return err
+	var first error
+	for _, tid := range ss.resumeThreads() {
+		_, err := ss.mi("-exec-continue --thread %d", tid) // schedule-multiple: every rank
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if _, err := ss.mi("-exec-continue --all"); err != nil {
+		if first == nil {
+			first = err
+		}
+		return first
+	}
+	return nil
 }
 
-// liveThread is the thread of the last stop while its rank lives (gdb
-// steps that thread over its breakpoint when it resumes; resumed from
-// another, a multi-inferior gdb was seen to report the same hit twice),
-// else a rank's main thread, else any thread of a live rank, else 0.
-func (ss *session) liveThread() int {
+// resumeThreads are the threads to resume all-stop gdb from, best first:
+// the thread of the last stop while its rank lives (gdb steps that thread
+// over its breakpoint when it resumes; resumed from another, a
+// multi-inferior gdb was seen to report the same hit twice), then each
+// live rank's main thread, then any other thread of a live rank.
+func (ss *session) resumeThreads() []int {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	var out, mains, others []int
 	if t := ss.threads[ss.lastStop]; t != nil && t.rank != nil && !t.rank.exited {
-		return ss.lastStop
+		out = append(out, ss.lastStop)
 	}
-	best := 0
 	for id, t := range ss.threads {
-		if t.rank == nil || t.rank.exited {
+		if t.rank == nil || t.rank.exited || id == ss.lastStop {
 			continue
 		}
 		if id == t.rank.main {
-			return id
-		}
-		if best == 0 || id < best {
-			best = id
+			mains = append(mains, id)
+		} else {
+			others = append(others, id)
 		}
 	}
-	return best
+	sort.Ints(mains)
+	sort.Ints(others)
+	return append(append(out, mains...), others...)
 }
 
 // attachArgs is the attach configuration.

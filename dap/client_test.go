@@ -111,6 +111,17 @@ func markerLine(t *testing.T, name, marker string) int {
 
 // start runs a Server on pipes and returns a client of it.
 func start(t *testing.T, cfg Config) *testClient {
+	if cfg.Log == nil {
+		// the adapter's log, shown only when the test fails: what gdb
+		// said and was told is what explains a stop that never came
+		lb := &logBuffer{}
+		cfg.Log = NewLogger(lb)
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("the adapter's log, last lines:\n%s", lb.tail(120))
+			}
+		})
+	}
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	srv := NewServer(cfg, struct {
@@ -262,3 +273,26 @@ type rawEvent struct {
 }
 
 func (e *rawEvent) GetEvent() *dap.Event { return &e.Event }
+
+// logBuffer keeps the adapter's log for a failing test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// tail is the last n lines.
+func (l *logBuffer) tail(n int) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(l.b.String(), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -36,6 +36,7 @@ type session struct {
 	pause     string              // "" | "pause" | "deadlock": why the adapter interrupted
 	deadlock  *findingInfo        // the deadlock, once found
 	findingBp string              // gdb's number of the breakpoint on mpidbg_break
+	exitBp    string              // gdb's number of the breakpoint on _exit (exit.go)
 	refs      *handles            // frames and variables, valid until the job runs again
 	bps       map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
 	ended     bool
@@ -56,7 +57,8 @@ type rank struct {
 	main     int // the first thread's id
 	nthreads int // threads shown so far, to number the next one
 	exited   bool
-	ending   string // "killed" or "detached": what the adapter had gdb do to it
+	ending   string // "killed", "detached" or "exited": what the adapter had gdb do to it
+	status   string // ending "exited": the status _exit was called with, "" unknown
 }
 
 type thread struct {

@@ -54,7 +54,12 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 		bp := res.String("bkptno")
 		ss.mu.Lock()
 		isFinding := bp != "" && bp == ss.findingBp
+		isExit := bp != "" && bp == ss.exitBp
 		ss.mu.Unlock()
+		if isExit {
+			go ss.onRankExiting(tid) // gdb commands wait for answers this goroutine reads
+			return
+		}
 		if isFinding {
 			ss.onFindingStop(tid)
 			return
@@ -156,10 +161,10 @@ func (ss *session) onRankExited(res gdbmi.Tuple) {
 	rk := ss.groups[group]
 	unnamed := ss.signalled // no stop named its signal
 	ss.signalled = nil
-	ending := ""
+	ending, status := "", ""
 	if rk != nil {
 		rk.exited = true
-		ending = rk.ending
+		ending, status = rk.ending, rk.status
 		if code == "" && ending == "" {
 			ss.signalled = rk
 		}
@@ -177,6 +182,10 @@ func (ss *session) onRankExited(res gdbmi.Tuple) {
 			code = strconv.FormatUint(n, 10)
 		}
 		ss.srv.output("console", rankEnded(rk, "exited with status "+code))
+	case ending == "exited" && status != "":
+		ss.srv.output("console", rankEnded(rk, "exited with status "+status))
+	case ending == "exited":
+		ss.srv.output("console", rankEnded(rk, "exited"))
 	case ending == "killed":
 		ss.srv.output("console", rankEnded(rk, "was killed by the debugger"))
 	case ending == "detached":
