@@ -33,9 +33,11 @@ before reusing the buffer, or send from a copy.
 
 When MPI had finished with the data already (the send completed when it
 started, as small eager sends do), the same store is buffer-access-latent.
-Loop sites are sampled after their first operations, and the stack just
-above the stack pointer is not watched: small send buffers there are
-checked by send-buffer-changed instead (docs/races.md).`},
+Loop sites are sampled after their first operations. On a stack buffer's
+first page, which also holds the frames of the calls made below it, the
+tracker watches the buffer's bytes with the CPU's debug registers instead
+(up to 32 bytes, four registers per thread); when none is free, small send
+buffers there are checked by send-buffer-changed instead (docs/races.md).`},
 	Message: func(m *Message) {
 		m.Printf("store to the send buffer%s before the send completed: MPI may read the buffer until %s completes it", accessWhere(m), bufferDone)
 	},
@@ -60,8 +62,10 @@ until the flag is true) before using the buffer.
 
 When the data had arrived already (MPI wrote the buffer inside an earlier
 MPI call, or the receive completed when it started), the same access is
-buffer-access-latent. Receive buffers on the stack within a few KiB of the
-stack pointer are not watched, and there is no copy-and-compare tier for
+buffer-access-latent. A receive buffer's bytes on the first page of a stack
+buffer (where the frames of calls are written) are watched with the CPU's
+debug registers, up to 32 bytes while one of a thread's four is free;
+beyond that they are not watched, and there is no copy-and-compare tier for
 receives (docs/races.md).`},
 	Message: func(m *Message) {
 		m.Printf("%s the receive buffer%s before the receive completed: the data had not arrived; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), bufferDone)
@@ -129,10 +133,10 @@ var sendBufferChanged = register(Check{
 compared at the completion call. A difference means the program stored
 into the buffer while MPI owned it. This tier cannot see the store itself,
 so the report is at the completion call and names the send and the first
-element that changed. It covers what page protection does not watch:
-buffers on the stack just above the stack pointer (every call writes
-there, so those pages are never protected), operations the sampling
-skipped, pages the tracker gave up on. A store that page protection
+element that changed. It covers what the tracker does not watch: the bytes
+on a stack buffer's first page (every call writes there, so that page is
+never protected) when the thread's debug registers are taken, operations
+the sampling skipped, pages the tracker gave up on. A store that page protection
 caught is not reported again here, nor is a buffer a later receive of MPI
 writes into (buffer-overlap reports that), nor a send freed with
 MPI_Request_free before it completed. Receives have no such tier: their

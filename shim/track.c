@@ -42,7 +42,6 @@ static int nfree;
 
 /* ---- configuration ---- */
 
-#define HOT_STACK 6144   /* bytes above the stack pointer at add time that are not watched */
 #define CMA_LIMIT 8192   /* receive ranges above this are not watched when UCX may use CMA */
 #define BURST 16         /* the first operations of a site are always watched */
 #define BURST_STEP 32    /* then the sampling period doubles every this many operations */
@@ -127,6 +126,7 @@ void mpidbg_track_init(void)
     if (TR_PAGE != (unsigned long)sysconf(_SC_PAGESIZE) || tr_pages_init() != 0)
         return;
     tr_faults_init();
+    tr_hw_init();
     __atomic_store_n(&mpidbg_track_on, 1, __ATOMIC_RELEASE);
 }
 
@@ -219,7 +219,12 @@ static int layout(uint64_t type, int64_t count, struct mpidbg_tr_block *out)
 
 int tr_in_range(const struct tr_range *r, uint64_t addr)
 {
-    if (addr < r->lo || addr >= r->hi)
+    return addr >= r->lo && addr < r->hi && tr_in_data(r, addr);
+}
+
+int tr_in_data(const struct tr_range *r, uint64_t addr)
+{
+    if ((int64_t)addr < r->slo || (int64_t)addr >= r->shi)
         return 0;
     int nb = r->nblk;
     if (nb <= 0 || nb > MPIDBG_TR_BLOCKS)
@@ -261,6 +266,31 @@ static int slot_of(int id, struct tr_range **rp)
 static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w);
 static void tr_stop(void);
 
+/* on_my_stack: 1 when a is on the calling thread's stack above this
+ * frame, -1 when below it (no live object of the program is there: the
+ * shim's and MPI's frames are), 0 when elsewhere */
+static int on_my_stack(uint64_t a)
+{
+    static __thread uint64_t bottom __attribute__((tls_model("initial-exec")));
+    static __thread uint64_t top __attribute__((tls_model("initial-exec")));
+    if (!top) {
+        pthread_attr_t at;
+        void *base = NULL;
+        size_t size = 0;
+        top = 1; /* unknown: nothing counts as the stack */
+        if (pthread_getattr_np(pthread_self(), &at) == 0) {
+            if (pthread_attr_getstack(&at, &base, &size) == 0 && base) {
+                bottom = (uint64_t)(uintptr_t)base;
+                top = bottom + size;
+            }
+            pthread_attr_destroy(&at);
+        }
+    }
+    if (a < bottom || a >= top)
+        return 0;
+    return a >= (uint64_t)(uintptr_t)__builtin_frame_address(0) ? 1 : -1;
+}
+
 int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
 {
     uint64_t t0 = now_ns();
@@ -281,26 +311,46 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
         return 0;
     }
     uint64_t lo = (uint64_t)seg->lo, hi = (uint64_t)seg->hi;
-    /* the caller's stack near its stack pointer: every call the program
-     * or the library makes writes there, so watching it costs a fault per
-     * call; those pages stay out */
-    uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
-    if (lo < sp + HOT_STACK && hi > sp - TR_PAGE) {
-        uint64_t cold = (sp + HOT_STACK + TR_PAGE - 1) & TR_PMASK;
-        tr_stat(MPIDBG_TRS_HOT_STACK);
-        if (hi <= cold)
-            return 0;
-        lo = lo > cold ? lo : cold;
+    /* A buffer on this thread's stack: the frame that owns it lies at or
+     * below its first byte, and every call made from there on (the
+     * program's, the shim's, MPI's) writes its return address and frame
+     * further down, on the buffer's first page (unless the buffer starts
+     * a page). Protecting that page would fault on every call, and a
+     * system call given a variable there would fail with EFAULT: the
+     * buffer's bytes on it go to the debug registers instead
+     * (track_hw.c), its other pages are protected like any memory. */
+    uint64_t hot_lo = 0, hot_hi = 0;
+    int stack = on_my_stack(lo);
+    if (stack < 0) {
+        tr_stat(MPIDBG_TRS_REFUSED);
+        return 0;
+    }
+    if (stack && (lo & (TR_PAGE - 1))) {
+        hot_lo = lo;
+        hot_hi = hi < (lo & TR_PMASK) + TR_PAGE ? hi : (lo & TR_PMASK) + TR_PAGE;
+        lo = hot_hi;
+        if (mode == MPIDBG_TR_LOG) {
+            tr_stat(MPIDBG_TRS_HOT_STACK);
+            hot_lo = hot_hi = 0;
+            if (hi <= lo)
+                return 0;
+        }
     }
     /* the thread's TLS and control block (the handler's own state), and
      * what lies near them; a shared mapping there is not TLS (below) */
     uint64_t tp = (uint64_t)(uintptr_t)pthread_self();
-    int near_tls = lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE;
+    int near_tls = hi > lo && lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE;
     if (near_tls && mode != MPIDBG_TR_LOG) {
-        tr_stat(MPIDBG_TRS_REFUSED);
-        return 0;
+        if (hot_hi <= hot_lo) {
+            tr_stat(MPIDBG_TRS_REFUSED);
+            return 0;
+        }
+        lo = hi; /* the first page's bytes only (a thread's stack ends at its TLS) */
+        near_tls = 0;
     }
     uint64_t plo = lo & TR_PMASK, phi = (hi + TR_PAGE - 1) & TR_PMASK;
+    if (hi <= lo)
+        plo = phi = lo = hi = 0; /* debug registers only */
     if (!tr_handlers_ours()) {
         /* the program installed a SIGSEGV handler of its own: our faults
          * would go to it. The tracker stops for good. */
@@ -313,6 +363,16 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     pthread_mutex_lock(&tr_mu);
     if (near_tls && !tr_shared(plo, phi))
         goto refuse;
+    if (!stack && phi > plo && (lo & (TR_PAGE - 1)) && mode != MPIDBG_TR_LOG && tr_stack_like(lo)) {
+        /* another thread's stack: the first page is where that thread's
+         * calls write their frames, and this thread's debug registers do
+         * not see its accesses; the other pages are watched */
+        tr_stat(MPIDBG_TRS_HOT_STACK);
+        lo = (lo & TR_PMASK) + TR_PAGE;
+        plo = lo;
+        if (hi <= lo)
+            goto refuse;
+    }
     int slot = nfree ? free_slots[--nfree] : tr_hwm < TR_MAX ? tr_hwm : -1;
     if (slot < 0)
         goto refuse;
@@ -357,8 +417,23 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
         if (!r->log)
             r->logcap = 0;
     }
+    r->hw_set = -1;
+    r->hw_mask = 0;
+    r->hw_gen = 0;
     __atomic_store_n(&r->counted, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
+    if (hot_hi > hot_lo && !tr_hw_add(r, slot, hot_lo, hot_hi)) {
+        tr_stat(MPIDBG_TRS_HOT_STACK);
+        if (phi <= plo) {
+            /* nothing else to watch: give the slot back */
+            __atomic_store_n(&r->state, R_FREE, __ATOMIC_RELEASE);
+            free(r->log);
+            r->log = NULL;
+            free_slots[nfree++] = slot;
+            pthread_mutex_unlock(&tr_mu);
+            return 0;
+        }
+    }
     tr_update(plo, phi, mode, 1, 0);
     tr_stat(MPIDBG_TRS_ADDED);
     int id = (int)((r->gen & 0x1ffff) << 14) | (slot + 1);
@@ -376,6 +451,7 @@ static int release(struct tr_range *r, int slot, int apply)
 {
     int one = 1, took = 0;
     __atomic_store_n(&r->state, R_OFF, __ATOMIC_RELEASE);
+    tr_hw_remove(r);
     if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (apply)
             tr_update(r->plo, r->phi, r->mode, -1, 0);
@@ -656,7 +732,7 @@ static void print_stats(void)
     static const char *const names[MPIDBG_TRS_N] = {
         "added", "sampled_out", "refused", "hot_stack", "cma", "mprotect", "lib_faults", "prog_faults",
         "false_hits", "giveups", "lost_pages", "exact_drops", "events_lost", "snapshots", "reports",
-        "add_ns", "remove_ns", "maps"};
+        "add_ns", "remove_ns", "maps", "hw_arms", "hw_traps", "hw_full"};
     char line[1024];
     int k = snprintf(line, sizeof line, "mpidbg: rank %d tracker:", mpidbg_world_rank);
     for (int i = 0; i < MPIDBG_TRS_N && k > 0 && k < (int)sizeof line; i++)

@@ -135,7 +135,7 @@ enum mpidbg_tr_stat {
     MPIDBG_TRS_ADDED,        /* ranges watched */
     MPIDBG_TRS_SAMPLED_OUT,  /* operations the sampling policy skipped */
     MPIDBG_TRS_REFUSED,      /* ranges refused: not private writable memory, TLS, no room */
-    MPIDBG_TRS_HOT_STACK,    /* ranges (or parts) near the caller's stack pointer, not watched */
+    MPIDBG_TRS_HOT_STACK,    /* stack buffers whose bytes on their first page were not watched (no debug register free) */
     MPIDBG_TRS_CMA,          /* receive ranges over 8 KiB not watched because UCX may use CMA */
     MPIDBG_TRS_MPROTECT,     /* mprotect calls */
     MPIDBG_TRS_LIB_FAULTS,   /* faults of the library (never reported) */
@@ -150,6 +150,9 @@ enum mpidbg_tr_stat {
     MPIDBG_TRS_ADD_NS,       /* with MPIDBG_RACE_STATS: time in mpidbg_track_add */
     MPIDBG_TRS_REMOVE_NS,    /* time in mpidbg_track_remove(_n) */
     MPIDBG_TRS_MAPS,         /* readings of /proc/self/maps */
+    MPIDBG_TRS_HW_ARMS,      /* debug registers armed (a stack buffer's first-page bytes, up to 8 each) */
+    MPIDBG_TRS_HW_TRAPS,     /* their traps (the library's and the program's) */
+    MPIDBG_TRS_HW_FULL,      /* first-page bytes that needed more debug registers than were free */
     MPIDBG_TRS_N
 };
 extern uint64_t mpidbg_track_stats[MPIDBG_TRS_N] __attribute__((visibility("hidden")));

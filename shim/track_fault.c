@@ -416,6 +416,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
+    if (tr_hw_trap(si, ctx)) /* a debug register's (track_hw.c) */
+        return;
     if (!step.n) {
         chain(sig, si, ctx, &old_trap);
         return;

@@ -15,6 +15,7 @@
 #define MPIDBG_TRACK_INT_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "track.h"
@@ -40,6 +41,13 @@ struct tr_range {
     int32_t nblk;      /* 0: every byte of [lo, hi) is data; > 0: blk; -1: check at report time */
     struct mpidbg_tr_what w;
     struct mpidbg_tr_block blk[MPIDBG_TR_BLOCKS];
+    /* the bytes on a stack buffer's first page, watched by debug
+     * registers (track_hw.c): which of its thread's set, and that set's
+     * generation when armed */
+    int16_t hw_set;
+    uint8_t hw_mask;   /* atomic: the set's slots armed for it; 0 none */
+    uint8_t pad8;
+    uint32_t hw_gen;
     /* log mode */
     struct mpidbg_tr_access *log;
     uint32_t logcap;
@@ -87,6 +95,10 @@ __attribute__((visibility("hidden"))) int tr_orig(uint64_t page, uint64_t *until
 /* tr_shared says whether every page of [lo, hi) lies in a shared
  * writable mapping (never the TLS); under tr_mu. */
 __attribute__((visibility("hidden"))) int tr_shared(uint64_t lo, uint64_t hi);
+/* tr_stack_like: a lies on a thread's stack by the look of the memory
+ * map (the main thread's, or an anonymous mapping above a guard, as
+ * glibc makes them); under tr_mu */
+__attribute__((visibility("hidden"))) int tr_stack_like(uint64_t a);
 __attribute__((visibility("hidden"))) void tr_maps_stale(void);
 __attribute__((visibility("hidden"))) int tr_pages_init(void);
 
@@ -122,6 +134,28 @@ __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range 
                                                          uint64_t ra, int write, int moved);
 __attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi);
 __attribute__((visibility("hidden"))) int tr_in_range(const struct tr_range *r, uint64_t addr); /* signal-safe */
+/* tr_in_data: addr is a byte of the range's datatype, wherever it is
+ * watched (pages or debug registers); signal-safe */
+__attribute__((visibility("hidden"))) int tr_in_data(const struct tr_range *r, uint64_t addr);
+
+/* ---- debug registers (track_hw.c) ---- */
+#define TR_HW_SLOTS 4 /* x86-64: DR0-DR3 */
+#ifdef TRAP_PERF
+#define TR_TRAP_PERF TRAP_PERF
+#else
+#define TR_TRAP_PERF 6 /* si_code of a perf event's SIGTRAP (Linux 5.13) */
+#endif
+__attribute__((visibility("hidden"))) void tr_hw_init(void); /* after the handlers are installed */
+/* tr_hw_add watches the data bytes of r in [lo, hi) with this thread's
+ * debug registers (the range is R_ACTIVE in slot); 1 when they are
+ * watched (or none is data), 0 when they do not fit or the tier is off;
+ * under tr_mu */
+__attribute__((visibility("hidden"))) int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi);
+/* tr_hw_remove disarms them; from any thread, under tr_mu */
+__attribute__((visibility("hidden"))) void tr_hw_remove(struct tr_range *r);
+/* tr_hw_trap handles a SIGTRAP of our debug registers (1), or leaves it
+ * to the caller (0); signal-safe */
+__attribute__((visibility("hidden"))) int tr_hw_trap(siginfo_t *si, void *ctx);
 
 static inline void tr_stat(int i)
 {

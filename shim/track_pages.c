@@ -223,7 +223,9 @@ void tr_apply_all(void)
 struct vma {
     uint64_t lo, hi;
     int prot;
-    int ok; /* writable: 1 private, 2 shared */
+    int ok;    /* writable: 1 private, 2 shared */
+    int anon;  /* no file: 1; the main thread's stack: 2 */
+    int stack; /* a thread's stack, by its look (tr_stack_like) */
 };
 
 static struct vma *maps;
@@ -247,6 +249,32 @@ static const char *hex(const char *s, uint64_t *v)
         s++;
     }
     return s;
+}
+
+/* anon_or_stack reads the rest of a maps line after the permissions
+ * (offset, device, inode, path): 1 anonymous, 2 the main thread's
+ * stack, 0 a file or another special mapping */
+static int anon_or_stack(const char *s, const char *end)
+{
+    int field = 0;
+    uint64_t inode = 1;
+    while (s < end && field < 3) {
+        while (s < end && *s == ' ')
+            s++;
+        const char *f = s;
+        while (s < end && *s != ' ')
+            s++;
+        if (++field == 3) {
+            inode = 0;
+            for (; f < s; f++)
+                inode = inode * 10 + (uint64_t)(*f - '0');
+        }
+    }
+    while (s < end && *s == ' ')
+        s++;
+    if (s == end)
+        return inode == 0;
+    return end - s >= 6 && memcmp(s, "[stack", 6) == 0 ? 2 : 0;
 }
 
 /* reload reads /proc/self/maps. Pages the tracker protects show their
@@ -307,11 +335,23 @@ static int reload(void)
                 v->hi = hi;
                 v->prot = (s[1] == 'r' ? PROT_READ : 0) | (s[2] == 'w' ? PROT_WRITE : 0) | (s[3] == 'x' ? PROT_EXEC : 0);
                 v->ok = s[2] != 'w' ? 0 : s[4] == 'p' ? 1 : s[4] == 's' ? 2 : 0;
+                v->anon = anon_or_stack(s + 5, buf + j);
+                v->stack = 0;
             }
         }
         i = j + 1;
     }
     free(buf);
+    /* A thread's stack, as glibc maps it: an anonymous private writable
+     * mapping right above its guard, an anonymous one without access. A
+     * malloc arena has its reserve above it instead. A guard the tracker
+     * made itself (a page it protects) does not count. */
+    for (int i = 0; i < nmaps; i++) {
+        struct vma *v = &maps[i], *g = i > 0 ? &maps[i - 1] : NULL;
+        v->stack = v->anon == 2 ||
+                   (v->anon == 1 && v->ok == 1 && g && g->hi == v->lo && g->anon == 1 && g->prot == 0 &&
+                    !tr_page_find(g->lo) && !tr_page_find(g->hi - TR_PAGE));
+    }
     return 0;
 }
 
@@ -344,6 +384,16 @@ int tr_orig(uint64_t page, uint64_t *until, int shared_ok)
         return -1;
     *until = v->hi;
     return v->prot;
+}
+
+int tr_stack_like(uint64_t a)
+{
+    struct vma *v = vma_of(a);
+    if (!v) {
+        if (reload() != 0 || !(v = vma_of(a)))
+            return 0;
+    }
+    return v->stack;
 }
 
 void tr_maps_stale(void)

@@ -38,7 +38,7 @@ import (
 
 // programs are the sources in bench/programs, in report order. Each
 // prints one or more lines "RESULT <name> <value> <unit>" on rank 0.
-var programs = []string{"pingpong", "msgrate", "halo3d", "collbench", "rmabench"}
+var programs = []string{"pingpong", "msgrate", "msgrate_stack", "halo3d", "halo3d_stack", "collbench", "rmabench"}
 
 // account says how to turn a result into per-call costs.
 type account struct {
@@ -56,7 +56,9 @@ type account struct {
 var accounts = map[string]account{
 	"pingpong_8B_one_way":              {2, 1, "message"},
 	"msgrate_8B_per_message":           {2, 1, "message"},
+	"msgrate_stack_8B_per_message":     {2, 1, "message"},
 	"halo3d_iteration":                 {0, 0, ""},
+	"halo3d_stack_faces_iteration":     {0, 0, ""},
 	"collbench_barrier":                {1, 1, "collective"},
 	"collbench_allreduce_8B":           {1, 1, "collective"},
 	"collbench_bcast_1KB":              {1, 1, "collective"},

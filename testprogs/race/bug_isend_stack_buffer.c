@@ -10,10 +10,11 @@
 //
 // The buffer (32 KiB) is sent by rendezvous and rank 1 posts its receive
 // only after a barrier that rank 0 enters after the store, so the store is
-// certainly before MPI read the buffer. The stored element lies far from
-// the stack pointer (mpidbg leaves the few KiB just above it alone: every
-// call writes there). Natively the receiver gets the stored value; the
-// program does not check it.
+// certainly before MPI read the buffer. The stored element lies on one of
+// the buffer's upper pages, which mpidbg write-protects (its first page,
+// where the frames of calls are written too, is left to the debug
+// registers, which hold 32 bytes at most). Natively the receiver gets the
+// stored value; the program does not check it.
 #include <mpi.h>
 #include <stdio.h>
 

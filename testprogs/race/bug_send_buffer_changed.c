@@ -1,16 +1,18 @@
 // ranks: 2
 //
-// bug_send_buffer_changed.c: rank 0 sends a small array on its stack with
-// MPI_Isend and overwrites it before MPI_Wait.
+// bug_send_buffer_changed.c: rank 0 waits for four values from rank 1,
+// received with MPI_Irecv into variables on main's stack, sends a small
+// array, also on its stack, with MPI_Isend, and overwrites it before
+// MPI_Wait.
 // Breaks MPI-4.1 §3.7.2: the sender must not modify any part of the send
 // buffer after a nonblocking send operation is called, until the send
 // completes.
 // Expected: send-buffer-changed at the MPI_Wait (rank 0), with the
-// MPI_Isend as the related location. mpidbg does not watch the few KiB of
-// stack just above the stack pointer with page protection (every call
-// writes there); it copies such small send buffers when the send starts
-// and compares them when it completes, so the report is at the completion
-// call, not at the store.
+// MPI_Isend as the related location. mpidbg watches the bytes of stack
+// buffers right above the stack pointer with the debug registers, four
+// per thread, which the pending receives hold here; it copies such small
+// send buffers when the send starts and compares them when it completes,
+// so the report is at the completion call, not at the store.
 //
 // Rank 1 receives only after a barrier that rank 0 enters after the
 // store. Natively the receiver gets the new values; the program does not
@@ -21,19 +23,31 @@
 int main(int argc, char **argv)
 {
     int rank, small[4] = {1, 2, 3, 4};
-    MPI_Request r;
+    double north = 0, south = 0, east = 0, west = 0;
+    MPI_Request r, nb[4];
+    MPI_Status st[4];
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     if (rank == 0) {
+        MPI_Irecv(&north, 1, MPI_DOUBLE, 1, 1, MPI_COMM_WORLD, &nb[0]);
+        MPI_Irecv(&south, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, &nb[1]);
+        MPI_Irecv(&east, 1, MPI_DOUBLE, 1, 3, MPI_COMM_WORLD, &nb[2]);
+        MPI_Irecv(&west, 1, MPI_DOUBLE, 1, 4, MPI_COMM_WORLD, &nb[3]);
         MPI_Isend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-changed"
         small[2] = 30; // bug: the send is still pending
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE); // want "send-buffer-changed" "changed while the send was pending \(first changed byte at offset 8"
+        MPI_Waitall(4, nb, st);
+        if (north + south + east + west != 10)
+            printf("rank 0: got %g %g %g %g\n", north, south, east, west);
     } else {
+        double v[4] = {1, 2, 3, 4};
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Recv(small, 4, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < 4; i++)
+            MPI_Send(&v[i], 1, MPI_DOUBLE, 0, i + 1, MPI_COMM_WORLD);
     }
 
     MPI_Finalize();
