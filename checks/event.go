@@ -178,6 +178,13 @@ const (
 	VariantCart                  // it has a Cartesian topology
 	VariantGraph                 // a graph topology
 	VariantDistGraph             // a distributed graph topology
+	VariantNotInGroup            // rma-outside-epoch: the target is not in the MPI_Win_start group
+	VariantRequestBased          // rma-outside-epoch: a request-based call outside a passive-target epoch
+	VariantLock                  // epoch-lifecycle: an MPI_Win_lock epoch
+	VariantLockAll               // an MPI_Win_lock_all epoch
+	VariantStart                 // an MPI_Win_start access epoch
+	VariantPost                  // an MPI_Win_post exposure epoch
+	VariantFence                 // a fence epoch with RMA calls of this process
 )
 
 // Variants names every Variant, in value order, for the C enum.
@@ -185,6 +192,7 @@ var Variants = []string{
 	"PLAIN", "NULL", "UNKNOWN", "FREED", "RECV", "ANY_TAG", "ANY_SOURCE", "INTER", "P2P", "NOT_ROOT",
 	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
 	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS", "NO_TOPOLOGY", "CART", "GRAPH", "DIST_GRAPH",
+	"NOT_IN_GROUP", "REQUEST_BASED", "LOCK", "LOCK_ALL", "START", "POST", "FENCE",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that
@@ -216,10 +224,12 @@ const (
 	RelatedFinalize                // MPI_Finalize was called there
 	RelatedFreed                   // MPI_Type_free freed it there
 	RelatedKeptCalling             // the rank kept calling that function there
+	RelatedOpened                  // that call opened the one-sided epoch concerned there
+	RelatedClosed                  // that call closed the one-sided epoch concerned there
 )
 
 // RelatedKinds names every RelatedKind, in value order.
-var RelatedKinds = []string{"NONE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING"}
+var RelatedKinds = []string{"NONE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING", "OPENED", "CLOSED"}
 
 // The access tracker's modes, as rma-origin-race and the buffer-race
 // findings receive them in Val: what MPI does with the watched buffer.

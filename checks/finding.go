@@ -16,6 +16,7 @@ const (
 	CatOverlap           Category = "overlap"
 	CatBufferRace        Category = "buffer-race"
 	CatRMARace           Category = "rma-race"
+	CatEpochLifecycle    Category = "epoch-lifecycle"
 	CatDeadlock          Category = "deadlock"
 	CatMessageRace       Category = "message-race"
 	CatLostMessage       Category = "lost-message"
@@ -24,7 +25,7 @@ const (
 // Categories lists the vocabulary in report order.
 var Categories = []Category{
 	CatArgument, CatDatatypeLifecycle, CatRequestLifecycle, CatLeak, CatTypeMismatch,
-	CatCollective, CatOverlap, CatBufferRace, CatRMARace, CatDeadlock, CatMessageRace, CatLostMessage,
+	CatCollective, CatOverlap, CatBufferRace, CatRMARace, CatEpochLifecycle, CatDeadlock, CatMessageRace, CatLostMessage,
 }
 
 // Severity orders findings: errors break the MPI standard, warnings are

@@ -106,6 +106,10 @@ func relatedText(k RelatedKind, call string) string {
 		return "freed here by MPI_Type_free"
 	case RelatedKeptCalling:
 		return "the rank kept calling " + call + " here"
+	case RelatedOpened:
+		return "the epoch was opened here by " + call
+	case RelatedClosed:
+		return "the epoch was closed here by " + call
 	}
 	return "related"
 }

@@ -14,6 +14,7 @@ enum mpidbg_cat {
     MPIDBG_CAT_OVERLAP,
     MPIDBG_CAT_BUFFER_RACE,
     MPIDBG_CAT_RMA_RACE,
+    MPIDBG_CAT_EPOCH_LIFECYCLE,
     MPIDBG_CAT_DEADLOCK,
     MPIDBG_CAT_MESSAGE_RACE,
     MPIDBG_CAT_LOST_MESSAGE,
@@ -31,6 +32,7 @@ enum mpidbg_cat {
     "overlap", \
     "buffer-race", \
     "rma-race", \
+    "epoch-lifecycle", \
     "deadlock", \
     "message-race", \
     "lost-message"
@@ -86,6 +88,18 @@ enum mpidbg_cat {
     X(RMA_ORIGIN_RACE, "rma-origin-race", MPIDBG_CAT_RMA_RACE) \
     X(RMA_TARGET_RACE, "rma-target-race", MPIDBG_CAT_RMA_RACE) \
     X(RMA_UNSYNCHRONISED, "rma-unsynchronised", MPIDBG_CAT_RMA_RACE) \
+    X(COMPLETE_WITHOUT_START, "complete-without-start", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(EPOCH_LEFT_OPEN, "epoch-left-open", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(FENCE_ASSERT_NOPRECEDE, "fence-assert-noprecede", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(FENCE_ASSERT_NOSUCCEED, "fence-assert-nosucceed", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(FLUSH_OUTSIDE_LOCK, "flush-outside-lock", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(LOCK_ALL_MIXED, "lock-all-mixed", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(LOCK_TWICE, "lock-twice", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(POST_TWICE, "post-twice", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(RMA_OUTSIDE_EPOCH, "rma-outside-epoch", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(START_EPOCH_OPEN, "start-epoch-open", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(UNLOCK_WITHOUT_LOCK, "unlock-without-lock", MPIDBG_CAT_EPOCH_LIFECYCLE) \
+    X(WAIT_WITHOUT_POST, "wait-without-post", MPIDBG_CAT_EPOCH_LIFECYCLE) \
     X(DEADLOCK, "deadlock", MPIDBG_CAT_DEADLOCK) \
     X(POTENTIAL_DEADLOCK, "potential-deadlock", MPIDBG_CAT_DEADLOCK) \
     X(MESSAGE_RACE, "message-race", MPIDBG_CAT_MESSAGE_RACE) \
@@ -120,6 +134,13 @@ enum mpidbg_variant {
     MPIDBG_V_CART = 24,
     MPIDBG_V_GRAPH = 25,
     MPIDBG_V_DIST_GRAPH = 26,
+    MPIDBG_V_NOT_IN_GROUP = 27,
+    MPIDBG_V_REQUEST_BASED = 28,
+    MPIDBG_V_LOCK = 29,
+    MPIDBG_V_LOCK_ALL = 30,
+    MPIDBG_V_START = 31,
+    MPIDBG_V_POST = 32,
+    MPIDBG_V_FENCE = 33,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */
@@ -141,6 +162,8 @@ enum mpidbg_related {
     MPIDBG_REL_FINALIZE = 3,
     MPIDBG_REL_FREED = 4,
     MPIDBG_REL_KEPT_CALLING = 5,
+    MPIDBG_REL_OPENED = 6,
+    MPIDBG_REL_CLOSED = 7,
 };
 
 /* What a one-sided operation does to the target's bytes (checks.Access). */

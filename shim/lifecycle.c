@@ -19,6 +19,7 @@
 
 #include "shim.h"
 #include "nasty.h"
+#include "rma_lifecycle.h"
 
 __thread int mpidbg_depth __attribute__((tls_model("initial-exec")));
 int mpidbg_active;
@@ -111,6 +112,7 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
+    mpidbg_rma_life_finalize(&cx); /* epochs left open on windows never freed */
     mpidbg_nasty_finalize(&cx);
     mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
     mpidbg_xr_finalize(&cx);

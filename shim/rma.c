@@ -34,6 +34,7 @@
 
 #include "shim.h"
 #include "rma_win.h"
+#include "rma_lifecycle.h"
 
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
 static int64_t nwins;                /* window ids: the highest any member had, plus one */
@@ -115,6 +116,7 @@ struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win win)
 
 void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t size, int disp_unit, MPI_Comm comm)
 {
+    mpidbg_rma_life_new(cx, win, comm); /* the epoch lifecycle (rma_lifecycle.c), whatever rma_on says */
     if (!cx || win == MPI_WIN_NULL || comm == MPI_COMM_NULL || !rma_on())
         return;
     struct mpidbg_rma_win *w = calloc(1, sizeof *w);
@@ -538,6 +540,7 @@ static int group_ranks(struct mpidbg_rma_win *w, MPI_Group g, int **out)
 
 void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
 {
+    mpidbg_rma_life_sync_pre(cx, s); /* first: its report goes out before anything reaches MPI */
     if (mpidbg_nasty_on)
         mpidbg_nasty_sync(cx, s);
     if (!rma_on())
@@ -591,7 +594,7 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
 
 void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc)
 {
-    (void)cx;
+    mpidbg_rma_life_sync_post(cx, s, rc);
     if (!rma_on())
         return;
     mpidbg_rma_lock();

@@ -14,6 +14,7 @@
  * (mpidbg_rma_op).
  */
 #include "shim.h"
+#include "rma_lifecycle.h"
 
 int mpidbg_rma_pmpi(const struct mpidbg_rma *a)
 {
@@ -106,9 +107,12 @@ int mpidbg_rma_class(int32_t call)
 int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a)
 {
     int rc = MPI_SUCCESS;
+    mpidbg_rma_life_op(cx, a); /* the epoch lifecycle, before MPI sees the call */
     if (!(mpidbg_nasty_on && mpidbg_nasty_hold(cx, a)))
         rc = mpidbg_rma_pmpi(a);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        mpidbg_rma_life_issued(cx, a);
         mpidbg_rma_op(cx, a);
+    }
     return rc;
 }
