@@ -170,8 +170,8 @@ var lockTwice = register(Check{
 epoch per target, but not two on the same target (MPI locks do not nest),
 and not two MPI_Win_lock_all epochs. MPICH fails the second lock with
 MPI_ERR_RMA_SYNC (an abort under the default error handler); Open MPI 4.1
-takes a second shared lock and counts it, so the first MPI_Win_unlock
-leaves the target locked. Typical cause: a helper that locks the target
+takes a second shared lock with some transports, and the unlocks no
+longer pair with the locks. Typical cause: a helper that locks the target
 itself, called inside a region that already holds the lock. Unlock before
 locking again, or let the helper run inside the caller's epoch.`},
 	Message: func(m *Message) {
@@ -195,7 +195,7 @@ var lockAllMixed = register(Check{
 an MPI_Win_lock on any target while it is open (or an MPI_Win_lock_all
 while some target is locked with MPI_Win_lock) opens a second epoch to the
 same process. MPICH fails the call with MPI_ERR_RMA_SYNC; Open MPI 4.1
-takes it and then fails the MPI_Win_unlock_all. A program that wants an
+may take it and then fail the MPI_Win_unlock_all. A program that wants an
 exclusive lock on one target inside a lock_all phase closes the phase
 first (MPI_Win_unlock_all), or uses atomics (MPI_Compare_and_swap) as the
 mutex inside it.`},
@@ -301,8 +301,8 @@ MPI_Win_lock_all, MPI_Win_complete for MPI_Win_start, MPI_Win_wait for
 MPI_Win_post, and a closing MPI_Win_fence after the RMA calls of a fence
 epoch. Until then the operations of the epoch may not have completed.
 MPICH fails MPI_Win_free with MPI_ERR_RMA_SYNC (the window stays, and a
-leaked window can make MPI_Finalize fail); Open MPI 4.1 frees it,
-dropping what was pending. At MPI_Finalize the same applies to windows
+leaked window can make MPI_Finalize fail); Open MPI 4.1 frees it. At
+MPI_Finalize the same applies to windows
 never freed. Close the epoch, then free the window.`},
 	Message: func(m *Message) {
 		what, end := openEpoch(m)

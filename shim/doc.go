@@ -44,7 +44,8 @@
 //	track*            the access tracker: watched ranges, pages, signal handlers;
 //	                    track.go a buffer's layout as strided blocks
 //	rma*              one-sided race checks: issue, epochs, target accesses, passive
-//	                    target; rma_blocks.go a target region's blocks and basic type
+//	                    target; rma_blocks.go a target region's blocks and basic type;
+//	                    rma_lifecycle.c the epoch lifecycle (epoch-lifecycle)
 //	nasty*            the forcing mode (--nasty): holding and reordering one-sided operations
 //	engine.go         the Go entry points: start and stop, the datatype model's answers
 //	                    (constructor rules, overlaps), mpidbg_go_report for every finding
