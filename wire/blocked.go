@@ -33,6 +33,10 @@ const (
 	WaitSend  WaitKind = "send"  // Ranks[0] to take a message (synchronous, or not buffered)
 	WaitColl  WaitKind = "coll"  // every rank of Ranks to reach collective Coll on Comm
 	WaitOther WaitKind = "other" // something the detector cannot name (RMA, I/O, generalized requests)
+	// WaitSync: Ranks[0]'s part of a post-start-complete-wait epoch on
+	// the window Comm (its post, or its complete); held only while that
+	// rank is in a collective on the same window.
+	WaitSync WaitKind = "sync"
 )
 
 // AnyTag is the tag of a receive that takes any tag (MPI_ANY_TAG is -1
@@ -57,6 +61,9 @@ type Blocked struct {
 	// ZeroBuffered: a standard-mode send that --buffering=zero made
 	// synchronous; MPI would probably have buffered it.
 	ZeroBuffered bool `json:"zero_buffered,omitempty"`
+	// Polling: the rank is not inside Call but calls it in a loop on the
+	// same incomplete requests, doing little else (MPI_Test until done).
+	Polling bool `json:"polling,omitempty"`
 	// ForMS is how long the call had been blocked when the rank sent this
 	// (the launcher's clock and the rank's need not agree, a duration
 	// does).
@@ -98,9 +105,9 @@ func (b *Blocked) check() error {
 	}
 	for i, w := range b.Waits {
 		switch w.Kind {
-		case WaitRecv, WaitSend, WaitColl, WaitOther:
+		case WaitRecv, WaitSend, WaitColl, WaitOther, WaitSync:
 		default:
-			return fmt.Errorf("blocked: waits[%d]: kind %q is not recv, send, coll or other", i, w.Kind)
+			return fmt.Errorf("blocked: waits[%d]: kind %q is not recv, send, coll, sync or other", i, w.Kind)
 		}
 	}
 	return nil

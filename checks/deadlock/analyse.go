@@ -139,6 +139,9 @@ func (g *graph) edge(nd *node) Edge {
 	if r.Args != "" {
 		call += "(" + r.Args + ")"
 	}
+	if r.Polling {
+		call += " in a loop"
+	}
 	e.Text = "rank " + strconv.Itoa(r.Rank) + " " + call + " waits for " + what
 	return e
 }

@@ -24,6 +24,17 @@ func collWait(call string, n uint64, members ...int) Wait {
 	return Wait{Kind: Coll, Ranks: members, Call: call, Comm: world, CommName: "MPI_COMM_WORLD", Coll: n}
 }
 
+// winID is a window's job-wide id in these tests.
+const winID = 1<<63 | 7
+
+func winColl(call string, n uint64, members ...int) Wait {
+	return Wait{Kind: Coll, Ranks: members, Call: call, Comm: winID, CommName: "a window of MPI_COMM_WORLD", Coll: n}
+}
+
+func winSync(call string, peer int) Wait {
+	return Wait{Kind: Sync, Ranks: []int{peer}, Call: call, Comm: winID, CommName: "a window of MPI_COMM_WORLD"}
+}
+
 func blocked(rank int, call, args string, mode Mode, waits ...Wait) Rank {
 	return Rank{Rank: rank, State: Blocked, Call: call, Args: args, Mode: mode, Waits: waits}
 }
@@ -262,6 +273,55 @@ func TestAnalyse(t *testing.T) {
 		{
 			name:  "everyone_finished",
 			ranks: []Rank{{Rank: 0, State: Finished}, {Rank: 1, State: Dead}},
+		},
+		{
+			// a fence on one rank, MPI_Win_free on the other: the
+			// window's collective number 3 is a different call
+			name: "fence_against_free",
+			ranks: []Rank{
+				blocked(0, "MPI_Win_fence", "collective #3 on the window", And, winColl("MPI_Win_fence", 3, 0, 1)),
+				blocked(1, "MPI_Win_free", "collective #3 on the window", And, winColl("MPI_Win_free", 3, 0, 1)),
+			},
+			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
+			texts: []string{
+				"rank 0 MPI_Win_fence(collective #3 on the window) waits for rank 1 (collective 3 on a window of MPI_COMM_WORLD)",
+				"rank 1 MPI_Win_free(collective #3 on the window) waits for rank 0 (collective 3 on a window of MPI_COMM_WORLD)",
+			},
+		},
+		{
+			// the origin frees the window without its access epoch:
+			// the target's MPI_Win_wait holds it
+			name: "wait_for_origin_in_free",
+			ranks: []Rank{
+				blocked(0, "MPI_Win_wait", "origin=1", And, winSync("MPI_Win_wait", 1)),
+				blocked(1, "MPI_Win_free", "collective #2 on the window", And, winColl("MPI_Win_free", 2, 0, 1)),
+			},
+			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
+			texts: []string{
+				"rank 0 MPI_Win_wait(origin=1) waits for rank 1",
+				"rank 1 MPI_Win_free(collective #2 on the window) waits for rank 0 (collective 2 on a window of MPI_COMM_WORLD)",
+			},
+		},
+		{
+			// the origin is elsewhere: it may have completed already
+			name: "wait_for_origin_elsewhere",
+			ranks: []Rank{
+				blocked(0, "MPI_Win_wait", "origin=1", And, winSync("MPI_Win_wait", 1)),
+				blocked(1, "MPI_Recv", "source=0", And, recv(0, 0)),
+			},
+		},
+		{
+			name: "polling",
+			ranks: []Rank{
+				{Rank: 0, State: Blocked, Call: "MPI_Test", Args: "MPI_Iallreduce (collective #1)", Polling: true,
+					Waits: []Wait{collWait("MPI_Iallreduce", 1, 0, 1)}},
+				blocked(1, "MPI_Finalize", "", And, collWait("MPI_Finalize", 0, 0, 1)),
+			},
+			deadlocked: []int{0, 1}, shape: Cycle, core: []int{0, 1},
+			texts: []string{
+				"rank 0 MPI_Test(MPI_Iallreduce (collective #1)) in a loop waits for rank 1 (collective 1 on MPI_COMM_WORLD)",
+				"rank 1 MPI_Finalize waits for rank 0 (MPI_Finalize on MPI_COMM_WORLD)",
+			},
 		},
 	}
 	for _, tt := range tests {

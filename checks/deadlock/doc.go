@@ -18,6 +18,13 @@
 // either, but they are not deadlocked themselves: they are where a chain
 // ends.
 //
+// A rank that polls (MPI_Test in a loop on the same requests) is blocked
+// on those requests like a rank in MPI_Wait. One-sided synchronisation
+// takes part too: a fence or MPI_Win_free is a collective on its window;
+// MPI_Win_wait, MPI_Win_start and MPI_Win_complete wait for the other
+// side of their epoch only while it is stuck in a collective on the
+// same window (Sync).
+//
 // Where the detector knows too little (a wait it cannot name, ranks the
 // rank could not translate, a truncated list of waits) it assumes the
 // wait can be satisfied: it reports fewer deadlocks rather than false

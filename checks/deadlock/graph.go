@@ -31,6 +31,13 @@ const (
 	Send                  // Ranks[0] to take a message
 	Coll                  // every member in Ranks to reach collective Coll on Comm
 	Other                 // unknown: taken as satisfiable
+	// Sync is Ranks[0]'s part of a one-sided epoch on the window Comm (its
+	// MPI_Win_post, its MPI_Win_complete). Whether that rank did its part
+	// already is not known, except when it is blocked in a collective on
+	// the same window (MPI_Win_fence, MPI_Win_free), which it cannot leave
+	// before this rank arrives: then the wait holds until it can continue;
+	// else it is taken as satisfiable.
+	Sync
 )
 
 // AnyTag is a receive's MPI_ANY_TAG.
@@ -61,6 +68,7 @@ type Rank struct {
 	Mode      Mode
 	Waits     []Wait
 	Truncated bool // the call waits for more than Waits lists
+	Polling   bool // not inside Call, but calling it in a loop (MPI_Test until done)
 }
 
 // graph is the job and the solver's state.
@@ -241,6 +249,12 @@ func (g *graph) place(nd *node, i int, w Wait) target {
 		t.rank = w.Ranks[0]
 	case Send:
 		t.rank = w.Ranks[0]
+	case Sync:
+		if !g.inColl(w.Ranks[0], w.Comm) {
+			nd.sat[i] = true
+			return t
+		}
+		t.rank = w.Ranks[0]
 	case Coll:
 		if w.Comm == 0 {
 			nd.sat[i] = true // which collective is not known
@@ -263,6 +277,20 @@ func (g *graph) place(nd *node, i int, w Wait) target {
 	}
 	g.specific[t.rank] = append(g.specific[t.rank], ref{nd, i})
 	return t
+}
+
+// inColl tells whether rank n is blocked in a collective on comm.
+func (g *graph) inColl(n int, comm uint64) bool {
+	r := g.ranks[n]
+	if r == nil || r.State != Blocked || comm == 0 {
+		return false
+	}
+	for _, w := range r.Waits {
+		if w.Kind == Coll && w.Comm == comm {
+			return true
+		}
+	}
+	return false
 }
 
 // group returns the group of ranks rs, made once per distinct set.

@@ -62,7 +62,10 @@ Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
 and the wait-for graph shows ranks that can never continue, mpidbg reports
 the deadlock (the cycle or knot, each blocked rank's call, arguments and
 stack) and ends the job: SIGTERM to mpiexec, SIGKILL to what is left 3 s
-later. With --on-error stop, the blocked ranks stop themselves (SIGSTOP)
+later. It ends the job the same way, with a note, when the ranks stop
+without a deadlock but wait in the calls where they reported errors (a
+collective called with different roots or counts, which MPI never
+completes). With --on-error stop, the blocked ranks stop themselves (SIGSTOP)
 instead, and mpidbg prints a gdb command for each. --buffering zero makes
 every standard-mode send synchronous, as an MPI without buffer space may:
 a program that then deadlocks only works thanks to eager buffering
@@ -84,7 +87,7 @@ MPIDBG_NASTY_ORDER, ...) that is its default.
 Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
 report of what was collected is still printed.
 
-Exit status: 1 when mpidbg found a deadlock (it ended the job, so
+Exit status: 1 when mpidbg found a deadlock or ended a stuck job (so
 mpiexec's status says nothing about the program); otherwise the
 program's (mpiexec's) when it failed; 128+N after signal N interrupted
 the job; otherwise 1 when there is an error finding, else 0; 2 when
@@ -266,7 +269,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 		}
 	}
 	switch {
-	case res.Deadlock: // mpidbg ended the job: mpiexec's status is about that
+	case res.Deadlock, res.Stuck: // mpidbg ended the job: mpiexec's status is about that
 		return exitStatus(1)
 	case res.ExitCode != 0:
 		return exitStatus(res.ExitCode)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/checks/deadlock"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -25,17 +26,42 @@ type detector struct {
 	seen    time.Time // the state last analysed (its Changed)
 }
 
-// found is a deadlock: the finding, and the state it was found in.
+// found is a deadlock (the finding), or a job stuck where ranks reported
+// errors (stuck), and the state it was found in.
 type found struct {
 	finding checks.Finding
+	stuck   report.Stuck
 	state   report.JobState
 	result  deadlock.Result
+}
+
+// why is the id the job ends for: the deadlock's, or the first error's
+// the stuck ranks wait at.
+func (f found) why() string {
+	if len(f.stuck.IDs) > 0 {
+		return f.stuck.IDs[0]
+	}
+	return f.finding.ID
+}
+
+// text says what was found, for the note and for the ranks stopped.
+func (f found) text() string {
+	if len(f.stuck.Ranks) == 1 {
+		return fmt.Sprintf("%s cannot leave the call where it reported %s", ranklist.Phrase(f.stuck.Ranks), strings.Join(f.stuck.IDs, ", "))
+	}
+	if len(f.stuck.Ranks) > 1 {
+		return fmt.Sprintf("%s cannot leave the calls where they reported %s", ranklist.Phrase(f.stuck.Ranks), strings.Join(f.stuck.IDs, ", "))
+	}
+	return f.result.Describe()
 }
 
 // check looks at the job at now; it returns the deadlock when there is
 // one. The cheap summary comes first: the whole state is copied and
 // analysed only once the job has stopped for the timeout, once per
-// state.
+// state. A stopped job without a deadlock is slow, not stuck, unless
+// ranks wait in the very calls where they reported errors (a collective
+// called with different roots, which every rank reached): then the error
+// is why nothing moves.
 func (d *detector) check(now time.Time) (found, bool) {
 	sum := d.col.Summary()
 	if !sum.Stopped(d.size) || now.Sub(sum.Changed) < d.timeout || sum.Changed.Equal(d.seen) {
@@ -45,6 +71,9 @@ func (d *detector) check(now time.Time) (found, bool) {
 	d.seen = st.Changed
 	res := deadlock.Analyse(st.DeadlockRanks())
 	if len(res.Deadlocked) == 0 {
+		if s := st.StuckAtErrors(); len(s.Ranks) > 0 {
+			return found{stuck: s, state: st}, true
+		}
 		return found{}, false // blocked but matched: slow, not stuck
 	}
 	return found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}, true
@@ -72,7 +101,11 @@ func (d *detector) watch(out chan<- found, done <-chan struct{}) {
 // says on w how to attach to each.
 func stopRanks(ln *Listener, f found, w io.Writer) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mpidbg: %s: %s\n", f.finding.ID, f.finding.Message)
+	if len(f.stuck.Ranks) > 0 {
+		fmt.Fprintf(&b, "mpidbg: %s\n", f.text())
+	} else {
+		fmt.Fprintf(&b, "mpidbg: %s: %s\n", f.finding.ID, f.finding.Message)
+	}
 	fmt.Fprintf(&b, "mpidbg: the blocked ranks stop for a debugger (--on-error=stop); attach with:\n")
 	here, _ := os.Hostname()
 	var ranks []int
@@ -89,7 +122,7 @@ func stopRanks(ln *Listener, f found, w io.Writer) {
 			where = "ssh -t " + h.Host + " "
 		}
 		status := ""
-		if err := ln.Send(n, wire.Message{Kind: wire.KindStop, Stop: &wire.Stop{Why: f.finding.ID}}); err != nil {
+		if err := ln.Send(n, wire.Message{Kind: wire.KindStop, Stop: &wire.Stop{Why: f.why()}}); err != nil {
 			status = fmt.Sprintf("  (not stopped: %v)", err)
 		}
 		fmt.Fprintf(&b, "  rank %d  pid %d on %s:  %sgdb -p %d%s\n", n, h.PID, h.Host, where, h.PID, status)

@@ -92,6 +92,47 @@ func TestDetector(t *testing.T) {
 	expect("a transfer in progress", false)
 }
 
+// TestDetectorStuck: every rank in the same collective is a match for
+// the graph, slow rather than stuck; once they reported a collective
+// mismatch at that call, the job is stuck there.
+func TestDetectorStuck(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	d := &detector{col: col, size: 2, timeout: 2 * time.Second}
+	site := checks.Site{Module: "/bin/app", Offset: 77}
+	gather := func(rank int) wire.Message {
+		return wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: rank, Seq: 6, Call: "MPI_Gather", Site: site, Mode: wire.And,
+			ForMS: 100, Waits: []wire.Wait{{Kind: wire.WaitColl, Ranks: []int{0, 1}, Call: "MPI_Gather", Comm: 1, Coll: 3}}}}
+	}
+	conns := []*report.Conn{col.Conn(), col.Conn()}
+	for i, cn := range conns {
+		cn.Handle(hello(i, 2))
+		cn.Handle(gather(i))
+	}
+	clk.t = clk.t.Add(time.Minute)
+	if f, ok := d.check(clk.t); ok {
+		t.Fatalf("all in the same collective: got %+v", f)
+	}
+	// the same calls, reported mismatched by rank 1
+	conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 6}})
+	conns[1].Handle(wire.Message{Kind: wire.KindFinding, Finding: &checks.Finding{ID: "collective-root-mismatch",
+		Severity: checks.SevError, Call: "MPI_Gather", Site: site, Message: "m"}})
+	conns[1].Handle(gather(1))
+	clk.t = clk.t.Add(time.Second)
+	if _, ok := d.check(clk.t); ok {
+		t.Fatalf("within the timeout of the finding: stuck")
+	}
+	clk.t = clk.t.Add(time.Second)
+	f, ok := d.check(clk.t)
+	if !ok || f.why() != "collective-root-mismatch" || f.finding.ID != "" {
+		t.Fatalf("got %v %q %q, want stuck at collective-root-mismatch", ok, f.why(), f.finding.ID)
+	}
+	if want := "rank 1 cannot leave the call where it reported collective-root-mismatch"; f.text() != want {
+		t.Errorf("got %q, want %q", f.text(), want)
+	}
+}
+
 func TestDetectorBlockedSince(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	col := report.NewCollector()

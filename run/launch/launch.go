@@ -48,6 +48,9 @@ type Config struct {
 	// and the wait-for graph says some can never continue, a deadlock
 	// finding goes into the Collector and the job ends (SIGTERM to
 	// mpiexec, SIGKILL to what is left after KillGrace, 3 s when zero).
+	// So it does, with a note rather than a finding, when the graph sees
+	// no deadlock but ranks wait in the calls where they reported errors
+	// (report.StuckAtErrors).
 	// With StopOnDeadlock the blocked ranks stop themselves for a
 	// debugger instead, and the job runs on until it is ended. With
 	// ZeroBuffering (the ranks run with MPIDBG_BUFFERING=zero) a deadlock
@@ -71,6 +74,10 @@ type Result struct {
 	// Deadlock: the detector found one (and mpidbg ended the job, unless
 	// StopOnDeadlock); then mpiexec's status says only how it took that.
 	Deadlock bool
+	// Stuck: the job stopped, without a deadlock, with ranks waiting in
+	// the calls where they reported errors; mpidbg ended it (or stopped
+	// the ranks) as for a deadlock.
+	Stuck bool
 }
 
 // Run runs the job and returns when mpiexec has exited and the ranks'
@@ -135,18 +142,32 @@ wait:
 		case werr = <-done:
 			break wait
 		case f := <-deadlocked:
-			res.Deadlock, why = true, f.finding.ID
-			col.AddJobFinding(f.finding)
-			if cfg.OnDeadlock != nil {
-				cfg.OnDeadlock(f.finding)
-				continue
+			why = f.why()
+			if len(f.stuck.Ranks) > 0 {
+				res.Stuck = true
+				if cfg.OnDeadlock != nil {
+					// the debugger stopped the ranks at the errors already
+					col.Notef("nothing moved for %v: %s", cfg.DeadlockTimeout, f.text())
+					continue
+				}
+			} else {
+				res.Deadlock = true
+				col.AddJobFinding(f.finding)
+				if cfg.OnDeadlock != nil {
+					cfg.OnDeadlock(f.finding)
+					continue
+				}
 			}
 			if cfg.StopOnDeadlock {
 				stopRanks(ln, f, stderr)
 				continue
 			}
-			col.EndedJob(f.finding.ID)
-			col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.result.Describe(), filepath.Base(cfg.MPIExec))
+			col.EndedJob(why)
+			if res.Stuck {
+				col.Notef("mpidbg ended the job: nothing moved for %v, and %s (SIGTERM to %s)", cfg.DeadlockTimeout, f.text(), filepath.Base(cfg.MPIExec))
+			} else {
+				col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.text(), filepath.Base(cfg.MPIExec))
+			}
 			cmd.Process.Signal(syscall.SIGTERM)
 			kill, ending = time.After(killGrace), "SIGTERM"
 		case <-kill:
@@ -154,7 +175,7 @@ wait:
 			col.Notef("%s did not end within %v of %s: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace, ending)
 			killTree(cmd.Process.Pid)
 		case sig := <-cfg.Signals:
-			if res.Deadlock && kill == nil {
+			if (res.Deadlock || res.Stuck) && kill == nil {
 				// The ranks are stopped for a debugger and take no
 				// signal: the user ends the job, mpidbg makes sure.
 				kill, ending = time.After(killGrace), signalName(sig)

@@ -20,6 +20,9 @@ type RankState struct {
 	// launcher's clock), nil while it runs.
 	Blocked *wire.Blocked
 	Since   time.Time
+	// ErrorSites are the calls at which the rank reported an error
+	// finding (stuck.go); shared, never changed.
+	ErrorSites errorSites
 }
 
 // JobState is what the ranks have said so far.
@@ -86,7 +89,7 @@ func (c *Collector) State() JobState {
 	defer c.mu.Unlock()
 	st := JobState{Ranks: make(map[int]RankState, len(c.ranks)), Changed: c.changed}
 	for n, r := range c.ranks {
-		st.Ranks[n] = RankState{Hello: r.hello, Bye: r.bye, Closed: r.closed, Blocked: r.blocked, Since: r.since}
+		st.Ranks[n] = RankState{Hello: r.hello, Bye: r.bye, Closed: r.closed, Blocked: r.blocked, Since: r.since, ErrorSites: r.errSites}
 	}
 	return st
 }

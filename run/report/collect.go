@@ -44,6 +44,7 @@ type rankState struct {
 	findings int
 	blocked  *wire.Blocked // the call the rank is blocked in, nil when running
 	since    time.Time     // when it began, on the launcher's clock
+	errSites errorSites    // where the rank reported errors (stuck.go)
 }
 
 // entry is one merged finding: the finding as first reported (message
@@ -128,6 +129,7 @@ func (cn *Conn) Handle(m wire.Message) {
 		c.add(f, cn.rank)
 		if r := c.ranks[cn.rank]; r != nil {
 			r.findings++
+			r.errSites = r.errSites.add(f)
 		}
 	case wire.KindBye:
 		if r := c.ranks[cn.rank]; r != nil {

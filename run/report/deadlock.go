@@ -23,7 +23,7 @@ func (st JobState) DeadlockRanks() []deadlock.Rank {
 			d.State = deadlock.Dead
 		case r.Blocked != nil:
 			b := r.Blocked
-			d.State, d.Call, d.Args, d.Truncated = deadlock.Blocked, b.Call, b.Args, b.Truncated
+			d.State, d.Call, d.Args, d.Truncated, d.Polling = deadlock.Blocked, b.Call, b.Args, b.Truncated, b.Polling
 			if b.Mode == wire.Or {
 				d.Mode = deadlock.Or
 			}
@@ -40,6 +40,7 @@ func (st JobState) DeadlockRanks() []deadlock.Rank {
 
 var waitKinds = map[wire.WaitKind]deadlock.Kind{
 	wire.WaitRecv: deadlock.Recv, wire.WaitSend: deadlock.Send, wire.WaitColl: deadlock.Coll, wire.WaitOther: deadlock.Other,
+	wire.WaitSync: deadlock.Sync,
 }
 
 // maxEdgesInMessage bounds the wait-for edges a deadlock's message
