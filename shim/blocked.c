@@ -19,7 +19,16 @@
 #include "shim.h"
 
 static struct mpidbg_blocked rec;
+static struct mpidbg_poll poll_times;
 static pthread_t owner;
+/* The polling episode, the polling thread's own: the requests it tests
+ * (a key), the call count at its last test, when the current test began. */
+static struct {
+    int on;
+    uint64_t key, ncalls;
+    int64_t enter_ns;
+} ep;
+uint64_t mpidbg_ncalls;
 static int stack_sig;               /* 0: no handler, no stacks */
 static volatile sig_atomic_t want;  /* the seq whose stack is asked for, low bits */
 static volatile sig_atomic_t taken;
@@ -68,24 +77,48 @@ void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode)
     rec.nwait = 0;
     rec.zero_buffered = 0;
     rec.nframes = 0;
+    rec.polling = 0;
     rec.args[0] = 0;
+    ep.on = 0;
+}
+
+static struct mpidbg_wait *next_wait(void)
+{
+    int i = rec.nwait++;
+    return i < MPIDBG_WAIT_MAX ? &rec.wait[i] : NULL;
 }
 
 void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, uint64_t coll_seq, int call,
                          uint64_t site)
 {
-    int i = rec.nwait++;
-    if (i >= MPIDBG_WAIT_MAX)
+    struct mpidbg_wait *w = next_wait();
+    if (!w)
         return;
-    struct mpidbg_wait *w = &rec.wait[i];
     w->kind = kind;
     w->peer = peer;
     w->tag = tag;
     w->call = call;
+    w->win = 0;
     w->comm = co ? co->handle : 0;
     w->comm_id = co ? co->gid : 0;
     w->coll_seq = coll_seq;
     w->site = site;
+}
+
+void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call)
+{
+    struct mpidbg_wait *w = next_wait();
+    if (!w)
+        return;
+    w->kind = kind;
+    w->peer = peer;
+    w->tag = 0;
+    w->call = call;
+    w->win = 1;
+    w->comm = win;
+    w->comm_id = win_id;
+    w->coll_seq = coll_seq;
+    w->site = 0;
 }
 
 /* mpidbg_blocked_publish ends the writing begun by mpidbg_blocked_begin. */
@@ -104,8 +137,73 @@ void mpidbg_blocked_end(void)
     __atomic_store_n(&rec.seq, rec.seq + 1, __ATOMIC_RELAXED);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     rec.active = 0;
+    rec.polling = 0;
+    ep.on = 0;
     __atomic_thread_fence(__ATOMIC_RELEASE);
     __atomic_store_n(&rec.seq, rec.seq + 1, __ATOMIC_RELEASE);
+}
+
+/* ---- polling ----
+ * A test that completes nothing continues the episode when it tests the
+ * same requests and no other MPI call came since the last test (every
+ * wrapper counts itself in mpidbg_ncalls); else it starts a new one with
+ * a record of its own. The time inside the tests is added up. */
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void mpidbg_poll_enter(void)
+{
+    ep.enter_ns = mono_ns();
+    __atomic_store_n(&poll_times.enter_ns, ep.enter_ns, __ATOMIC_RELAXED);
+}
+
+int mpidbg_poll_continues(uint64_t key)
+{
+    uint64_t n = __atomic_load_n(&mpidbg_ncalls, __ATOMIC_RELAXED);
+    if (!ep.on || ep.key != key || n != ep.ncalls + 1 || !rec.polling)
+        return 0;
+    int64_t t = mono_ns();
+    ep.ncalls = n;
+    __atomic_store_n(&poll_times.in_ns, poll_times.in_ns + (t - ep.enter_ns), __ATOMIC_RELAXED);
+    __atomic_store_n(&poll_times.last_ns, t, __ATOMIC_RELAXED);
+    __atomic_store_n(&poll_times.enter_ns, 0, __ATOMIC_RELAXED);
+    return 1;
+}
+
+void mpidbg_poll_publish(uint64_t key)
+{
+    int64_t t = mono_ns();
+    rec.polling = 1;
+    __atomic_store_n(&poll_times.start_ns, ep.enter_ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&poll_times.in_ns, t - ep.enter_ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&poll_times.last_ns, t, __ATOMIC_RELAXED);
+    __atomic_store_n(&poll_times.enter_ns, 0, __ATOMIC_RELAXED);
+    mpidbg_blocked_publish();
+    ep.on = 1;
+    ep.key = key;
+    ep.ncalls = __atomic_load_n(&mpidbg_ncalls, __ATOMIC_RELAXED);
+}
+
+void mpidbg_poll_stop(void)
+{
+    __atomic_store_n(&poll_times.enter_ns, 0, __ATOMIC_RELAXED);
+    if (ep.on && rec.polling)
+        mpidbg_blocked_end();
+    ep.on = 0;
+}
+
+void mpidbg_poll_read(struct mpidbg_poll *out)
+{
+    out->start_ns = __atomic_load_n(&poll_times.start_ns, __ATOMIC_RELAXED);
+    out->last_ns = __atomic_load_n(&poll_times.last_ns, __ATOMIC_RELAXED);
+    out->in_ns = __atomic_load_n(&poll_times.in_ns, __ATOMIC_RELAXED);
+    out->enter_ns = __atomic_load_n(&poll_times.enter_ns, __ATOMIC_RELAXED);
+    out->now_ns = mono_ns();
 }
 
 int mpidbg_blocked_read(struct mpidbg_blocked *out)
@@ -143,6 +241,15 @@ static void format_args(struct mpidbg_blocked *b)
     for (int i = 0; i < n && p < end; i++) {
         const struct mpidbg_wait *w = &b->wait[i];
         const char *sep = i ? "; " : "";
+        if (w->win) { /* blocked_win.c: the window's name is in the wait */
+            if (w->kind == MPIDBG_WAIT_COLL)
+                p += snprintf(p, end - p, "%scollective #%llu on the window", sep, (unsigned long long)w->coll_seq);
+            else if (w->kind == MPIDBG_WAIT_SYNC)
+                p += snprintf(p, end - p, "%s%s=%d", sep, w->call == MPIDBG_CALL_MPI_Win_wait ? "origin" : "target", w->peer);
+            else
+                p += snprintf(p, end - p, "%s%s", sep, mpidbg_call_name(w->call));
+            continue;
+        }
         switch (w->kind) {
         case MPIDBG_WAIT_RECV:
             if (w->peer < 0)

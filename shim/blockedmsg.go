@@ -31,11 +31,13 @@ const (
 	waitRecv
 	waitSend
 	waitColl
+	waitSync
 )
 
 type waitRecord struct {
 	kind               waitKind
 	peer, tag, call    int32
+	win                bool // comm is a window, peer a rank of its group
 	comm, commID, coll uint64
 	site               uint64
 }
@@ -48,6 +50,8 @@ type lookup struct {
 	site      func(uint64) checks.Site
 	group     func(comm uint64) []int
 	commName  func(comm uint64) string
+	winGroup  func(win uint64) []int // as group, for a window
+	winName   func(win uint64) string
 	worldSize func() int
 	anyTag    int
 }
@@ -70,8 +74,8 @@ func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
 	if r.or {
 		b.Mode = wire.Or
 	}
-	names := map[uint64]string{}
-	groups := map[uint64][]int{}
+	names := map[objKey]string{}
+	groups := map[objKey][]int{}
 	for _, w := range r.waits {
 		b.Waits = append(b.Waits, waitOf(w, lk, names, groups))
 	}
@@ -79,10 +83,16 @@ func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
 	return b
 }
 
+// objKey is a communicator or window handle.
+type objKey struct {
+	h   uint64
+	win bool
+}
+
 // waitOf translates one wait. names and groups cache what lk says of
-// each communicator handle (its peers in the communicator's rank order,
-// which a peer's index needs), for one message.
-func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64][]int) wire.Wait {
+// each communicator or window handle (its peers in its group's rank
+// order, which a peer's index needs), for one message.
+func waitOf(w waitRecord, lk lookup, names map[objKey]string, groups map[objKey][]int) wire.Wait {
 	out := wire.Wait{Tag: int(w.tag), Call: lk.call(w.call), Comm: w.commID, Coll: w.coll}
 	if int(w.tag) == lk.anyTag {
 		out.Tag = wire.AnyTag
@@ -90,11 +100,16 @@ func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64]
 	if w.site != 0 {
 		out.Site = lk.site(w.site)
 	}
+	key := objKey{w.comm, w.win}
 	if w.comm != 0 {
-		name, ok := names[w.comm]
+		name, ok := names[key]
 		if !ok {
-			name = lk.commName(w.comm)
-			names[w.comm] = name
+			if w.win {
+				name = lk.winName(w.comm)
+			} else {
+				name = lk.commName(w.comm)
+			}
+			names[key] = name
 		}
 		out.CommName = name
 	}
@@ -106,14 +121,23 @@ func waitOf(w waitRecord, lk lookup, names map[uint64]string, groups map[uint64]
 		out.Kind = wire.WaitSend
 	case waitColl:
 		out.Kind, peer = wire.WaitColl, -1
+	case waitSync:
+		out.Kind = wire.WaitSync
+		if peer < 0 {
+			return out
+		}
 	default:
 		out.Kind = wire.WaitOther
 		return out
 	}
-	group, ok := groups[w.comm]
+	group, ok := groups[key]
 	if !ok {
-		group = validGroup(lk.group(w.comm), lk.worldSize())
-		groups[w.comm] = group
+		if w.win {
+			group = validGroup(lk.winGroup(w.comm), lk.worldSize())
+		} else {
+			group = validGroup(lk.group(w.comm), lk.worldSize())
+		}
+		groups[key] = group
 	}
 	switch {
 	case group == nil:

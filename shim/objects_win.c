@@ -13,6 +13,7 @@ void mpidbg_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size, i
     if (w == MPI_WIN_NULL)
         return;
     mpidbg_rma_win_new(cx, w, base, size, disp_unit, comm); /* the race checks' state (rma.c), collectively */
+    mpidbg_blocked_win_new(w, comm);                         /* its id and group for the deadlock detector */
     int gsize = 0;
     MPI_Group g;
     if (PMPI_Win_get_group(w, &g) == MPI_SUCCESS) {

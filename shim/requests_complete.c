@@ -67,19 +67,75 @@ static void chk_statuses(struct mpidbg_cx *cx, MPI_Status *st, int n)
 struct xwait {
     int any;            /* a receive request: statuses are needed */
     int blocked;
+    int poll, mode;     /* a test: its requests may be polled (blocked.c) */
     MPI_Status *st;     /* the statuses MPI is given */
     MPI_Status stack[8];
     struct mpidbg_ehswap eh;
 };
 
+/* wait_kind is what an active request waits for (MPIDBG_WAIT_*), 0 for
+ * nothing: a message to or from MPI_PROC_NULL. */
+static int wait_kind(struct mpidbg_robj *o)
+{
+    int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
+               : mpidbg_xr_is_recv(o)           ? MPIDBG_WAIT_RECV
+               : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
+                                                : MPIDBG_WAIT_OTHER;
+    if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
+        return 0;
+    return kind;
+}
+
+/* record_waits writes what the active requests wait for into the
+ * blocked-call record (between mpidbg_blocked_begin and publish). */
+static void record_waits(struct mpidbg_reqref *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        int kind = o && o->rec && o->active ? wait_kind(o) : 0;
+        if (!kind)
+            continue;
+        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+        int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+        mpidbg_blocked_wait(kind, peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
+    }
+}
+
+/* polled: a test returned without completing any of its requests. The
+ * rank polls them: the episode goes on, or a new one starts with a
+ * record of its own (blocked.c); requests that wait for nothing start
+ * none. */
+static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mode)
+{
+    uint64_t key = 1469598103934665603ull;
+    int waits = 0;
+    for (int i = 0; i < n; i++) {
+        struct mpidbg_robj *o = c[i].o;
+        key = (key ^ (uint64_t)(uintptr_t)o) * 1099511628211ull;
+        key = (key ^ c[i].serial) * 1099511628211ull;
+        waits += o && o->rec && o->active && wait_kind(o);
+    }
+    if (!waits) {
+        mpidbg_poll_stop();
+        return;
+    }
+    if (mpidbg_poll_continues(key))
+        return;
+    mpidbg_blocked_begin(cx, mode);
+    record_waits(c, n);
+    mpidbg_poll_publish(key);
+}
+
 static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw)
 {
-    xw->any = xw->blocked = xw->eh.n = 0;
+    xw->any = xw->blocked = xw->poll = xw->eh.n = 0;
     if (!mpidbg_xr_on || !c)
         return;
-    for (int i = 0; i < n; i++) /* before the record: it may wait, and the record is being written meanwhile */
-        if (c[i].o && c[i].o->xc)
-            mpidbg_xc_req_done(c[i].o, wait && mode == MPIDBG_WAIT_AND);
+    if (!wait) {
+        xw->poll = 1;
+        xw->mode = mode;
+        mpidbg_poll_enter();
+    }
     if (wait)
         mpidbg_blocked_begin(cx, mode);
     for (int i = 0; i < n; i++) {
@@ -87,27 +143,23 @@ static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int 
         if (!o || !o->rec || !o->active)
             continue;
         struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-        int recv = mpidbg_xr_is_recv(o);
-        if (recv && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
+        if (mpidbg_xr_is_recv(o) && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
             xw->any = 1; /* it takes a shadow */
             if (co && !co->freed)
                 mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
         }
-        if (!wait)
-            continue;
-        int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
-                   : recv                           ? MPIDBG_WAIT_RECV
-                   : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
-                                                    : MPIDBG_WAIT_OTHER;
-        if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
-            continue;
-        int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
-        mpidbg_blocked_wait(kind, peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
     }
     if (wait) {
+        record_waits(c, n);
         mpidbg_blocked_publish();
         xw->blocked = 1;
     }
+    /* after the record is published: finishing an agreement may wait for
+     * a rank that never calls the collective, and the deadlock detector
+     * must see this rank blocked on it meanwhile */
+    for (int i = 0; i < n; i++)
+        if (c[i].o && c[i].o->xc)
+            mpidbg_xc_req_done(c[i].o, wait && mode == MPIDBG_WAIT_AND);
 }
 
 /* xr_statuses returns the statuses array to give MPI. */
@@ -122,10 +174,17 @@ static MPI_Status *xr_statuses(struct xwait *xw, MPI_Status *st, int n)
     return xw->st;
 }
 
-static int xr_after(struct xwait *xw, struct mpidbg_reqref *c, int count, const int *done, int ndone, MPI_Status *given, int rc)
+static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref *c, int count, const int *done, int ndone,
+                    MPI_Status *given, int rc)
 {
     if (xw->blocked)
         mpidbg_blocked_end();
+    if (xw->poll) {
+        if (rc == MPI_SUCCESS && ndone == 0)
+            polled(cx, c, count, xw->mode);
+        else
+            mpidbg_poll_stop();
+    }
     if (xw->any && c && xw->st != MPI_STATUSES_IGNORE && xw->st != MPI_STATUS_IGNORE) {
         for (int k = 0; k < ndone; k++) {
             int i = done ? done[k] : k;
@@ -161,7 +220,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     BACK1(request);
     /* an error that is the receive's own (truncation) completes it too */
     int ended = rc == MPI_SUCCESS || (request && *request == MPI_REQUEST_NULL) || mpidbg_xr_truncated(rc);
-    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
+    rc = xr_after(&cx, &xw, &r, 1, NULL, rc == MPI_SUCCESS || mpidbg_xr_truncated(rc), given, rc);
     if (ended && r.o)
         mpidbg_req_completed(&cx, &r, 1, 0);
     mpidbg_leave(&cx);
@@ -183,7 +242,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     REAL1(request);
     int rc = PMPI_Test(request, flag, status);
     BACK1(request);
-    rc = xr_after(&xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
+    rc = xr_after(&cx, &xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
     if (rc == MPI_SUCCESS && r.o && flag && *flag)
         mpidbg_req_completed(&cx, &r, 1, 0);
     mpidbg_leave(&cx);
@@ -213,7 +272,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         for (int i = 0; i < count; i++)
             if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
                 mpidbg_req_completed(&cx, &c[i], 1, 0);
-    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
+    rc = xr_after(&cx, &xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
     if (ok && c && count > 0)
         mpidbg_req_completed(&cx, c, count, 0);
     drop_reqs(c, stack);
@@ -237,7 +296,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testall(count, x, flag, array_of_statuses);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    rc = xr_after(&xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
+    rc = xr_after(&cx, &xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
     if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
         mpidbg_req_completed(&cx, c, count, 0);
     drop_reqs(c, stack);
@@ -261,7 +320,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     int rc = PMPI_Waitany(count, x, index, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
     int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
-    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
+    rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -285,7 +344,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     int rc = PMPI_Testany(count, x, index, flag, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
     int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
-    rc = xr_after(&xw, c, count, one ? index : NULL, one, given, rc);
+    rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
     drop_reqs(c, stack);
@@ -332,7 +391,7 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     int rc = fn(incount, x, outcount, array_of_indices, array_of_statuses);
     mpidbg_reqs_back(incount, array_of_requests, x, xstack);
     int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
-    rc = xr_after(&xw, c, incount, array_of_indices, nd, given, rc);
+    rc = xr_after(cx, &xw, c, incount, array_of_indices, nd, given, rc);
     if (rc == MPI_SUCCESS)
         some_done(cx, c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);

@@ -357,6 +357,10 @@ MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
     mpidbg_depth++;
+    /* a polling episode (blocked.c) ends at any other call; a plain load
+     * and store: another thread's call may go uncounted, never the
+     * polling thread's own */
+    __atomic_store_n(&mpidbg_ncalls, __atomic_load_n(&mpidbg_ncalls, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
     cx->call = call;
     cx->nside = 0;
     cx->site = (uint64_t)(uintptr_t)ra;

@@ -59,7 +59,65 @@ type watcher struct {
 	seq       uint64    // the call in the record at the last look; 0 none
 	seen      time.Time // when that call was first seen
 	announced uint64    // the call announced as blocked; 0 none
+	poll      poller    // when the record is a polling episode
 }
+
+// poller tells when a rank that polls is only waiting. At each look it
+// sees how much of the time since the last look the rank spent inside
+// its tests, and sums that over the last pollLooks looks: at least half
+// (a loop that does nothing but test) is waiting; less, or tests that
+// stopped coming, is a rank that computes while it polls, as a correct
+// program overlapping communication does. Summing over several looks
+// keeps a rank that the scheduler paused for a moment from flapping
+// between blocked and running. The episode counts as blocked from the
+// look that began an unbroken run of waiting looks.
+type poller struct {
+	seq         uint64 // the episode looked at
+	at, in      int64  // the last look's clock and the time inside tests then (ns)
+	dt, din     [pollLooks]int64
+	n           int
+	waitingFrom int64 // the run of waiting looks began here; 0 none
+}
+
+// pollLooks is how many looks (watchEvery apart) the share is taken over.
+const pollLooks = 16
+
+// pollStale is how long after the last test a rank no longer counts as
+// polling (it went to compute, or to another call).
+const pollStale = 250 * time.Millisecond
+
+// look takes the episode seq's counters; it returns whether the rank
+// waits, and since when (ns, the C clock's).
+func (p *poller) look(seq uint64, c pollTimes) (waiting bool, from int64) {
+	if seq != p.seq {
+		*p = poller{seq: seq, at: c.start}
+	}
+	in := c.in
+	inside := c.enter > c.last // a test is under way
+	if inside {
+		in += c.now - c.enter
+	}
+	k := p.n % pollLooks
+	p.dt[k], p.din[k] = c.now-p.at, in-p.in
+	p.n++
+	p.at, p.in = c.now, in
+	var dt, din int64
+	for i := range min(p.n, pollLooks) {
+		dt += p.dt[i]
+		din += p.din[i]
+	}
+	busy := dt > 0 && 2*din >= dt && (inside || time.Duration(c.now-c.last) < pollStale)
+	switch {
+	case !busy:
+		p.waitingFrom = 0
+	case p.waitingFrom == 0:
+		p.waitingFrom = c.now - p.dt[k]
+	}
+	return p.waitingFrom != 0, p.waitingFrom
+}
+
+// pollTimes is struct mpidbg_poll in Go.
+type pollTimes struct{ start, last, in, enter, now int64 }
 
 // step looks at the record once; false when the connection is gone.
 func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
@@ -75,6 +133,15 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	}
 	seq := uint64(rec.seq)
 	active := rec.active != 0
+	var pollFor time.Duration
+	if active && rec.polling != 0 {
+		var p C.struct_mpidbg_poll
+		C.mpidbg_poll_read(&p)
+		pt := pollTimes{start: int64(p.start_ns), last: int64(p.last_ns), in: int64(p.in_ns), enter: int64(p.enter_ns), now: int64(p.now_ns)}
+		waiting, from := w.poll.look(seq, pt)
+		active = waiting
+		pollFor = time.Duration(pt.now - from)
+	}
 	if w.announced != 0 && (!active || seq != w.announced) {
 		if !l.sendOn(conn, wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: worldRank(), Seq: w.announced}}) {
 			return false
@@ -88,6 +155,9 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	if seq != w.seq {
 		w.seq, w.seen = seq, now
 	}
+	if rec.polling != 0 {
+		w.seen = now.Add(-pollFor) // a poll is blocked from when it began to wait
+	}
 	if w.announced == seq || now.Sub(w.seen) < blockedAfter {
 		return l.connected(conn)
 	}
@@ -99,6 +169,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 		return l.connected(conn)
 	}
 	b := blockedOf(recordOf(&rec), cLookup, now.Sub(w.seen))
+	b.Polling = rec.polling != 0
 	if !l.sendOn(conn, wire.Message{Kind: wire.KindBlocked, Blocked: b}) {
 		return false
 	}
@@ -141,8 +212,10 @@ func recordOf(rec *C.struct_mpidbg_blocked) record {
 			k = waitSend
 		case C.MPIDBG_WAIT_COLL:
 			k = waitColl
+		case C.MPIDBG_WAIT_SYNC:
+			k = waitSync
 		}
-		r.waits = append(r.waits, waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call),
+		r.waits = append(r.waits, waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call), win: w.win != 0,
 			comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site)})
 	}
 	for i := 0; i < min(max(int(rec.nframes), 0), len(rec.frames)); i++ {
@@ -156,28 +229,46 @@ var cLookup = lookup{
 	call: func(id int32) string { return callName(C.int32_t(id)) },
 	site: site,
 	group: func(comm uint64) []int {
-		size := mpiWorldSize()
-		if size <= 0 || comm == 0 {
-			return nil
-		}
-		buf := make([]C.int32_t, size)
-		n := int(C.mpidbg_comm_world_ranks(C.uint64_t(comm), &buf[0], C.int32_t(size), 0))
-		if n <= 0 || n > size {
-			return nil
-		}
-		out := make([]int, n)
-		for i, r := range buf[:n] {
-			out[i] = int(r)
-		}
-		return out
+		return worldRanks(comm, func(h C.uint64_t, out *C.int32_t, n C.int32_t) C.int {
+			return C.mpidbg_comm_world_ranks(h, out, n, 0)
+		})
 	},
 	commName: func(comm uint64) string {
 		var buf [C.MPI_MAX_OBJECT_NAME]C.char
 		C.watch_comm_name(C.uint64_t(comm), &buf[0], C.int(len(buf)))
 		return C.GoString(&buf[0])
 	},
+	winGroup: func(win uint64) []int {
+		return worldRanks(win, func(h C.uint64_t, out *C.int32_t, n C.int32_t) C.int {
+			return C.mpidbg_win_world_ranks(h, out, n)
+		})
+	},
+	winName: func(win uint64) string {
+		var buf [C.MPI_MAX_OBJECT_NAME + 16]C.char
+		C.mpidbg_win_name(C.uint64_t(win), &buf[0], C.int(len(buf)))
+		return C.GoString(&buf[0])
+	},
 	worldSize: mpiWorldSize,
 	anyTag:    int(C.watch_any_tag()),
+}
+
+// worldRanks asks get for the MPI_COMM_WORLD ranks of a communicator's or
+// window's group (nil when unknown).
+func worldRanks(h uint64, get func(C.uint64_t, *C.int32_t, C.int32_t) C.int) []int {
+	size := mpiWorldSize()
+	if size <= 0 || h == 0 {
+		return nil
+	}
+	buf := make([]C.int32_t, size)
+	n := int(get(C.uint64_t(h), &buf[0], C.int32_t(size)))
+	if n <= 0 || n > size {
+		return nil
+	}
+	out := make([]int, n)
+	for i, r := range buf[:n] {
+		out[i] = int(r)
+	}
+	return out
 }
 
 // cstringN is the NUL-terminated string in a C array of n bytes, which

@@ -31,6 +31,8 @@ var fakeLookup = lookup{
 		return map[uint64][]int{0x44000000: {0, 1, 2, 3}, 0x84000002: {3, 1}, 0x8400000a: {2, -32766}}[comm]
 	},
 	commName:  func(comm uint64) string { return map[uint64]string{0x44000000: "MPI_COMM_WORLD"}[comm] },
+	winGroup:  func(win uint64) []int { return map[uint64][]int{0xa0000000: {2, 3}}[win] },
+	winName:   func(win uint64) string { return map[uint64]string{0xa0000000: "a window of MPI_COMM_WORLD"}[win] },
 	worldSize: func() int { return 4 },
 	anyTag:    -1,
 }
@@ -48,6 +50,8 @@ func TestBlockedOf(t *testing.T) {
 			{kind: waitRecv, peer: 0, comm: 0x84000009, commID: 12},  // not translated
 			{kind: waitSend, peer: 5, comm: 0x84000002, commID: 9},   // outside the group
 			{kind: waitRecv, peer: -1, comm: 0x8400000a, commID: 13}, // MPI_UNDEFINED in it
+			{kind: waitColl, peer: -1, call: 5, win: true, comm: 0xa0000000, commID: 1<<63 | 5, coll: 2},
+			{kind: waitSync, peer: 1, call: 5, win: true, comm: 0xa0000000, commID: 1<<63 | 5},
 		},
 		frames: []uint64{0x5010, 0x5020, 0x1234, 0x1300, 0x7010, 0x1000},
 	}
@@ -65,6 +69,8 @@ func TestBlockedOf(t *testing.T) {
 			{Kind: wire.WaitRecv, Comm: 12},
 			{Kind: wire.WaitSend, Comm: 9},
 			{Kind: wire.WaitRecv, Any: true, Comm: 13},
+			{Kind: wire.WaitColl, Ranks: []int{2, 3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD", Coll: 2},
+			{Kind: wire.WaitSync, Ranks: []int{3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD"},
 		},
 		Stack: []checks.Site{{Module: "/app", Offset: 0x1234}, {Module: "/app", Offset: 0x1300}},
 	}
@@ -110,5 +116,51 @@ func TestCstringN(t *testing.T) {
 		if got := cstringN(unsafe.Pointer(&tt.in[0]), len(tt.in)); got != tt.want {
 			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestPoller: a loop that only tests waits from its first look; one that
+// computes between tests (a tenth of the time inside them) never does;
+// tests that stop coming end the wait; a new episode starts afresh.
+func TestPoller(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	var p poller
+	// spinning: 90% inside the tests, looks 25 ms apart
+	c := pollTimes{start: 1000 * ms, last: 1000 * ms}
+	for i := 1; i <= 8; i++ {
+		c.now = c.start + int64(i)*25*ms
+		c.last, c.in = c.now-ms, c.in+22*ms
+		waiting, from := p.look(1, c)
+		if !waiting || from != c.start {
+			t.Fatalf("look %d: waiting %v from %d, want from the start %d", i, waiting, from, c.start)
+		}
+	}
+	// one look descheduled outside the tests: the share over the last
+	// looks still says waiting
+	c.now += 25 * ms
+	if waiting, _ := p.look(1, c); !waiting {
+		t.Errorf("one quiet look ended the wait")
+	}
+	// no test for longer than pollStale: not polling any more
+	c.now += int64(pollStale) + ms
+	c.in += 10 * ms
+	if waiting, _ := p.look(1, c); waiting {
+		t.Errorf("no test for %v: still waiting", pollStale)
+	}
+	// computing: a test every 10 ms, 1 ms inside
+	p = poller{}
+	c = pollTimes{start: 5000 * ms, last: 5000 * ms}
+	for i := 1; i <= 40; i++ {
+		c.now = c.start + int64(i)*25*ms
+		c.last, c.in = c.now-5*ms, c.in+5*ms/2
+		if waiting, _ := p.look(2, c); waiting {
+			t.Fatalf("look %d: a loop that computes waits", i)
+		}
+	}
+	// a test under way counts as inside
+	c.enter = c.last + ms
+	c.now = c.enter + 400*ms
+	if waiting, _ := p.look(2, c); !waiting {
+		t.Errorf("a test under way for 400 ms: not waiting")
 	}
 }

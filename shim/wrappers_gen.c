@@ -7933,9 +7933,11 @@ int MPI_Win_free(MPI_Win *win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_free};
     rs.win = win ? *win : MPI_WIN_NULL;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_free(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     if (rc == MPI_SUCCESS) {
         mpidbg_win_freed(&cx, h_win, s_win);
     }
@@ -8533,9 +8535,11 @@ int MPI_Win_fence(int assert, MPI_Win win)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_fence};
     rs.assert_ = assert;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_fence(assert, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8555,9 +8559,11 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     rs.group = group;
     rs.assert_ = assert;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_post(group, assert, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8577,9 +8583,11 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     rs.group = group;
     rs.assert_ = assert;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_start(group, assert, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8596,9 +8604,11 @@ int MPI_Win_complete(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_complete};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_complete(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8615,9 +8625,11 @@ int MPI_Win_wait(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_wait};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_wait(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8635,9 +8647,11 @@ int MPI_Win_test(MPI_Win win, int *flag)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_test};
     rs.win = win;
     rs.flag = flag;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_test(win, flag);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8658,9 +8672,11 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     rs.rank = rank;
     rs.assert_ = assert;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_lock(lock_type, rank, assert, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8679,9 +8695,11 @@ int MPI_Win_unlock(int rank, MPI_Win win)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock};
     rs.rank = rank;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_unlock(rank, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8699,9 +8717,11 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_lock_all};
     rs.assert_ = assert;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_lock_all(assert, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8718,9 +8738,11 @@ int MPI_Win_unlock_all(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_unlock_all};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_unlock_all(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8739,9 +8761,11 @@ int MPI_Win_flush(int rank, MPI_Win win)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush};
     rs.rank = rank;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush(rank, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8758,9 +8782,11 @@ int MPI_Win_flush_all(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_all};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_all(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8779,9 +8805,11 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local};
     rs.rank = rank;
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_local(rank, win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8798,9 +8826,11 @@ int MPI_Win_flush_local_all(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_flush_local_all};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_flush_local_all(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8817,9 +8847,11 @@ int MPI_Win_sync(MPI_Win win)
         return mpidbg_refused(&cx);
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_sync};
     rs.win = win;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_sync(win);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8838,9 +8870,11 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     rs.win = win;
     rs.base = base;
     rs.size = size;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_attach(win, base, size);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8858,9 +8892,11 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_detach};
     rs.win = win;
     rs.base = base;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_detach(win, base);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -8878,9 +8914,11 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     struct mpidbg_rma_sync rs = {.call = MPIDBG_CALL_MPI_Win_shared_query};
     rs.win = win;
     rs.rank = rank;
+    mpidbg_blocked_sync(&cx, &rs);
     mpidbg_rma_sync_pre(&cx, &rs);
     int rc = PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
     mpidbg_rma_sync_post(&cx, &rs, rc);
+    mpidbg_blocked_sync_end(&cx);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -139,8 +139,25 @@ MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, uint64_t coll_seq,
                                           int call, uint64_t site);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_publish(void);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_end(void);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_init(void);
+/* A polling episode (blocked.h): a test begins; a test completed
+ * nothing: 1 when it goes on with the episode, 0 when the caller writes
+ * a new record (mpidbg_blocked_begin, the waits, mpidbg_poll_publish); a
+ * test completed something. mpidbg_ncalls counts the wrappers entered. */
+MPIDBG_HIDDEN_XR void mpidbg_poll_enter(void);
+MPIDBG_HIDDEN_XR int mpidbg_poll_continues(uint64_t key);
+MPIDBG_HIDDEN_XR void mpidbg_poll_publish(uint64_t key);
+MPIDBG_HIDDEN_XR void mpidbg_poll_stop(void);
+MPIDBG_HIDDEN_XR extern uint64_t mpidbg_ncalls;
+/* blocked_win.c: windows in the record. A window was made (collectively
+ * over comm); a synchronisation call begins (its record, when it can
+ * block) and ends. */
+struct mpidbg_rma_sync;
+MPIDBG_HIDDEN_XR void mpidbg_blocked_win_new(MPI_Win w, MPI_Comm comm);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_sync(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_sync_end(struct mpidbg_cx *cx);
 
 #endif

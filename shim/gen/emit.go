@@ -356,9 +356,12 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		emitRMA(w, c)
 	case "rma-sync", "win-free":
 		emitRMASync(w, c)
+		// the blocked-call record spans the shim's own exchanges too
+		w.f("mpidbg_blocked_sync(&cx, &rs);")
 		w.f("mpidbg_rma_sync_pre(&cx, &rs);")
 		w.f("int rc = %s(%s);", pmpi, argList(c))
 		w.f("mpidbg_rma_sync_post(&cx, &rs, rc);")
+		w.f("mpidbg_blocked_sync_end(&cx);")
 	default:
 		w.f("int rc = %s(%s);", pmpi, argList(c))
 	}
