@@ -42,6 +42,7 @@ static int nfree;
 
 /* ---- configuration ---- */
 
+#define HOT_STACK 6144   /* a stack buffer's first page this close above the stack pointer is "hot" (below) */
 #define CMA_LIMIT 8192   /* receive ranges above this are not watched when UCX may use CMA */
 #define BURST 16         /* the first operations of a site are always watched */
 #define BURST_STEP 32    /* then the sampling period doubles every this many operations */
@@ -315,17 +316,22 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
      * below its first byte, and every call made from there on (the
      * program's, the shim's, MPI's) writes its return address and frame
      * further down, on the buffer's first page (unless the buffer starts
-     * a page). Protecting that page would fault on every call, and a
-     * system call given a variable there would fail with EFAULT: the
-     * buffer's bytes on it go to the debug registers instead
-     * (track_hw.c), its other pages are protected like any memory. */
+     * a page), never on its other pages. Protecting that page would fault
+     * on every call, and a system call given a variable there would fail
+     * with EFAULT: the buffer's bytes on it go to the debug registers
+     * instead (track_hw.c), its other pages are protected like any
+     * memory. A first page more than HOT_STACK above this frame (the
+     * wrapper's and the shim's frames take less) lies above the frame
+     * that called MPI, among the variables of its callers: it is
+     * protected too, as the pages of the buffers of an enclosing frame. */
     uint64_t hot_lo = 0, hot_hi = 0;
     int stack = on_my_stack(lo);
     if (stack < 0) {
         tr_stat(MPIDBG_TRS_REFUSED);
         return 0;
     }
-    if (stack && (lo & (TR_PAGE - 1))) {
+    uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+    if (stack && (lo & (TR_PAGE - 1)) && (lo & TR_PMASK) < sp + HOT_STACK) {
         hot_lo = lo;
         hot_hi = hi < (lo & TR_PMASK) + TR_PAGE ? hi : (lo & TR_PMASK) + TR_PAGE;
         lo = hot_hi;

@@ -313,9 +313,12 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     struct hw_slot *s = &h->s[k];
     int ri = __atomic_load_n(&s->range, __ATOMIC_ACQUIRE) - 1;
     struct tr_range *r = ri >= 0 && ri < TR_MAX ? &tr_ranges[ri] : NULL;
-    if (!r || r->gen != s->rgen || __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE) {
-        /* disarmed meanwhile, or reported through its pages already */
-        if (h->fd[k] >= 0 && r)
+    if (!r || r->gen != s->rgen || (uint64_t)(uintptr_t)si->si_addr != s->addr ||
+        __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE) {
+        /* disarmed meanwhile (the register watches other bytes now: the
+         * kernel names the address it watched then), or reported through
+         * its pages already */
+        if (h->fd[k] >= 0 && r && (uint64_t)(uintptr_t)si->si_addr == s->addr)
             ioctl(h->fd[k], PERF_EVENT_IOC_DISABLE, 0);
         errno = e;
         return 1;
