@@ -140,10 +140,15 @@ const (
 	// FlagFoundHere: this rank found the fault itself (the event's
 	// numbers describe it).
 	FlagFoundHere
+	// FlagAccUnordered: rma-conflict between two accumulates of one
+	// origin that the window's accumulate_ordering does not order.
+	FlagAccUnordered
+	// FlagSameOp: rma-conflict under accumulate_ops=same_op.
+	FlagSameOp
 )
 
 // FlagNames names every flag, bit 0 first.
-var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE"}
+var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE", "ACC_UNORDERED", "SAME_OP"}
 
 // Variant says which form of its message a finding takes: the same id can
 // arise in several ways (a handle that is null, unknown or freed).
@@ -185,6 +190,8 @@ const (
 	VariantStart                 // an MPI_Win_start access epoch
 	VariantPost                  // an MPI_Win_post exposure epoch
 	VariantFence                 // a fence epoch with RMA calls of this process
+	VariantAccAlign              // rma-conflict: accumulates whose elements overlap at different displacements
+	VariantAccNoOp               // rma-conflict: MPI_NO_OP against another op under accumulate_ops=same_op
 )
 
 // Variants names every Variant, in value order, for the C enum.
@@ -193,6 +200,7 @@ var Variants = []string{
 	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
 	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS", "NO_TOPOLOGY", "CART", "GRAPH", "DIST_GRAPH",
 	"NOT_IN_GROUP", "REQUEST_BASED", "LOCK", "LOCK_ALL", "START", "POST", "FENCE",
+	"ACC_ALIGN", "ACC_NO_OP",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that

@@ -169,13 +169,13 @@ func TestDescribeUnknown(t *testing.T) {
 // TestEnumNames: the name tables cover every constant, so the generated
 // C enums and recorded events name each value.
 func TestEnumNames(t *testing.T) {
-	if len(Variants) != int(VariantFence)+1 {
-		t.Errorf("Variants has %d names, want %d", len(Variants), VariantFence+1)
+	if len(Variants) != int(VariantAccNoOp)+1 {
+		t.Errorf("Variants has %d names, want %d", len(Variants), VariantAccNoOp+1)
 	}
 	if len(Accesses) != int(AccessAccRead)+1 || len(Epochs) != int(EpochPSCW)+1 || len(CallModes) != int(ModePersistent)+1 {
 		t.Errorf("Accesses, Epochs or CallModes lack a name")
 	}
-	if 1<<len(FlagNames) != int(FlagFoundHere)<<1 {
+	if 1<<len(FlagNames) != int(FlagSameOp)<<1 {
 		t.Errorf("FlagNames has %d names", len(FlagNames))
 	}
 	if len(HandleKinds) != int(KindRequest-KindNone)+1 {

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"time"
+
+	"github.com/mpidbg/mpidbg/datatype"
 )
 
 // One-sided races: the program touches an origin or result buffer before
@@ -73,17 +75,33 @@ first ones (docs/races.md).`},
 // byte (an offset in the window, or the target's address with
 // FlagDynamicWindow), Unit the first operation's displacement unit; the
 // variant says why they conflict: BOTH_WRITE, WRITES (one writes what the
-// other reads), ACC_BASIC or ACC_OP.
+// other reads), or, between two accumulates, ACC_BASIC (different basic
+// types), ACC_ALIGN (elements that overlap at different displacements),
+// ACC_OP (different ops) or ACC_NO_OP (MPI_NO_OP against another op
+// under accumulate_ops=same_op). Between two accumulates Count and Count2
+// are their basic types (datatype.Basic, 0 unknown); for ACC_ALIGN Lim is
+// the element size and At how many bytes apart the two elements start.
+// FlagAccUnordered: one origin's two accumulates that the window's
+// accumulate_ordering leaves unordered; FlagSameOp: accumulate_ops is
+// same_op.
 var rmaConflict = register(Check{
 	Entry: Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
 		Title: "two one-sided operations touch the same target memory in concurrent epochs",
-		Rule:  "MPI-4.1 §12.7: it is erroneous to have concurrent conflicting accesses to the same memory location in a window; concurrent accumulates with the same operation and basic datatype are the one exception",
+		Rule:  "MPI-4.1 §12.7: it is erroneous to have concurrent conflicting accesses to the same memory location in a window; §12.7.1: concurrent accumulates are atomic only with the same predefined datatype at the same displacements and with the ops accumulate_ops allows (§12.2.1); §12.7.2: accumulate_ordering orders one origin's accumulates per datatype",
 		Doc: `Two RMA operations conflict when they touch an overlapping byte of the same
 target window and at least one of them writes it (Put, Accumulate,
 Get_accumulate, Fetch_and_op, Compare_and_swap), unless both are
-accumulate-family operations with the same op and basic type (MPI makes
-those element-wise atomic). They are concurrent when no synchronisation
-orders them: the same fence epoch, overlapping post/start/complete/wait
+accumulate-family operations MPI makes element-wise atomic against each
+other (MPI-4.1 §12.7.1): the same predefined basic type, elements that
+start at the same bytes (MPI_INT accumulates at byte displacements 0 and
+1 overlap without being atomic), and the same op, or MPI_NO_OP on one side
+unless the window's accumulate_ops is same_op (MPI_Compare_and_swap counts
+as MPI_REPLACE). One origin's accumulates are ordered when they have the
+same basic type and the window's accumulate_ordering (default
+rar,raw,war,waw; none orders nothing) keeps that order (§12.7.2); the
+window's info is read at creation and from MPI_Win_set_info.
+
+They are concurrent when no synchronisation orders them: the same fence epoch, overlapping post/start/complete/wait
 epochs, or shared/lock_all passive-target epochs that overlap in time with
 no flush-and-barrier or message between them. Two origins putting to one
 word in one fence epoch is the classic case: the target ends with either
@@ -100,8 +118,8 @@ barrier or a message orders them; exclusive locks never overlap). The
 target compares them and reports the first operation's line, with the
 second operation as the related place, their ranks and the offset in the
 window. One origin's operations conflict too (two puts to one location in
-one epoch), except accumulates, which MPI orders. docs/rma-races.md says
-what it cannot see.`},
+one epoch), except accumulates that MPI orders (above). docs/rma-races.md
+says what it cannot see.`},
 	Message: func(m *Message) {
 		if len(m.Remote) < 2 {
 			m.SetText("two one-sided operations conflict")
@@ -116,11 +134,18 @@ what it cannot see.`},
 			where += fmt.Sprintf(" (displacement %d in units of %d bytes)", m.Val/m.Unit, m.Unit)
 		}
 		epoch := conflictEpochs[m.Epoch]
-		why := conflictReasons[m.Variant]
+		why := conflictReason(m)
 		if a.Rank == b.Rank {
-			m.SetText(fmt.Sprintf("rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: MPI does "+
-				"not order one origin's operations (accumulates apart); first shared byte %s; the result is undefined (MPI-4.1 §12.7)",
-				a.Rank, a.Call, b.Call, m.Target, epoch, why, where))
+			unordered := "MPI does not order one origin's operations (accumulates apart)"
+			switch {
+			case m.Variant == VariantAccBasic:
+				unordered = "MPI orders one origin's accumulates only when they have the same basic datatype (MPI-4.1 §12.7.2)"
+			case m.Flags&FlagAccUnordered != 0:
+				unordered = "the window's accumulate_ordering does not order these two (MPI-4.1 §12.7.2)"
+			}
+			m.SetText(fmt.Sprintf("rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: %s; "+
+				"first shared byte %s; the result is undefined (MPI-4.1 §12.7)",
+				a.Rank, a.Call, b.Call, m.Target, epoch, why, unordered, where))
 		} else {
 			m.SetText(fmt.Sprintf("rank %d's %s and rank %d's %s touch the same bytes of the target's window (process %d) in %s, and %s: first shared "+
 				"byte %s; the result is undefined (MPI-4.1 §12.7)", a.Rank, a.Call, b.Rank, b.Call, m.Target, epoch, why, where))
@@ -138,11 +163,47 @@ var conflictEpochs = map[Epoch]string{
 	EpochPSCW:    "one post/start/complete/wait epoch",
 }
 
-var conflictReasons = map[Variant]string{
-	VariantBothWrite: "both write them",
-	VariantWrites:    "one writes what the other reads",
-	VariantAccBasic:  "they are accumulates with different basic datatypes, which MPI does not make atomic against each other",
-	VariantAccOp:     "they are accumulates with different operations (the default accumulate_ops is same_op_no_op)",
+// conflictReason says why the two operations of an rma-conflict are not
+// compatible.
+func conflictReason(m *Message) string {
+	switch m.Variant {
+	case VariantBothWrite:
+		return "both write them"
+	case VariantWrites:
+		return "one writes what the other reads"
+	case VariantAccBasic:
+		return fmt.Sprintf("they are accumulates with different basic datatypes%s, which MPI does not make atomic against each other (MPI-4.1 §12.7.1)",
+			basicPair(m.Count, m.Count2))
+	case VariantAccAlign:
+		return fmt.Sprintf("they are accumulates of %s whose elements overlap without starting at the same byte (%d-byte elements, %s apart), "+
+			"which MPI does not make atomic (MPI-4.1 §12.7.1)", basicName(m.Count), m.Lim, plural(int64(m.At), "byte", "bytes"))
+	case VariantAccNoOp:
+		return "one only reads them with MPI_NO_OP while the other updates them with another operation, and the window's accumulate_ops is same_op " +
+			"(one operation per location, MPI_NO_OP included: MPI-4.1 §12.2.1; same_op_no_op allows MPI_NO_OP)"
+	case VariantAccOp:
+		if m.Flags&FlagSameOp != 0 {
+			return "they are accumulates with different operations (the window's accumulate_ops is same_op: one operation per location)"
+		}
+		return "they are accumulates with different operations (the default accumulate_ops is same_op_no_op: one operation per location, or MPI_NO_OP)"
+	}
+	return "they conflict"
+}
+
+// basicName names a basic datatype (datatype.Basic) as MPI does, or says
+// "one basic datatype" when it is not known.
+func basicName(b int64) string {
+	if t := datatype.Basic(b); b > 0 && b < 256 && t.Valid() {
+		return "MPI_" + t.String()
+	}
+	return "one basic datatype"
+}
+
+// basicPair is " (MPI_FLOAT and MPI_INT)", or "" when either is not known.
+func basicPair(a, b int64) string {
+	if basicName(a) == "one basic datatype" || basicName(b) == "one basic datatype" {
+		return ""
+	}
+	return fmt.Sprintf(" (%s and %s)", basicName(a), basicName(b))
 }
 
 var conflictVerbs = map[Access]string{

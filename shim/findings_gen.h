@@ -141,6 +141,8 @@ enum mpidbg_variant {
     MPIDBG_V_START = 31,
     MPIDBG_V_POST = 32,
     MPIDBG_V_FENCE = 33,
+    MPIDBG_V_ACC_ALIGN = 34,
+    MPIDBG_V_ACC_NO_OP = 35,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */
@@ -195,6 +197,8 @@ enum mpidbg_flag {
     MPIDBG_FLAG_DYNAMIC_WINDOW = 1u << 0,
     MPIDBG_FLAG_REMOTE_SITE = 1u << 1,
     MPIDBG_FLAG_FOUND_HERE = 1u << 2,
+    MPIDBG_FLAG_ACC_UNORDERED = 1u << 3,
+    MPIDBG_FLAG_SAME_OP = 1u << 4,
 };
 
 /* The access tracker's modes as the findings read them (checks.ModeMPIReads, ModeMPIWrites). */

@@ -332,15 +332,17 @@ static void window_memory(struct mpidbg_cx *cx, int has_base, const void *base, 
 void mpidbg_pre_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                                MPI_Comm comm, MPI_Win *win)
 {
-    (void)info, (void)comm, (void)win;
+    (void)comm, (void)win;
     window_memory(cx, 1, base, size, disp_unit);
+    mpidbg_rma_info_pre(info);
 }
 
 void mpidbg_pre_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                  void *baseptr, MPI_Win *win)
 {
-    (void)info, (void)comm, (void)baseptr, (void)win;
+    (void)comm, (void)baseptr, (void)win;
     window_memory(cx, 0, NULL, size, disp_unit);
+    mpidbg_rma_info_pre(info);
 }
 
 void mpidbg_pre_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -354,6 +356,7 @@ void mpidbg_post_MPI_Win_create(struct mpidbg_cx *cx, void *base, MPI_Aint size,
 {
     (void)info;
     mpidbg_win_new(cx, *win, base, size, disp_unit, comm);
+    mpidbg_rma_win_info(*win);
 }
 
 void mpidbg_post_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
@@ -361,6 +364,7 @@ void mpidbg_post_MPI_Win_allocate(struct mpidbg_cx *cx, MPI_Aint size, int disp_
 {
     (void)info;
     mpidbg_win_new(cx, *win, baseptr ? *(void **)baseptr : NULL, size, disp_unit, comm);
+    mpidbg_rma_win_info(*win);
 }
 
 void mpidbg_post_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, int disp_unit, MPI_Info info,
@@ -369,8 +373,15 @@ void mpidbg_post_MPI_Win_allocate_shared(struct mpidbg_cx *cx, MPI_Aint size, in
     mpidbg_post_MPI_Win_allocate(cx, size, disp_unit, info, comm, baseptr, win);
 }
 
+void mpidbg_pre_MPI_Win_create_dynamic(struct mpidbg_cx *cx, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    (void)cx, (void)comm, (void)win;
+    mpidbg_rma_info_pre(info);
+}
+
 void mpidbg_post_MPI_Win_create_dynamic(struct mpidbg_cx *cx, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
     mpidbg_win_new(cx, *win, NULL, 0, 1, comm);
+    mpidbg_rma_win_info(*win);
 }

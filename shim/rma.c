@@ -124,6 +124,7 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
         return;
     w->win = win;
     w->comm = MPI_COMM_NULL;
+    w->accinfo = MPIDBG_RMA_ORD_ALL; /* the defaults, until rma_info.c reads the window's info */
     w->base = base;
     w->wsize = size;
     PMPI_Comm_size(comm, &w->size);
@@ -364,6 +365,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         r.op = a->call == MPIDBG_CALL_MPI_Compare_and_swap ? MPIDBG_RMA_OP_CAS : opi ? opi : -2;
         if (a->op == MPI_NO_OP && a->call != MPIDBG_CALL_MPI_Compare_and_swap)
             r.flags |= MPIDBG_RMA_NOOP;
+        r.flags |= w->accinfo; /* the orders and ops this origin promised (rma_info.c) */
     }
     if (w->lock[t] == 2)
         r.flags |= MPIDBG_RMA_EXCL;
@@ -375,13 +377,15 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     r.disp_unit = (int32_t)unit;
     int64_t off = a->target_disp * unit;
     int64_t n = 1;
-    int32_t basic = -1;
+    int32_t basic = -1, esize = 0;
     if (MPIDBG_IS_BUILTIN_TYPE(MPIDBG_H(a->target_type))) {
         blkbuf[0] = off;
         blkbuf[1] = off + a->target_count * ti.size;
         basic = basic_of(MPIDBG_H(a->target_type));
+        /* elements end to end: all but the pair types with a gap */
+        esize = ti.size == ti.extent && ti.size <= INT32_MAX ? (int32_t)ti.size : 0;
     } else {
-        n = mpidbg_go_rma_blocks(MPIDBG_H(a->target_type), a->target_count, blkbuf, MPIDBG_RMA_MAXBLK, &basic);
+        n = mpidbg_go_rma_blocks(MPIDBG_H(a->target_type), a->target_count, blkbuf, MPIDBG_RMA_MAXBLK, &basic, &esize);
         for (int64_t i = 0; i < 2 * n; i++)
             blkbuf[i] += off;
     }
@@ -406,6 +410,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     if (n < 0)
         return;
     r.basic = basic;
+    r.esize = esize;
     r.nblk = (int32_t)n;
     mpidbg_site_code(cx->site, &r.site_off, &r.site_mod);
     struct mpidbg_rma_buf *b = rec_buf(w, mode, t);

@@ -82,6 +82,12 @@ __attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx
  * comm); cx NULL or comm MPI_COMM_NULL: adopted, not checked. */
 __attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size,
                                                              int disp_unit, MPI_Comm comm);
+/* rma_info.c: the window's info as the program gave it at creation or to
+ * MPI_Win_set_info (accumulate_ordering, accumulate_ops). info_pre reads
+ * it before the call (MPI may change the program's info object), win_info
+ * applies it to the window after (after mpidbg_rma_win_new). */
+__attribute__((visibility("hidden"))) void mpidbg_rma_info_pre(MPI_Info info);
+__attribute__((visibility("hidden"))) void mpidbg_rma_win_info(MPI_Win w);
 
 /* mpidbg_rma_due is non-zero while the target-side watch of some window
  * waits for something: every wrapper's exit then calls mpidbg_rma_poll.

@@ -24,10 +24,8 @@
  *              either side, never.
  *
  * Conflict (MPI-4.1 §12.7): a shared byte, at least one of the two writes,
- * and not two accumulate-family operations with the same basic type and
- * the same op (or MPI_NO_OP on one side; MPI_Compare_and_swap counts as
- * MPI_REPLACE); accumulates of one origin are ordered (the default
- * accumulate_ordering) and never conflict with each other.
+ * and not two compatible accumulate-family operations (why_conflict says
+ * which are).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -48,25 +46,72 @@ static int32_t acc_op(const struct mpidbg_rma_rec *r)
     return r->op == MPIDBG_RMA_OP_CAS ? MPIDBG_OP_REPLACE : r->op;
 }
 
+/* acc_reads says whether an accumulate-family record reads its target
+ * bytes, for accumulate_ordering: the fetching ones and MPI_NO_OP. */
+static int acc_reads(const struct mpidbg_rma_rec *r)
+{
+    return (r->flags & MPIDBG_RMA_NOOP) || mpidbg_rma_class(r->call) == MPIDBG_RMA_CLS_FETCH;
+}
+
+/* acc_ordered says whether MPI orders accumulate a before the later b of
+ * the same origin (MPI-4.1 §12.7.2: accumulate_ordering names the orders
+ * kept, write after write, read after write, ...; both were issued under
+ * them). */
+static int acc_ordered(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b)
+{
+    uint32_t ord = a->flags & b->flags;
+    int ar = acc_reads(a), aw = mpidbg_rma_rec_writes(a), br = acc_reads(b), bw = mpidbg_rma_rec_writes(b);
+    return !(aw && bw && !(ord & MPIDBG_RMA_ORD_WAW)) && !(aw && br && !(ord & MPIDBG_RMA_ORD_RAW)) &&
+           !(ar && bw && !(ord & MPIDBG_RMA_ORD_WAR)) && !(ar && br && !(ord & MPIDBG_RMA_ORD_RAR));
+}
+
+/* acc_why returns 0 when two accumulate-family records that share a byte
+ * are compatible, else the variant that says why not (MPI-4.1 §12.7.1:
+ * concurrent accumulates to one location are atomic only with the same
+ * predefined datatype, the op restrictions of accumulate_ops, and "the
+ * outcome of accumulate operations with overlapping types of different
+ * sizes or target displacements is undefined"):
+ *   - different basic types: ACC_BASIC, also from one origin, whose
+ *     accumulates MPI orders "on a per-datatype granularity" only
+ *     (§12.7.2);
+ *   - one origin, the same basic type, and an order accumulate_ordering
+ *     keeps: compatible;
+ *   - elements of the same basic type that overlap without starting at
+ *     the same byte (skew: how far apart the two blocks that share the
+ *     byte start): ACC_ALIGN;
+ *   - MPI_NO_OP against another op: compatible under the default
+ *     accumulate_ops=same_op_no_op, ACC_NO_OP under same_op (from either
+ *     origin's info or the target's, tinfo);
+ *   - different ops: ACC_OP (MPI_Compare_and_swap counts as MPI_REPLACE).
+ * a is the earlier when both have one origin. */
+static int acc_why(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, uint32_t tinfo, int64_t skew)
+{
+    if (a->basic >= 0 && b->basic >= 0 && a->basic != b->basic)
+        return MPIDBG_V_ACC_BASIC;
+    if (a->origin == b->origin && acc_ordered(a, b))
+        return 0;
+    if (a->esize > 0 && a->esize == b->esize && skew % a->esize != 0)
+        return MPIDBG_V_ACC_ALIGN;
+    if ((a->flags | b->flags) & MPIDBG_RMA_NOOP)
+        return ((a->flags | b->flags | tinfo) & MPIDBG_RMA_SAME_OP) ? MPIDBG_V_ACC_NO_OP : 0;
+    return acc_op(a) == acc_op(b) ? 0 : MPIDBG_V_ACC_OP;
+}
+
 /* why_conflict returns 0 when the two records may touch one byte
  * concurrently, else what makes them conflict: the finding's variant
- * (MPIDBG_V_BOTH_WRITE, _WRITES, _ACC_BASIC, _ACC_OP). */
-static int why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive)
+ * (MPIDBG_V_BOTH_WRITE, _WRITES, or acc_why's). a is the earlier when both
+ * have one origin (records of one origin arrive in the order issued);
+ * skew is how far apart the blocks that share the byte start, a's minus
+ * b's; tinfo the target's own window info (MPIDBG_RMA_SAME_OP). */
+static int why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b, int passive, uint32_t tinfo,
+                        int64_t skew)
 {
     int aw = mpidbg_rma_rec_writes(a), bw = mpidbg_rma_rec_writes(b);
     if (!aw && !bw)
         return 0;
     int why = aw && bw ? MPIDBG_V_BOTH_WRITE : MPIDBG_V_WRITES;
-    if (a->kind == MPIDBG_RMA_ACC && b->kind == MPIDBG_RMA_ACC) {
-        if (a->origin == b->origin)
-            return 0; /* accumulate_ordering (default rar,raw,war,waw) orders them */
-        if (a->basic >= 0 && b->basic >= 0 && a->basic != b->basic)
-            why = MPIDBG_V_ACC_BASIC;
-        else if (((a->flags | b->flags) & MPIDBG_RMA_NOOP) || acc_op(a) == acc_op(b))
-            return 0;
-        else
-            why = MPIDBG_V_ACC_OP;
-    }
+    if (a->kind == MPIDBG_RMA_ACC && b->kind == MPIDBG_RMA_ACC && !(why = acc_why(a, b, tinfo, skew)))
+        return 0;
     if (passive) {
         if (a->origin == b->origin)
             /* one process: its own order of calls; a flush or unlock
@@ -95,14 +140,26 @@ int mpidbg_rma_access(const struct mpidbg_rma_rec *r)
     return r->kind == MPIDBG_RMA_ACC ? MPIDBG_ACC_ACC : MPIDBG_ACC_WRITE;
 }
 
+/* elem_start is where the element of a block starting at lo that holds
+ * byte at starts, for elements of e bytes end to end. */
+static int64_t elem_start(int64_t at, int64_t lo, int64_t e)
+{
+    return at - (at - lo) % e;
+}
+
+/* report_conflict: a is the earlier of one origin's two; alo and blo are
+ * where the blocks that share byte at start. */
 static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b,
-                            int64_t at, int why, int epoch)
+                            int64_t at, int why, int epoch, int64_t alo, int64_t blo)
 {
     /* the first is the lower origin, then the earlier call */
-    if (b->origin < a->origin || (b->origin == a->origin && b->sstart < a->sstart)) {
+    if (b->origin < a->origin) {
         const struct mpidbg_rma_rec *t = a;
         a = b;
         b = t;
+        int64_t l = alo;
+        alo = blo;
+        blo = l;
     }
     int ra = w->world[a->origin], rb = w->world[b->origin];
     uint64_t ka = a->site_off ^ ((uint64_t)a->site_mod << 40) ^ (uint64_t)ra << 20;
@@ -120,6 +177,21 @@ static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_re
         ev.flags |= MPIDBG_FLAG_DYNAMIC_WINDOW;
     ev.val = at;
     ev.unit = a->disp_unit;
+    if (a->kind == MPIDBG_RMA_ACC && b->kind == MPIDBG_RMA_ACC) {
+        /* the basic types (datatype.Basic, 0 unknown) and, for ACC_ALIGN,
+         * the element size and how far apart the two elements start */
+        ev.count = a->basic > 0 ? a->basic : 0;
+        ev.count2 = b->basic > 0 ? b->basic : 0;
+        if (why == MPIDBG_V_ACC_ALIGN && a->esize > 0) {
+            int64_t d = elem_start(at, alo, a->esize) - elem_start(at, blo, a->esize);
+            ev.lim = a->esize;
+            ev.at = (uint64_t)(d < 0 ? -d : d);
+        }
+        if (a->origin == b->origin && !acc_ordered(a, b))
+            ev.flags |= MPIDBG_FLAG_ACC_UNORDERED; /* the window's accumulate_ordering leaves them unordered */
+        if ((a->flags | b->flags | w->accinfo) & MPIDBG_RMA_SAME_OP)
+            ev.flags |= MPIDBG_FLAG_SAME_OP;
+    }
     ev.target = w->world[w->rank];
     ev.epoch = epoch;
     ev.nremote = 2;
@@ -190,9 +262,15 @@ static void conflicts(struct mpidbg_rma_win *w, const struct mpidbg_rma_rec **re
                 goto out;
             if (act[j].rec == iv[i].rec)
                 continue;
-            int why = why_conflict(recs[act[j].rec], recs[iv[i].rec], passive);
+            /* the earlier record first: one origin's arrive in the order issued */
+            const struct mpidbg_rma_iv *x = &act[j], *y = &iv[i];
+            if (x->rec > y->rec) {
+                x = &iv[i];
+                y = &act[j];
+            }
+            int why = why_conflict(recs[x->rec], recs[y->rec], passive, w->accinfo, x->lo - y->lo);
             if (why) {
-                report_conflict(w, recs[act[j].rec], recs[iv[i].rec], iv[i].lo, why, epoch);
+                report_conflict(w, recs[x->rec], recs[y->rec], iv[i].lo, why, epoch, x->lo, y->lo);
                 reported++;
             }
         }

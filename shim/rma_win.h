@@ -35,6 +35,15 @@ enum { MPIDBG_RMA_FENCE = 0, MPIDBG_RMA_PSCW = 1, MPIDBG_RMA_PASSIVE = 2, MPIDBG
  * the other one started). */
 #define MPIDBG_RMA_ACQ 8u     /* its origin issued a fetching atomic (Fetch_and_op, Compare_and_swap, Get_accumulate) on the window before it */
 #define MPIDBG_RMA_REL 16u    /* its origin issued an accumulate-family update on the window after it completed */
+/* The window info its origin gave (rma_info.c): the orderings of
+ * accumulate_ordering (MPI-4.1 §12.7.2; all four by default, none for
+ * "none") and accumulate_ops=same_op (§12.2.1; same_op_no_op by default). */
+#define MPIDBG_RMA_ORD_RAR 32u
+#define MPIDBG_RMA_ORD_RAW 64u
+#define MPIDBG_RMA_ORD_WAR 128u
+#define MPIDBG_RMA_ORD_WAW 256u
+#define MPIDBG_RMA_ORD_ALL (MPIDBG_RMA_ORD_RAR | MPIDBG_RMA_ORD_RAW | MPIDBG_RMA_ORD_WAR | MPIDBG_RMA_ORD_WAW)
+#define MPIDBG_RMA_SAME_OP 512u
 /* The op value Compare_and_swap records: it replaces, conditionally. */
 #define MPIDBG_RMA_OP_CAS (-1)
 
@@ -63,6 +72,11 @@ struct mpidbg_rma_rec {
     int64_t disp;        /* target_disp as given, for messages */
     int32_t disp_unit;
     int32_t mode;        /* MPIDBG_RMA_FENCE ... */
+    /* accumulates: the bytes of one element of the basic type, when its
+     * elements lie end to end in each block (0: not known, a pair type
+     * with a gap) */
+    int32_t esize;
+    int32_t pad;
 };
 
 struct mpidbg_rma_blk {
@@ -152,6 +166,7 @@ struct mpidbg_rma_win {
     int *expose, nexpose;   /* the post group, as window ranks */
     int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
     int fence_open;         /* since a fence without MPI_MODE_NOSUCCEED */
+    uint32_t accinfo;       /* MPIDBG_RMA_ORD_* and MPIDBG_RMA_SAME_OP from the window's info at this rank */
     uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
     uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
     /* records per mode, each an array of size buffers (one per target), made when first used */
@@ -200,7 +215,8 @@ struct mpidbg_rma_win {
 #define MPIDBG_RMA_TARGET_MAX ((size_t)64 << 20)
 
 /* The Go side (rma_blocks.go). */
-extern int64_t mpidbg_go_rma_blocks(uint64_t type, int64_t count, int64_t *out, int64_t max, int32_t *basic);
+extern int64_t mpidbg_go_rma_blocks(uint64_t type, int64_t count, int64_t *out, int64_t max, int32_t *basic,
+                                     int32_t *esize);
 
 /* rma.c */
 MPIDBG_RMA_HIDDEN struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win w);

@@ -236,6 +236,7 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_Win_allocate_shared",
     "MPI_Win_create_dynamic",
     "MPI_Win_free",
+    "MPI_Win_set_info",
     "MPI_Put",
     "MPI_Get",
     "MPI_Accumulate",
@@ -7906,6 +7907,9 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Win_create_dynamic(&cx, info, comm, win);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Win_create_dynamic(info, comm, win);
     if (rc == MPI_SUCCESS) {
         mpidbg_post_MPI_Win_create_dynamic(&cx, info, comm, win);
@@ -7940,6 +7944,32 @@ int MPI_Win_free(MPI_Win *win)
     mpidbg_blocked_sync_end(&cx);
     if (rc == MPI_SUCCESS) {
         mpidbg_win_freed(&cx, h_win, s_win);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+/* ---- win-info ----
+ * MPI_Win_set_info. pre: a valid window. post: the hook reads the info keys
+ * the one-sided conflict checks honour (rma_info.c).
+ */
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Win_set_info(win, info);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_set_info, ra);
+    mpidbg_chk_win(&cx, win, "win");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Win_set_info(&cx, win, info);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    int rc = PMPI_Win_set_info(win, info);
+    if (rc == MPI_SUCCESS) {
+        mpidbg_post_MPI_Win_set_info(&cx, win, info);
     }
     mpidbg_leave(&cx);
     return rc;

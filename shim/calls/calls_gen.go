@@ -228,6 +228,7 @@ var names = [...]string{
 	"MPI_Win_allocate_shared",
 	"MPI_Win_create_dynamic",
 	"MPI_Win_free",
+	"MPI_Win_set_info",
 	"MPI_Put",
 	"MPI_Get",
 	"MPI_Accumulate",

@@ -68,6 +68,7 @@ var classes = map[string]string{
 	"op":          "Reduction operations. pre: a valid operation. post: user operations are recorded, freed operations marked.",
 	"win-ctor":    "Window constructors. pre: comm valid. post: the window is recorded with its base, size, displacement unit and group size.",
 	"win-free":    "MPI_Win_free. pre: a valid window; mpidbg_rma_sync_pre ends its epochs (a collective, like a fence). post: freed.",
+	"win-info":    "MPI_Win_set_info. pre: a valid window. post: the hook reads the info keys the one-sided conflict checks honour (rma_info.c).",
 	"rma":         "One-sided communication. pre: window valid; target rank in its group or MPI_PROC_NULL; counts, origin and target datatypes (committed); origin buffers not NULL with data, disjoint from the result buffer, not in conflict with pending operations. Then the operation goes to mpidbg_rma_issue (rma_issue.c), which issues it or lets the forcing mode hold it, and to the race checks (rma.c).",
 	"rma-req":     "Request-based one-sided communication. pre: as the plain form, and the request variable must not hold an active request. post: the request is recorded (kind rma), its origin buffers pending.",
 	"rma-sync":    "One-sided synchronisation and window queries. pre: window valid; ranks in its group; then mpidbg_rma_sync_pre (rma.c: the forcing mode issues what the call requires, tracked buffers it completes are released). post: mpidbg_rma_sync_post with the return code (epochs, conflicts).",
