@@ -32,17 +32,27 @@ names the first pair of elements that collide and their type-tree paths.`},
 })
 
 // bufferOverlap: Count x Handle at Addr is this call's buffer, Count2 x
-// Handle2 at Addr2 the pending operation's (RelatedCall), At the first
-// shared byte; the variant says who writes.
+// Handle2 at Addr2 the pending operation's (RelatedCall: a nonblocking or
+// persistent operation, or a one-sided one), At the first shared byte;
+// the variant says who writes.
 var bufferOverlap = register(Check{
 	Entry: Entry{ID: "buffer-overlap", Category: CatOverlap, Severity: SevError,
 		Title: "the buffer of a new operation overlaps the buffer of an operation still in progress, and one of them receives",
-		Rule:  "MPI-4.1 §3.7.2: a receive buffer must not be accessed, and a send buffer not written, until the operation completes",
+		Rule:  "MPI-4.1 §3.7.2: a receive buffer must not be accessed, and a send buffer not written, until the operation completes; §12.3: the origin buffer of a one-sided operation must not be updated, and the buffer a get writes not accessed, until the operation completes at the origin",
 		Doc: `A pending MPI_Irecv (or nonblocking collective, or persistent receive)
 owns its buffer until it completes. A second operation that writes into the
 same bytes, or reads bytes the first will write, races with it: the result
 depends on timing and on the MPI library. Only bytes the datatypes actually
-touch count, so interleaved strided buffers (halo columns) are fine.`},
+touch count, so interleaved strided buffers (halo columns) are fine.
+
+One-sided operations count too, from the call until the call that
+completes them at the origin (MPI_Win_fence, MPI_Win_complete,
+MPI_Win_unlock, MPI_Win_flush(_local) and their _all forms; the request of
+MPI_Rget and friends): two MPI_Gets into the same origin bytes in one
+epoch, an MPI_Irecv or MPI_Recv into the buffer of a pending MPI_Get, an
+MPI_Send from it, a receive into the origin buffer of a pending MPI_Put.
+Two operations that only read a buffer (two puts, a put and a send) do
+not conflict.`},
 	Message: func(m *Message) {
 		other := m.RelatedCall
 		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)

@@ -219,6 +219,7 @@ static void win_free(struct mpidbg_rma_win *w)
     free(w->access);
     free(w->expose);
     free(w->trk);
+    mpidbg_rma_pending_drop(w);
     free(w->acc);
     mpidbg_rma_passive_drop(w);
     free(w->sreq);
@@ -298,6 +299,7 @@ static void release(struct mpidbg_rma_win *w, int target)
     if (n)
         mpidbg_track_remove_n(ids, n);
     w->ntrk = k;
+    mpidbg_rma_pending_release(w, target);
 }
 
 /* ---- records ---- */
@@ -430,8 +432,10 @@ void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
     mpidbg_rma_lock();
     struct mpidbg_rma_win *w = mpidbg_rma_win_of(a->win);
     if (w) {
-        if (!a->request)
+        if (!a->request) {
             origin_track(cx, w, a);
+            mpidbg_rma_pending_add(cx, w, a);
+        }
         if (mpidbg_rma_class(a->call) == MPIDBG_RMA_CLS_FETCH)
             w->pacq = 1; /* an atomic read: perhaps of a flag another rank set */
         if (w->xon)

@@ -175,6 +175,9 @@ struct mpidbg_rma_win {
     /* origin buffers handed to the tracker */
     struct mpidbg_rma_trk *trk;
     int ntrk, trkcap;
+    /* origin and result buffers pending until completion (rma_pending.c) */
+    struct mpidbg_rma_pend **pend, **pfree;
+    int npend, nfree, pcap;
     /* the target's own accesses to window memory (fence, exposure epochs) */
     int log_id;                      /* the tracker's log range, 0 none */
     uint64_t epochs;                 /* fence and exposure epochs opened so far (the watch samples them) */
@@ -256,6 +259,16 @@ MPIDBG_RMA_HIDDEN void mpidbg_rma_report_target(struct mpidbg_rma_win *w, const 
 /* mpidbg_rma_access says what a record does to the target's bytes
  * (enum mpidbg_access), for the findings' words. rma_epoch.c. */
 MPIDBG_RMA_HIDDEN int mpidbg_rma_access(const struct mpidbg_rma_rec *r);
+
+/* rma_pending.c: the buffers of an operation without a request become
+ * pending buffers (pending.c) from the call (add) until the call that
+ * completes it at the origin (release, for the operations to target; -1:
+ * all); drop: release all and free, with the window. */
+struct mpidbg_cx;
+struct mpidbg_rma;
+MPIDBG_RMA_HIDDEN void mpidbg_rma_pending_add(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct mpidbg_rma *a);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_pending_release(struct mpidbg_rma_win *w, int target);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_pending_drop(struct mpidbg_rma_win *w);
 
 /* rma_passive.c: the target's own accesses against passive-target epochs.
  * arm: watch the window memory from now (sampled); disarm: collect what

@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
 		MPI_Win_fence(0, win);
 		for (int t = 0; t < size; t++) {
 			MPI_Put(out, 4, MPI_INT, t, 4 * rank, 4, MPI_INT, win);
-			MPI_Get(in, 1, MPI_INT, t, 32 + rank, 1, MPI_INT, win);
+			MPI_Get(&in[t], 1, MPI_INT, t, 32 + rank, 1, MPI_INT, win); /* one result each: two pending gets must not write one buffer */
 			MPI_Accumulate(&one, 1, MPI_INT, t, 48, 1, MPI_INT, MPI_SUM, win);
 			MPI_Accumulate(&one, 1, MPI_INT, t, 49, 1, MPI_INT, MPI_SUM, win);
 		}
