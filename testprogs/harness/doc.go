@@ -150,7 +150,10 @@
 //     are error findings); anything else means a rank died under the shim.
 //     A program that wants "deadlock" or "potential-deadlock" may end with
 //     any status (mpidbg ends the job after the report), as long as it
-//     ends by itself within the time limit and writes its report.
+//     ends by itself within the time limit and writes its report. A job
+//     that stops after a collective mismatch without a deadlock (every
+//     rank waits in the collective that reported it) is ended by mpidbg
+//     too, with exit status 1.
 //
 // A correct program that calls MPI_Win_* runs a second time, as the
 // subtest NAME_nasty, with --nasty --nasty-seed=1: the forcing mode holds,
@@ -181,9 +184,16 @@
 // has 2 cores), each with a time limit (-harness.timeout, default 60s)
 // after which the whole job is terminated: SIGTERM to mpidbg's process
 // group (mpiexec cleans up its ranks), then SIGKILL to every process the
-// run started. A deadlock
-// program ends well before: mpidbg reports after --deadlock-timeout (2s)
-// and ends the job itself.
+// run started. A program that may hang has a limit of its own, its
+// deadlock timeout (--deadlock-timeout in its flags, else mpidbg's 2s)
+// plus -harness.hang-slack (default 10s): a bug program declared
+// "// native: hangs" (for the library at hand) or wanting deadlock,
+// potential-deadlock or a collective-* finding. mpidbg must end such a
+// job itself within its deadlock timeout of the last change (the
+// deadlock's report, or the note that the ranks wait where they
+// reported an error); one still running past the limit fails with "a
+// hang outlived mpidbg's report". Each such run logs how long it took
+// (-v).
 //
 // Environment:
 //

@@ -21,6 +21,7 @@ type runResult struct {
 	stdout, stderr []byte
 	exit           int // -1: killed or not started
 	timedOut       bool
+	took           time.Duration // until the job ended (or was killed)
 }
 
 // run starts argv in dir, in its own process group, and kills the whole
@@ -29,7 +30,13 @@ type runResult struct {
 // after a grace period, SIGKILL to the group and to every descendant
 // seen.
 func run(dir string, argv ...string) runResult {
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	return runFor(*timeout, dir, argv...)
+}
+
+// runFor is run with a time limit of its own.
+func runFor(limit time.Duration, dir string, argv ...string) runResult {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
@@ -57,7 +64,7 @@ func run(dir string, argv ...string) runResult {
 	}
 	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
-	res := runResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exit: -1, timedOut: ctx.Err() != nil}
+	res := runResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), exit: -1, timedOut: ctx.Err() != nil, took: time.Since(start)}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPlanted runs every program under mpidbg and compares its findings
@@ -60,13 +61,21 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpi", tools.name, "--mpiexec", tools.exec,
 		"--shim", tools.shim, "--json", out}
 	argv = append(append(argv, flags...), exe)
-	res := run(dir, argv...)
+	limit, budget := limitFor(p, flags)
+	res := runFor(limit, dir, argv...)
 	details := func() string {
 		return fmt.Sprintf("%s\nmpidbg exit status %d\n--- program output:\n%s\n--- mpidbg report and errors:\n%s",
 			strings.Join(argv, " "), res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
 	}
+	if res.timedOut && budget {
+		t.Fatalf("%s: still running %v after it started, past its deadlock timeout of %v (plus %v of -harness.hang-slack): a hang outlived mpidbg's report; killed\n%s",
+			p.file, limit, deadlockTimeout(flags), *hangSlack, details())
+	}
 	if res.timedOut {
 		t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
+	}
+	if budget {
+		t.Logf("%s: mpidbg ended after %v (budget %v)", p.file, res.took.Round(10*time.Millisecond), limit)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
