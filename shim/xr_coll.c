@@ -36,6 +36,13 @@
 
 enum { V_KIND, V_ROOT, V_OP, V_SIGA, V_SIGB, V_COUNTS, V_PACKED, V_CLOCK, NV };
 
+/* A v/w collective's block to or from one peer: what this rank sends it
+ * and what this rank expects from it (count and signature digest; count
+ * -1: none). */
+struct blk {
+    int64_t sc, sh, ec, eh;
+};
+
 struct xc_state {
     MPI_Request r;
     int64_t v[2 * NV];   /* in: this rank's entries and their negations; out: minima and negated maxima */
@@ -44,6 +51,12 @@ struct xc_state {
     uint64_t site;
     int32_t call, pad;
     struct mpidbg_cobj *co;
+    /* nonblocking and persistent v/w forms: the blocks, exchanged at the
+     * call with MPI_Ialltoall (rb), compared at completion */
+    int32_t done;         /* the agreement is finished */
+    int32_t paired;       /* it found the same collective and root everywhere */
+    MPI_Request rb;       /* MPI_REQUEST_NULL: no exchange */
+    struct blk *out, *in; /* this rank's blocks, and those the peers sent it */
 };
 
 static int is_packed(MPI_Datatype t)
@@ -240,9 +253,11 @@ out:
 }
 
 /* agree looks at the allreduce's result: v holds minima, then the
- * negated maxima. */
-static void agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site,
-                  int call)
+ * negated maxima. It returns whether every rank called the same
+ * collective with the same root, so that the blocks of a v/w form can be
+ * paired. */
+static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site,
+                 int call)
 {
     int64_t maxclock = -res[NV + V_CLOCK];
     if ((uint64_t)maxclock > mpidbg_xr_clock)
@@ -259,6 +274,7 @@ static void agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *min
         same = 0;
     if (!same && mpidbg_enabled(MPIDBG_F_COLLECTIVE_MISMATCH))
         disagree(co, mine, xc, site, call);
+    return res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT];
 }
 
 /* pairing is the first block pairwise found unpaired: what is sent and
@@ -268,6 +284,11 @@ struct pairing {
     int32_t index, peer;
 };
 static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct pairing *pr);
+static void report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
+                         const struct pairing *pr);
+static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct blk *out);
+static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, const struct blk *out, const struct blk *in,
+                       struct pairing *pr);
 
 void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
 {
@@ -304,7 +325,25 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         s->site = cx->site;
         s->call = cx->call;
         s->co = co;
+        s->rb = MPI_REQUEST_NULL;
         memcpy(s->mine, mine, sizeof mine);
+        /* The v/w forms' blocks go now, in the order of the program's
+         * collectives, which every rank follows: exchanged at completion
+         * they would interleave differently with later agreements on
+         * different ranks. MPI_Ialltoall for every v/w form, so that two
+         * ranks calling different ones still exchange alike. */
+        if (is_v(xc->kind) && !co->inter && mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
+            s->out = calloc((size_t)co->size, sizeof *s->out);
+            s->in = calloc((size_t)co->size, sizeof *s->in);
+            if (s->out && s->in && blocks_of(co, xc, s->out) &&
+                PMPI_Ialltoall(s->out, 4, MPI_INT64_T, s->in, 4, MPI_INT64_T, co->xr, &s->rb) != MPI_SUCCESS)
+                s->rb = MPI_REQUEST_NULL;
+            if (s->rb == MPI_REQUEST_NULL) {
+                free(s->out);
+                free(s->in);
+                s->out = s->in = NULL;
+            }
+        }
         cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
         return;
     }
@@ -324,31 +363,14 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
             for (int i = 0; i < co->size; i++)
                 if (flags[i])
                     flags[k++] = mpidbg_xr_world_of(co, i);
-            if (k) {
-                struct mpidbg_cx rcx;
-                memset(&rcx, 0, sizeof rcx);
-                rcx.call = cx->call;
-                rcx.site = cx->site;
-                struct mpidbg_ev ev;
-                mpidbg_ev_init(&ev, &rcx, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, NULL);
-                ev.variant = MPIDBG_V_PAIRS;
-                ev.related_call = xc->kind; /* the blocking form: MPI_Gatherv for MPI_Igatherv */
-                ev.handle = co->handle;
-                ev.ranks = flags;
-                ev.nranks = k;
-                if (bad) {
-                    ev.flags = MPIDBG_FLAG_FOUND_HERE;
-                    ev.val = pr.sends;
-                    ev.lim = pr.recvs;
-                    ev.count = pr.index;
-                    ev.peer = pr.peer;
-                }
-                mpidbg_report(&rcx, &ev);
-            }
+            if (k)
+                report_pairs(co, cx->site, cx->call, xc->kind, flags, k, bad, &pr);
         }
         free(flags);
     }
 }
+
+static int finish(struct xc_state *s, int wait);
 
 int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Request *req)
 {
@@ -367,10 +389,51 @@ int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Reque
         return rc;
     }
     /* no request to wait with: finish now */
-    if (PMPI_Wait(&s->r, MPI_STATUS_IGNORE) == MPI_SUCCESS)
-        agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+    if (finish(s, 1) != 1)
+        return rc; /* left in flight: MPI writes into s */
+    free(s->out);
+    free(s->in);
     free(s);
     return rc;
+}
+
+/* step waits for (or tests) r; 1 when it is complete. */
+static int step(MPI_Request *r, int wait)
+{
+    int done = 0;
+    if (wait)
+        return PMPI_Wait(r, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    if (PMPI_Test(r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return 0;
+    return done;
+}
+
+/* finish takes s as far as it can: the agreement, then the blocks; 1
+ * when s is done with and may be freed. A v/w form whose ranks called
+ * different collectives or roots leaves its exchange unfinished (a rank
+ * that called another collective never joins it): s stays allocated,
+ * since MPI may still write into it. */
+static int finish(struct xc_state *s, int wait)
+{
+    if (!s->done) {
+        if (!step(&s->r, wait))
+            return 0;
+        s->done = 1;
+        s->paired = agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+    }
+    if (s->rb == MPI_REQUEST_NULL)
+        return 1;
+    if (!s->paired)
+        return -1;
+    if (!step(&s->rb, wait))
+        return 0;
+    s->rb = MPI_REQUEST_NULL;
+    struct pairing pr = {0};
+    if (pair_blocks(s->co, s->xc.kind, s->xc.root, s->out, s->in, &pr)) {
+        int32_t me = mpidbg_world_rank;
+        report_pairs(s->co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
+    }
+    return 1;
 }
 
 void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
@@ -378,16 +441,14 @@ void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
     struct xc_state *s = o ? o->xc : NULL;
     if (!s)
         return;
-    int done = 0;
-    if (wait) {
-        done = PMPI_Wait(&s->r, MPI_STATUS_IGNORE) == MPI_SUCCESS;
-    } else if (PMPI_Test(&s->r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-        done = 0;
-    }
-    if (!done)
+    int f = finish(s, wait);
+    if (!f)
         return;
     o->xc = NULL;
-    agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+    if (f < 0)
+        return; /* left in flight: MPI writes into s */
+    free(s->out);
+    free(s->in);
     free(s);
 }
 
@@ -473,4 +534,127 @@ out:
     free(p);
     free(q);
     return bad;
+}
+
+/* report_pairs reports that the blocks of a v/w collective do not pair
+ * up, found by ranks (world ranks); bad: this rank is one of them, and pr
+ * says where. */
+static void report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
+                         const struct pairing *pr)
+{
+    struct mpidbg_cx rcx;
+    memset(&rcx, 0, sizeof rcx);
+    rcx.call = call;
+    rcx.site = site;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, &rcx, MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, NULL);
+    ev.variant = MPIDBG_V_PAIRS;
+    ev.related_call = kind; /* the blocking form: MPI_Gatherv for MPI_Igatherv */
+    ev.handle = co->handle;
+    ev.ranks = ranks;
+    ev.nranks = nranks;
+    if (bad) {
+        ev.flags = MPIDBG_FLAG_FOUND_HERE;
+        ev.val = pr->sends;
+        ev.lim = pr->recvs;
+        ev.count = pr->index;
+        ev.peer = pr->peer;
+    }
+    mpidbg_report(&rcx, &ev);
+}
+
+/* ---- the nonblocking and persistent v and w forms ----
+ * Each rank writes, for every peer, what it sends that peer and what it
+ * expects from it, at the call (the arrays need not outlive it); one
+ * MPI_Ialltoall gives each rank its peers' view, compared when the
+ * request completes and the agreement says the ranks called the same
+ * collective with the same root. The comparisons are the blocking
+ * forms' (pairwise): the sender's for MPI_Igatherv, the receiver's for
+ * the others. Only the ranks that find a mismatch report it: gathering
+ * who did would take another exchange. */
+
+/* blocks_of fills out (size entries); 0 when there is nothing to pair
+ * (MPI_PACKED matches any signature of its size). */
+static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct blk *out)
+{
+    int n = co->size, me = co->rank;
+    if (is_packed(xc->stype) || is_packed(xc->rtype))
+        return 0;
+    for (int j = 0; j < n; j++)
+        out[j] = (struct blk){-1, 0, -1, 0};
+    int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
+    int root = xc->root;
+    switch (xc->kind) {
+    case MPIDBG_CALL_MPI_Gatherv:
+        if (root < 0 || root >= n)
+            return 0;
+        if (!(me == root && sin))
+            out[root].sc = xc->scount, out[root].sh = sig(xc->stype, xc->scount);
+        if (me == root)
+            for (int i = 0; i < n; i++) {
+                int64_t c = count_at(xc->rcounts, xc->rcelem, i);
+                out[i].ec = c, out[i].eh = sig(xc->rtype, c);
+            }
+        break;
+    case MPIDBG_CALL_MPI_Scatterv:
+        if (root < 0 || root >= n)
+            return 0;
+        if (me == root)
+            for (int j = 0; j < n; j++) {
+                int64_t c = count_at(xc->scounts, xc->scelem, j);
+                out[j].sc = c, out[j].sh = sig(xc->stype, c);
+            }
+        if (!(me == root && rin))
+            out[root].ec = xc->rcount, out[root].eh = sig(xc->rtype, xc->rcount);
+        break;
+    case MPIDBG_CALL_MPI_Allgatherv: {
+        int64_t c = sin ? count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
+        int64_t h = sin ? sig(xc->rtype, c) : sig(xc->stype, c);
+        for (int j = 0; j < n; j++) {
+            int64_t rc = count_at(xc->rcounts, xc->rcelem, j);
+            out[j] = (struct blk){c, h, rc, sig(xc->rtype, rc)};
+        }
+        break;
+    }
+    case MPIDBG_CALL_MPI_Alltoallv:
+    case MPIDBG_CALL_MPI_Alltoallw:
+        for (int j = 0; j < n; j++) {
+            int w = xc->kind == MPIDBG_CALL_MPI_Alltoallw;
+            const void *cs = sin ? xc->rcounts : xc->scounts;
+            size_t ce = sin ? xc->rcelem : xc->scelem;
+            MPI_Datatype st = w ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
+            MPI_Datatype rt = w ? xc->rtypes[j] : xc->rtype;
+            int64_t c = count_at(cs, ce, j), rc = count_at(xc->rcounts, xc->rcelem, j);
+            out[j] = (struct blk){c, sig(st, c), rc, sig(rt, rc)};
+        }
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* pair_blocks compares this rank's blocks (out) with what its peers sent
+ * it (in): 1 and pr at the first that does not pair. */
+static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, const struct blk *out, const struct blk *in,
+                       struct pairing *pr)
+{
+    int n = co->size, me = co->rank;
+    if (kind == MPIDBG_CALL_MPI_Gatherv) {
+        /* the sender: what it sends against what the root expects of it */
+        if (root < 0 || root >= n || out[root].sc < 0 || in[root].ec < 0 || out[root].sh == in[root].eh)
+            return 0;
+        *pr = (struct pairing){out[root].sc, in[root].ec, me, -1};
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (out[i].ec < 0 || in[i].sc < 0 || out[i].eh == in[i].sh)
+            continue;
+        if (kind == MPIDBG_CALL_MPI_Scatterv)
+            *pr = (struct pairing){in[i].sc, out[i].ec, me, -1};
+        else
+            *pr = (struct pairing){in[i].sc, out[i].ec, i, mpidbg_xr_world_of(co, i)};
+        return 1;
+    }
+    return 0;
 }
