@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,27 @@ int tr_in_data(const struct tr_range *r, uint64_t addr)
 
 /* ---- adding and removing ranges ---- */
 
+/* A log-mode range's log is written by the fault handler, so it lives in
+ * a mapping of its own: from malloc it could share a page with a buffer
+ * the tracker protects (the window memory it logs, when that is small),
+ * and a fault inside the handler is fatal. */
+static size_t log_bytes(uint32_t cap)
+{
+    return ((size_t)cap * sizeof(struct mpidbg_tr_access) + TR_PAGE - 1) & TR_PMASK;
+}
+
+static struct mpidbg_tr_access *log_alloc(uint32_t cap)
+{
+    void *p = mmap(NULL, log_bytes(cap), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void log_free(struct mpidbg_tr_access *log, uint32_t cap)
+{
+    if (log)
+        munmap(log, log_bytes(cap));
+}
+
 static int slot_of(int id, struct tr_range **rp)
 {
     int slot = (id & 0x3fff) - 1;
@@ -419,7 +441,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     r->loglost = 0;
     if (mode == MPIDBG_TR_LOG) {
         r->logcap = w->logcap > 0 ? (uint32_t)w->logcap : 4096;
-        r->log = calloc(r->logcap, sizeof *r->log);
+        r->log = log_alloc(r->logcap);
         if (!r->log)
             r->logcap = 0;
     }
@@ -456,7 +478,7 @@ refuse:
 static int release(struct tr_range *r, int slot, int apply)
 {
     int one = 1, took = 0;
-    __atomic_store_n(&r->state, R_OFF, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->state, R_OFF, __ATOMIC_SEQ_CST);
     tr_hw_remove(r);
     if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (apply)
@@ -465,7 +487,11 @@ static int release(struct tr_range *r, int slot, int apply)
             tr_update(r->plo, r->phi, r->mode, -1, -1);
         took = 1;
     }
-    free(r->log);
+    /* a handler on another thread that pinned it before it went off is
+     * done in microseconds (it never blocks) */
+    while (__atomic_load_n(&r->users, __ATOMIC_SEQ_CST) > 0)
+        sched_yield();
+    log_free(r->log, r->logcap);
     r->log = NULL;
     r->logcap = 0;
     __atomic_store_n(&r->state, R_FREE, __ATOMIC_RELEASE);

@@ -22,6 +22,13 @@
  *
  * Async-signal-safe: no locks, no allocation, no Go; atomics, mprotect,
  * and the thread's own TLS (which the tracker never protects).
+ *
+ * Never fatal (docs/races.md, "The fault handler"): the handler touches
+ * no memory the tracker may protect (track_int.h), and a fault is passed
+ * on to the previous handler only when it cannot be the tracker's: its
+ * page is not in the table, was not in it before the last rebuild, and
+ * the same access faulted again with no protection changed by the
+ * tracker in between.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -135,11 +142,69 @@ static __thread struct {
     uint64_t page[STEP_PAGES];
 } step __attribute__((tls_model("initial-exec")));
 
+static int stepping(uint64_t page)
+{
+    for (int i = 0; i < step.n; i++)
+        if (step.page[i] == page)
+            return 1;
+    return 0;
+}
+
 #define REPEAT_LIMIT 64
 static __thread struct {
     uint64_t addr, pc;
     int n;
 } last __attribute__((tls_model("initial-exec")));
+
+/* ---- faults on pages the table does not hold ----
+ * Such a fault is the program's own (a store to .rodata, a guard page),
+ * or the tracker's after all: another thread gave the page its
+ * protection back (and a rebuild took it out of the table) between the
+ * fault and this handler, or a handler that raced with that rebuild
+ * protected it again. Chaining the latter to the previous handler would
+ * kill a correct program, so the access is retried first: a page that
+ * was in the table before the last rebuild gets its protection back
+ * here; any other retry that faults again at the same place, with no
+ * protection changed by the tracker in between (tr_pgen), cannot be the
+ * tracker's. */
+#define UNKNOWN_TRIES 8
+static __thread struct {
+    uint64_t addr, pc, gen;
+    int n;
+} odd __attribute__((tls_model("initial-exec")));
+
+/* retry_unknown: 1 to return and let the access run again, 0 to chain */
+static int retry_unknown(uint64_t page, uint64_t addr, uint64_t pc)
+{
+    if (odd.addr != addr || odd.pc != pc) {
+        odd.addr = addr;
+        odd.pc = pc;
+        odd.n = 0;
+        odd.gen = ~0ull;
+    }
+    if (++odd.n > UNKNOWN_TRIES) {
+        odd.addr = odd.pc = 0;
+        return 0;
+    }
+    int orig = 0, was = tr_page_was(page, &orig);
+    if (was < 0)
+        return 1; /* a rebuild is under way: look again after it */
+    if (was > 0 && odd.n == 1) {
+        tr_mprotect(page, TR_PAGE, orig);
+        if (tr_page_find(page)) /* watched again meanwhile: as the table says */
+            tr_apply(page, page + TR_PAGE, 1);
+        tr_stat(MPIDBG_TRS_MPROTECT);
+        odd.gen = __atomic_load_n(&tr_pgen, __ATOMIC_SEQ_CST);
+        return 1;
+    }
+    uint64_t gen = __atomic_load_n(&tr_pgen, __ATOMIC_SEQ_CST);
+    if (gen == odd.gen) {
+        odd.addr = odd.pc = 0;
+        return 0;
+    }
+    odd.gen = gen;
+    return 1;
+}
 
 static void chain(int sig, siginfo_t *si, void *ctx, const struct sigaction *old)
 {
@@ -189,9 +254,9 @@ static void open_run(uint64_t page)
             __atomic_store_n(&q->cur, orig, __ATOMIC_RELAXED);
     }
     int e = errno;
-    if (mprotect((void *)(uintptr_t)lo, hi - lo, orig) != 0 && hi - lo > TR_PAGE) {
+    if (tr_mprotect(lo, hi - lo, orig) != 0 && hi - lo > TR_PAGE) {
         /* part of the run went (unmapped while watched): the faulting page alone */
-        mprotect((void *)(uintptr_t)page, TR_PAGE, orig);
+        tr_mprotect(page, TR_PAGE, orig);
         lo = page;
         hi = page + TR_PAGE;
     }
@@ -201,7 +266,7 @@ static void open_run(uint64_t page)
 }
 
 /* the range holding addr whose mode forbids this access of the program,
- * else NULL */
+ * else NULL; not pinned (find_pinned) */
 static struct tr_range *find_range(uint64_t addr, int write)
 {
     struct tr_range *hit = NULL;
@@ -220,6 +285,24 @@ static struct tr_range *find_range(uint64_t addr, int write)
     return hit;
 }
 
+/* find_pinned is find_range with the range pinned (tr_pin): NULL when
+ * none holds addr, or when the ranges found kept going away */
+static struct tr_range *find_pinned(uint64_t addr, int write)
+{
+    for (int i = 0; i < 4; i++) {
+        struct tr_range *r = find_range(addr, write);
+        if (!r)
+            return NULL;
+        if (!tr_pin(r))
+            continue;
+        /* its slot may hold another range by now */
+        if (tr_in_range(r, addr) && (r->mode != MPIDBG_TR_STORES || write))
+            return r;
+        tr_unpin(r);
+    }
+    return NULL;
+}
+
 /* lib_access: the library touched addr; returns 1 when a range holds it,
  * and marks every such range moved when it wrote */
 static int lib_access(uint64_t addr, int write)
@@ -232,10 +315,71 @@ static int lib_access(uint64_t addr, int write)
             continue;
         if (!write)
             return 1;
-        any = 1;
-        __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+        if (!tr_pin(r)) /* gone meanwhile: its slot may hold a new range already */
+            continue;
+        if (tr_in_range(r, addr)) {
+            any = 1;
+            __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+        }
+        tr_unpin(r);
     }
     return any;
+}
+
+/* ---- words the owners of ranges keep ----
+ * mpidbg_tr_what.tag and .stalled point into the owner's memory (a
+ * window's state, on the heap), which may share a page with a buffer the
+ * tracker protects: the window memory itself, when it is small. A fault
+ * inside this handler would be fatal, so such a page is opened the way a
+ * step opens one, for the one access. (What still races with a writer
+ * on another thread ends in a nested fault in the shim's code, which
+ * SA_NODEFER lets through to this handler as a library access.) */
+
+/* owner_page_shut: the page of an owner's word (q: its entry, NULL when
+ * the tracker never watched it) must be opened for an access that needs
+ * protection need; 0 when it is accessible as it is */
+static int owner_page_shut(uint64_t page, const struct tr_page *q, int need)
+{
+    if (!q || stepping(page))
+        return 0;
+    return (tr_page_want(q) & need) != need || (__atomic_load_n(&q->cur, __ATOMIC_RELAXED) & need) != need;
+}
+
+static void owner_open(uint64_t page, struct tr_page *q)
+{
+    __atomic_fetch_add(&q->steppers, 1, __ATOMIC_SEQ_CST);
+    tr_apply(page, page + TR_PAGE, 1);
+}
+
+static void owner_close(uint64_t page, struct tr_page *q)
+{
+    __atomic_fetch_sub(&q->steppers, 1, __ATOMIC_SEQ_CST);
+    tr_apply(page, page + TR_PAGE, 1);
+}
+
+static uint64_t owner_load(const uint64_t *a)
+{
+    uint64_t page = (uint64_t)(uintptr_t)a & TR_PMASK;
+    struct tr_page *q = tr_page_find(page);
+    if (!owner_page_shut(page, q, PROT_READ))
+        return __atomic_load_n(a, __ATOMIC_RELAXED);
+    owner_open(page, q);
+    uint64_t v = __atomic_load_n(a, __ATOMIC_RELAXED);
+    owner_close(page, q);
+    return v;
+}
+
+static void owner_store(int32_t *a, int32_t v)
+{
+    uint64_t page = (uint64_t)(uintptr_t)a & TR_PMASK;
+    struct tr_page *q = tr_page_find(page);
+    if (!owner_page_shut(page, q, PROT_READ | PROT_WRITE)) {
+        __atomic_store_n(a, v, __ATOMIC_RELAXED);
+        return;
+    }
+    owner_open(page, q);
+    __atomic_store_n(a, v, __ATOMIC_RELAXED);
+    owner_close(page, q);
 }
 
 /* stall_logs tells the owners of the log-mode ranges on a page that the
@@ -247,8 +391,11 @@ static void stall_logs(uint64_t page)
         struct tr_range *r = &tr_ranges[i];
         if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || r->mode != MPIDBG_TR_LOG || !r->w.stalled)
             continue;
-        if (r->lo < page + TR_PAGE && r->hi > page)
-            __atomic_store_n(r->w.stalled, 1, __ATOMIC_RELAXED);
+        if (!tr_pin(r))
+            continue;
+        if (r->mode == MPIDBG_TR_LOG && r->w.stalled && r->lo < page + TR_PAGE && r->hi > page)
+            owner_store(r->w.stalled, 1);
+        tr_unpin(r);
     }
 }
 
@@ -289,15 +436,18 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         chain(sig, si, ctx, &old_segv);
         return;
     }
+    int e = errno;
     uint64_t addr = (uint64_t)(uintptr_t)si->si_addr, page = addr & TR_PMASK;
+    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
     struct tr_page *p = tr_page_find(page);
     if (!p) {
-        chain(sig, si, ctx, &old_segv);
+        int again = retry_unknown(page, addr, pc);
+        errno = e;
+        if (!again)
+            chain(sig, si, ctx, &old_segv);
         return;
     }
-    int e = errno;
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-    uint64_t pc = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
 
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
         /* the library (or the shim) moving data */
@@ -333,7 +483,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         if (last.n > REPEAT_LIMIT / 2) {
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             __atomic_store_n(&p->cur, p->orig, __ATOMIC_RELAXED);
-            mprotect((void *)(uintptr_t)page, TR_PAGE, p->orig);
+            tr_mprotect(page, TR_PAGE, p->orig);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
             errno = e;
             return;
@@ -344,7 +494,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         last.n = 0;
     }
 
-    struct tr_range *r = find_range(addr, write);
+    struct tr_range *r = find_pinned(addr, write);
     if (r && r->mode == MPIDBG_TR_LOG) {
         uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
         if (r->log && i < r->logcap) {
@@ -354,22 +504,24 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
                 if (ra && !tr_pc_is_libc(ra))
                     at = ra - 1;
             }
+            /* the step first: it opens the page, where the owner's tag may lie */
+            start_step(p, page, uc);
             r->log[i].addr = addr;
             r->log[i].pc = at;
             r->log[i].clock = mpidbg_xr_clock;
-            r->log[i].tag = r->w.tag ? *r->w.tag : 0;
+            r->log[i].tag = r->w.tag ? owner_load(r->w.tag) : 0;
             r->log[i].write = write;
-            r->log[i].pad = 1; /* written */
-            start_step(p, page, uc);
+            __atomic_store_n(&r->log[i].pad, 1, __ATOMIC_RELEASE); /* written */
         } else {
             /* the log is full: say so, and stop paying for this page until the next exit */
             __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
             if (r->w.stalled)
-                __atomic_store_n(r->w.stalled, 1, __ATOMIC_RELAXED);
+                owner_store(r->w.stalled, 1);
             __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
             tr_apply(page, page + TR_PAGE, 1);
             tr_queue_open(page, page + TR_PAGE);
         }
+        tr_unpin(r);
         errno = e;
         return;
     }
@@ -387,6 +539,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
                 tr_update(r->plo, r->phi, r->mode, -1, 0);
             }
         }
+        tr_unpin(r);
         /* the access runs again; other ranges on the page may still catch it */
         errno = e;
         return;
@@ -440,6 +593,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 void tr_progress(void)
 {
     last.n = 0;
+    odd.addr = odd.pc = 0;
 }
 
 int tr_handlers_ours(void)
@@ -455,10 +609,15 @@ void tr_faults_init(void)
     dl_iterate_phdr(text_cb, (void *)self);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    /* SA_NODEFER: a fault inside the handler (an owner's word on a page
+     * another thread protected a moment ago) comes back to it as the
+     * shim's access, which opens the page, instead of killing the
+     * process, as a fault with SIGSEGV blocked does */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sa.sa_sigaction = on_segv;
     sigaction(SIGSEGV, &sa, &old_segv);
+    sa.sa_flags &= ~SA_NODEFER;
     sa.sa_sigaction = on_trap;
     sigaction(SIGTRAP, &sa, &old_trap);
 }

@@ -8,8 +8,18 @@
  * with atomics and change only atomic fields, page protections and the
  * two lock-free rings. Whatever interleaving they meet, the worst
  * outcome is a page watched a little longer or shorter than it should be
- * (a missed report); a fault on a page the tracker knows is never passed
- * on to the next handler (that would crash the program).
+ * (a missed report); a fault on a page the tracker knows, or knew before
+ * the table's last rebuild, is never passed on to the next handler (that
+ * would crash the program).
+ *
+ * A fault inside the SIGSEGV handler kills the process (the kernel
+ * forces the default action), so the handlers touch only memory the
+ * tracker never protects: these tables, the page table and the logs
+ * (mappings of the tracker's own), the thread's TLS and signal stack. A
+ * word an owner keeps (mpidbg_tr_what.tag, .stalled), which may share a
+ * page with a watched buffer, goes through owner_load and owner_store
+ * (track_fault.c). A range the handler uses is pinned (tr_pin), so that
+ * its log and slot stay until the handler is done.
  */
 #ifndef MPIDBG_TRACK_INT_H
 #define MPIDBG_TRACK_INT_H
@@ -53,7 +63,10 @@ struct tr_range {
     uint32_t logcap;
     uint32_t lognext;  /* atomic: entries claimed */
     int32_t loglost;   /* atomic */
-    int32_t pad;
+    /* atomic: signal handlers using the range right now (tr_pin); whoever
+     * frees it (release) waits for 0 before its log goes and its slot is
+     * reused */
+    int32_t users;
 };
 
 extern struct tr_range tr_ranges[TR_MAX] __attribute__((visibility("hidden")));
@@ -100,6 +113,15 @@ __attribute__((visibility("hidden"))) int tr_shared(uint64_t lo, uint64_t hi);
  * glibc makes them); under tr_mu */
 __attribute__((visibility("hidden"))) int tr_stack_like(uint64_t a);
 __attribute__((visibility("hidden"))) void tr_maps_stale(void);
+/* tr_page_was: the page was in the table before its last rebuild (it
+ * left, its protection given back); *orig its protection then. 1 yes, 0
+ * no, -1 cannot tell (a rebuild is under way); signal-safe. */
+__attribute__((visibility("hidden"))) int tr_page_was(uint64_t page, int *orig);
+/* tr_mprotect is mprotect for everything the tracker protects or opens:
+ * it counts the change in tr_pgen, which the handler reads to tell a
+ * fault the tracker may have caused from one it cannot have; signal-safe. */
+__attribute__((visibility("hidden"))) int tr_mprotect(uint64_t lo, uint64_t len, int prot);
+extern uint64_t tr_pgen __attribute__((visibility("hidden")));
 __attribute__((visibility("hidden"))) int tr_pages_init(void);
 
 /* ---- library code (track_fault.c) ---- */
@@ -156,6 +178,23 @@ __attribute__((visibility("hidden"))) void tr_hw_remove(struct tr_range *r);
 /* tr_hw_trap handles a SIGTRAP of our debug registers (1), or leaves it
  * to the caller (0); signal-safe */
 __attribute__((visibility("hidden"))) int tr_hw_trap(siginfo_t *si, void *ctx);
+
+/* tr_pin makes a range the handler found safe to use until tr_unpin: 1
+ * when it is still R_ACTIVE (then it stays in its slot, with its log),
+ * 0 when it went meanwhile; signal-safe. */
+static inline int tr_pin(struct tr_range *r)
+{
+    __atomic_add_fetch(&r->users, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&r->state, __ATOMIC_SEQ_CST) == R_ACTIVE)
+        return 1;
+    __atomic_sub_fetch(&r->users, 1, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+static inline void tr_unpin(struct tr_range *r)
+{
+    __atomic_sub_fetch(&r->users, 1, __ATOMIC_RELEASE);
+}
 
 static inline void tr_stat(int i)
 {

@@ -10,7 +10,8 @@
  * once written stays until the table is rebuilt (compacted into the other
  * of two arrays, under tr_mu, when half the slots are used), so a reader
  * never sees a probe chain break. A rebuilt-away array is not reused
- * before the next rebuild.
+ * before the next rebuild: until then the handler can still ask it
+ * whether a page it does not find was the tracker's (tr_page_was).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +30,18 @@ static struct tr_page *tp_arr[2];
 static struct tr_page *tp_cur; /* atomic */
 static int tp_which;
 static uint64_t tp_used;
+/* atomic: odd while a rebuild writes the array that is not current (the
+ * one tr_page_was reads), bumped again when it is done */
+static uint64_t tp_seq;
+
+uint64_t tr_pgen;
+
+int tr_mprotect(uint64_t lo, uint64_t len, int prot)
+{
+    int rc = mprotect((void *)(uintptr_t)lo, len, prot);
+    __atomic_add_fetch(&tr_pgen, 1, __ATOMIC_SEQ_CST);
+    return rc;
+}
 
 /* Consecutive pages go to consecutive slots (a buffer's pages are walked
  * in order, and stay in a few cache lines); the high bits are mixed in so
@@ -86,33 +99,77 @@ static struct tr_page *slot_for(struct tr_page *t, uint64_t page)
     return NULL;
 }
 
+static void protect(uint64_t lo, uint64_t hi, int prot);
+
 /* rebuild keeps the pages something still watches; the others get their
- * original protection back (they have it already unless a handler raced
- * with a writer) and leave the table. Under tr_mu. */
+ * original protection back and leave the table. Every one of them, not
+ * only those whose cur says protected: cur is a hint, and a handler
+ * racing with a writer can leave a page protected under a cur that says
+ * open; such a page out of the table would be a fault no one owns, and
+ * the end of the program. Consecutive pages sit in consecutive slots, so
+ * that is about one mprotect per run. Under tr_mu. */
 static void rebuild(void)
 {
     struct tr_page *old = tp_cur, *nw = tp_arr[tp_which ^ 1];
+    __atomic_add_fetch(&tp_seq, 1, __ATOMIC_SEQ_CST); /* odd: nw is no longer the previous table */
     memset(nw, 0, TP_CAP * sizeof *nw);
-    uint64_t used = 0;
+    uint64_t used = 0, run = 0, end = 0;
+    int runprot = -1;
     for (uint64_t i = 0; i < TP_CAP; i++) {
         struct tr_page *p = &old[i];
         if (!p->key)
             continue;
         if (!busy(p)) {
-            if (__atomic_load_n(&p->cur, __ATOMIC_RELAXED) != p->orig) {
-                mprotect((void *)(uintptr_t)p->key, TR_PAGE, p->orig);
-                tr_stat(MPIDBG_TRS_MPROTECT);
+            if (p->key == end && p->orig == runprot) {
+                end += TR_PAGE;
+                continue;
             }
+            if (runprot >= 0)
+                protect(run, end, runprot);
+            run = p->key;
+            end = run + TR_PAGE;
+            runprot = p->orig;
             continue;
         }
         struct tr_page *q = slot_for(nw, p->key);
         *q = *p;
         used++;
     }
+    if (runprot >= 0)
+        protect(run, end, runprot);
     tp_used = used;
     tp_which ^= 1;
     tr_maps_stale(); /* the pages that left showed our protection in the last reading */
     __atomic_store_n(&tp_cur, nw, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&tp_seq, 1, __ATOMIC_SEQ_CST); /* even: old is the previous table */
+}
+
+int tr_page_was(uint64_t page, int *orig)
+{
+    uint64_t s = __atomic_load_n(&tp_seq, __ATOMIC_SEQ_CST);
+    if (s & 1)
+        return -1;
+    struct tr_page *cur = __atomic_load_n(&tp_cur, __ATOMIC_ACQUIRE);
+    struct tr_page *prev = cur == tp_arr[0] ? tp_arr[1] : tp_arr[0];
+    if (!s || !prev || !page)
+        return 0; /* never rebuilt: nothing left the table */
+    int found = 0;
+    uint64_t h = tp_hash(page);
+    for (uint64_t i = 0; i < TP_CAP; i++) {
+        struct tr_page *p = &prev[(h + i) & (TP_CAP - 1)];
+        uint64_t k = __atomic_load_n(&p->key, __ATOMIC_ACQUIRE);
+        if (k == page) {
+            *orig = __atomic_load_n(&p->orig, __ATOMIC_RELAXED);
+            found = 1;
+            break;
+        }
+        if (!k)
+            break;
+    }
+    /* a rebuild that began meanwhile may have cleared what was read */
+    if (__atomic_load_n(&tp_seq, __ATOMIC_SEQ_CST) != s)
+        return -1;
+    return found;
 }
 
 struct tr_page *tr_page_get(uint64_t page, int orig)
@@ -157,10 +214,10 @@ int tr_page_want(const struct tr_page *p)
 static void protect(uint64_t lo, uint64_t hi, int prot)
 {
     int e = errno;
-    if (mprotect((void *)(uintptr_t)lo, hi - lo, prot) != 0 && hi - lo > TR_PAGE)
+    if (tr_mprotect(lo, hi - lo, prot) != 0 && hi - lo > TR_PAGE)
         /* a hole in the run (memory unmapped while watched): page by page, the mapped ones */
         for (uint64_t a = lo; a < hi; a += TR_PAGE)
-            mprotect((void *)(uintptr_t)a, TR_PAGE, prot);
+            tr_mprotect(a, TR_PAGE, prot);
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
 }
