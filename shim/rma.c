@@ -166,6 +166,8 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
             /* passive epochs are ordered by the Lamport clock, which only
              * the cross-rank checks keep */
             w->passive_ok = mpidbg_xr_on;
+            if (w->passive_ok)
+                mpidbg_rma_ticking++; /* sends tick it (rma_clock.c) */
         }
     }
     free(all);
@@ -201,6 +203,8 @@ static void win_free(struct mpidbg_rma_win *w)
             *p = w->next;
             break;
         }
+    if (w->passive_ok)
+        mpidbg_rma_ticking--;
     mpidbg_rma_unlock();
     mpidbg_rma_sends_reap(w, 1);
     if (w->comm != MPI_COMM_NULL)
