@@ -287,13 +287,20 @@ void tr_hw_remove(struct tr_range *r)
     }
 }
 
-/* the tag the kernel copied from attr.sig_data: siginfo's si_perf_data,
- * which glibc 2.36 does not name (the kernel's _sigfault._perf._data,
- * after si_addr) */
+/* the tag the kernel copied from attr.sig_data, and its flags: siginfo's
+ * si_perf_data and si_perf_flags, which glibc 2.36 does not name (the
+ * kernel's _sigfault._perf: _data after si_addr, then _type, _flags) */
 static uint64_t perf_data(const siginfo_t *si)
 {
     uint64_t v;
     memcpy(&v, (const char *)&si->si_addr + sizeof(void *), sizeof v);
+    return v;
+}
+
+static uint32_t perf_flags(const siginfo_t *si)
+{
+    uint32_t v;
+    memcpy(&v, (const char *)&si->si_addr + 2 * sizeof(void *) + sizeof(uint32_t), sizeof v);
     return v;
 }
 
@@ -307,6 +314,8 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     int set = (int)((tag >> 8) & 0xffff), k = (int)(tag & 0xff);
     if (set >= HW_SETS || k >= TR_HW_SLOTS)
         return 0;
+    if (perf_flags(si) & 1) /* TRAP_PERF_FLAG_ASYNC: the thread blocked SIGTRAP; the access is long past */
+        return 1;
     int e = errno;
     ucontext_t *uc = ctx;
     struct hw_set *h = &sets[set];
