@@ -188,7 +188,8 @@
 // deadlock timeout (--deadlock-timeout in its flags, else mpidbg's 2s)
 // plus -harness.hang-slack (default 10s): a bug program declared
 // "// native: hangs" (for the library at hand) or wanting deadlock,
-// potential-deadlock or a collective-* finding. mpidbg must end such a
+// potential-deadlock, or a finding of the collective or epoch-lifecycle
+// category. mpidbg must end such a
 // job itself within its deadlock timeout of the last change (the
 // deadlock's report, or the note that the ranks wait where they
 // reported an error); one still running past the limit fails with "a

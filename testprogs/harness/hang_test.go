@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mpidbg/mpidbg/checks"
 )
 
 var hangSlack = flag.Duration("harness.hang-slack", 10*time.Second,
@@ -17,10 +19,15 @@ var hangSlack = flag.Duration("harness.hang-slack", 10*time.Second,
 // defaultDeadlockTimeout is mpidbg run's --deadlock-timeout.
 const defaultDeadlockTimeout = 2 * time.Second
 
-// hangIDs are the findings after which a job may hang: a deadlock, and a
-// collective the ranks called differently (MPI may never complete it).
+// hangID tells the findings after which a job may hang: a deadlock, a
+// collective the ranks called differently (MPI may never complete it),
+// a one-sided epoch used wrongly (MPI_Win_free with a lock held).
 func hangID(id string) bool {
-	return id == "deadlock" || id == "potential-deadlock" || strings.HasPrefix(id, "collective-")
+	if id == "deadlock" || id == "potential-deadlock" {
+		return true
+	}
+	e, ok := checks.Lookup(id)
+	return ok && (e.Category == checks.CatCollective || e.Category == checks.CatEpochLifecycle)
 }
 
 // mayHang tells whether p (as forMPI made it) hangs natively or wants a
@@ -79,6 +86,7 @@ func TestHangBudget(t *testing.T) {
 		{"native_hangs", program{nativeHangs: true, wants: map[int][]string{3: {"request-active-start"}}}, nil, defaultDeadlockTimeout + *hangSlack, true},
 		{"deadlock", program{wants: map[int][]string{3: {"deadlock"}}}, nil, defaultDeadlockTimeout + *hangSlack, true},
 		{"root_mismatch", program{wants: map[int][]string{3: {"collective-root-mismatch"}}}, []string{"--deadlock-timeout=500ms"}, 500*time.Millisecond + *hangSlack, true},
+		{"epoch", program{wants: map[int][]string{3: {"epoch-left-open"}}}, nil, defaultDeadlockTimeout + *hangSlack, true},
 	}
 	for _, tt := range tests {
 		got, hang := limitFor(tt.p, tt.flags)
