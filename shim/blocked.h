@@ -67,7 +67,7 @@ struct mpidbg_blocked {
     char args[256];          /* the call's arguments, "dest=1, tag=0, comm=MPI_COMM_WORLD" */
 };
 
-/* A polling episode, in CLOCK_MONOTONIC nanoseconds: when the first
+/* A polling episode, in CLOCK_MONOTONIC_COARSE nanoseconds: when the first
  * test began, when the last one returned, the time spent inside the
  * tests that returned, when the test under way began (0: none). Written
  * by the polling thread outside the seqlock (each field is one aligned

@@ -93,8 +93,8 @@ func (p *poller) look(seq uint64, c pollTimes) (waiting bool, from int64) {
 		*p = poller{seq: seq, at: c.start}
 	}
 	in := c.in
-	inside := c.enter > c.last // a test is under way
-	if inside {
+	inside := c.enter != 0 // a test is under way
+	if inside && c.now > c.enter {
 		in += c.now - c.enter
 	}
 	k := p.n % pollLooks
