@@ -319,7 +319,7 @@ static void rma(void)
     int *base;
     MPI_Win win, win2;
     MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-    int next = (rank + 1) % size, v = rank, got = -1, res;
+    int next = (rank + 1) % size, v = rank, got = -1, res[3];
     MPI_Win_fence(0, win);
     MPI_Put(&v, 1, MPI_INT, next, 0, 1, MPI_INT, win);
     MPI_Accumulate(&v, 1, MPI_INT, next, 1, 1, MPI_INT, MPI_SUM, win);
@@ -327,9 +327,11 @@ static void rma(void)
     MPI_Get(&got, 1, MPI_INT, next, 0, 1, MPI_INT, win);
     MPI_Win_fence(0, win);
     MPI_Win_lock(MPI_LOCK_SHARED, next, 0, win);
-    MPI_Fetch_and_op(&v, &res, MPI_INT, next, 2, MPI_SUM, win);
-    MPI_Compare_and_swap(&v, &got, &res, MPI_INT, next, 3, win);
-    MPI_Get_accumulate(&v, 1, MPI_INT, &res, 1, MPI_INT, next, 1, 1, MPI_INT, MPI_NO_OP, win);
+    /* one result buffer each: results of operations in flight together
+     * must not share bytes (MPI-4.1 §12.3) */
+    MPI_Fetch_and_op(&v, &res[0], MPI_INT, next, 2, MPI_SUM, win);
+    MPI_Compare_and_swap(&v, &got, &res[1], MPI_INT, next, 3, win);
+    MPI_Get_accumulate(&v, 1, MPI_INT, &res[2], 1, MPI_INT, next, 1, 1, MPI_INT, MPI_NO_OP, win);
     MPI_Win_flush(next, win);
     MPI_Win_unlock(next, win);
     MPI_Win_lock_all(0, win);
