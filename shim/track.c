@@ -322,6 +322,15 @@ int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     return id;
 }
 
+/* shared_span: every page of [lo, hi) lies in a shared writable mapping */
+static int shared_span(uint64_t lo, uint64_t hi)
+{
+    pthread_mutex_lock(&tr_mu);
+    int yes = tr_shared(lo & TR_PMASK, (hi + TR_PAGE - 1) & TR_PMASK);
+    pthread_mutex_unlock(&tr_mu);
+    return yes;
+}
+
 static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
 {
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !seg || !w || seg->hi <= seg->lo ||
@@ -365,10 +374,12 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
         }
     }
     /* the thread's TLS and control block (the handler's own state), and
-     * what lies near them; a shared mapping there is not TLS (below) */
+     * what lies near them; a shared mapping there is not TLS (window
+     * memory MPI maps from /dev/shm lands there as often as not): checked
+     * again under the lock below */
     uint64_t tp = (uint64_t)(uintptr_t)pthread_self();
     int near_tls = hi > lo && lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE;
-    if (near_tls && mode != MPIDBG_TR_LOG) {
+    if (near_tls && mode != MPIDBG_TR_LOG && !shared_span(lo, hi)) {
         if (hot_hi <= hot_lo) {
             tr_stat(MPIDBG_TRS_REFUSED);
             return 0;
@@ -405,7 +416,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     if (slot < 0)
         goto refuse;
     for (uint64_t a = plo, until = 0; a < phi;) {
-        int orig = tr_orig(a, &until, mode == MPIDBG_TR_LOG);
+        int orig = tr_orig(a, &until, 1);
         for (; a < phi && a < until; a += TR_PAGE)
             if (orig < 0 || !tr_page_get(a, orig)) {
                 if (slot != tr_hwm)
