@@ -25,7 +25,8 @@
  * it keeps (taken when armed, renewed when the library writes them); a
  * difference is a store.
  *
- * tr_hw_trap is async-signal-safe: atomics, ioctl, process_vm_readv.
+ * tr_hw_trap is async-signal-safe: atomics, ioctl, process_vm_readv; it
+ * pins the range it uses (tr_pin), as the fault handler does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -322,13 +323,17 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     struct hw_slot *s = &h->s[k];
     int ri = __atomic_load_n(&s->range, __ATOMIC_ACQUIRE) - 1;
     struct tr_range *r = ri >= 0 && ri < TR_MAX ? &tr_ranges[ri] : NULL;
-    if (!r || r->gen != s->rgen || (uint64_t)(uintptr_t)si->si_addr != s->addr ||
-        __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE) {
+    if (!r || r->gen != s->rgen || (uint64_t)(uintptr_t)si->si_addr != s->addr || !tr_pin(r)) {
         /* disarmed meanwhile (the register watches other bytes now: the
          * kernel names the address it watched then), or reported through
          * its pages already */
         if (h->fd[k] >= 0 && r && (uint64_t)(uintptr_t)si->si_addr == s->addr)
             ioctl(h->fd[k], PERF_EVENT_IOC_DISABLE, 0);
+        errno = e;
+        return 1;
+    }
+    if (r->gen != s->rgen) { /* the slot went to another range before the pin */
+        tr_unpin(r);
         errno = e;
         return 1;
     }
@@ -353,6 +358,7 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
         /* the library (or the shim) moving the data */
         if (write)
             __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+        tr_unpin(r);
         errno = e;
         return 1;
     }
@@ -368,6 +374,7 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
         if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
             tr_update(r->plo, r->phi, r->mode, -1, 0);
     }
+    tr_unpin(r);
     errno = e;
     return 1;
 }
