@@ -503,7 +503,7 @@ void mpidbg_xr_init(void)
     sent_to = calloc((size_t)world_size, sizeof *sent_to);
     recvd_from = calloc((size_t)world_size, sizeof *recvd_from);
     /* Under MPI_THREAD_MULTIPLE the pairing of shadows with messages is
-     * not reliable yet (threads.c loses shadows): off, and said so in
+     * not reliable yet (shim/testdata/threads.c loses shadows): off, and said so in
      * docs/DESIGN-SCALE.md, rather than wrong. */
     unsigned cross = (1u << MPIDBG_CAT_TYPE_MISMATCH) | (1u << MPIDBG_CAT_COLLECTIVE_MISMATCH) | (1u << MPIDBG_CAT_MESSAGE_RACE) |
                      (1u << MPIDBG_CAT_LOST_MESSAGE);
