@@ -36,6 +36,7 @@
 #include "rma_win.h"
 #include "rma_lifecycle.h"
 
+int mpidbg_rma_ticking;               /* windows whose passive epochs are compared (rma.h) */
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
 static int64_t nwins;                /* window ids: the highest any member had, plus one */
 static uint64_t seq;                 /* this rank's passive-target operations and completions, in order */
@@ -167,7 +168,7 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
              * the cross-rank checks keep */
             w->passive_ok = mpidbg_xr_on;
             if (w->passive_ok)
-                mpidbg_rma_ticking++; /* sends tick it (rma_clock.c) */
+                mpidbg_rma_ticking++; /* sends tick it (xr_p2p.c) */
         }
     }
     free(all);

@@ -89,11 +89,10 @@ __attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *
 __attribute__((visibility("hidden"))) void mpidbg_rma_info_pre(MPI_Info info);
 __attribute__((visibility("hidden"))) void mpidbg_rma_win_info(MPI_Win w);
 
-/* rma_clock.c: while windows whose passive-target epochs are compared
- * exist (mpidbg_rma_ticking, a count of them), every wrapper's exit calls
- * mpidbg_rma_leave, which ticks the Lamport clock after a send. */
+/* mpidbg_rma_ticking counts the windows whose passive-target epochs are
+ * compared: while there are some, each shadow send ticks the Lamport
+ * clock once more (xr_p2p.c). */
 extern int mpidbg_rma_ticking __attribute__((visibility("hidden")));
-__attribute__((visibility("hidden"))) void mpidbg_rma_leave(int call);
 
 /* mpidbg_rma_due is non-zero while the target-side watch of some window
  * waits for something: every wrapper's exit then calls mpidbg_rma_poll.

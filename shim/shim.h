@@ -391,8 +391,6 @@ static inline void mpidbg_leave(struct mpidbg_cx *cx)
 {
     if (cx->nside)
         mpidbg_side_free(cx);
-    if (__builtin_expect(mpidbg_rma_ticking, 0))
-        mpidbg_rma_leave(cx->call); /* a send is an event of its own (rma_clock.c) */
     if (__builtin_expect(__atomic_load_n(&mpidbg_rma_due, __ATOMIC_RELAXED), 0))
         mpidbg_rma_poll(); /* a window's target-side watch stalled or waits for the clock */
     mpidbg_track_exit(); /* pages the library opened are protected again; queued accesses reported */

@@ -151,6 +151,15 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
     const uint8_t *blob = type_blob(t, &siglen, &exprlen);
     XR_LOCK();
     uint64_t clock = ++mpidbg_xr_clock;
+    /* While windows whose passive epochs are compared exist, the send is
+     * an event of its own: the sender goes on above the message's clock,
+     * as the receiver does (max + 1). Without it what the sender does
+     * right after the send looked ordered before everything the receiver
+     * does after the receive (docs/rma-races.md, "Passive target: the
+     * clock"). A local tick keeps the clock a Lamport clock: nothing a
+     * chain of messages orders can look concurrent. */
+    if (mpidbg_rma_ticking)
+        ++mpidbg_xr_clock;
     XR_UNLOCK();
     struct xr_hdr h = {XR_MAGIC, call, clock, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
     mpidbg_site_code(site, &h.site_off, &h.site_mod);
