@@ -38,7 +38,12 @@ import (
 
 // programs are the sources in bench/programs, in report order. Each
 // prints one or more lines "RESULT <name> <value> <unit>" on rank 0.
-var programs = []string{"pingpong", "msgrate", "msgrate_stack", "halo3d", "halo3d_stack", "collbench", "rmabench"}
+var programs = []string{"pingpong", "msgrate", "msgrate_stack", "msgrate_mt", "halo3d", "halo3d_stack", "collbench", "rmabench"}
+
+// cflags are the build flags a program needs besides the common ones.
+var cflags = map[string][]string{
+	"msgrate_mt": {"-pthread"}, // its threads stream under MPI_THREAD_MULTIPLE
+}
 
 // account says how to turn a result into per-call costs.
 type account struct {
@@ -57,6 +62,7 @@ var accounts = map[string]account{
 	"pingpong_8B_one_way":              {2, 1, "message"},
 	"msgrate_8B_per_message":           {2, 1, "message"},
 	"msgrate_stack_8B_per_message":     {2, 1, "message"},
+	"msgrate_mt_8B_per_message":        {2, 1, "message"},
 	"halo3d_iteration":                 {0, 0, ""},
 	"halo3d_stack_faces_iteration":     {0, 0, ""},
 	"collbench_barrier":                {1, 1, "collective"},
@@ -124,7 +130,9 @@ func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.W
 	}
 	src := filepath.Join("bench", "programs")
 	for _, p := range progs {
-		out, err := exec.Command(mpicc, "-O2", "-Wall", "-Wno-stringop-overflow", "-o", filepath.Join(dir, p), filepath.Join(src, p+".c")).CombinedOutput()
+		args := append([]string{"-O2", "-Wall", "-Wno-stringop-overflow"}, cflags[p]...)
+		args = append(args, "-o", filepath.Join(dir, p), filepath.Join(src, p+".c"))
+		out, err := exec.Command(mpicc, args...).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("build %s: %v\n%s", p, err, out)
 		}
