@@ -77,8 +77,15 @@ func TestParseProgram(t *testing.T) {
 	if want := map[int][]string{3: {"a", "b"}, 4: {"c"}}; p.ranks != 3 || !reflect.DeepEqual(p.wants, want) || p.ok {
 		t.Errorf("got ranks %d wants %v ok %v, want 3 %v false", p.ranks, p.wants, p.ok, want)
 	}
-	if p.flags != nil || p.nativeHangs || p.deadlocks() {
-		t.Errorf("got flags %q native hangs %v deadlocks %v, want none", p.flags, p.nativeHangs, p.deadlocks())
+	if p.flags != nil || p.nativeHangs || p.deadlocks() || p.cflags != nil || p.runs != 1 {
+		t.Errorf("got flags %q native hangs %v deadlocks %v cflags %q runs %d, want none and 1 run", p.flags, p.nativeHangs, p.deadlocks(), p.cflags, p.runs)
+	}
+	p, err = parseProgram(write("ok_threads.c", "// ranks: 2\n// cflags: -fopenmp  -lm\n// runs: 20\n#include <mpi.h>\n// runs: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"-fopenmp", "-lm"}; !reflect.DeepEqual(p.cflags, want) || p.runs != 20 {
+		t.Errorf("got cflags %q runs %d, want %q 20", p.cflags, p.runs, want)
 	}
 	p, err = parseProgram(write("bug_b.c", "// ranks: 8\n//\n// flags: --buffering=zero  --deadlock-timeout=1s\n// native: hangs\n#include <mpi.h>\n"+
 		"// flags: --ignored after the header\n// native: ignored\n// ranks: 99\nf(); // want \"potential-deadlock\"\n"))
@@ -127,6 +134,13 @@ func TestParseProgram(t *testing.T) {
 		"bug_badflag.c":   "// ranks: 2\n// flags: buffering=zero\nf(); // want \"a\"\n",
 		"bug_native.c":    "// ranks: 2\n// native: crashes\nf(); // want \"a\"\n",
 		"ok_hangs.c":      "// ranks: 2\n// native: hangs\n",
+		"ok_cflag.c":      "// ranks: 2\n// cflags: -O3\n",
+		"ok_nocflag.c":    "// ranks: 2\n// cflags:\n",
+		"ok_twocflags.c":  "// ranks: 2\n// cflags: -pthread\n// cflags: -lm\n",
+		"ok_runszero.c":   "// ranks: 2\n// runs: 0\n",
+		"ok_runsword.c":   "// ranks: 2\n// runs: many\n",
+		"ok_runsmany.c":   "// ranks: 2\n// runs: 1000\n",
+		"ok_tworuns.c":    "// ranks: 2\n// runs: 2\n// runs: 3\n",
 		"bug_nowant.c":    "// ranks: 2\nf();\n",
 		"bug_badwant.c":   "// ranks: 2\nf(); // want a\n",
 		"ok_withwant.c":   "// ranks: 2\nf(); // want \"a\"\n",

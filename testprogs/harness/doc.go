@@ -22,13 +22,26 @@
 //	// ranks: 3
 //
 // giving the number of ranks it runs with (2 to 8; more than 2 ranks are
-// oversubscribed on the 2-core development machine). Two more header
-// lines are optional:
+// oversubscribed on the 2-core development machine). More header lines
+// are optional:
 //
 //	// flags: --buffering=zero
 //
 // adds flags to the `mpidbg run` command line (one word per flag, as
-// --name=value), and
+// --name=value),
+//
+//	// cflags: -fopenmp
+//
+// adds flags to the compiler's command line, for TestPlanted and
+// TestNative alike (after the source file; only -fopenmp, -pthread and
+// -lm are allowed: every program is otherwise built the same way),
+//
+//	// runs: 20
+//
+// runs the program that many times under mpidbg in TestPlanted (1 to 50;
+// default 1): each run must pass, and a failure names its run ("run 7 of
+// 20"): for programs whose threads call MPI in another order each run;
+// and
 //
 //	// native: hangs
 //
@@ -127,14 +140,16 @@
 // # What passes
 //
 // For each program and each MPI library, TestPlanted builds it with the
-// library's compiler wrapper (`mpicc.mpich` or `mpicc.openmpi`, `-g -O0
-// -Wall -Wextra`: a compiler warning fails the test), runs
+// library's compiler wrapper (`mpicc.mpich` or `mpicc.openmpi`, `-std=c99
+// -g -O0 -Wall -Wextra` and its cflags: a compiler warning fails the
+// test), runs
 //
 //	bin/mpidbg run -n RANKS --mpi MPI --mpiexec MPIEXEC --shim SHIM --json out.json [FLAGS] ./prog
 //
 // with the library's mpiexec and shim (lib/libmpidbg.so,
 // lib/libmpidbg-openmpi.so), and reads out.json
-// ({"version":1,"findings":[...]}). The annotations that hold are those
+// ({"version":1,"findings":[...]}); with "// runs: N" it does so N times
+// and stops at the first run that fails. The annotations that hold are those
 // without a library and those for this one. Then:
 //
 //   - every `// want "ID"` must be matched by a finding with that id whose

@@ -25,6 +25,8 @@ type program struct {
 	path        string // absolute path of the source
 	ranks       int
 	flags       []string          // extra `mpidbg run` flags from "// flags:"
+	cflags      []string          // extra compiler flags from "// cflags:" (allowedCflags)
+	runs        int               // "// runs: 20": TestPlanted runs it that many times (default 1)
 	nativeHangs bool              // "// native: hangs": the program deadlocks without mpidbg
 	mpiVersion  int               // "// mpi: 4": needs an MPI library of that MPI version or later
 	wants       map[int][]string  // line -> wanted ids
@@ -110,6 +112,8 @@ var (
 	nativeRe  = regexp.MustCompile(`^//\s*native(?:\[([a-z]+)\])?:\s*(.*)$`)
 	mpiRe     = regexp.MustCompile(`^//\s*mpi:\s*(\d+)\b`) // then, optionally, why
 	skipRe    = regexp.MustCompile(`^//\s*skip\[([a-z]+)\]:\s*(.*)$`)
+	cflagsRe  = regexp.MustCompile(`^//\s*cflags:(.*)$`)
+	runsRe    = regexp.MustCompile(`^//\s*runs:(.*)$`)
 	wantRe    = regexp.MustCompile(`//\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`)
 	wantGroup = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
 	wantMark  = regexp.MustCompile(`//\s*want\b`)
@@ -119,9 +123,20 @@ var (
 	idRe      = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 )
 
+// allowedCflags are the compiler flags a "// cflags:" line may add: the
+// threading models of testprogs/threads (OpenMP, POSIX threads) and the
+// math library. Nothing that changes warnings or optimisation: every
+// program is built alike.
+var allowedCflags = []string{"-fopenmp", "-pthread", "-lm"}
+
+// maxRuns bounds "// runs: N": every run is a whole mpidbg job, and the
+// suite must stay short.
+const maxRuns = 50
+
 // parseProgram reads a program's header (the comment lines before its
-// first line of code: "// ranks: N", and optionally "// flags: ..." and
-// "// native: hangs") and its annotations.
+// first line of code: "// ranks: N", and optionally "// flags: ...",
+// "// cflags: ...", "// runs: N" and "// native: hangs") and its
+// annotations.
 func parseProgram(path string) (program, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -154,7 +169,7 @@ func parseProgram(path string) (program, error) {
 		return p, err
 	}
 	p.usesRMA = bytes.Contains(src, []byte("MPI_Win_"))
-	header, seenFlags, seenNative := true, false, false
+	header, seenFlags, seenCflags, seenNative := true, false, false, false
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), " \t\r")
@@ -183,6 +198,31 @@ func parseProgram(path string) (program, error) {
 						return p, fmt.Errorf("%s:%d: flags: %q is not a --flag (write --name=value as one word)", file, n, f)
 					}
 				}
+			}
+			if m := cflagsRe.FindStringSubmatch(trimmed); m != nil {
+				if seenCflags {
+					return p, fmt.Errorf("%s:%d: a second \"// cflags:\" line", file, n)
+				}
+				seenCflags = true
+				p.cflags = strings.Fields(m[1])
+				if len(p.cflags) == 0 {
+					return p, fmt.Errorf("%s:%d: \"// cflags:\" names no flag", file, n)
+				}
+				for _, f := range p.cflags {
+					if !slices.Contains(allowedCflags, f) {
+						return p, fmt.Errorf("%s:%d: cflags: %q is not allowed (allowed: %s)", file, n, f, strings.Join(allowedCflags, " "))
+					}
+				}
+			}
+			if m := runsRe.FindStringSubmatch(trimmed); m != nil {
+				if p.runs != 0 {
+					return p, fmt.Errorf("%s:%d: a second \"// runs:\" line", file, n)
+				}
+				r, err := strconv.Atoi(strings.TrimSpace(m[1]))
+				if err != nil || r < 1 || r > maxRuns {
+					return p, fmt.Errorf("%s:%d: runs: %q, want a number from 1 to %d", file, n, strings.TrimSpace(m[1]), maxRuns)
+				}
+				p.runs = r
 			}
 			if m := skipRe.FindStringSubmatch(trimmed); m != nil {
 				switch {
@@ -282,6 +322,9 @@ func parseProgram(path string) (program, error) {
 				last = ""
 			}
 		}
+	}
+	if p.runs == 0 {
+		p.runs = 1
 	}
 	switch {
 	case p.ranks == 0:

@@ -47,8 +47,10 @@ func TestPlanted(t *testing.T) {
 // programs: a fixed seed, so that a failure replays.
 var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
 
-// testPlanted runs one program under mpidbg with flags and compares its
-// findings with its annotations.
+// testPlanted runs one program under mpidbg with flags, as many times as
+// its "// runs:" line says, and compares its findings with its
+// annotations each time; it stops at the first run that fails, which the
+// failure names.
 func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
 	t.Parallel()
 	skipForMPI(t, tools, p)
@@ -56,6 +58,20 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 	release := acquire()
 	defer release()
 	exe := build(t, tools, p)
+	for i := 1; i <= p.runs; i++ {
+		which := p.file
+		if p.runs > 1 {
+			which = fmt.Sprintf("%s (run %d of %d)", p.file, i, p.runs)
+		}
+		if !plantedRun(t, bin, exe, tools, p, flags, which) {
+			return
+		}
+	}
+}
+
+// plantedRun is one run of testPlanted: it reports what went wrong,
+// naming the run as which, and returns whether the run passed.
+func plantedRun(t *testing.T, bin, exe string, tools mpiTools, p program, flags []string, which string) bool {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
 	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpi", tools.name, "--mpiexec", tools.exec,
@@ -68,25 +84,30 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 			strings.Join(argv, " "), res.exit, tail(res.stdout, 2000), tail(res.stderr, 6000))
 	}
 	if res.timedOut && budget {
-		t.Fatalf("%s: still running %v after it started, past its deadlock timeout of %v (plus %v of -harness.hang-slack): a hang outlived mpidbg's report; killed\n%s",
-			p.file, limit, deadlockTimeout(flags), *hangSlack, details())
+		t.Errorf("%s: still running %v after it started, past its deadlock timeout of %v (plus %v of -harness.hang-slack): a hang outlived mpidbg's report; killed\n%s",
+			which, limit, deadlockTimeout(flags), *hangSlack, details())
+		return false
 	}
 	if res.timedOut {
-		t.Fatalf("%s: timed out after %v (hang?) and was killed\n%s", p.file, *timeout, details())
+		t.Errorf("%s: timed out after %v (hang?) and was killed\n%s", which, *timeout, details())
+		return false
 	}
 	if budget {
-		t.Logf("%s: mpidbg ended after %v (budget %v)", p.file, res.took.Round(10*time.Millisecond), limit)
+		t.Logf("%s: mpidbg ended after %v (budget %v)", which, res.took.Round(10*time.Millisecond), limit)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
-		t.Fatalf("%s: no JSON report: %v\n%s", p.file, err, details())
+		t.Errorf("%s: no JSON report: %v\n%s", which, err, details())
+		return false
 	}
 	var rep jsonReport
 	if err := json.Unmarshal(data, &rep); err != nil {
-		t.Fatalf("%s: bad JSON report: %v\n%s", p.file, err, data)
+		t.Errorf("%s: bad JSON report: %v\n%s", which, err, data)
+		return false
 	}
 	if rep.Version != 1 {
-		t.Errorf("%s: report version %d, want 1", p.file, rep.Version)
+		t.Errorf("%s: report version %d, want 1", which, rep.Version)
+		return false
 	}
 	problems := compare(p, rep.Findings)
 	switch {
@@ -105,7 +126,7 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 	}
 	if len(problems) > 0 {
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s: got/want mismatch\n", p.file)
+		fmt.Fprintf(&b, "%s: got/want mismatch\n", which)
 		for _, pr := range problems {
 			fmt.Fprintf(&b, "  %s\n", pr)
 		}
@@ -115,7 +136,9 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 		}
 		b.WriteString(details())
 		t.Error(b.String())
+		return false
 	}
+	return true
 }
 
 // ucxLogLine is a line UCX (under MPICH) logs on standard output, such as

@@ -214,7 +214,9 @@ type built struct {
 
 var builds sync.Map // program path -> *built
 
-// build compiles p once per test binary; a compiler warning is an error.
+// build compiles p once per test binary, with the flags of its "//
+// cflags:" line after the source (where -lm must be); a compiler warning
+// is an error.
 func build(t *testing.T, tools mpiTools, p program) string {
 	t.Helper()
 	v, _ := builds.LoadOrStore(tools.name+"/"+p.path, &built{})
@@ -226,7 +228,8 @@ func build(t *testing.T, tools mpiTools, p program) string {
 			return
 		}
 		exe := filepath.Join(dir, p.name)
-		out, err := exec.Command(tools.cc, "-std=c99", "-g", "-O0", "-Wall", "-Wextra", "-o", exe, p.path).CombinedOutput()
+		args := append([]string{"-std=c99", "-g", "-O0", "-Wall", "-Wextra", "-o", exe, p.path}, p.cflags...)
+		out, err := exec.Command(tools.cc, args...).CombinedOutput()
 		switch {
 		case err != nil:
 			b.err = fmt.Errorf("%s: compile: %v\n%s", p.file, err, out)
