@@ -2,8 +2,11 @@
 // testprogs/local (checks one rank can make alone), testprogs/cross
 // (cross-rank checks: type matching, collectives, deadlocks, message
 // races, lost messages), testprogs/race (buffer races on nonblocking
-// operations), testprogs/rma (one-sided races) and testprogs/nasty (the
-// forcing mode, --nasty), each under `mpidbg run` with the shim, and
+// operations), testprogs/rma (one-sided races), testprogs/nasty (the
+// forcing mode, --nasty) and testprogs/threads (the cross-rank checks
+// with several threads per rank calling MPI at once,
+// MPI_THREAD_MULTIPLE, with OpenMP and POSIX threads), each under
+// `mpidbg run` with the shim, and
 // checks that mpidbg reports exactly the findings the programs announce,
 // with every MPI library it supports (MPICH and Open MPI: the subtests
 // TestPlanted/mpich/NAME and TestPlanted/openmpi/NAME; docs/openmpi.md).
@@ -40,8 +43,8 @@
 //
 // runs the program that many times under mpidbg in TestPlanted (1 to 50;
 // default 1): each run must pass, and a failure names its run ("run 7 of
-// 20"): for programs whose threads call MPI in another order each run;
-// and
+// 20"). The correct programs of testprogs/threads carry it, since what
+// their threads do at once changes from run to run; and
 //
 //	// native: hangs
 //
@@ -124,7 +127,10 @@
 //     nonblocking collectives, communicators, RMA, dup, pack, ...). It
 //     checks its own results and prints exactly one line, "NAME: OK".
 //
-// Every program is deterministic, finishes in well under a second and
+// Every program is deterministic (the threaded ones in their output and
+// findings, whatever order their threads' calls take), finishes in well
+// under a second (ok_mt_slow_sender.c, whose thread computes for a second
+// while a thread of the other rank waits for it, is the exception) and
 // exits 0 when run natively (TestNative checks it, with each library),
 // except the programs declared "// native: hangs", whose bug deadlocks
 // the MPI library itself, and those declared hanging or crashing with one
