@@ -7,8 +7,9 @@
  *
  * Consistency: a seqlock. The writer makes seq odd, writes, makes it
  * even; a reader copies the struct and retries when seq was odd or
- * changed. One record per process: with MPI_THREAD_MULTIPLE the thread
- * that blocked last owns it (see docs/DESIGN-SCALE.md).
+ * changed. One record per process below MPI_THREAD_MULTIPLE; above, one
+ * per thread, composed into the rank's when the watcher reads it
+ * (blocked.c, docs/threads.md).
  *
  * A rank that polls (MPI_Test, MPI_Testall, MPI_Testany, MPI_Testsome on
  * the same incomplete requests, and no other MPI call in between) keeps

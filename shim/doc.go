@@ -38,10 +38,14 @@
 //	finding.c         the way out for a finding: Go, the break hook, MPIDBG_ON_ERROR
 //	sites.c           call sites another rank can name
 //	debugger.c        waiting for a debugger before main (mpidbg dap)
-//	blocked*          the blocked-call record and the wire message made from it
+//	blocked*          the blocked-call record (one per thread under MPI_THREAD_MULTIPLE)
+//	                    and the wire message made from it
+//	threads.c         the program's threads, registered at pthread_create
 //	xr*               cross-rank checks: shadow communicators, point to point,
-//	                    collectives; xr.go matches signatures and names remote sites
+//	                    collectives; xr_threads.c which pairings threads may mix up;
+//	                    xr.go matches signatures and names remote sites
 //	track*            the access tracker: watched ranges, pages, signal handlers;
+//	                    track_sync.c the program's futex-backed objects on watched pages;
 //	                    track.go a buffer's layout as strided blocks
 //	rma*              one-sided race checks: issue, epochs, target accesses, passive
 //	                    target; rma_blocks.go a target region's blocks and basic type;

@@ -163,6 +163,10 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     rec->tag = cx->tag;
     rec->call = cx->call;
     o->xr = cx->co && mpidbg_xr_has(cx->co) ? cx->co->xr : MPI_COMM_NULL;
+    /* a stale record's window is ended by the completion that took a
+     * copy of it (mpidbg_xr_snap), not here */
+    o->xr_rwin = cx->xr_rwin;
+    o->xr_xs.on = 0;
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -227,11 +231,20 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
         if (o && o->serial == rs[i].serial && o->active && (o->tr_n || o->snap_n))
             mpidbg_req_track_end(freed ? NULL : cx, o);
     }
+    int32_t rstack[8], *rwins = n > 8 ? malloc(sizeof *rwins * (size_t)n) : rstack;
+    int nrw = 0, rcap = rwins ? (n > 8 ? n : 8) : 0;
     mpidbg_wlock();
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
         if (!o || o->serial != rs[i].serial)
             continue;
+        /* a receive whose shadow was never pulled (cancelled, freed,
+         * failed): its window ends without a message */
+        if (o->xr_rwin) {
+            if (nrw < rcap)
+                rwins[nrw++] = o->xr_rwin;
+            o->xr_rwin = 0;
+        }
         if (o->active) {
             mpidbg_pending_remove(o);
             o->active = 0;
@@ -253,6 +266,10 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
     }
     mpidbg_pending_flush();
     mpidbg_wunlock();
+    for (int i = 0; i < nrw; i++)
+        mpidbg_xrw_end(rwins[i], -1, 0);
+    if (rwins != rstack)
+        free(rwins);
     for (int i = 0; i < nd; i++) {
         struct mpidbg_cx cx;
         memset(&cx, 0, sizeof cx);

@@ -71,6 +71,9 @@ struct xwait {
     MPI_Status *st;     /* the statuses MPI is given */
     MPI_Status stack[8];
     struct mpidbg_ehswap eh;
+    /* MPI_THREAD_MULTIPLE: the receive requests as they were before MPI
+     * completed them (mpidbg_xr_snap) */
+    struct mpidbg_xr_rsnap *snap, snap_stack[4];
 };
 
 /* wait_kind is what an active request waits for (MPIDBG_WAIT_*), 0 for
@@ -129,6 +132,7 @@ static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mod
 static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw)
 {
     xw->any = xw->blocked = xw->poll = xw->eh.n = 0;
+    xw->snap = NULL;
     if (!mpidbg_xr_on || !c)
         return;
     if (!wait) {
@@ -144,6 +148,13 @@ static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int 
             continue;
         struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
         if (mpidbg_xr_is_recv(o) && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
+            if (mpidbg_mt && !xw->snap) {
+                xw->snap = n <= 4 ? xw->snap_stack : calloc((size_t)n, sizeof *xw->snap);
+                for (int k = 0; xw->snap && k < n; k++)
+                    xw->snap[k].o = NULL;
+            }
+            if (xw->snap)
+                mpidbg_xr_snap(o, &xw->snap[i]);
             xw->any = 1; /* it takes a shadow */
             if (co && !co->freed)
                 mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
@@ -188,14 +199,19 @@ static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref
     if (xw->any && c && xw->st != MPI_STATUSES_IGNORE && xw->st != MPI_STATUS_IGNORE) {
         for (int k = 0; k < ndone; k++) {
             int i = done ? done[k] : k;
-            if (i < 0 || i >= count || !c[i].o || c[i].o->serial != c[i].serial)
+            if (i < 0 || i >= count || !c[i].o || (!xw->snap && c[i].o->serial != c[i].serial))
                 continue;
             /* MPI_Waitany's one status and MPI_Waitsome's are by completion, the others by request */
             MPI_Status *st = &xw->st[done ? k : i];
             int err = rc == MPI_ERR_IN_STATUS ? st->MPI_ERROR : rc;
-            mpidbg_xr_recv_done(c[i].o, st, err);
+            if (xw->snap)
+                mpidbg_xr_recv_snap(&xw->snap[i], st, err);
+            else
+                mpidbg_xr_recv_done(c[i].o, st, err);
         }
     }
+    if (xw->snap && xw->snap != xw->snap_stack)
+        free(xw->snap);
     if (xw->st != given && xw->st != xw->stack)
         free(xw->st);
     return mpidbg_eh_restore(&xw->eh, rc);

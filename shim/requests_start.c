@@ -86,6 +86,7 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     }
     mpidbg_pending_check(&sub);
     cx->nfound += sub.nfound;
+    mpidbg_xr_start(o);
     return o;
 }
 
@@ -95,13 +96,17 @@ int MPI_Start(MPI_Request *request)
     struct mpidbg_robj *o = NULL;
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         o = start_check(&cx, *request, "request", -1);
-    if (MPIDBG_REFUSING(&cx))
+    if (MPIDBG_REFUSING(&cx)) {
+        mpidbg_xr_req_gone(o);
         return mpidbg_refused(&cx);
+    }
     REAL1(request);
     int rc = PMPI_Start(request);
     BACK1(request);
     if (rc == MPI_SUCCESS && o)
         mpidbg_req_started(o, &cx);
+    else
+        mpidbg_xr_req_gone(o);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -118,6 +123,8 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
         for (int i = 0; i < count; i++)
             os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
     if (MPIDBG_REFUSING(&cx)) {
+        for (int i = 0; ok && os && i < count; i++)
+            mpidbg_xr_req_gone(os[i]);
         if (os != stack)
             free(os);
         return mpidbg_refused(&cx);
@@ -125,10 +132,12 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Startall(count, x);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    if (rc == MPI_SUCCESS && ok && os)
-        for (int i = 0; i < count; i++)
-            if (os[i])
-                mpidbg_req_started(os[i], &cx);
+    for (int i = 0; ok && os && i < count; i++) {
+        if (os[i] && rc == MPI_SUCCESS)
+            mpidbg_req_started(os[i], &cx);
+        else if (os[i])
+            mpidbg_xr_req_gone(os[i]);
+    }
     if (os != stack)
         free(os);
     mpidbg_leave(&cx);

@@ -38,7 +38,7 @@
 
 int mpidbg_rma_ticking;               /* windows whose passive epochs are compared (rma.h) */
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
-static int64_t nwins;                /* window ids: the highest any member had, plus one */
+static int64_t nwins;                /* windows this rank made: the low bits of the ids it proposes */
 static uint64_t seq;                 /* this rank's passive-target operations and completions, in order */
 /* the exclusive locks this rank holds, innermost last: a lock used as a
  * mutex orders what its holders do elsewhere */
@@ -49,6 +49,7 @@ static struct {
 } held[NMUTEX];
 static int nheld;
 static pthread_mutex_t rma_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rma_cv = PTHREAD_COND_INITIALIZER; /* an exchange ended */
 
 /* Under MPI_THREAD_MULTIPLE several threads may call on windows at once
  * (the exchanges are off then, see mpidbg_rma_win_new). */
@@ -107,10 +108,26 @@ void mpidbg_rma_poll(void)
 
 struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win win)
 {
-    for (struct mpidbg_rma_win *w = wins; w; w = w->next)
-        if (w->win == win)
+    for (;;) {
+        struct mpidbg_rma_win *w = wins;
+        while (w && w->win != win)
+            w = w->next;
+        if (!w || !mpidbg_mt || !w->xbusy || pthread_equal(w->xowner, pthread_self()))
             return w;
-    return NULL;
+        pthread_cond_wait(&rma_cv, &rma_mu); /* and look again: the exchange may have freed it */
+    }
+}
+
+void mpidbg_rma_xbegin(struct mpidbg_rma_win *w)
+{
+    if (!w->xbusy++)
+        w->xowner = pthread_self();
+}
+
+void mpidbg_rma_xend(struct mpidbg_rma_win *w)
+{
+    if (!--w->xbusy && mpidbg_mt)
+        pthread_cond_broadcast(&rma_cv);
 }
 
 /* ---- windows ---- */
@@ -139,36 +156,37 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
     w->xcnt = calloc((size_t)w->size * 4, sizeof *w->xcnt);
     w->xc = calloc((size_t)w->size * 4, sizeof *w->xc);
     int64_t *all = calloc((size_t)w->size * 4, sizeof *all);
-    /* Every member decides alike: the exchanges are collective. Not under
-     * MPI_THREAD_MULTIPLE (threads may call fences of different windows in
-     * any order), nor for intercommunicators (windows have none). */
+    /* Every member decides alike: the exchanges are collective, each on
+     * the window's own duplicate, so threads that synchronise different
+     * windows at once (MPI_THREAD_MULTIPLE) keep them apart. Not for
+     * intercommunicators (windows have none). */
     int inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
-    if (!mpidbg_mt && !inter && w->units && w->world && w->lock && w->xcnt && w->xc && all &&
+    if (!inter && w->units && w->world && w->lock && w->xcnt && w->xc && all &&
         PMPI_Comm_dup(comm, &w->comm) == MPI_SUCCESS) {
         /* a failure in the shim's own exchange (a receive it had no
          * memory for) stays local and returns */
         PMPI_Comm_set_errhandler(w->comm, MPI_ERRORS_RETURN);
-        int64_t mine[4] = {disp_unit, mpidbg_world_rank, (int64_t)mpidbg_xr_clock, nwins};
+        /* the id is the one member 0 proposes: its world rank and how many
+         * windows it made, unique however threads interleave creations */
+        int64_t prop = (int64_t)(mpidbg_world_rank & 0x7fff) << 16 | (__atomic_fetch_add(&nwins, 1, __ATOMIC_RELAXED) & 0xffff);
+        int64_t mine[4] = {disp_unit, mpidbg_world_rank, (int64_t)mpidbg_xr_clock, prop};
         if (PMPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, w->comm) == MPI_SUCCESS) {
             uint64_t clock = mpidbg_xr_clock;
-            int64_t wid = nwins;
             for (int i = 0; i < w->size; i++) {
                 w->units[i] = (int32_t)all[4 * i];
                 w->world[i] = (int32_t)all[4 * i + 1];
                 if ((uint64_t)all[4 * i + 2] > clock)
                     clock = (uint64_t)all[4 * i + 2];
-                if (all[4 * i + 3] > wid)
-                    wid = all[4 * i + 3];
             }
-            mpidbg_xr_clock = clock + 1; /* the allgather is a synchronisation */
-            w->wid = nwins = wid + 1;
+            mpidbg_xr_clock_merge(clock); /* the allgather is a synchronisation */
+            w->wid = all[3] + 1;
             w->xon = 1;
             /* passive epochs are ordered by the Lamport clock, which only
              * the cross-rank checks keep */
             w->passive_ok = mpidbg_xr_on;
             if (w->passive_ok)
-                mpidbg_rma_ticking++; /* sends tick it (xr_p2p.c) */
+                __atomic_add_fetch(&mpidbg_rma_ticking, 1, __ATOMIC_RELAXED); /* sends tick it (xr_p2p.c) */
         }
     }
     free(all);
@@ -205,7 +223,7 @@ static void win_free(struct mpidbg_rma_win *w)
             break;
         }
     if (w->passive_ok)
-        mpidbg_rma_ticking--;
+        __atomic_sub_fetch(&mpidbg_rma_ticking, 1, __ATOMIC_RELAXED);
     mpidbg_rma_unlock();
     mpidbg_rma_sends_reap(w, 1);
     if (w->comm != MPI_COMM_NULL)

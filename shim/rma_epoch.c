@@ -372,7 +372,16 @@ static int alltoallv_bytes(const void *sbuf, const MPI_Count *sc, const MPI_Coun
 #endif
 }
 
+static void fence_exchange(struct mpidbg_rma_win *w, int final);
+
 void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
+{
+    mpidbg_rma_xbegin(w);
+    fence_exchange(w, final);
+    mpidbg_rma_xend(w);
+}
+
+static void fence_exchange(struct mpidbg_rma_win *w, int final)
 {
     int P = w->size;
     int64_t *cnt = w->xcnt, *rcnt = w->xcnt + 2 * P;
@@ -404,7 +413,10 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
     }
     struct recs by_mode[MPIDBG_RMA_NMODE];
     memset(by_mode, 0, sizeof by_mode);
-    if (PMPI_Alltoall(cnt, 2, MPI_INT64_T, rcnt, 2, MPI_INT64_T, w->comm) != MPI_SUCCESS)
+    mpidbg_rma_unlock();
+    int arc = PMPI_Alltoall(cnt, 2, MPI_INT64_T, rcnt, 2, MPI_INT64_T, w->comm);
+    mpidbg_rma_lock();
+    if (arc != MPI_SUCCESS)
         goto done;
     uint64_t clock = mpidbg_xr_clock;
     size_t rtotal = 0;
@@ -415,14 +427,16 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
         rd[i] = (MPI_Count)rtotal;
         rtotal += (size_t)rcnt[2 * i];
     }
-    mpidbg_xr_clock = clock + 1; /* a fence orders the whole group */
+    mpidbg_xr_clock_merge(clock); /* a fence orders the whole group */
     rbuf = malloc(rtotal ? rtotal : 1);
     if (!rbuf)
         for (int i = 0; i < P; i++)
             rc[i] = rd[i] = 0;
     static uint8_t none[1];
+    mpidbg_rma_unlock();
     int err = alltoallv_bytes(sbuf ? (void *)sbuf : (void *)none, sc, sd, rbuf ? (void *)rbuf : (void *)none, rc, rd, P,
                               w->comm);
+    mpidbg_rma_lock();
     if (err != MPI_SUCCESS || !rbuf)
         goto done;
     parse(w, rbuf, rtotal, by_mode);
@@ -492,7 +506,7 @@ static void send_push(struct mpidbg_rma_win *w, MPI_Request r, void *buf)
 void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w)
 {
     mpidbg_rma_sends_reap(w, 0);
-    uint64_t clock = ++mpidbg_xr_clock;
+    uint64_t clock = mpidbg_xr_clock_merge(0);
     for (int i = 0; i < w->naccess; i++) {
         int t = w->access[i];
         size_t n = mode_len(w, MPIDBG_RMA_PSCW, t);
@@ -521,7 +535,16 @@ void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w)
 /* mpidbg_rma_pscw_recv takes one message from each rank of the exposure
  * group: their MPI_Win_complete sent it before the PMPI call this
  * MPI_Win_wait waited for. */
+static void pscw_recv(struct mpidbg_rma_win *w);
+
 void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
+{
+    mpidbg_rma_xbegin(w);
+    pscw_recv(w);
+    mpidbg_rma_xend(w);
+}
+
+static void pscw_recv(struct mpidbg_rma_win *w)
 {
     struct recs by_mode[MPIDBG_RMA_NMODE];
     memset(by_mode, 0, sizeof by_mode);
@@ -531,7 +554,10 @@ void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
         MPI_Message m;
         MPI_Status st;
         int n = 0;
-        if (PMPI_Mprobe(w->expose[i], TAG_PSCW, w->comm, &m, &st) != MPI_SUCCESS)
+        mpidbg_rma_unlock();
+        int prc = PMPI_Mprobe(w->expose[i], TAG_PSCW, w->comm, &m, &st);
+        mpidbg_rma_lock();
+        if (prc != MPI_SUCCESS)
             continue;
         PMPI_Get_count(&st, MPI_BYTE, &n);
         uint8_t *buf = bufs && n >= 0 ? malloc(n > 0 ? (size_t)n : 1) : NULL;
@@ -550,7 +576,7 @@ void mpidbg_rma_pscw_recv(struct mpidbg_rma_win *w)
             clock = c;
         parse(w, buf + sizeof c, (size_t)n - sizeof c, by_mode); /* 8-byte aligned: malloc'd, after 8 bytes */
     }
-    mpidbg_xr_clock = clock + 1;
+    mpidbg_xr_clock_merge(clock);
     conflicts(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, 0, MPIDBG_EPOCH_PSCW);
     mpidbg_rma_accesses_check(w, by_mode[MPIDBG_RMA_PSCW].r, by_mode[MPIDBG_RMA_PSCW].n, MPIDBG_EPOCH_PSCW);
     if (bufs)

@@ -18,6 +18,7 @@
 #define MPIDBG_RMA_WIN_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -151,7 +152,9 @@ struct mpidbg_rma_win {
     MPI_Comm comm;       /* a private duplicate of the window's communicator; MPI_COMM_NULL: no exchanges */
     int size, rank;      /* the window's group */
     int flavor;          /* MPI_WIN_FLAVOR_... */
-    int64_t wid;         /* the same on every member: windows made so far, agreed at creation */
+    int64_t wid;         /* the same on every member, unique on each, agreed at creation (rma.c) */
+    int32_t xbusy;       /* an exchange is under way (mpidbg_rma_xbegin) */
+    pthread_t xowner;    /* the thread that runs it */
     int xon;             /* exchanges run (the same on every member) */
     int passive_ok;      /* the Lamport clock is kept (cross-rank checks on): passive epochs are compared */
     char *base;          /* this rank's window memory */
@@ -226,6 +229,13 @@ MPIDBG_RMA_HIDDEN struct mpidbg_rma_win *mpidbg_rma_win_of(MPI_Win w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_buf_free(struct mpidbg_rma_buf *b);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_lock(void);
+/* An exchange on a window's communicator blocks until every member joins
+ * it. Under MPI_THREAD_MULTIPLE the lock is let go while it waits
+ * (threads of another member may need it to join an exchange of another
+ * window); the window stays the exchanging thread's own until
+ * mpidbg_rma_xend, and mpidbg_rma_win_of makes other threads wait for it. */
+MPIDBG_RMA_HIDDEN void mpidbg_rma_xbegin(struct mpidbg_rma_win *w);
+MPIDBG_RMA_HIDDEN void mpidbg_rma_xend(struct mpidbg_rma_win *w);
 MPIDBG_RMA_HIDDEN void mpidbg_rma_unlock(void);
 
 /* rma_epoch.c */

@@ -115,6 +115,8 @@ enum mpidbg_fid { MPIDBG_FINDINGS(MPIDBG_FID_ENUM) MPIDBG_NFID };
 #undef MPIDBG_FID_ENUM
 
 /* ---- per-thread and global state ---- */
+extern __thread int mpidbg_thread_seen __attribute__((tls_model("initial-exec"), visibility("hidden")));
+void mpidbg_blocked_thread(void) __attribute__((visibility("hidden")));
 extern __thread int mpidbg_depth __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern int mpidbg_active MPIDBG_HIDDEN;          /* between MPI_Init and MPI_Finalize */
 extern uintptr_t mpidbg_mpi_lo MPIDBG_HIDDEN;    /* the MPI library's text, for calls MPI makes */
@@ -188,6 +190,7 @@ struct mpidbg_cx {
     int32_t nfound;
     int32_t xr_blocked;     /* the blocked-call record is this call's */
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
+    int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
@@ -268,6 +271,8 @@ struct mpidbg_robj {
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
     int32_t ow_call;
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
+    int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
+    struct mpidbg_xsend xr_xs; /* MPI_THREAD_MULTIPLE: a started persistent send's window */
     struct mpidbg_seg inl[2];
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
@@ -357,6 +362,10 @@ MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
     mpidbg_depth++;
+    /* a thread's first call: under MPI_THREAD_MULTIPLE it gets a
+     * blocked-call record of its own (blocked.c) */
+    if (__builtin_expect(!mpidbg_thread_seen, 0))
+        mpidbg_blocked_thread();
     /* a polling episode (blocked.c) ends at any other call; a plain load
      * and store: another thread's call may go uncounted, never the
      * polling thread's own */
@@ -378,6 +387,7 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->nfound = 0;
     cx->xr_blocked = 0;
     cx->xr_state = NULL;
+    cx->xr_rwin = 0;
 }
 
 /* mpidbg_seg_untouched says whether MPI leaves a segment alone because its

@@ -8,6 +8,8 @@
  */
 #include <string.h>
 
+#include <pthread.h>
+
 #include "shim.h"
 
 /* A direct-mapped cache: finding a site's module walks the loaded
@@ -50,21 +52,29 @@ void mpidbg_site_code(uint64_t pc, uint64_t *off, uint32_t *mod)
 
 /* The pairs of places reported lately, so that a loop reports a finding
  * once rather than every iteration. Callers make their keys distinct
- * (each mixes a constant of its own in). Not locked: the callers run
- * only when the program is not MPI_THREAD_MULTIPLE. */
+ * (each mixes a constant of its own in). Locked under
+ * MPI_THREAD_MULTIPLE only. */
 #define NSEEN 256
 static struct {
     uint64_t a, b;
 } seen[NSEEN];
 static unsigned nseen;
+static pthread_mutex_t seen_mu = PTHREAD_MUTEX_INITIALIZER;
 
 int mpidbg_seen_pair(uint64_t a, uint64_t b)
 {
-    for (unsigned i = 0; i < nseen && i < NSEEN; i++)
+    int mt = mpidbg_mt, found = 0;
+    if (mt)
+        pthread_mutex_lock(&seen_mu);
+    for (unsigned i = 0; i < nseen && i < NSEEN && !found; i++)
         if (seen[i].a == a && seen[i].b == b)
-            return 1;
-    seen[nseen % NSEEN].a = a;
-    seen[nseen % NSEEN].b = b;
-    nseen++;
-    return 0;
+            found = 1;
+    if (!found) {
+        seen[nseen % NSEEN].a = a;
+        seen[nseen % NSEEN].b = b;
+        nseen++;
+    }
+    if (mt)
+        pthread_mutex_unlock(&seen_mu);
+    return found;
 }

@@ -18,6 +18,7 @@
 #define MPIDBG_XR_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "blocked.h"
@@ -35,6 +36,14 @@ struct mpidbg_ehswap {
     MPI_Errhandler eh[MPIDBG_EHSWAP_MAX];
 };
 
+/* A send's window under MPI_THREAD_MULTIPLE (xr_threads.c). */
+struct mpidbg_xsend {
+    int32_t on, amb;
+    uint32_t bucket, pad;
+    uint64_t start;
+};
+#define MPIDBG_XRW_LOST (-1) /* a receive window the table had no room for: ambiguous */
+
 /* A point-to-point call, as the generated wrapper gives it. */
 struct mpidbg_xp {
     MPI_Comm comm;
@@ -49,6 +58,8 @@ struct mpidbg_xp {
     int32_t sync;               /* --buffering=zero: call the synchronous form */
     struct mpidbg_ehswap eh;    /* a blocking receive's communicator */
     struct mpidbg_cobj *co;     /* the communicator, when checked */
+    struct mpidbg_xsend xs;     /* MPI_THREAD_MULTIPLE: the send's window */
+    int32_t rwin;               /* MPI_THREAD_MULTIPLE: the receive's window */
 };
 
 /* A collective call. Per side: a block count, or a counts array (v),
@@ -75,6 +86,9 @@ struct mpidbg_xc {
 
 MPIDBG_HIDDEN_XR extern int mpidbg_xr_on;        /* the checks run: MPIDBG_CHECKS does not turn them off */
 MPIDBG_HIDDEN_XR extern int mpidbg_xr_zero;      /* MPIDBG_BUFFERING=zero */
+MPIDBG_HIDDEN_XR extern int mpidbg_xr_unsure;    /* the clock may be below its past (xr_p2p.c) */
+MPIDBG_HIDDEN_XR int mpidbg_world_size(void);
+MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_clock_merge(uint64_t c);
 
 static inline void mpidbg_xp_init(struct mpidbg_xp *xp, MPI_Comm comm)
 {
@@ -115,10 +129,44 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_finalize(struct mpidbg_cx *cx);
 struct mpidbg_robj;
 MPIDBG_HIDDEN_XR void mpidbg_xr_started(struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err);
+/* A receive request as it was before MPI completed it: under
+ * MPI_THREAD_MULTIPLE another thread may be handed the same handle, and
+ * with it the record, before the completion is looked at
+ * (requests_complete.c). o is NULL when it takes no shadow. */
+struct mpidbg_xr_rsnap {
+    struct mpidbg_robj *o;
+    uint32_t serial;
+    int32_t call;
+    uint64_t comm, site, type;
+    int64_t count;
+    int32_t peer, tag, rwin, pad;
+    MPI_Comm xr;
+};
+MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);
+MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);
 MPIDBG_HIDDEN_XR void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c);
 MPIDBG_HIDDEN_XR int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc);
+
+/* xr_threads.c: which pairs of shadows and messages threads may have
+ * mixed up. The ends say EXACT (the pair is right), SWAP (it may be
+ * another's, but one just like it: the signature check holds, the clock
+ * and the race check do not) or AMBIG (nothing holds). The key says what
+ * makes two windows alike (mpidbg_xr_key); the _locked ends want
+ * mpidbg_xr_mu held; receive windows' ids are 0 below
+ * MPI_THREAD_MULTIPLE; src < 0 at the end: no message. */
+enum { MPIDBG_XR_EXACT = 0, MPIDBG_XR_SWAP = 1, MPIDBG_XR_AMBIG = 2 };
+MPIDBG_HIDDEN_XR extern pthread_mutex_t mpidbg_xr_mu;
+MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_key(uint64_t type, int64_t count, uint64_t site, int call);
+MPIDBG_HIDDEN_XR void mpidbg_xs_begin(struct mpidbg_xsend *s, uint64_t comm, int dest, int tag, uint64_t key);
+MPIDBG_HIDDEN_XR int mpidbg_xs_end_locked(struct mpidbg_xsend *s);
+MPIDBG_HIDDEN_XR void mpidbg_xs_abort(struct mpidbg_xsend *s);
+MPIDBG_HIDDEN_XR int32_t mpidbg_xrw_begin(uint64_t comm, int src, int tag, uint64_t key);
+MPIDBG_HIDDEN_XR int mpidbg_xrw_end(int32_t id, int src, int tag);
+MPIDBG_HIDDEN_XR int mpidbg_xrw_end_locked(int32_t id, int src, int tag);
+MPIDBG_HIDDEN_XR void mpidbg_xr_start(struct mpidbg_robj *o);
+MPIDBG_HIDDEN_XR void mpidbg_xr_req_gone(struct mpidbg_robj *o);
 
 /* xr_coll.c */
 MPIDBG_HIDDEN_XR void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc);
@@ -132,8 +180,8 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c);
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(struct mpidbg_cx *cx, MPI_Comm c);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);
-MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c);
-MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m);
+MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin);
+MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin);
 
 /* blocked.c */
 MPIDBG_HIDDEN_XR void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode);

@@ -260,9 +260,17 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
                  int call)
 {
     int64_t maxclock = -res[NV + V_CLOCK];
+    if (mpidbg_mt)
+        pthread_mutex_lock(&mpidbg_xr_mu);
     if ((uint64_t)maxclock > mpidbg_xr_clock)
         mpidbg_xr_clock = (uint64_t)maxclock;
     mpidbg_xr_clock++;
+    /* every rank's clock is now above every clock before the collective:
+     * a clock a mixed-up pairing left too low is right again */
+    if (co->npeers == mpidbg_world_size())
+        mpidbg_xr_unsure = 0;
+    if (mpidbg_mt)
+        pthread_mutex_unlock(&mpidbg_xr_mu);
     int same = 1;
     for (int i = 0; i < NV; i++) {
         if (i == V_CLOCK || i == V_PACKED)

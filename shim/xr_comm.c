@@ -79,7 +79,7 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
         gid = 1;
     } else if (!co->inter) {
         if (co->rank == 0)
-            gid = (uint64_t)(mpidbg_world_rank + 1) << 32 | (++gid_counter & 0xffffffffu);
+            gid = (uint64_t)(mpidbg_world_rank + 1) << 32 | (__atomic_add_fetch(&gid_counter, 1, __ATOMIC_RELAXED) & 0xffffffffu);
         PMPI_Bcast(&gid, 1, MPI_UINT64_T, 0, xr);
     }
     mpidbg_wlock();
@@ -151,28 +151,36 @@ int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer)
 static struct {
     MPI_Message m;
     MPI_Comm c;
+    int32_t rwin; /* the probe's receive window (xr_threads.c) */
 } msgs[NMSG];
 static unsigned msg_next;
 
-void mpidbg_xr_message(MPI_Message m, MPI_Comm c)
+void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin)
 {
-    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC) {
+        mpidbg_xrw_end(rwin, -1, 0);
         return;
+    }
     mpidbg_wlock();
     unsigned i = msg_next++ % NMSG;
+    int32_t old = msgs[i].m != MPI_MESSAGE_NULL ? msgs[i].rwin : 0;
     msgs[i].m = m;
     msgs[i].c = c;
+    msgs[i].rwin = rwin;
     mpidbg_wunlock();
+    mpidbg_xrw_end(old, -1, 0);
 }
 
-MPI_Comm mpidbg_xr_message_comm(MPI_Message m)
+MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin)
 {
     MPI_Comm c = MPI_COMM_NULL;
+    *rwin = 0;
     mpidbg_wlock();
     for (unsigned k = 0; k < NMSG && k < msg_next; k++) {
         unsigned i = (msg_next - 1 - k) % NMSG;
         if (msgs[i].m == m) {
             c = msgs[i].c;
+            *rwin = msgs[i].rwin;
             msgs[i].m = MPI_MESSAGE_NULL;
             break;
         }

@@ -42,6 +42,9 @@
 #define XR_MAGIC 0x3144584du /* "MXD1" */
 #define XR_MAX 4096
 #define XR_KNOWN 1u          /* the signature follows */
+#define XR_SWAP 2u           /* another thread's send, one just like it, may have this shadow's place (xr_threads.c) */
+#define XR_AMBIG 4u          /* another thread's send, not alike, may have it */
+#define XR_UNSURE 8u         /* the sender's clock may be below its past (mpidbg_xr_unsure) */
 
 struct xr_hdr {
     uint32_t magic;
@@ -57,22 +60,51 @@ struct xr_hdr {
 };
 
 uint64_t mpidbg_xr_clock; /* Lamport clock: ticks at each send and receive, max-merged at collectives */
+/* A receive that may have pulled another thread's shadow merged that
+ * shadow's clock, maybe below its own message's: this rank's clock may
+ * then be below an event it follows, and so may the clock of whoever it
+ * sends to. Such shadows say so (XR_UNSURE), take no part in the race
+ * check and pass it on, until a collective of every rank raises every
+ * clock above every earlier one (xr_coll.c). A send mixed up with
+ * another is harmless here: their windows overlap, so the other's shadow
+ * was posted after everything that came before this send. */
+int mpidbg_xr_unsure;
 static int world_size;
+
+int mpidbg_world_size(void)
+{
+    return world_size;
+}
+
 /* With MPI_THREAD_MULTIPLE several threads send and receive at once: the
- * queue of shadows in flight, the clock, the counters and the race
- * records are shared (mpidbg_mt: the lock is taken only then). */
-static pthread_mutex_t xr_mu = PTHREAD_MUTEX_INITIALIZER;
+ * queue of shadows in flight, the clock, the counters, the race records
+ * and the threads' windows (xr_threads.c) are shared (mpidbg_mt: the
+ * lock is taken only then). */
+pthread_mutex_t mpidbg_xr_mu = PTHREAD_MUTEX_INITIALIZER;
 #define XR_LOCK()                    \
     do {                             \
         if (mpidbg_mt)               \
-            pthread_mutex_lock(&xr_mu); \
+            pthread_mutex_lock(&mpidbg_xr_mu); \
     } while (0)
 #define XR_UNLOCK()                    \
     do {                               \
         if (mpidbg_mt)                 \
-            pthread_mutex_unlock(&xr_mu); \
+            pthread_mutex_unlock(&mpidbg_xr_mu); \
     } while (0)
 static int64_t *sent_to, *recvd_from; /* messages per world rank */
+
+/* mpidbg_xr_clock_merge moves the clock above c and one step on, and
+ * returns it: what a synchronisation does to a Lamport clock. Threads
+ * share the clock; the lock keeps it from going back. */
+uint64_t mpidbg_xr_clock_merge(uint64_t c)
+{
+    XR_LOCK();
+    if (c > mpidbg_xr_clock)
+        mpidbg_xr_clock = c;
+    uint64_t v = ++mpidbg_xr_clock;
+    XR_UNLOCK();
+    return v;
+}
 
 /* ---- outgoing shadows: sent with MPI_Isend, reaped in order ---- */
 struct out {
@@ -123,9 +155,10 @@ static void enqueue(MPI_Request r, void *buf)
 static const uint8_t *type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
 {
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
-    if (!o || o->xr_state < 0)
+    int32_t state = o ? __atomic_load_n(&o->xr_state, __ATOMIC_ACQUIRE) : -1;
+    if (state < 0)
         return NULL;
-    if (o->xr_state == 0) {
+    if (state == 0) {
         int32_t len = 0;
         uint8_t *b = mpidbg_go_type_blob(MPIDBG_H(t), &len);
         if (!b || len < 8) {
@@ -135,22 +168,52 @@ static const uint8_t *type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *expr
         }
         o->xr_blob = b; /* a replaced blob is not freed: another thread may read it */
         o->xr_len = len;
-        o->xr_state = 1;
+        __atomic_store_n(&o->xr_state, 1, __ATOMIC_RELEASE); /* after the blob: threads read it without a lock */
     }
     memcpy(siglen, o->xr_blob, 4);
     memcpy(exprlen, o->xr_blob + 4, 4);
     return o->xr_blob + 8;
 }
 
+/* shadow_send sends the shadow of a send MPI accepted. Under
+ * MPI_THREAD_MULTIPLE the lock is held from the send's window's end to
+ * the shadow's posting (PMPI_Isend does not block), so that no other
+ * send of the bucket slips between them (xr_threads.c). */
 static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int dest, int tag, int64_t count,
-                        MPI_Datatype t)
+                        MPI_Datatype t, struct mpidbg_xsend *xs)
 {
-    if (dest == MPI_PROC_NULL || dest < 0)
+    if (dest == MPI_PROC_NULL || dest < 0) {
+        mpidbg_xs_abort(xs);
         return;
+    }
     uint32_t siglen = 0, exprlen = 0;
     const uint8_t *blob = type_blob(t, &siglen, &exprlen);
+    struct xr_hdr h = {XR_MAGIC, call, 0, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
+    mpidbg_site_code(site, &h.site_off, &h.site_mod);
+    if (blob && sizeof h + siglen <= XR_MAX) {
+        h.flags = XR_KNOWN;
+        h.siglen = siglen;
+        h.exprlen = sizeof h + siglen + exprlen <= XR_MAX ? exprlen : 0;
+    }
+    size_t n = sizeof h + h.siglen + h.exprlen;
+    uint8_t *buf = malloc(n);
+    if (!buf) {
+        mpidbg_xs_abort(xs);
+        return;
+    }
+    int32_t w = mpidbg_xr_world_of(co, dest);
     XR_LOCK();
-    uint64_t clock = ++mpidbg_xr_clock;
+    switch (mpidbg_xs_end_locked(xs)) {
+    case MPIDBG_XR_SWAP:
+        h.flags |= XR_SWAP;
+        break;
+    case MPIDBG_XR_AMBIG:
+        h.flags |= XR_AMBIG;
+        break;
+    }
+    if (mpidbg_xr_unsure)
+        h.flags |= XR_UNSURE;
+    h.clock = ++mpidbg_xr_clock;
     /* While windows whose passive epochs are compared exist, the send is
      * an event of its own: the sender goes on above the message's clock,
      * as the receiver does (max + 1). Without it what the sender does
@@ -160,28 +223,15 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
      * chain of messages orders can look concurrent. */
     if (mpidbg_rma_ticking)
         ++mpidbg_xr_clock;
-    XR_UNLOCK();
-    struct xr_hdr h = {XR_MAGIC, call, clock, count, 0, 0, 0, 0, 0, mpidbg_world_rank, tag};
-    mpidbg_site_code(site, &h.site_off, &h.site_mod);
-    if (blob && sizeof h + siglen <= XR_MAX) {
-        h.flags = XR_KNOWN;
-        h.siglen = siglen;
-        h.exprlen = sizeof h + siglen + exprlen <= XR_MAX ? exprlen : 0;
-    }
-    size_t n = sizeof h + h.siglen + h.exprlen;
-    uint8_t *buf = malloc(n);
-    if (!buf)
-        return;
     memcpy(buf, &h, sizeof h);
     if (h.siglen)
         memcpy(buf + sizeof h, blob, h.siglen + h.exprlen);
     MPI_Request r;
     if (PMPI_Isend(buf, (int)n, MPI_BYTE, dest, tag, co->xr, &r) != MPI_SUCCESS) {
+        XR_UNLOCK();
         free(buf);
         return;
     }
-    int32_t w = mpidbg_xr_world_of(co, dest);
-    XR_LOCK();
     if (w >= 0 && w < world_size && sent_to)
         sent_to[w]++;
     enqueue(r, buf);
@@ -302,36 +352,57 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
 /* shadow_recv takes the shadow of the message a receive on co took and
  * checks it. src and tag come from the receive's status. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
-                        int rsource, int rtag, uint64_t site, int call)
+                        int rsource, int rtag, uint64_t site, int call, int32_t rwin)
 {
-    if (src < 0 || src == MPI_PROC_NULL || tag < 0)
+    if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
+        mpidbg_xrw_end(rwin, -1, 0);
         return;
+    }
     uint64_t buf[XR_MAX / 8];
     MPI_Status st;
-    if (PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) != MPI_SUCCESS)
-        return;
-    int n = 0;
-    PMPI_Get_count(&st, MPI_BYTE, &n);
+    int pulled = PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
+    int n = 0, valid = 0;
     struct xr_hdr h;
-    if (n < (int)sizeof h)
-        return;
-    memcpy(&h, buf, sizeof h);
-    if (h.magic != XR_MAGIC || sizeof h + (uint64_t)h.siglen + h.exprlen > (uint64_t)n)
-        return;
+    if (pulled) {
+        PMPI_Get_count(&st, MPI_BYTE, &n);
+        if (n >= (int)sizeof h) {
+            memcpy(&h, buf, sizeof h);
+            valid = h.magic == XR_MAGIC && sizeof h + (uint64_t)h.siglen + h.exprlen <= (uint64_t)n;
+        }
+    }
+    /* The window ends with the pull, under the lock that also covers the
+     * race records: a receive of another thread that ends later sees
+     * this one both ended and noted. */
     XR_LOCK();
+    int rv = mpidbg_xrw_end_locked(rwin, pulled ? src : -1, tag);
+    if (!valid) {
+        XR_UNLOCK();
+        return;
+    }
+    /* the signatures compare when both sides are right up to alike ones;
+     * the race check wants the message's own clock */
+    int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG);
+    int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE));
+    if (rv != MPIDBG_XR_EXACT || (h.flags & XR_UNSURE))
+        mpidbg_xr_unsure = 1;
     if (h.clock > mpidbg_xr_clock)
         mpidbg_xr_clock = h.clock;
     mpidbg_xr_clock++;
     int32_t w = mpidbg_xr_world_of(co, src);
     if (w >= 0 && w < world_size && recvd_from)
         recvd_from[w]++;
+    /* a wildcard receive is noted with this rank's clock and the
+     * message's source, which hold whatever shadow it pulled (the send's
+     * place may be that of another message of the same source) */
     if (mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
-        race_check(co, &h, src);
+        if (clock_ok)
+            race_check(co, &h, src);
         if (rsource == MPI_ANY_SOURCE)
             race_note(co, &h, src, rtag, site, call);
     }
     XR_UNLOCK();
-    type_check(&h, (const uint8_t *)buf + sizeof h, rtype, rcount, site, call);
+    if (types_ok)
+        type_check(&h, (const uint8_t *)buf + sizeof h, rtype, rcount, site, call);
 }
 
 /* ---- error handlers: a truncation is reported before MPI's handler ---- */
@@ -366,22 +437,44 @@ int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc)
     return rc;
 }
 
+/* mt_windows opens the call's windows under MPI_THREAD_MULTIPLE
+ * (xr_threads.c): a send's until its shadow is posted, a receive's until
+ * its shadow is pulled (a nonblocking one's request carries it; a
+ * matched probe's message handle carries it to MPI_Mrecv). */
+static void mt_windows(struct mpidbg_cx *cx, struct mpidbg_xp *xp, struct mpidbg_cobj *co)
+{
+    if (xp->send && !xp->persistent && xp->dest != MPI_PROC_NULL)
+        mpidbg_xs_begin(&xp->xs, co->handle, xp->dest, xp->stag,
+                        mpidbg_xr_key(MPIDBG_H(xp->stype), xp->scount, cx->site, cx->call));
+    int takes = (xp->recv && !xp->persistent && !xp->message) || (xp->probe && xp->message);
+    if (takes && xp->source != MPI_PROC_NULL)
+        xp->rwin = mpidbg_xrw_begin(co->handle, xp->source, xp->rtag,
+                                    mpidbg_xr_key(MPIDBG_H(xp->rtype), xp->rcount, cx->site, cx->call));
+    if (xp->recv && xp->nonblocking)
+        cx->xr_rwin = xp->rwin;
+}
+
 void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
 {
     if (!mpidbg_xr_on)
         return;
     if (xp->message && !xp->probe) { /* MPI_Mrecv, MPI_Imrecv: the communicator the probe matched on */
-        xp->comm = mpidbg_xr_message_comm(*xp->message);
+        xp->comm = mpidbg_xr_message_comm(*xp->message, &xp->rwin);
         if (xp->comm != MPI_COMM_NULL && !cx->comm)
             cx->comm = MPIDBG_H(xp->comm);
         if (*xp->message != MPI_MESSAGE_NO_PROC)
             cx->peer = MPI_ANY_SOURCE; /* the probe knew it; the request's status will say */
     }
     struct mpidbg_cobj *co = xp->co = mpidbg_xr_comm(cx, xp->comm);
-    if (!co)
+    if (!co) {
+        mpidbg_xrw_end(xp->rwin, -1, 0);
+        xp->rwin = 0;
         return;
+    }
     if (xp->message && !xp->probe && !cx->co)
         cx->co = co; /* MPI_Imrecv's request records the shadow (mpidbg_req_new) */
+    if (mpidbg_mt)
+        mt_windows(cx, xp, co);
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
         xp->sync = 1;
     if (xp->recv && !xp->nonblocking && !xp->persistent)
@@ -410,8 +503,11 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         mpidbg_blocked_end();
         cx->xr_blocked = 0;
     }
-    if (xp->probe && xp->message && rc == MPI_SUCCESS) {
-        mpidbg_xr_message(*xp->message, xp->comm); /* MPI_Mprobe, MPI_Improbe */
+    if (xp->probe && xp->message) {
+        if (rc == MPI_SUCCESS)
+            mpidbg_xr_message(*xp->message, xp->comm, xp->rwin); /* MPI_Mprobe, MPI_Improbe */
+        else
+            mpidbg_xrw_end(xp->rwin, -1, 0);
         return rc;
     }
     struct mpidbg_cobj *co = xp->co;
@@ -421,11 +517,15 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
      * nothing, and the receive waits for the shadow only after its own
      * message arrived, which this send's return does not depend on */
     if (xp->send && !xp->persistent && rc == MPI_SUCCESS)
-        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
+        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs);
+    else
+        mpidbg_xs_abort(&xp->xs);
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->status &&
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
-                    xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call);
+                    xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin);
+    else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
+        mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
     return mpidbg_eh_restore(&xp->eh, rc);
 }
 
@@ -460,6 +560,44 @@ int mpidbg_xr_is_recv(const struct mpidbg_robj *o)
     return 0;
 }
 
+/* mpidbg_xr_start opens a persistent request's window before MPI starts
+ * it (MPI_THREAD_MULTIPLE only; xr_threads.c); mpidbg_xr_req_gone closes
+ * what is still open when the start failed. */
+void mpidbg_xr_start(struct mpidbg_robj *o)
+{
+    if (!mpidbg_mt || !mpidbg_xr_on || !o || !o->rec || !o->persistent)
+        return;
+    if (mpidbg_xr_is_recv(o)) {
+        if (!o->xr_rwin)
+            o->xr_rwin = mpidbg_xrw_begin(o->rec->comm, o->rec->peer, o->rec->tag,
+                                          mpidbg_xr_key(o->rec->datatype, o->rec->count, o->rec->site, o->call));
+        return;
+    }
+    switch (o->call) {
+    case MPIDBG_CALL_MPI_Send_init:
+    case MPIDBG_CALL_MPI_Bsend_init:
+    case MPIDBG_CALL_MPI_Ssend_init:
+    case MPIDBG_CALL_MPI_Rsend_init:
+    case MPIDBG_CALL_MPI_Send_init_c:
+    case MPIDBG_CALL_MPI_Bsend_init_c:
+    case MPIDBG_CALL_MPI_Ssend_init_c:
+    case MPIDBG_CALL_MPI_Rsend_init_c:
+        if (o->rec->peer != MPI_PROC_NULL)
+            mpidbg_xs_begin(&o->xr_xs, o->rec->comm, o->rec->peer, o->rec->tag,
+                            mpidbg_xr_key(o->rec->datatype, o->rec->count, o->rec->site, o->call));
+    }
+}
+
+void mpidbg_xr_req_gone(struct mpidbg_robj *o)
+{
+    if (!o)
+        return;
+    mpidbg_xs_abort(&o->xr_xs);
+    int32_t w = o->xr_rwin;
+    o->xr_rwin = 0;
+    mpidbg_xrw_end(w, -1, 0);
+}
+
 void mpidbg_xr_started(struct mpidbg_robj *o)
 {
     if (!mpidbg_xr_on || !o || !o->rec)
@@ -478,29 +616,64 @@ void mpidbg_xr_started(struct mpidbg_robj *o)
         return;
     }
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-    if (!co || co->freed || !mpidbg_xr_has(co))
+    if (!co || co->freed || !mpidbg_xr_has(co)) {
+        mpidbg_xs_abort(&o->xr_xs);
         return;
-    shadow_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count, (MPI_Datatype)o->rec->datatype);
+    }
+    shadow_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count, (MPI_Datatype)o->rec->datatype, &o->xr_xs);
 }
 
-void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
+void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
 {
-    if (!st || !mpidbg_xr_is_recv(o))
+    s->o = NULL;
+    if (!mpidbg_xr_is_recv(o))
+        return;
+    s->o = (struct mpidbg_robj *)o;
+    s->serial = o->serial;
+    s->call = o->call;
+    s->comm = o->rec->comm;
+    s->site = o->rec->site;
+    s->type = o->rec->datatype;
+    s->count = o->rec->count;
+    s->peer = o->rec->peer;
+    s->tag = o->rec->tag;
+    s->rwin = o->xr_rwin;
+    s->xr = o->xr;
+}
+
+void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err)
+{
+    if (!st || !s->o)
         return;
     if (err != MPI_SUCCESS && !mpidbg_xr_truncated(err))
         return;
-    if (o->rec->peer == MPI_PROC_NULL)
+    if (s->peer == MPI_PROC_NULL)
         return; /* no message; MPI need not even write the status of such a request */
     int cancelled = 0;
     if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled)
         return; /* MPI_Cancel took it back: no message */
-    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-    if (!co || o->xr == MPI_COMM_NULL || o->xr == (MPI_Comm)0)
+    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, s->comm);
+    if (!co || s->xr == MPI_COMM_NULL || s->xr == (MPI_Comm)0)
         return;
-    int source = o->call == MPIDBG_CALL_MPI_Imrecv || o->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : o->rec->peer;
+    int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
+    /* the window is this pull's to end, unless the record is another
+     * request's by now (then its window went with it: requests.c) */
+    if (s->rwin) {
+        mpidbg_wlock();
+        if (s->o->serial == s->serial && s->o->xr_rwin == s->rwin)
+            s->o->xr_rwin = 0;
+        mpidbg_wunlock();
+    }
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
-    shadow_recv(co, o->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)o->rec->datatype, o->rec->count, source, o->rec->tag,
-                o->rec->site, o->call);
+    shadow_recv(co, s->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call,
+                s->rwin);
+}
+
+void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
+{
+    struct mpidbg_xr_rsnap s;
+    mpidbg_xr_snap(o, &s);
+    mpidbg_xr_recv_snap(&s, st, err);
 }
 
 /* ---- init and finalize ---- */
@@ -511,12 +684,9 @@ void mpidbg_xr_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     sent_to = calloc((size_t)world_size, sizeof *sent_to);
     recvd_from = calloc((size_t)world_size, sizeof *recvd_from);
-    /* Under MPI_THREAD_MULTIPLE the pairing of shadows with messages is
-     * not reliable yet (shim/testdata/threads.c loses shadows): off, and said so in
-     * docs/DESIGN-SCALE.md, rather than wrong. */
     unsigned cross = (1u << MPIDBG_CAT_TYPE_MISMATCH) | (1u << MPIDBG_CAT_COLLECTIVE_MISMATCH) | (1u << MPIDBG_CAT_MESSAGE_RACE) |
                      (1u << MPIDBG_CAT_LOST_MESSAGE);
-    mpidbg_xr_on = !mpidbg_mt && sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
+    mpidbg_xr_on = sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
     mpidbg_blocked_init();
 }
 

@@ -1,0 +1,86 @@
+/*
+ * The program's threads, known from their birth.
+ *
+ * Under MPI_THREAD_MULTIPLE the deadlock watcher calls a rank blocked
+ * only when every thread of the program that could still call MPI is
+ * blocked in MPI or waits for another thread (blocked.c). A thread that
+ * has not called MPI yet, computing or sleeping before its first send,
+ * counts too: so pthread_create is wrapped, and each thread the program
+ * starts (an OpenMP runtime's included) gets its record before its start
+ * routine runs.
+ *
+ * The threads of the MPI library and its transports (created inside an
+ * MPI call, or by those libraries' code), of the shim's own runtime and
+ * of its watcher are not the program's: their sleeping in epoll or
+ * nanosleep must not make a rank look busy. They are created untouched.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+struct start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *trampoline(void *p)
+{
+    struct start s = *(struct start *)p;
+    free(p);
+    mpidbg_blocked_thread();
+    return s.fn(s.arg);
+}
+
+/* Libraries whose threads serve MPI, not the program. */
+static const char *const not_program[] = {
+    "libmpi", "libmpich", "libopen-pal", "libopen-rte", "libpmix", "libprrte", "libucs", "libucp", "libuct",
+    "libucm", "libfabric", "libpsm", "libevent", "libhwloc", "libibverbs", "librdmacm", "libmlx", "libhcoll",
+    "libcuda", "libze_",
+};
+
+static int program_caller(void *ra)
+{
+    if (mpidbg_depth || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len)
+        return 0;
+    Dl_info self, caller;
+    if (!dladdr((void *)&program_caller, &self) || !dladdr(ra, &caller) || !caller.dli_fname)
+        return 0;
+    if (caller.dli_fbase == self.dli_fbase)
+        return 0; /* the shim's runtime */
+    const char *base = strrchr(caller.dli_fname, '/');
+    base = base ? base + 1 : caller.dli_fname;
+    for (size_t i = 0; i < sizeof not_program / sizeof not_program[0]; i++)
+        if (strncmp(base, not_program[i], strlen(not_program[i])) == 0)
+            return 0;
+    return 1;
+}
+
+int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    static create_fn real;
+    create_fn r = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+    if (!r) {
+        r = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        if (!r)
+            return EAGAIN;
+        __atomic_store_n(&real, r, __ATOMIC_RELEASE);
+    }
+    if (!program_caller(__builtin_return_address(0)))
+        return r(t, attr, fn, arg);
+    struct start *s = malloc(sizeof *s);
+    if (!s)
+        return r(t, attr, fn, arg);
+    s->fn = fn;
+    s->arg = arg;
+    int rc = r(t, attr, trampoline, s);
+    if (rc)
+        free(s);
+    return rc;
+}

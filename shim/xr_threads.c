@@ -1,0 +1,207 @@
+/*
+ * Shadows paired with messages when threads send and receive at once
+ * (MPI_THREAD_MULTIPLE).
+ *
+ * A receive pairs its message with the next shadow from the same source
+ * and tag (xr_p2p.c): right when the shadows of a stream (communicator,
+ * source, tag) were sent in the order of the messages, and pulled in the
+ * order in which the receives matched them. One thread keeps both orders
+ * (MPI-4.1 §3.5, non-overtaking). Two threads may not: "if a process is
+ * multithreaded ... the operations are logically concurrent, even if one
+ * physically precedes the other" (§3.5), so two sends of different
+ * threads to the same destination and tag may have their messages and
+ * their shadows in opposite orders, and two receives of different threads
+ * may pull each other's shadow.
+ *
+ * Neither the message nor the status says which send a message came
+ * from, so the pairing cannot be repaired; but the pairs that can be
+ * wrong are known, and those are not checked:
+ *
+ *   - A send's window runs from its wrapper's entry (before MPI sees the
+ *     message) to the posting of its shadow, held under the lock. Two
+ *     sends whose windows are disjoint have their messages and their
+ *     shadows in the same order. A shadow whose send overlapped another
+ *     send to the same communicator, destination and tag (a hash bucket
+ *     of them: a collision only checks less) is flagged ambiguous, and so
+ *     is the other's. A shadow not flagged is in the position of its own
+ *     message: every send it was not concurrent with is on the same side
+ *     of it in both orders.
+ *   - A receive's window runs from before MPI sees it (posting) to the
+ *     pull of its shadow. MPI matches a stream's messages to the receives
+ *     that take from it in their posting order (§3.5: a message matches
+ *     the first matching receive posted); two receives whose windows are
+ *     disjoint match and pull in the same order. A receive is ambiguous
+ *     when a receive whose window overlapped its own took, or could still
+ *     take, from the same stream: one in progress whose source and tag
+ *     (wildcards included) match the stream, or one that ended during its
+ *     window with that stream.
+ *
+ * An ambiguous pair still counts (lost messages) and still carries its
+ * clock, but its signature is not compared and it takes no part in the
+ * message-race check. Threads that keep to their own tags or
+ * communicators, the usual way of hybrid codes, are never ambiguous.
+ * Below MPI_THREAD_MULTIPLE none of this runs.
+ */
+#include <string.h>
+
+#include "shim.h"
+
+#define NBUCKET 256
+
+/* A group is the span of time in which a bucket has windows in progress:
+ * the windows linked by overlaps. Its members are interchangeable when
+ * they share a key (the type, count, call and call site of the side
+ * concerned): shadows of such sends carry the same signature, count and
+ * place whichever message they pair with, and such receives would check
+ * any shadow the same way, so their mix-ups change no type check. A
+ * window that begins after another's end takes its message and its
+ * shadow after it, so a window needs only the members that began before
+ * its end. */
+struct group {
+    uint64_t key;
+    uint32_t inprog;
+    uint32_t mixed; /* a member's key differed */
+};
+
+static void group_join(struct group *g, uint64_t key)
+{
+    if (!g->inprog++) {
+        g->key = key;
+        g->mixed = 0;
+    } else if (g->key != key) {
+        g->mixed = 1;
+    }
+}
+
+static int group_verdict(const struct group *g, int overlapped)
+{
+    if (!overlapped)
+        return MPIDBG_XR_EXACT;
+    return g->mixed ? MPIDBG_XR_AMBIG : MPIDBG_XR_SWAP;
+}
+
+static struct {
+    uint64_t starts; /* sends begun on the bucket */
+    struct group g;
+} sb[NBUCKET];
+
+static uint32_t bucket(uint64_t comm, int peer, int tag)
+{
+    uint64_t h = comm * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uint32_t)peer * 0xc2b2ae3d27d4eb4full ^ (uint64_t)(uint32_t)tag;
+    h ^= h >> 29;
+    return (uint32_t)(h % NBUCKET);
+}
+
+uint64_t mpidbg_xr_key(uint64_t type, int64_t count, uint64_t site, int call)
+{
+    uint64_t h = type * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 0xc2b2ae3d27d4eb4full ^ site ^ (uint64_t)(uint32_t)call << 48;
+    return h ^ h >> 31;
+}
+
+void mpidbg_xs_begin(struct mpidbg_xsend *s, uint64_t comm, int dest, int tag, uint64_t key)
+{
+    s->on = 0;
+    if (!mpidbg_mt || dest < 0)
+        return;
+    uint32_t b = bucket(comm, dest, tag);
+    pthread_mutex_lock(&mpidbg_xr_mu);
+    s->on = 1;
+    s->bucket = b;
+    s->start = ++sb[b].starts;
+    s->amb = sb[b].g.inprog > 0; /* overlapped */
+    group_join(&sb[b].g, key);
+    pthread_mutex_unlock(&mpidbg_xr_mu);
+}
+
+int mpidbg_xs_end_locked(struct mpidbg_xsend *s)
+{
+    if (!s || !s->on)
+        return MPIDBG_XR_EXACT;
+    s->on = 0;
+    uint32_t b = s->bucket;
+    int v = group_verdict(&sb[b].g, s->amb || sb[b].starts != s->start);
+    sb[b].g.inprog--;
+    return v;
+}
+
+void mpidbg_xs_abort(struct mpidbg_xsend *s)
+{
+    if (!s || !s->on)
+        return;
+    pthread_mutex_lock(&mpidbg_xr_mu);
+    mpidbg_xs_end_locked(s);
+    pthread_mutex_unlock(&mpidbg_xr_mu);
+}
+
+/* ---- receives ---- */
+#define NRWIN 256
+static struct rwin {
+    uint64_t comm, begin;
+    int32_t src, tag, used, pad;
+} rw[NRWIN];
+/* when a receive of a stream (a bucket of streams) last pulled its shadow */
+static uint64_t last_end[NBUCKET];
+/* receive groups, by communicator (a bucket of them): the receive of a
+ * wildcard names no stream before its message comes */
+static struct group rg[NBUCKET];
+static uint64_t rseq;
+static int rw_hi; /* slots above are unused */
+
+static int matches(int32_t pat_src, int32_t pat_tag, int src, int tag)
+{
+    return (pat_src == src || pat_src == MPI_ANY_SOURCE) && (pat_tag == tag || pat_tag == MPI_ANY_TAG);
+}
+
+int32_t mpidbg_xrw_begin(uint64_t comm, int src, int tag, uint64_t key)
+{
+    if (!mpidbg_mt || src == MPI_PROC_NULL)
+        return 0;
+    pthread_mutex_lock(&mpidbg_xr_mu);
+    int32_t id = MPIDBG_XRW_LOST;
+    for (int i = 0; i < NRWIN; i++)
+        if (!rw[i].used) {
+            rw[i] = (struct rwin){comm, ++rseq, src, tag, 1, 0};
+            id = i + 1;
+            if (id > rw_hi)
+                rw_hi = id;
+            group_join(&rg[bucket(comm, 0, 0)], key);
+            break;
+        }
+    pthread_mutex_unlock(&mpidbg_xr_mu);
+    return id;
+}
+
+int mpidbg_xrw_end_locked(int32_t id, int src, int tag)
+{
+    if (!id)
+        return MPIDBG_XR_EXACT;
+    if (id == MPIDBG_XRW_LOST || id < 0 || id > NRWIN)
+        return MPIDBG_XR_AMBIG;
+    struct rwin *me = &rw[id - 1];
+    struct group *g = &rg[bucket(me->comm, 0, 0)];
+    int v = MPIDBG_XR_EXACT;
+    if (src >= 0) {
+        int overlapped = 0;
+        for (int i = 0; i < rw_hi && !overlapped; i++)
+            if (rw[i].used && &rw[i] != me && rw[i].comm == me->comm && matches(rw[i].src, rw[i].tag, src, tag))
+                overlapped = 1;
+        uint32_t b = bucket(me->comm, src, tag);
+        if (last_end[b] > me->begin)
+            overlapped = 1;
+        last_end[b] = ++rseq;
+        v = group_verdict(g, overlapped);
+    }
+    g->inprog--;
+    me->used = 0;
+    return v;
+}
+
+int mpidbg_xrw_end(int32_t id, int src, int tag)
+{
+    if (!id)
+        return MPIDBG_XR_EXACT;
+    pthread_mutex_lock(&mpidbg_xr_mu);
+    int v = mpidbg_xrw_end_locked(id, src, tag);
+    pthread_mutex_unlock(&mpidbg_xr_mu);
+    return v;
+}
