@@ -3,9 +3,10 @@
 //
 // bug_mt_message_race.c: three ranks with 4 worker threads each
 // (pthread_create, MPI_THREAD_MULTIPLE), as ok_mt_race_free_sources.c:
-// workers 2 and 3 of every rank run a ring halo exchange, and ranks 1 and
-// 2 each send rank 0 their boundary flux (worker 0, tag 0) and wait for a
-// correction (worker 1, tag 1). On rank 0, workers 0 and 1 each receive
+// ranks 1 and 2 each send rank 0 their boundary flux (tag 0) as soon as
+// they start, and wait for a correction (worker 1, tag 1); then, past a
+// barrier of the workers, workers 2 and 3 of every rank run a ring halo
+// exchange. On rank 0, workers 0 and 1 each receive
 // one flux with MPI_ANY_SOURCE; worker 0 takes what it got for the left
 // boundary (rank 1's) and worker 1 for the right one (rank 2's), and each
 // sends the correction to the rank it assumes. Which thread's receive
@@ -17,6 +18,7 @@
 // calls execute in some order).
 // Expected: message-race at rank 0's MPI_Recv with MPI_ANY_SOURCE (both
 // threads' receives, naming ranks 1 and 2 as the candidates).
+#define _POSIX_C_SOURCE 200112L
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -25,12 +27,14 @@ enum { THREADS = 4, STEPS = 4, N = 8 };
 
 static int rank, size;
 static double last[THREADS];
+static pthread_barrier_t phase; /* the halo exchange follows the fluxes */
 
 static void *worker(void *arg)
 {
     int t = (int)(long)arg, next = (rank + 1) % size, prev = (rank + size - 1) % size;
     if (t >= 2) {
         double out[N], in[N];
+        pthread_barrier_wait(&phase);
         for (int step = 0; step < STEPS; step++) {
             for (int i = 0; i < N; i++)
                 out[i] = 100 * rank + 10 * step + i + t;
@@ -43,12 +47,11 @@ static void *worker(void *arg)
         MPI_Recv(&f, 1, MPI_DOUBLE, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "message-race" "tag 0"
         corr = t == 0 ? -f : f / 2;
         MPI_Send(&corr, 1, MPI_DOUBLE, to, 1, MPI_COMM_WORLD);
-    } else if (t == 0) {
-        double f = 1.5 * rank;
-        MPI_Send(&f, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
-    } else {
+    } else if (t == 1) {
         MPI_Recv(&last[t], 1, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
+    if (t < 2)
+        pthread_barrier_wait(&phase);
     return NULL;
 }
 
@@ -64,6 +67,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bug_mt_message_race: needs MPI_THREAD_MULTIPLE and 3 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (rank != 0) {
+        double f = 1.5 * rank;
+        MPI_Send(&f, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    }
+    pthread_barrier_init(&phase, NULL, THREADS);
     for (long t = 0; t < THREADS; t++)
         pthread_create(&th[t], NULL, worker, (void *)t);
     for (int t = 0; t < THREADS; t++)
