@@ -1,6 +1,7 @@
 // ranks: 2
 // cflags: -fopenmp
 // runs: 20
+// flags: --deadlock-timeout=300ms
 //
 // ok_mt_slow_sender.c: the correct twin of bug_mt_deadlock_recv_recv.c and
 // bug_mt_deadlock_wait.c. Two ranks with an OpenMP team of 4 threads each
@@ -13,7 +14,9 @@
 // once the correction is in (after an OpenMP barrier). For that second
 // each rank has a thread blocked in a receive from the other, as in a
 // head-to-head deadlock, but rank 1's thread 1 is computing and will send:
-// there is no cycle of threads that can never continue.
+// there is no cycle of threads that can never continue. The deadlock
+// timeout is shortened below the second of computing, so that only the
+// detector's knowledge of threads keeps it from reporting one.
 // Follows MPI-4.1 §3.5 (progress: the receives complete once the matching
 // sends start) and §11.6.1 (a blocked thread does not block the others of
 // its process).
