@@ -38,7 +38,7 @@
 
 #include "shim.h"
 
-#define NSLOT 64
+#define NSLOT 256
 
 /* A thread's record. The last fields are the reader's own (compose). */
 struct slot {
@@ -96,7 +96,10 @@ static void slot_key_make(void)
 static struct slot *claim(void)
 {
     pthread_once(&slot_once, slot_key_make);
-    for (int i = 0; i < NSLOT; i++) {
+    /* slot 0 is the one record below MPI_THREAD_MULTIPLE: never claimed,
+     * so that a thread claiming before MPI_Init told the level, and
+     * leaving, cannot touch it */
+    for (int i = 1; i < NSLOT; i++) {
         struct slot *s = &slots[i];
         int free_ = 0;
         if (__atomic_load_n(&s->used, __ATOMIC_RELAXED) || !__atomic_compare_exchange_n(&s->used, &free_, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
@@ -105,6 +108,7 @@ static struct slot *claim(void)
         s->tid = (pid_t)syscall(SYS_gettid);
         if (pthread_getcpuclockid(s->owner, &s->cpu) != 0)
             s->cpu = (clockid_t)-1;
+        s->last_ns = 0;
         s->rec.active = 0;
         s->rec.polling = 0;
         __atomic_add_fetch(&generation, 1, __ATOMIC_RELAXED);
@@ -112,7 +116,9 @@ static struct slot *claim(void)
         pthread_setspecific(slot_key, s);
         return s;
     }
-    __atomic_store_n(&too_many, 1, __ATOMIC_RELAXED);
+    if (!__atomic_exchange_n(&too_many, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "mpidbg: rank %d: more than %d threads: its deadlocks are no longer detected\n", mpidbg_world_rank,
+                NSLOT - 1);
     return self_slot = &spare;
 }
 
@@ -348,22 +354,34 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* in_futex says whether thread tid sleeps in futex(2): waits for another
- * thread of the process (/proc/self/task/TID/syscall: the number first,
- * or "running"). */
+/* in_futex says whether thread tid waits, with no timeout, for another
+ * thread of the process: it sleeps in futex(2) with FUTEX_WAIT or
+ * FUTEX_WAIT_BITSET and no timeout (/proc/self/task/TID/syscall: the
+ * number, then the arguments; "running" when it runs). A timed wait is a
+ * timer: such a thread may still call MPI on its own. Shared futexes
+ * count too: pthread_join waits on one (the kernel wakes it when the
+ * thread ends); a process-shared mutex held by another process is taken
+ * for a thread's, which programs of MPI ranks seldom have. */
 static int in_futex(pid_t tid)
 {
-    char path[64], buf[64];
+    char path[64], buf[256];
     snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
-    if (n <= 0)
+    if (n <= 0 || buf[0] < '0' || buf[0] > '9')
         return 0;
     buf[n] = 0;
-    return atol(buf) == SYS_futex && buf[0] >= '0' && buf[0] <= '9';
+    char *p = buf;
+    long nr = strtol(p, &p, 10);
+    unsigned long long arg[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 4; i++)
+        arg[i] = strtoull(p, &p, 16);
+    unsigned op = (unsigned)arg[1];
+    const unsigned wait = 0, wait_bitset = 9; /* the low bits; 128 is FUTEX_PRIVATE_FLAG, 256 FUTEX_CLOCK_REALTIME */
+    return nr == SYS_futex && ((op & 127) == wait || (op & 127) == wait_bitset) && arg[3] == 0;
 }
 
 static void format_args(struct mpidbg_blocked *b);
@@ -409,7 +427,7 @@ static int compose(struct mpidbg_blocked *out, struct slot **chosen)
     int busy = 0, nact = 0, nwait = 0;
     struct mpidbg_wait waits[MPIDBG_WAIT_MAX];
     static struct mpidbg_blocked tmp; /* large; the reader holds read_mu */
-    for (int i = 0; i < NSLOT; i++) {
+    for (int i = 1; i < NSLOT; i++) {
         struct slot *s = &slots[i];
         if (!__atomic_load_n(&s->used, __ATOMIC_ACQUIRE))
             continue;

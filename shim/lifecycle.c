@@ -66,6 +66,7 @@ static void start(void)
     int provided = MPI_THREAD_MULTIPLE;
     PMPI_Query_thread(&provided);
     mpidbg_mt = provided == MPI_THREAD_MULTIPLE;
+    mpidbg_blocked_thread(); /* the thread that initialised MPI has its record from now on */
     find_mpi_text();
     int *ub = NULL, flag = 0;
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)

@@ -167,6 +167,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
      * copy of it (mpidbg_xr_snap), not here */
     o->xr_rwin = cx->xr_rwin;
     o->xr_xs.on = 0;
+    o->xr_post = mpidbg_next_post();
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -204,8 +205,15 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
         o->newcomm = newcomm;
 }
 
+uint64_t mpidbg_next_post(void)
+{
+    static uint64_t n;
+    return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
+}
+
 void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
 {
+    o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;

@@ -185,6 +185,29 @@ static MPI_Status *xr_statuses(struct xwait *xw, MPI_Status *st, int n)
     return xw->st;
 }
 
+/* posted is when the k-th completed request was posted (started), in
+ * the rank's order. */
+static uint64_t posted(const struct xwait *xw, const struct mpidbg_reqref *c, int count, const int *done, int k)
+{
+    int i = done ? done[k] : k;
+    if (i < 0 || i >= count)
+        return 0;
+    if (xw->snap && xw->snap[i].o)
+        return xw->snap[i].post;
+    return c[i].o && c[i].o->serial == c[i].serial ? c[i].o->xr_post : 0;
+}
+
+struct by_post {
+    uint64_t post;
+    int k;
+};
+
+static int cmp_post(const void *a, const void *b)
+{
+    uint64_t x = ((const struct by_post *)a)->post, y = ((const struct by_post *)b)->post;
+    return x < y ? -1 : x > y;
+}
+
 static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref *c, int count, const int *done, int ndone,
                     MPI_Status *given, int rc)
 {
@@ -197,7 +220,22 @@ static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref
             mpidbg_poll_stop();
     }
     if (xw->any && c && xw->st != MPI_STATUSES_IGNORE && xw->st != MPI_STATUS_IGNORE) {
-        for (int k = 0; k < ndone; k++) {
+        /* in the order the receives were posted, which is the order in
+         * which they matched the messages of one stream (MPI-4.1 §3.5),
+         * not the order of the program's array: each pulls the next
+         * shadow of its stream */
+        struct by_post ostack[8], *order = ndone <= 8 ? ostack : malloc(sizeof *order * (size_t)ndone);
+        int sorted = 1;
+        for (int k = 0; order && k < ndone; k++) {
+            order[k].post = posted(xw, c, count, done, k);
+            order[k].k = k;
+            if (k && order[k].post < order[k - 1].post)
+                sorted = 0;
+        }
+        if (order && !sorted)
+            qsort(order, (size_t)ndone, sizeof *order, cmp_post);
+        for (int kk = 0; kk < ndone; kk++) {
+            int k = order ? order[kk].k : kk;
             int i = done ? done[k] : k;
             if (i < 0 || i >= count || !c[i].o || (!xw->snap && c[i].o->serial != c[i].serial))
                 continue;
@@ -209,6 +247,8 @@ static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref
             else
                 mpidbg_xr_recv_done(c[i].o, st, err);
         }
+        if (order != ostack)
+            free(order);
     }
     if (xw->snap && xw->snap != xw->snap_stack)
         free(xw->snap);

@@ -43,11 +43,11 @@ static uint64_t seq;                 /* this rank's passive-target operations an
 /* the exclusive locks this rank holds, innermost last: a lock used as a
  * mutex orders what its holders do elsewhere */
 #define NMUTEX 16
-static struct {
+static __thread struct {
     int64_t wid;
     int rank;
-} held[NMUTEX];
-static int nheld;
+} held[NMUTEX] __attribute__((tls_model("initial-exec"))); /* a thread's own: another's lock orders nothing of this one */
+static __thread int nheld __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t rma_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t rma_cv = PTHREAD_COND_INITIALIZER; /* an exchange ended */
 

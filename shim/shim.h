@@ -272,6 +272,7 @@ struct mpidbg_robj {
     int32_t ow_call;
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
+    uint64_t xr_post;       /* when it was last posted (started), in the rank's order: completions pull shadows so */
     struct mpidbg_xsend xr_xs; /* MPI_THREAD_MULTIPLE: a started persistent send's window */
     struct mpidbg_seg inl[2];
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */

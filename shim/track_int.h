@@ -90,6 +90,9 @@ struct tr_page {
 __attribute__((visibility("hidden"))) struct tr_page *tr_page_find(uint64_t page);        /* signal-safe */
 __attribute__((visibility("hidden"))) struct tr_page *tr_page_get(uint64_t page, int orig); /* under tr_mu */
 __attribute__((visibility("hidden"))) int tr_page_want(const struct tr_page *p);           /* signal-safe */
+/* tr_sync_page: the page holds a synchronisation object of the program,
+ * never protected (track_sync.c); signal-safe. */
+__attribute__((visibility("hidden"))) int tr_sync_page(uint64_t page);
 __attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);           /* a range is on it */
 /* tr_apply sets the protection of the pages [lo, hi) to what their
  * counts ask, one mprotect per run of pages that changes; signal-safe. */

@@ -7,10 +7,15 @@
  * faulting, and glibc ends the process ("The futex facility returned an
  * unexpected error code"). Threaded programs keep such objects next to
  * their buffers (a static pthread_barrier_t beside the halo arrays). So
- * the calls that may sleep or wake are wrapped: a watched page under the
- * object is left open until its ranges end, like a page the library
- * keeps touching (track_fault.c), before the call goes on. Accesses to
- * that page are then not seen; the program never dies of it.
+ * the calls that may sleep or wake are wrapped, and the pages under the
+ * objects they name are never protected from then on (a set of up to
+ * SYNC_PAGES pages; tr_page_want asks it): glibc waits again inside
+ * those calls, after a signal or a spurious wake, without coming back
+ * through the wrapper. A page watched when the object is first seen is
+ * opened at once. Accesses to those pages are not seen; the program
+ * never dies of it. Past SYNC_PAGES such pages, a watched one is left
+ * open only until its ranges end, like a page the library keeps
+ * touching (track_fault.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,32 +28,97 @@
 #include "shim.h"
 #include "track_int.h"
 
+#define SYNC_PAGES 4096
+static uint64_t sync_pages[SYNC_PAGES]; /* open addressing; 0 empty */
+
+static uint64_t sync_hash(uint64_t page)
+{
+    return (page >> 12) * 0x9e3779b97f4a7c15ull >> 52; /* 12 bits: SYNC_PAGES */
+}
+
+int tr_sync_page(uint64_t page)
+{
+    uint64_t h = sync_hash(page);
+    for (uint64_t i = 0; i < 16; i++) {
+        uint64_t k = __atomic_load_n(&sync_pages[(h + i) % SYNC_PAGES], __ATOMIC_ACQUIRE);
+        if (k == page)
+            return 1;
+        if (!k)
+            return 0;
+    }
+    return 0;
+}
+
+/* sync_add puts page into the set: 1 when it is there, 0 when full. */
+static int sync_add(uint64_t page)
+{
+    uint64_t h = sync_hash(page);
+    for (uint64_t i = 0; i < 16; i++) {
+        uint64_t *slot = &sync_pages[(h + i) % SYNC_PAGES], k = 0;
+        if (__atomic_compare_exchange_n(slot, &k, page, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) || k == page)
+            return 1;
+    }
+    return 0;
+}
+
 static void open_pages(const void *obj, size_t len)
 {
     if (!mpidbg_track_on || !obj)
         return;
     uint64_t lo = (uint64_t)(uintptr_t)obj & TR_PMASK, hi = ((uint64_t)(uintptr_t)obj + len + TR_PAGE - 1) & TR_PMASK;
     for (uint64_t a = lo; a < hi; a += TR_PAGE) {
+        if (tr_sync_page(a))
+            continue; /* known: never protected */
+        int kept = sync_add(a);
         struct tr_page *p = tr_page_find(a);
-        if (!p || !tr_page_busy(p) || __atomic_exchange_n(&p->lost, 1, __ATOMIC_RELAXED))
+        if (!p || !tr_page_busy(p))
+            continue;
+        if (!kept && __atomic_exchange_n(&p->lost, 1, __ATOMIC_RELAXED))
             continue;
         tr_stat(MPIDBG_TRS_LOST_PAGES);
         tr_apply(a, a + TR_PAGE, 1);
     }
 }
 
-/* real looks up the next definition of name once. */
-#define REAL(type, name)                                                    \
-    static type real_##name;                                                \
-    type r_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);        \
-    if (!r_##name) {                                                        \
-        r_##name = (type)dlsym(RTLD_NEXT, #name);                           \
-        __atomic_store_n(&real_##name, r_##name, __ATOMIC_RELEASE);         \
-    }
-
+/* The next definitions of the wrapped functions, looked up when the
+ * shim is loaded (not in a signal handler: sem_post may be called from
+ * one), or at the first call when another library's constructor comes
+ * first. */
 typedef int (*fn1)(void *);
 typedef int (*fn2)(void *, void *);
 typedef int (*fn3)(void *, void *, const void *);
+
+static fn1 real_pthread_mutex_lock, real_pthread_mutex_unlock, real_pthread_cond_signal, real_pthread_cond_broadcast,
+    real_pthread_barrier_wait, real_pthread_rwlock_rdlock, real_pthread_rwlock_wrlock, real_pthread_rwlock_unlock,
+    real_sem_wait, real_sem_post;
+static fn2 real_pthread_cond_wait, real_sem_timedwait;
+static fn3 real_pthread_cond_timedwait;
+
+#define LOOKUP(name) __atomic_store_n(&real_##name, (typeof(real_##name))dlsym(RTLD_NEXT, #name), __ATOMIC_RELEASE)
+
+__attribute__((constructor)) static void resolve(void)
+{
+    LOOKUP(pthread_mutex_lock);
+    LOOKUP(pthread_mutex_unlock);
+    LOOKUP(pthread_cond_signal);
+    LOOKUP(pthread_cond_broadcast);
+    LOOKUP(pthread_barrier_wait);
+    LOOKUP(pthread_rwlock_rdlock);
+    LOOKUP(pthread_rwlock_wrlock);
+    LOOKUP(pthread_rwlock_unlock);
+    LOOKUP(sem_wait);
+    LOOKUP(sem_post);
+    LOOKUP(pthread_cond_wait);
+    LOOKUP(sem_timedwait);
+    LOOKUP(pthread_cond_timedwait);
+}
+
+#define REAL(type, name)                                                 \
+    type r_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);     \
+    if (!r_##name) {                                                     \
+        resolve();                                                       \
+        r_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);      \
+    }
 
 int pthread_mutex_lock(pthread_mutex_t *m)
 {

@@ -140,8 +140,10 @@ struct mpidbg_xr_rsnap {
     uint64_t comm, site, type;
     int64_t count;
     int32_t peer, tag, rwin, pad;
+    uint64_t post;
     MPI_Comm xr;
 };
+MPIDBG_HIDDEN_XR uint64_t mpidbg_next_post(void); /* requests.c */
 MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
@@ -165,6 +167,8 @@ MPIDBG_HIDDEN_XR void mpidbg_xs_abort(struct mpidbg_xsend *s);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xrw_begin(uint64_t comm, int src, int tag, uint64_t key);
 MPIDBG_HIDDEN_XR int mpidbg_xrw_end(int32_t id, int src, int tag);
 MPIDBG_HIDDEN_XR int mpidbg_xrw_end_locked(int32_t id, int src, int tag);
+MPIDBG_HIDDEN_XR int mpidbg_xrw_open_locked(void);  /* receive windows open */
+MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_unique_key(void); /* a key alike to no other */
 MPIDBG_HIDDEN_XR void mpidbg_xr_start(struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR void mpidbg_xr_req_gone(struct mpidbg_robj *o);
 

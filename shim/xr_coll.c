@@ -36,6 +36,9 @@
 
 enum { V_KIND, V_ROOT, V_OP, V_SIGA, V_SIGB, V_COUNTS, V_PACKED, V_CLOCK, NV };
 
+/* set at this thread's last contribution: no receive window was open */
+static __thread int contrib_clean __attribute__((tls_model("initial-exec")));
+
 /* A v/w collective's block to or from one peer: what this rank sends it
  * and what this rank expects from it (count and signature digest; count
  * -1: none). */
@@ -107,6 +110,14 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     /* 0 no op, 1 a user-defined one, 1 + the index of a predefined one */
     v[V_OP] = xc->op ? 1 + MPIDBG_BUILTIN_OP_INDEX(xc->op) : 0;
     v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
+    /* under MPI_THREAD_MULTIPLE a collective is one thread's: it can make
+     * this rank's clock sure again only when no other thread's receive
+     * could still pull a mixed-up shadow after the contribution */
+    if (mpidbg_mt) {
+        pthread_mutex_lock(&mpidbg_xr_mu);
+        contrib_clean = mpidbg_xrw_open_locked() == 0;
+        pthread_mutex_unlock(&mpidbg_xr_mu);
+    }
     int me = co->rank, root = xc->root == me;
     int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
     int64_t a = 0, b = 0;
@@ -267,8 +278,9 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     mpidbg_xr_clock++;
     /* every rank's clock is now above every clock before the collective:
      * a clock a mixed-up pairing left too low is right again */
-    if (co->npeers == mpidbg_world_size())
+    if (co->npeers == mpidbg_world_size() && (!mpidbg_mt || contrib_clean))
         mpidbg_xr_unsure = 0;
+    contrib_clean = 0;
     if (mpidbg_mt)
         pthread_mutex_unlock(&mpidbg_xr_mu);
     int same = 1;

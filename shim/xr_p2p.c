@@ -446,10 +446,13 @@ static void mt_windows(struct mpidbg_cx *cx, struct mpidbg_xp *xp, struct mpidbg
     if (xp->send && !xp->persistent && xp->dest != MPI_PROC_NULL)
         mpidbg_xs_begin(&xp->xs, co->handle, xp->dest, xp->stag,
                         mpidbg_xr_key(MPIDBG_H(xp->stype), xp->scount, cx->site, cx->call));
-    int takes = (xp->recv && !xp->persistent && !xp->message) || (xp->probe && xp->message);
-    if (takes && xp->source != MPI_PROC_NULL)
+    /* a matched probe's receive names its type and count only at
+     * MPI_Mrecv: alike to no other */
+    if (xp->recv && !xp->persistent && !xp->message && xp->source != MPI_PROC_NULL)
         xp->rwin = mpidbg_xrw_begin(co->handle, xp->source, xp->rtag,
                                     mpidbg_xr_key(MPIDBG_H(xp->rtype), xp->rcount, cx->site, cx->call));
+    else if (xp->probe && xp->message && xp->source != MPI_PROC_NULL)
+        xp->rwin = mpidbg_xrw_begin(co->handle, xp->source, xp->rtag, mpidbg_xr_unique_key());
     if (xp->recv && xp->nonblocking)
         cx->xr_rwin = xp->rwin;
 }
@@ -638,6 +641,7 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->peer = o->rec->peer;
     s->tag = o->rec->tag;
     s->rwin = o->xr_rwin;
+    s->post = o->xr_post;
     s->xr = o->xr;
 }
 
@@ -645,28 +649,29 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
 {
     if (!st || !s->o)
         return;
-    if (err != MPI_SUCCESS && !mpidbg_xr_truncated(err))
-        return;
-    if (s->peer == MPI_PROC_NULL)
-        return; /* no message; MPI need not even write the status of such a request */
-    int cancelled = 0;
-    if (PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled)
-        return; /* MPI_Cancel took it back: no message */
-    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, s->comm);
-    if (!co || s->xr == MPI_COMM_NULL || s->xr == (MPI_Comm)0)
-        return;
-    int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
-    /* the window is this pull's to end, unless the record is another
-     * request's by now (then its window went with it: requests.c) */
-    if (s->rwin) {
+    /* the window is this completion's to end, on every path; the record
+     * lets go of it unless it is another request's by now (MPI handed the
+     * handle to another thread, whose request has its own window) */
+    int32_t rwin = s->rwin;
+    if (rwin) {
         mpidbg_wlock();
-        if (s->o->serial == s->serial && s->o->xr_rwin == s->rwin)
+        if (s->o->serial == s->serial && s->o->xr_rwin == rwin)
             s->o->xr_rwin = 0;
         mpidbg_wunlock();
     }
+    int cancelled = 0;
+    struct mpidbg_cobj *co = NULL;
+    if ((err != MPI_SUCCESS && !mpidbg_xr_truncated(err)) ||
+        s->peer == MPI_PROC_NULL || /* no message; MPI need not even write the status of such a request */
+        PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled || /* MPI_Cancel took it back: no message */
+        !(co = mpidbg_hmap_get(&mpidbg_comms, s->comm)) || s->xr == MPI_COMM_NULL || s->xr == (MPI_Comm)0) {
+        mpidbg_xrw_end(rwin, -1, 0);
+        return;
+    }
+    int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call,
-                s->rwin);
+                rwin);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)

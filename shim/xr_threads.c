@@ -133,11 +133,18 @@ void mpidbg_xs_abort(struct mpidbg_xsend *s)
     pthread_mutex_unlock(&mpidbg_xr_mu);
 }
 
-/* ---- receives ---- */
+/* ---- receives ----
+ * A window's id is its slot and the slot's generation, so that an id
+ * ended twice (a completion path and a clean-up both ending it) never
+ * ends the window of another thread that got the slot since. A receive
+ * that found no slot is lost: it counts as overlapping every receive
+ * while it is open, and up to its end. */
 #define NRWIN 256
+#define RW_SLOT_BITS 9
 static struct rwin {
     uint64_t comm, begin;
-    int32_t src, tag, used, pad;
+    int32_t src, tag, used;
+    uint32_t gen;
 } rw[NRWIN];
 /* when a receive of a stream (a bucket of streams) last pulled its shadow */
 static uint64_t last_end[NBUCKET];
@@ -145,7 +152,10 @@ static uint64_t last_end[NBUCKET];
  * wildcard names no stream before its message comes */
 static struct group rg[NBUCKET];
 static uint64_t rseq;
-static int rw_hi; /* slots above are unused */
+static int rw_hi;         /* slots above are unused */
+static int rw_open;       /* windows open, lost ones included */
+static int lost_open;     /* lost windows open */
+static uint64_t lost_end; /* when a lost window last ended */
 
 static int matches(int32_t pat_src, int32_t pat_tag, int src, int tag)
 {
@@ -158,15 +168,19 @@ int32_t mpidbg_xrw_begin(uint64_t comm, int src, int tag, uint64_t key)
         return 0;
     pthread_mutex_lock(&mpidbg_xr_mu);
     int32_t id = MPIDBG_XRW_LOST;
+    rw_open++;
     for (int i = 0; i < NRWIN; i++)
         if (!rw[i].used) {
-            rw[i] = (struct rwin){comm, ++rseq, src, tag, 1, 0};
-            id = i + 1;
-            if (id > rw_hi)
-                rw_hi = id;
+            uint32_t gen = (rw[i].gen + 1) & ((1u << (30 - RW_SLOT_BITS)) - 1);
+            rw[i] = (struct rwin){comm, ++rseq, src, tag, 1, gen};
+            id = (int32_t)(gen << RW_SLOT_BITS | (uint32_t)(i + 1));
+            if (i + 1 > rw_hi)
+                rw_hi = i + 1;
             group_join(&rg[bucket(comm, 0, 0)], key);
             break;
         }
+    if (id == MPIDBG_XRW_LOST)
+        lost_open++;
     pthread_mutex_unlock(&mpidbg_xr_mu);
     return id;
 }
@@ -175,13 +189,23 @@ int mpidbg_xrw_end_locked(int32_t id, int src, int tag)
 {
     if (!id)
         return MPIDBG_XR_EXACT;
-    if (id == MPIDBG_XRW_LOST || id < 0 || id > NRWIN)
+    if (id == MPIDBG_XRW_LOST) {
+        if (lost_open > 0) {
+            lost_open--;
+            rw_open--;
+        }
+        lost_end = ++rseq;
         return MPIDBG_XR_AMBIG;
-    struct rwin *me = &rw[id - 1];
+    }
+    int slot = (id & ((1 << RW_SLOT_BITS) - 1)) - 1;
+    uint32_t gen = (uint32_t)id >> RW_SLOT_BITS;
+    if (id < 0 || slot < 0 || slot >= NRWIN || !rw[slot].used || rw[slot].gen != gen)
+        return MPIDBG_XR_AMBIG; /* ended already: the pairing is not known */
+    struct rwin *me = &rw[slot];
     struct group *g = &rg[bucket(me->comm, 0, 0)];
     int v = MPIDBG_XR_EXACT;
     if (src >= 0) {
-        int overlapped = 0;
+        int overlapped = 0, lost = lost_open > 0 || lost_end > me->begin;
         for (int i = 0; i < rw_hi && !overlapped; i++)
             if (rw[i].used && &rw[i] != me && rw[i].comm == me->comm && matches(rw[i].src, rw[i].tag, src, tag))
                 overlapped = 1;
@@ -189,10 +213,11 @@ int mpidbg_xrw_end_locked(int32_t id, int src, int tag)
         if (last_end[b] > me->begin)
             overlapped = 1;
         last_end[b] = ++rseq;
-        v = group_verdict(g, overlapped);
+        v = lost ? MPIDBG_XR_AMBIG : group_verdict(g, overlapped);
     }
     g->inprog--;
     me->used = 0;
+    rw_open--;
     return v;
 }
 
@@ -204,4 +229,15 @@ int mpidbg_xrw_end(int32_t id, int src, int tag)
     int v = mpidbg_xrw_end_locked(id, src, tag);
     pthread_mutex_unlock(&mpidbg_xr_mu);
     return v;
+}
+
+int mpidbg_xrw_open_locked(void)
+{
+    return rw_open;
+}
+
+uint64_t mpidbg_xr_unique_key(void)
+{
+    static uint64_t n;
+    return 1ull << 63 | __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
 }
