@@ -563,6 +563,22 @@ int mpidbg_xr_is_recv(const struct mpidbg_robj *o)
     return 0;
 }
 
+static int persistent_send(int call)
+{
+    switch (call) {
+    case MPIDBG_CALL_MPI_Send_init:
+    case MPIDBG_CALL_MPI_Bsend_init:
+    case MPIDBG_CALL_MPI_Ssend_init:
+    case MPIDBG_CALL_MPI_Rsend_init:
+    case MPIDBG_CALL_MPI_Send_init_c:
+    case MPIDBG_CALL_MPI_Bsend_init_c:
+    case MPIDBG_CALL_MPI_Ssend_init_c:
+    case MPIDBG_CALL_MPI_Rsend_init_c:
+        return 1;
+    }
+    return 0;
+}
+
 /* mpidbg_xr_start opens a persistent request's window before MPI starts
  * it (MPI_THREAD_MULTIPLE only; xr_threads.c); mpidbg_xr_req_gone closes
  * what is still open when the start failed. */
@@ -576,19 +592,9 @@ void mpidbg_xr_start(struct mpidbg_robj *o)
                                           mpidbg_xr_key(o->rec->datatype, o->rec->count, o->rec->site, o->call));
         return;
     }
-    switch (o->call) {
-    case MPIDBG_CALL_MPI_Send_init:
-    case MPIDBG_CALL_MPI_Bsend_init:
-    case MPIDBG_CALL_MPI_Ssend_init:
-    case MPIDBG_CALL_MPI_Rsend_init:
-    case MPIDBG_CALL_MPI_Send_init_c:
-    case MPIDBG_CALL_MPI_Bsend_init_c:
-    case MPIDBG_CALL_MPI_Ssend_init_c:
-    case MPIDBG_CALL_MPI_Rsend_init_c:
-        if (o->rec->peer != MPI_PROC_NULL)
-            mpidbg_xs_begin(&o->xr_xs, o->rec->comm, o->rec->peer, o->rec->tag,
-                            mpidbg_xr_key(o->rec->datatype, o->rec->count, o->rec->site, o->call));
-    }
+    if (persistent_send(o->call) && o->rec->peer != MPI_PROC_NULL)
+        mpidbg_xs_begin(&o->xr_xs, o->rec->comm, o->rec->peer, o->rec->tag,
+                        mpidbg_xr_key(o->rec->datatype, o->rec->count, o->rec->site, o->call));
 }
 
 void mpidbg_xr_req_gone(struct mpidbg_robj *o)
@@ -603,21 +609,8 @@ void mpidbg_xr_req_gone(struct mpidbg_robj *o)
 
 void mpidbg_xr_started(struct mpidbg_robj *o)
 {
-    if (!mpidbg_xr_on || !o || !o->rec)
+    if (!mpidbg_xr_on || !o || !o->rec || !persistent_send(o->call))
         return;
-    switch (o->call) {
-    case MPIDBG_CALL_MPI_Send_init:
-    case MPIDBG_CALL_MPI_Bsend_init:
-    case MPIDBG_CALL_MPI_Ssend_init:
-    case MPIDBG_CALL_MPI_Rsend_init:
-    case MPIDBG_CALL_MPI_Send_init_c:
-    case MPIDBG_CALL_MPI_Bsend_init_c:
-    case MPIDBG_CALL_MPI_Ssend_init_c:
-    case MPIDBG_CALL_MPI_Rsend_init_c:
-        break;
-    default:
-        return;
-    }
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
     if (!co || co->freed || !mpidbg_xr_has(co)) {
         mpidbg_xs_abort(&o->xr_xs);
