@@ -167,9 +167,13 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
         /* a failure in the shim's own exchange (a receive it had no
          * memory for) stays local and returns */
         PMPI_Comm_set_errhandler(w->comm, MPI_ERRORS_RETURN);
-        /* the id is the one member 0 proposes: its world rank and how many
-         * windows it made, unique however threads interleave creations */
-        int64_t prop = (int64_t)(mpidbg_world_rank & 0x7fff) << 16 | (__atomic_fetch_add(&nwins, 1, __ATOMIC_RELAXED) & 0xffff);
+        /* the id is the one member 0 proposes: a hash of its world rank and
+         * how many windows it made, whatever order threads make windows
+         * in; two live windows share one only by chance (31 bits) */
+        uint64_t h = (uint64_t)mpidbg_world_rank << 32 | (uint64_t)__atomic_fetch_add(&nwins, 1, __ATOMIC_RELAXED);
+        h *= 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+        int64_t prop = (int64_t)(h & 0x7ffffffe); /* mutex ids shift it by 32 (rma.c, held) */
         int64_t mine[4] = {disp_unit, mpidbg_world_rank, (int64_t)mpidbg_xr_clock, prop};
         if (PMPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, w->comm) == MPI_SUCCESS) {
             uint64_t clock = mpidbg_xr_clock;
