@@ -384,9 +384,25 @@ static int in_futex(pid_t tid)
     return nr == SYS_futex && ((op & 127) == wait || (op & 127) == wait_bitset) && arg[3] == 0;
 }
 
+#define IDLE_NS (250 * 1000 * 1000LL)
+
 static void format_args(struct mpidbg_blocked *b);
 
-#define IDLE_NS (250 * 1000 * 1000LL)
+/* polls_only says whether a thread that polls the same requests (its
+ * record is marked polling) has done nothing else for IDLE_NS: at least
+ * half of the episode inside the tests, and inside one now or a moment
+ * ago (the coarse clock's times; watch.go judges the one record below
+ * MPI_THREAD_MULTIPLE the same way). */
+static int polls_only(const struct slot *s)
+{
+    int64_t start = __atomic_load_n(&s->poll.start_ns, __ATOMIC_RELAXED), last = __atomic_load_n(&s->poll.last_ns, __ATOMIC_RELAXED),
+            in = __atomic_load_n(&s->poll.in_ns, __ATOMIC_RELAXED), enter = __atomic_load_n(&s->poll.enter_ns, __ATOMIC_RELAXED);
+    int64_t t = mono_ns();
+    if (enter)
+        in += t - enter;
+    return start && t - start >= IDLE_NS && 2 * in >= t - start && (enter || t - last < 100 * 1000 * 1000LL);
+}
+
 
 /* waiting says whether a thread outside MPI has been waiting for another
  * thread (in futex, on under a quarter of a CPU) for IDLE_NS; a thread
@@ -434,11 +450,12 @@ static int compose(struct mpidbg_blocked *out, struct slot **chosen)
         if (!read_slot(s, &tmp))
             return 0;
         sum += tmp.seq;
-        if (!tmp.active || tmp.polling) {
+        if (!tmp.active || (tmp.polling && !polls_only(s))) {
             if (!waiting(s, tmp.seq, now))
                 busy = 1;
             continue;
         }
+        tmp.polling = 0; /* a poller that only waits is blocked like a wait (the watcher asks no poll times) */
         s->last_ns = 0; /* blocked: what it does after the call is looked at afresh */
         if (!nact++) {
             *out = tmp;
