@@ -91,8 +91,13 @@ typedef int (*fn3)(void *, void *, const void *);
 static fn1 real_pthread_mutex_lock, real_pthread_mutex_unlock, real_pthread_cond_signal, real_pthread_cond_broadcast,
     real_pthread_barrier_wait, real_pthread_rwlock_rdlock, real_pthread_rwlock_wrlock, real_pthread_rwlock_unlock,
     real_sem_wait, real_sem_post;
-static fn2 real_pthread_cond_wait, real_sem_timedwait;
+typedef int (*fnclock2)(void *, clockid_t, const void *);
+typedef int (*fnclock3)(void *, void *, clockid_t, const void *);
+
+static fn2 real_pthread_cond_wait, real_sem_timedwait, real_pthread_mutex_timedlock;
 static fn3 real_pthread_cond_timedwait;
+static fnclock2 real_pthread_mutex_clocklock, real_sem_clockwait;
+static fnclock3 real_pthread_cond_clockwait;
 
 #define LOOKUP(name) __atomic_store_n(&real_##name, (typeof(real_##name))dlsym(RTLD_NEXT, #name), __ATOMIC_RELEASE)
 
@@ -111,6 +116,10 @@ __attribute__((constructor)) static void resolve(void)
     LOOKUP(pthread_cond_wait);
     LOOKUP(sem_timedwait);
     LOOKUP(pthread_cond_timedwait);
+    LOOKUP(pthread_mutex_timedlock);
+    LOOKUP(pthread_mutex_clocklock);
+    LOOKUP(sem_clockwait);
+    LOOKUP(pthread_cond_clockwait);
 }
 
 #define REAL(type, name)                                                 \
@@ -243,4 +252,45 @@ int sem_post(sem_t *s)
     }
     open_pages(s, sizeof *s);
     return r_sem_post(s);
+}
+
+/* The clock variants: libstdc++'s condition_variable::wait_for and
+ * wait_until, and timed_mutex, use them. */
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clock, const struct timespec *t)
+{
+    REAL(fnclock3, pthread_cond_clockwait);
+    if (!r_pthread_cond_clockwait)
+        return ENOSYS;
+    open_pages(c, sizeof *c);
+    open_pages(m, sizeof *m);
+    return r_pthread_cond_clockwait(c, m, clock, t);
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
+{
+    REAL(fn2, pthread_mutex_timedlock);
+    if (!r_pthread_mutex_timedlock)
+        return ENOSYS;
+    open_pages(m, sizeof *m);
+    return r_pthread_mutex_timedlock(m, (void *)t);
+}
+
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *t)
+{
+    REAL(fnclock2, pthread_mutex_clocklock);
+    if (!r_pthread_mutex_clocklock)
+        return ENOSYS;
+    open_pages(m, sizeof *m);
+    return r_pthread_mutex_clocklock(m, clock, t);
+}
+
+int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *t)
+{
+    REAL(fnclock2, sem_clockwait);
+    if (!r_sem_clockwait) {
+        errno = ENOSYS;
+        return -1;
+    }
+    open_pages(s, sizeof *s);
+    return r_sem_clockwait(s, clock, t);
 }
