@@ -133,6 +133,7 @@ func mpirun(t *testing.T, l *lib, np int, env []string, prog string, args ...str
 	defer ln.Close()
 	r := &run{hellos: map[int]wire.Hello{}, byes: map[int]wire.Bye{}}
 	var wg sync.WaitGroup
+	wg.Add(1) // the accept loop: held until ln closes, so that each connection's Add comes before Wait can return
 	go r.accept(ln, &wg)
 	hasReport := false
 	for _, e := range env {
@@ -159,6 +160,7 @@ func mpirun(t *testing.T, l *lib, np int, env []string, prog string, args ...str
 // accept takes the ranks' connections on ln until it closes, and records
 // what they send.
 func (r *run) accept(ln net.Listener, wg *sync.WaitGroup) {
+	defer wg.Done()
 	for {
 		c, err := ln.Accept()
 		if err != nil {
