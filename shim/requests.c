@@ -89,6 +89,13 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
     return 1;
 }
 
+/* next_post numbers postings and starts in the rank's order. */
+static uint64_t next_post(void)
+{
+    static uint64_t n;
+    return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
+}
+
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
  * kind from the call's buffer sides. */
 void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
@@ -167,7 +174,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
      * copy of it (mpidbg_xr_snap), not here */
     o->xr_rwin = cx->xr_rwin;
     o->xr_xs.on = 0;
-    o->xr_post = mpidbg_next_post();
+    o->xr_post = next_post();
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -205,15 +212,9 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
         o->newcomm = newcomm;
 }
 
-uint64_t mpidbg_next_post(void)
-{
-    static uint64_t n;
-    return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
-}
-
 void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
 {
-    o->xr_post = mpidbg_next_post();
+    o->xr_post = next_post();
     mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;

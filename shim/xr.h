@@ -143,7 +143,6 @@ struct mpidbg_xr_rsnap {
     uint64_t post;
     MPI_Comm xr;
 };
-MPIDBG_HIDDEN_XR uint64_t mpidbg_next_post(void); /* requests.c */
 MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
