@@ -439,6 +439,15 @@ static int compose(struct mpidbg_blocked *out, struct slot **chosen)
         out->seq = 2;
         return 1;
     }
+    /* no thread inside a blocking call: nothing to compose, and no
+     * thread's CPU time or system call to look at */
+    int any = 0;
+    for (int i = 1; i < NSLOT && !any; i++)
+        any = __atomic_load_n(&slots[i].used, __ATOMIC_ACQUIRE) && __atomic_load_n(&slots[i].rec.active, __ATOMIC_RELAXED);
+    if (!any) {
+        out->seq = 2 * (__atomic_load_n(&generation, __ATOMIC_RELAXED) << 40) + 2;
+        return 1;
+    }
     int64_t now = now_ns();
     int busy = 0, nact = 0, nwait = 0;
     struct mpidbg_wait waits[MPIDBG_WAIT_MAX];
