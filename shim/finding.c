@@ -72,12 +72,15 @@ void mpidbg_checks_init(void)
                 if (strlen(cats[i]) == len - 1 && strncmp(cats[i], name + 1, len - 1) == 0)
                     found = i;
         if (found < 0) {
-            fprintf(stderr, "mpidbg: MPIDBG_CHECKS=%s: \"%.*s\" is not -CATEGORY, a category to turn off (categories:",
-                    getenv("MPIDBG_CHECKS"), (int)len, name);
-            for (int i = 0; i < MPIDBG_NCAT; i++)
-                fprintf(stderr, "%s %s", i ? "," : "", cats[i]);
-            fprintf(stderr, ")\n");
-            fflush(stderr);
+            /* one write: every rank says it at once on the same stream */
+            char msg[1024];
+            int m = snprintf(msg, sizeof msg, "mpidbg: MPIDBG_CHECKS=%s: \"%.*s\" is not -CATEGORY, a category to turn off (categories:",
+                             getenv("MPIDBG_CHECKS"), (int)len, name);
+            for (int i = 0; i < MPIDBG_NCAT && m > 0 && (size_t)m < sizeof msg; i++)
+                m += snprintf(msg + m, sizeof msg - (size_t)m, "%s %s", i ? "," : "", cats[i]);
+            if (m > 0 && (size_t)m < sizeof msg)
+                snprintf(msg + m, sizeof msg - (size_t)m, ")\n");
+            fputs(msg, stderr);
             _exit(2);
         }
         off |= 1u << found;
