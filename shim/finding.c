@@ -79,8 +79,9 @@ void mpidbg_checks_init(void)
             for (int i = 0; i < MPIDBG_NCAT && m > 0 && (size_t)m < sizeof msg; i++)
                 m += snprintf(msg + m, sizeof msg - (size_t)m, "%s %s", i ? "," : "", cats[i]);
             if (m > 0 && (size_t)m < sizeof msg)
-                snprintf(msg + m, sizeof msg - (size_t)m, ")\n");
-            fputs(msg, stderr);
+                m += snprintf(msg + m, sizeof msg - (size_t)m, ")\n");
+            if (m > 0)
+                (void)!write(2, msg, (size_t)m < sizeof msg ? (size_t)m : sizeof msg - 1);
             _exit(2);
         }
         off |= 1u << found;
