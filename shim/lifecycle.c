@@ -66,6 +66,8 @@ static void start(void)
     int provided = MPI_THREAD_MULTIPLE;
     PMPI_Query_thread(&provided);
     mpidbg_mt = provided == MPI_THREAD_MULTIPLE;
+    if (mpidbg_mt)
+        mpidbg_tc_start();
     mpidbg_blocked_thread(); /* the thread that initialised MPI has its record from now on */
     find_mpi_text();
     int *ub = NULL, flag = 0;

@@ -175,6 +175,7 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
         h ^= h >> 29;
         int64_t prop = (int64_t)(h & 0x7ffffffe); /* mutex ids shift it by 32 (rma.c, held) */
         int64_t mine[4] = {disp_unit, mpidbg_world_rank, (int64_t)mpidbg_xr_clock, prop};
+        mpidbg_tc_publish((uint64_t)mine[2]);
         if (PMPI_Allgather(mine, 4, MPI_INT64_T, all, 4, MPI_INT64_T, w->comm) == MPI_SUCCESS) {
             uint64_t clock = mpidbg_xr_clock;
             for (int i = 0; i < w->size; i++) {
@@ -420,9 +421,16 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     }
     if (n == 0)
         return;
+    struct mpidbg_rma_tc tc;
     if (mode == MPIDBG_RMA_PASSIVE) {
         r.start = mpidbg_xr_clock;
         r.sstart = ++seq;
+        if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED)) {
+            memset(&tc, 0, sizeof tc);
+            tc.tcount = mpidbg_tc_tick(&tc.tslot);
+            mpidbg_tc_snapshot(&tc.vc);
+            r.flags |= MPIDBG_RMA_TC;
+        }
         if (nheld)
             r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
         if (w->first_fetch)
@@ -449,6 +457,8 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         return;
     memcpy(at, &r, sizeof r);
     memcpy((char *)at + sizeof r, blkbuf, (size_t)n * sizeof(struct mpidbg_rma_blk));
+    if (r.flags & MPIDBG_RMA_TC)
+        memcpy(mpidbg_rma_rec_tc(at), &tc, sizeof tc);
     w->bytes[mode] += sz;
 }
 
@@ -475,23 +485,45 @@ void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
 /* ---- passive target: the clock at completion ---- */
 
 /* ended stamps the records to target (-1: all) that the call just made
- * completed at the target: a flush or an unlock. */
+ * completed at the target: a flush or an unlock. Under thread clocks,
+ * only those whose call the completing thread knew of: another thread's
+ * call that merely came earlier in time is, for the program, not
+ * ordered before the flush (MPI-4.1 §3.5), and stays open for a later
+ * completion. */
 static void ended(struct mpidbg_rma_win *w, int target)
 {
     uint64_t c = mpidbg_xr_clock, q = ++seq;
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
     if (!bs)
         return;
+    uint32_t eslot = 0, ecount = 0;
+    int on = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED);
     for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {
         struct mpidbg_rma_buf *b = &bs[t];
-        while (b->open < b->len) {
-            struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + b->open);
+        size_t open = b->len;
+        for (size_t off = b->open; off < b->len;) {
+            struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + off);
+            size_t sz = mpidbg_rma_rec_size(r);
+            if (!r->send && on && (r->flags & MPIDBG_RMA_TC)) {
+                struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
+                if (!mpidbg_tc_knows(tc->tslot, tc->tcount)) {
+                    if (open == b->len)
+                        open = off;
+                    off += sz;
+                    continue;
+                }
+                if (!ecount)
+                    ecount = mpidbg_tc_tick(&eslot);
+                tc->eslot = eslot;
+                tc->ecount = ecount;
+            }
             if (!r->send) {
                 r->end = c;
                 r->send = q;
             }
-            b->open += mpidbg_rma_rec_size(r);
+            off += sz;
         }
+        b->open = open;
     }
     tag_update(w);
 }

@@ -97,6 +97,23 @@ static int acc_why(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *
     return acc_op(a) == acc_op(b) ? 0 : MPIDBG_V_ACC_OP;
 }
 
+/* same_origin_ordered: two passive records of one process are ordered
+ * when a flush or unlock completed one at the target before the other
+ * was issued. With thread clocks, "before" is the issuing thread's
+ * knowledge of that completion (MPI-4.1 §3.5: calls of different threads
+ * are concurrent unless the program orders them); otherwise the
+ * process's own order of calls. */
+static int same_origin_ordered(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_rec *b)
+{
+    if ((a->flags & b->flags & MPIDBG_RMA_TC)) {
+        const struct mpidbg_rma_tc *x = mpidbg_rma_rec_tc(a), *y = mpidbg_rma_rec_tc(b);
+        if (x->tslot < MPIDBG_TC_SLOTS && y->tslot < MPIDBG_TC_SLOTS)
+            return (x->ecount && x->eslot < MPIDBG_TC_SLOTS && y->vc.c[x->eslot] >= x->ecount) ||
+                   (y->ecount && y->eslot < MPIDBG_TC_SLOTS && x->vc.c[y->eslot] >= y->ecount);
+    }
+    return (a->send && a->send < b->sstart) || (b->send && b->send < a->sstart);
+}
+
 /* why_conflict returns 0 when the two records may touch one byte
  * concurrently, else what makes them conflict: the finding's variant
  * (MPIDBG_V_BOTH_WRITE, _WRITES, or acc_why's). a is the earlier when both
@@ -114,9 +131,7 @@ static int why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_
         return 0;
     if (passive) {
         if (a->origin == b->origin)
-            /* one process: its own order of calls; a flush or unlock
-             * between them completed the first at the target */
-            return a->send < b->sstart || b->send < a->sstart ? 0 : why;
+            return same_origin_ordered(a, b) ? 0 : why;
         if ((a->flags | b->flags) & MPIDBG_RMA_EXCL)
             return 0; /* exclusive lock epochs on one target never overlap */
         if (a->mutex && a->mutex == b->mutex)
@@ -381,6 +396,31 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
     mpidbg_rma_xend(w);
 }
 
+/* tc_ends gives the passive records made under thread clocks the end
+ * clock other processes compare with: the first Lamport value with which
+ * a thread that knew the completion published (never, if none did or
+ * nothing completed the call). Records made after the clocks were given
+ * up keep the time order. */
+static void tc_ends(struct mpidbg_rma_win *w)
+{
+    struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
+    if (!bs)
+        return;
+    int on = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_ACQUIRE);
+    for (int t = 0; t < w->size; t++)
+        for (size_t off = 0; off < bs[t].len;) {
+            struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
+            if (r->flags & MPIDBG_RMA_TC) {
+                struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
+                if (!on)
+                    tc->tslot = UINT32_MAX;
+                else
+                    r->end = tc->ecount ? mpidbg_tc_published(tc->eslot, tc->ecount) : UINT64_MAX;
+            }
+            off += mpidbg_rma_rec_size(r);
+        }
+}
+
 static void fence_exchange(struct mpidbg_rma_win *w, int final)
 {
     int P = w->size;
@@ -390,6 +430,8 @@ static void fence_exchange(struct mpidbg_rma_win *w, int final)
     if (allow < MPIDBG_RMA_PAIR_MIN)
         allow = MPIDBG_RMA_PAIR_MIN;
     size_t stotal = 0;
+    if (final)
+        tc_ends(w);
     for (int t = 0; t < P; t++) {
         size_t f = pair_len(w, MPIDBG_RMA_FENCE, t, allow);
         size_t q = final ? pair_len(w, MPIDBG_RMA_PASSIVE, t, allow - f) : 0;
@@ -411,6 +453,7 @@ static void fence_exchange(struct mpidbg_rma_win *w, int final)
         cnt[2 * t] = (int64_t)sc[t];
         cnt[2 * t + 1] = (int64_t)mpidbg_xr_clock;
     }
+    mpidbg_tc_publish(mpidbg_xr_clock);
     struct recs by_mode[MPIDBG_RMA_NMODE];
     memset(by_mode, 0, sizeof by_mode);
     mpidbg_rma_unlock();
@@ -507,6 +550,7 @@ void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w)
 {
     mpidbg_rma_sends_reap(w, 0);
     uint64_t clock = mpidbg_xr_clock_merge(0);
+    mpidbg_tc_publish(clock);
     for (int i = 0; i < w->naccess; i++) {
         int t = w->access[i];
         size_t n = mode_len(w, MPIDBG_RMA_PSCW, t);

@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tclock.h"
 
 #define MPIDBG_RMA_HIDDEN __attribute__((visibility("hidden")))
 
@@ -45,6 +46,9 @@ enum { MPIDBG_RMA_FENCE = 0, MPIDBG_RMA_PSCW = 1, MPIDBG_RMA_PASSIVE = 2, MPIDBG
 #define MPIDBG_RMA_ORD_WAW 256u
 #define MPIDBG_RMA_ORD_ALL (MPIDBG_RMA_ORD_RAR | MPIDBG_RMA_ORD_RAW | MPIDBG_RMA_ORD_WAR | MPIDBG_RMA_ORD_WAW)
 #define MPIDBG_RMA_SAME_OP 512u
+/* Passive target under thread clocks (tclock.h): struct mpidbg_rma_tc
+ * follows the blocks. */
+#define MPIDBG_RMA_TC 1024u
 /* The op value Compare_and_swap records: it replaces, conditionally. */
 #define MPIDBG_RMA_OP_CAS (-1)
 
@@ -84,6 +88,19 @@ struct mpidbg_rma_blk {
     int64_t lo, hi;
 };
 
+/* A passive record's events in thread-clock terms: the issuing thread's
+ * (slot, count), the completion's (the flush or unlock that completed it
+ * at the target, made by a thread that knew of the call; ecount 0: none
+ * did), and what the issuing thread knew when it made the call. Two
+ * records of one origin are ordered when the later one's thread knew
+ * the earlier one's completion; for other processes, the record's end
+ * clock becomes the first clock with which that completion was known
+ * outside this process (mpidbg_tc_published), before it travels. */
+struct mpidbg_rma_tc {
+    uint32_t tslot, tcount, eslot, ecount;
+    struct mpidbg_tc_vc vc;
+};
+
 /* A block of one of the records an epoch's comparison looks at. */
 struct mpidbg_rma_iv {
     int64_t lo, hi;
@@ -100,7 +117,13 @@ static inline int mpidbg_rma_sampled(uint64_t n, uint64_t always)
 
 static inline size_t mpidbg_rma_rec_size(const struct mpidbg_rma_rec *r)
 {
-    return sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk);
+    return sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk) +
+           (r->flags & MPIDBG_RMA_TC ? sizeof(struct mpidbg_rma_tc) : 0);
+}
+/* The thread-clock part of a record with MPIDBG_RMA_TC. */
+static inline struct mpidbg_rma_tc *mpidbg_rma_rec_tc(const struct mpidbg_rma_rec *r)
+{
+    return (struct mpidbg_rma_tc *)(void *)((char *)r + sizeof *r + (size_t)r->nblk * sizeof(struct mpidbg_rma_blk));
 }
 static inline struct mpidbg_rma_blk *mpidbg_rma_blks(const struct mpidbg_rma_rec *r)
 {

@@ -22,6 +22,7 @@
 #include "xr.h"
 #include "rma.h"
 #include "track.h"
+#include "tclock.h"
 
 #define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)

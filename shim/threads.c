@@ -13,6 +13,10 @@
  * MPI call, or by those libraries' code), of the shim's own runtime and
  * of its watcher are not the program's: their sleeping in epoll or
  * nanosleep must not make a rank look busy. They are created untouched.
+ *
+ * Creation and join are also synchronisation for the thread clocks
+ * (tclock.h): a new thread knows what its creator knew, and a thread
+ * that joins another knows what that one knew when it ended.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,6 +32,8 @@ typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
 struct start {
     void *(*fn)(void *);
     void *arg;
+    int clocked;
+    struct mpidbg_tc_vc vc;
 };
 
 static void *trampoline(void *p)
@@ -35,7 +41,12 @@ static void *trampoline(void *p)
     struct start s = *(struct start *)p;
     free(p);
     mpidbg_blocked_thread();
-    return s.fn(s.arg);
+    if (s.clocked)
+        mpidbg_tc_learn(&s.vc);
+    void *rv = s.fn(s.arg);
+    if (mpidbg_tc_edges())
+        mpidbg_tc_release((void *)pthread_self());
+    return rv;
 }
 
 /* Libraries whose threads serve MPI, not the program. */
@@ -79,8 +90,46 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
         return r(t, attr, fn, arg);
     s->fn = fn;
     s->arg = arg;
+    s->clocked = mpidbg_tc_edges();
+    if (s->clocked)
+        mpidbg_tc_snapshot(&s->vc);
     int rc = r(t, attr, trampoline, s);
     if (rc)
         free(s);
     return rc;
+}
+
+typedef int (*join_fn)(pthread_t, void **);
+
+int pthread_join(pthread_t t, void **rv)
+{
+    static join_fn real;
+    join_fn r = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+    if (!r) {
+        r = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
+        if (!r)
+            return ESRCH;
+        __atomic_store_n(&real, r, __ATOMIC_RELEASE);
+    }
+    int rc = r(t, rv);
+    if (rc == 0 && mpidbg_tc_edges())
+        mpidbg_tc_acquire((void *)t);
+    return rc;
+}
+
+/* A thread that ends with pthread_exit leaves its clock as one that
+ * returns from its start routine does. */
+void pthread_exit(void *rv)
+{
+    static void (*real)(void *);
+    void (*r)(void *) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+    if (!r) {
+        r = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
+        __atomic_store_n(&real, r, __ATOMIC_RELEASE);
+    }
+    if (mpidbg_tc_edges())
+        mpidbg_tc_release((void *)pthread_self());
+    if (r)
+        r(rv);
+    abort(); /* not reached: pthread_exit does not return */
 }

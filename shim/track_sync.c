@@ -16,6 +16,11 @@
  * never dies of it. Past SYNC_PAGES such pages, a watched one is left
  * open only until its ranges end, like a page the library keeps
  * touching (track_fault.c).
+ *
+ * The same calls are the program's synchronisation between its threads,
+ * which the thread clocks follow (tclock.h): a lock, a post, a signal or
+ * a barrier arrival releases the caller's clock into the object, a lock
+ * taken, a wait ended or a barrier passed acquires it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -90,7 +95,9 @@ typedef int (*fn3)(void *, void *, const void *);
 
 static fn1 real_pthread_mutex_lock, real_pthread_mutex_unlock, real_pthread_cond_signal, real_pthread_cond_broadcast,
     real_pthread_barrier_wait, real_pthread_rwlock_rdlock, real_pthread_rwlock_wrlock, real_pthread_rwlock_unlock,
-    real_sem_wait, real_sem_post;
+    real_sem_wait, real_sem_post, real_pthread_mutex_trylock, real_pthread_rwlock_tryrdlock,
+    real_pthread_rwlock_trywrlock, real_sem_trywait, real_pthread_spin_lock, real_pthread_spin_trylock,
+    real_pthread_spin_unlock;
 typedef int (*fnclock2)(void *, clockid_t, const void *);
 typedef int (*fnclock3)(void *, void *, clockid_t, const void *);
 
@@ -120,6 +127,13 @@ __attribute__((constructor)) static void resolve(void)
     LOOKUP(pthread_mutex_clocklock);
     LOOKUP(sem_clockwait);
     LOOKUP(pthread_cond_clockwait);
+    LOOKUP(pthread_mutex_trylock);
+    LOOKUP(pthread_rwlock_tryrdlock);
+    LOOKUP(pthread_rwlock_trywrlock);
+    LOOKUP(sem_trywait);
+    LOOKUP(pthread_spin_lock);
+    LOOKUP(pthread_spin_trylock);
+    LOOKUP(pthread_spin_unlock);
 }
 
 #define REAL(type, name)                                                 \
@@ -129,13 +143,46 @@ __attribute__((constructor)) static void resolve(void)
         r_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);      \
     }
 
+/* The thread-clock edges (tclock.h): only the program's own calls. */
+static void release(const void *obj)
+{
+    if (mpidbg_tc_edges())
+        mpidbg_tc_release(obj);
+}
+
+static void acquire(const void *obj)
+{
+    if (mpidbg_tc_edges())
+        mpidbg_tc_acquire(obj);
+}
+
+/* acquired: a lock or wait call returned rc (0 or -1 with errno for
+ * semaphores): on success the caller has what the object's last
+ * releaser knew. */
+static int acquired(const void *obj, int rc)
+{
+    if (rc == 0)
+        acquire(obj);
+    return rc;
+}
+
+/* woken: a condition wait returned with the mutex held again, whatever
+ * rc says; a signal came (or a timeout: learning more only orders
+ * more). */
+static int woken(const void *c, const void *m, int rc)
+{
+    acquire(m);
+    acquire(c);
+    return rc;
+}
+
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
     REAL(fn1, pthread_mutex_lock);
     if (!r_pthread_mutex_lock)
         return ENOSYS;
     open_pages(m, sizeof *m);
-    return r_pthread_mutex_lock(m);
+    return acquired(m, r_pthread_mutex_lock(m));
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *m)
@@ -144,6 +191,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
     if (!r_pthread_mutex_unlock)
         return ENOSYS;
     open_pages(m, sizeof *m);
+    release(m);
     return r_pthread_mutex_unlock(m);
 }
 
@@ -154,7 +202,8 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
         return ENOSYS;
     open_pages(c, sizeof *c);
     open_pages(m, sizeof *m);
-    return r_pthread_cond_wait(c, m);
+    release(m);
+    return woken(c, m, r_pthread_cond_wait(c, m));
 }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t)
@@ -164,7 +213,8 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
         return ENOSYS;
     open_pages(c, sizeof *c);
     open_pages(m, sizeof *m);
-    return r_pthread_cond_timedwait(c, m, t);
+    release(m);
+    return woken(c, m, r_pthread_cond_timedwait(c, m, t));
 }
 
 int pthread_cond_signal(pthread_cond_t *c)
@@ -173,6 +223,7 @@ int pthread_cond_signal(pthread_cond_t *c)
     if (!r_pthread_cond_signal)
         return ENOSYS;
     open_pages(c, sizeof *c);
+    release(c);
     return r_pthread_cond_signal(c);
 }
 
@@ -182,6 +233,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
     if (!r_pthread_cond_broadcast)
         return ENOSYS;
     open_pages(c, sizeof *c);
+    release(c);
     return r_pthread_cond_broadcast(c);
 }
 
@@ -191,7 +243,11 @@ int pthread_barrier_wait(pthread_barrier_t *b)
     if (!r_pthread_barrier_wait)
         return ENOSYS;
     open_pages(b, sizeof *b);
-    return r_pthread_barrier_wait(b);
+    release(b);
+    int rc = r_pthread_barrier_wait(b);
+    if (rc == 0 || rc == PTHREAD_BARRIER_SERIAL_THREAD)
+        acquire(b);
+    return rc;
 }
 
 int pthread_rwlock_rdlock(pthread_rwlock_t *l)
@@ -200,7 +256,7 @@ int pthread_rwlock_rdlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_rdlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
-    return r_pthread_rwlock_rdlock(l);
+    return acquired(l, r_pthread_rwlock_rdlock(l));
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *l)
@@ -209,7 +265,7 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_wrlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
-    return r_pthread_rwlock_wrlock(l);
+    return acquired(l, r_pthread_rwlock_wrlock(l));
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
@@ -218,6 +274,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_unlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
+    release(l);
     return r_pthread_rwlock_unlock(l);
 }
 
@@ -229,7 +286,7 @@ int sem_wait(sem_t *s)
         return -1;
     }
     open_pages(s, sizeof *s);
-    return r_sem_wait(s);
+    return acquired(s, r_sem_wait(s));
 }
 
 int sem_timedwait(sem_t *s, const struct timespec *t)
@@ -240,7 +297,7 @@ int sem_timedwait(sem_t *s, const struct timespec *t)
         return -1;
     }
     open_pages(s, sizeof *s);
-    return r_sem_timedwait(s, (void *)t);
+    return acquired(s, r_sem_timedwait(s, (void *)t));
 }
 
 int sem_post(sem_t *s)
@@ -251,6 +308,7 @@ int sem_post(sem_t *s)
         return -1;
     }
     open_pages(s, sizeof *s);
+    release(s);
     return r_sem_post(s);
 }
 
@@ -263,7 +321,8 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t cloc
         return ENOSYS;
     open_pages(c, sizeof *c);
     open_pages(m, sizeof *m);
-    return r_pthread_cond_clockwait(c, m, clock, t);
+    release(m);
+    return woken(c, m, r_pthread_cond_clockwait(c, m, clock, t));
 }
 
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
@@ -272,7 +331,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
     if (!r_pthread_mutex_timedlock)
         return ENOSYS;
     open_pages(m, sizeof *m);
-    return r_pthread_mutex_timedlock(m, (void *)t);
+    return acquired(m, r_pthread_mutex_timedlock(m, (void *)t));
 }
 
 int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct timespec *t)
@@ -281,7 +340,7 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct ti
     if (!r_pthread_mutex_clocklock)
         return ENOSYS;
     open_pages(m, sizeof *m);
-    return r_pthread_mutex_clocklock(m, clock, t);
+    return acquired(m, r_pthread_mutex_clocklock(m, clock, t));
 }
 
 int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *t)
@@ -292,5 +351,65 @@ int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *t)
         return -1;
     }
     open_pages(s, sizeof *s);
-    return r_sem_clockwait(s, clock, t);
+    return acquired(s, r_sem_clockwait(s, clock, t));
+}
+
+/* Calls that never sleep: only the thread clocks need them. */
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+    REAL(fn1, pthread_mutex_trylock);
+    if (!r_pthread_mutex_trylock)
+        return ENOSYS;
+    return acquired(m, r_pthread_mutex_trylock(m));
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+    REAL(fn1, pthread_rwlock_tryrdlock);
+    if (!r_pthread_rwlock_tryrdlock)
+        return ENOSYS;
+    return acquired(l, r_pthread_rwlock_tryrdlock(l));
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+    REAL(fn1, pthread_rwlock_trywrlock);
+    if (!r_pthread_rwlock_trywrlock)
+        return ENOSYS;
+    return acquired(l, r_pthread_rwlock_trywrlock(l));
+}
+
+int sem_trywait(sem_t *s)
+{
+    REAL(fn1, sem_trywait);
+    if (!r_sem_trywait) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return acquired(s, r_sem_trywait(s));
+}
+
+int pthread_spin_lock(pthread_spinlock_t *l)
+{
+    REAL(fn1, pthread_spin_lock);
+    if (!r_pthread_spin_lock)
+        return ENOSYS;
+    return acquired((const void *)l, r_pthread_spin_lock((void *)l));
+}
+
+int pthread_spin_trylock(pthread_spinlock_t *l)
+{
+    REAL(fn1, pthread_spin_trylock);
+    if (!r_pthread_spin_trylock)
+        return ENOSYS;
+    return acquired((const void *)l, r_pthread_spin_trylock((void *)l));
+}
+
+int pthread_spin_unlock(pthread_spinlock_t *l)
+{
+    REAL(fn1, pthread_spin_unlock);
+    if (!r_pthread_spin_unlock)
+        return ENOSYS;
+    release((const void *)l);
+    return r_pthread_spin_unlock((void *)l);
 }

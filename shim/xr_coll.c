@@ -110,6 +110,7 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     /* 0 no op, 1 a user-defined one, 1 + the index of a predefined one */
     v[V_OP] = xc->op ? 1 + MPIDBG_BUILTIN_OP_INDEX(xc->op) : 0;
     v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
+    mpidbg_tc_publish(mpidbg_xr_clock);
     /* under MPI_THREAD_MULTIPLE a collective is one thread's: it can make
      * this rank's clock sure again only when no other thread's receive
      * could still pull a mixed-up shadow after the contribution */
@@ -276,6 +277,7 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     if ((uint64_t)maxclock > mpidbg_xr_clock)
         mpidbg_xr_clock = (uint64_t)maxclock;
     mpidbg_xr_clock++;
+    mpidbg_tc_import();
     /* every rank's clock is now above every clock before the collective:
      * a clock a mixed-up pairing left too low is right again */
     if (co->npeers == mpidbg_world_size() && (!mpidbg_mt || contrib_clean))

@@ -103,6 +103,7 @@ uint64_t mpidbg_xr_clock_merge(uint64_t c)
         mpidbg_xr_clock = c;
     uint64_t v = ++mpidbg_xr_clock;
     XR_UNLOCK();
+    mpidbg_tc_import();
     return v;
 }
 
@@ -214,6 +215,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
     if (mpidbg_xr_unsure)
         h.flags |= XR_UNSURE;
     h.clock = ++mpidbg_xr_clock;
+    mpidbg_tc_publish(h.clock);
     /* While windows whose passive epochs are compared exist, the send is
      * an event of its own: the sender goes on above the message's clock,
      * as the receiver does (max + 1). Without it what the sender does
@@ -388,6 +390,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     if (h.clock > mpidbg_xr_clock)
         mpidbg_xr_clock = h.clock;
     mpidbg_xr_clock++;
+    mpidbg_tc_import();
     int32_t w = mpidbg_xr_world_of(co, src);
     if (w >= 0 && w < world_size && recvd_from)
         recvd_from[w]++;

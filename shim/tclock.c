@@ -1,0 +1,255 @@
+/*
+ * Thread clocks (tclock.h): vector clocks over the threads of this
+ * process, carried by the synchronisation the shim sees.
+ *
+ * A thread's clock lives in its thread-local storage; a synchronisation
+ * object's clock in a table keyed by the object's address (entries are
+ * never removed: an address reused by another object only orders more).
+ * When the table is full, objects share one overflow clock, which also
+ * only orders more. Everything here may run in any thread at any time,
+ * never in a signal handler, and takes only short spin locks: it is
+ * called from inside pthread_mutex_lock and friends.
+ *
+ * Publication. The Lamport clock (mpidbg_xr_clock) orders this process
+ * against others. A remote event can only come after a local event e
+ * through a message, collective or RMA exchange that left this process
+ * from a thread that already knew e. So each time a thread publishes
+ * (sends its Lamport value out), the first value at which each slot's
+ * count became known outside is logged; mpidbg_tc_published(e) is the
+ * least such value: a remote event whose Lamport clock is not above it
+ * cannot have e before it, whatever another thread published earlier or
+ * later without knowing e.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "shim.h"
+#include "tclock.h"
+
+int mpidbg_tc_on;
+
+static __thread struct {
+    uint32_t slot; /* + 1; 0: none yet */
+    int busy;      /* inside a lock here: a signal handler's sem_post must not wait for it */
+    struct mpidbg_tc_vc vc;
+} me __attribute__((tls_model("initial-exec")));
+
+static uint32_t nslots;
+
+static void spin_lock(int *l)
+{
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED))
+            sched_yield();
+}
+
+static void spin_unlock(int *l)
+{
+    __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+void mpidbg_tc_start(void)
+{
+    __atomic_store_n(&mpidbg_tc_on, 1, __ATOMIC_RELEASE);
+}
+
+const char *mpidbg_tc_why_off;
+
+void mpidbg_tc_give_up(const char *why)
+{
+    if (__atomic_exchange_n(&mpidbg_tc_on, 0, __ATOMIC_ACQ_REL))
+        __atomic_store_n(&mpidbg_tc_why_off, why, __ATOMIC_RELEASE);
+}
+
+int mpidbg_tc_edges(void)
+{
+    return __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED) && !mpidbg_depth;
+}
+
+void mpidbg_tc_vc_max(struct mpidbg_tc_vc *dst, const struct mpidbg_tc_vc *src)
+{
+    for (int i = 0; i < MPIDBG_TC_SLOTS; i++)
+        if (src->c[i] > dst->c[i])
+            dst->c[i] = src->c[i];
+}
+
+uint32_t mpidbg_tc_tick(uint32_t *slot)
+{
+    if (!me.slot) {
+        uint32_t s = __atomic_fetch_add(&nslots, 1, __ATOMIC_RELAXED);
+        me.slot = (s < MPIDBG_TC_SLOTS ? s : MPIDBG_TC_SLOTS - 1) + 1;
+    }
+    uint32_t s = me.slot - 1;
+    *slot = s;
+    return ++me.vc.c[s];
+}
+
+int mpidbg_tc_knows(uint32_t slot, uint32_t count)
+{
+    return slot < MPIDBG_TC_SLOTS && me.vc.c[slot] >= count;
+}
+
+void mpidbg_tc_snapshot(struct mpidbg_tc_vc *out)
+{
+    *out = me.vc;
+}
+
+void mpidbg_tc_learn(const struct mpidbg_tc_vc *in)
+{
+    mpidbg_tc_vc_max(&me.vc, in);
+}
+
+/* ---- synchronisation objects ---- */
+
+#define OBJS 8192 /* power of two */
+#define PROBE 32
+
+struct obj {
+    uintptr_t key; /* 0: free */
+    int lock;
+    struct mpidbg_tc_vc vc;
+};
+
+static struct obj objs[OBJS];
+static struct obj overflow;
+
+static struct obj *obj_of(const void *p, int add)
+{
+    uintptr_t k = (uintptr_t)p;
+    if (!k)
+        return &overflow;
+    uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ull >> 51; /* 13 bits: OBJS */
+    for (uint64_t i = 0; i < PROBE; i++) {
+        struct obj *o = &objs[(h + i) & (OBJS - 1)];
+        uintptr_t cur = __atomic_load_n(&o->key, __ATOMIC_ACQUIRE);
+        if (cur == k)
+            return o;
+        if (!cur) {
+            if (!add)
+                return NULL;
+            if (__atomic_compare_exchange_n(&o->key, &cur, k, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) || cur == k)
+                return o;
+        }
+    }
+    return add ? &overflow : NULL;
+}
+
+void mpidbg_tc_release(const void *p)
+{
+    if (me.busy)
+        return;
+    me.busy = 1;
+    struct obj *o = obj_of(p, 1);
+    spin_lock(&o->lock);
+    mpidbg_tc_vc_max(&o->vc, &me.vc);
+    spin_unlock(&o->lock);
+    me.busy = 0;
+}
+
+void mpidbg_tc_acquire(const void *p)
+{
+    struct obj *o = obj_of(p, 0);
+    /* an object never released into has nothing to teach, unless the
+     * table was full when it was: then its clock is the overflow's */
+    if (!o) {
+        if (!__atomic_load_n(&overflow.key, __ATOMIC_ACQUIRE))
+            return;
+        o = &overflow;
+    }
+    if (me.busy)
+        return;
+    me.busy = 1;
+    spin_lock(&o->lock);
+    mpidbg_tc_vc_max(&me.vc, &o->vc);
+    spin_unlock(&o->lock);
+    me.busy = 0;
+}
+
+void mpidbg_tc_arrive(struct mpidbg_tc_group *g, unsigned round)
+{
+    spin_lock(&g->lock);
+    mpidbg_tc_vc_max(&g->round[round & 1], &me.vc);
+    spin_unlock(&g->lock);
+}
+
+void mpidbg_tc_depart(struct mpidbg_tc_group *g, unsigned round)
+{
+    spin_lock(&g->lock);
+    mpidbg_tc_vc_max(&me.vc, &g->round[round & 1]);
+    spin_unlock(&g->lock);
+}
+
+/* ---- publication ---- */
+
+/* Per slot, the counts that became known outside, in the order they
+ * did, with the Lamport value they went out with. When a log is full,
+ * neighbouring entries merge into the later count with the smaller
+ * value: a query then gets a value no larger than the true one, which
+ * only orders more. */
+#define PUBLOG 256
+
+static struct {
+    int lock;
+    struct mpidbg_tc_vc max; /* what has been published, per slot */
+    uint32_t n[MPIDBG_TC_SLOTS];
+    struct {
+        uint32_t count;
+        uint64_t clock;
+    } log[MPIDBG_TC_SLOTS][PUBLOG];
+} pub;
+
+static void pub_append(uint32_t s, uint32_t count, uint64_t clock)
+{
+    if (pub.n[s] == PUBLOG) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i + 1 < PUBLOG; i += 2) {
+            pub.log[s][k].count = pub.log[s][i + 1].count;
+            pub.log[s][k].clock =
+                pub.log[s][i].clock < pub.log[s][i + 1].clock ? pub.log[s][i].clock : pub.log[s][i + 1].clock;
+            k++;
+        }
+        pub.n[s] = k;
+    }
+    pub.log[s][pub.n[s]].count = count;
+    pub.log[s][pub.n[s]].clock = clock;
+    pub.n[s]++;
+}
+
+void mpidbg_tc_publish(uint64_t clock)
+{
+    if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+        return;
+    spin_lock(&pub.lock);
+    for (uint32_t s = 0; s < MPIDBG_TC_SLOTS; s++)
+        if (me.vc.c[s] > pub.max.c[s]) {
+            pub.max.c[s] = me.vc.c[s];
+            pub_append(s, me.vc.c[s], clock);
+        }
+    spin_unlock(&pub.lock);
+}
+
+void mpidbg_tc_import(void)
+{
+    if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+        return;
+    spin_lock(&pub.lock);
+    mpidbg_tc_vc_max(&me.vc, &pub.max);
+    spin_unlock(&pub.lock);
+}
+
+uint64_t mpidbg_tc_published(uint32_t slot, uint32_t count)
+{
+    if (slot >= MPIDBG_TC_SLOTS)
+        return 0;
+    uint64_t best = UINT64_MAX;
+    spin_lock(&pub.lock);
+    /* counts grow along the log; the clocks of different threads' sends
+     * need not, so every entry with a large enough count is looked at */
+    for (uint32_t i = pub.n[slot]; i-- > 0 && pub.log[slot][i].count >= count;)
+        if (pub.log[slot][i].clock < best)
+            best = pub.log[slot][i].clock;
+    spin_unlock(&pub.lock);
+    return best;
+}
