@@ -145,10 +145,14 @@ const (
 	FlagAccUnordered
 	// FlagSameOp: rma-conflict under accumulate_ops=same_op.
 	FlagSameOp
+	// FlagThreads: rma-conflict between operations of two threads of one
+	// origin, which only the program's synchronisation between the
+	// threads would order.
+	FlagThreads
 )
 
 // FlagNames names every flag, bit 0 first.
-var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE", "ACC_UNORDERED", "SAME_OP"}
+var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE", "ACC_UNORDERED", "SAME_OP", "THREADS"}
 
 // Variant says which form of its message a finding takes: the same id can
 // arise in several ways (a handle that is null, unknown or freed).

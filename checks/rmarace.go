@@ -83,7 +83,7 @@ first ones (docs/races.md).`},
 // the element size and At how many bytes apart the two elements start.
 // FlagAccUnordered: one origin's two accumulates that the window's
 // accumulate_ordering leaves unordered; FlagSameOp: accumulate_ops is
-// same_op.
+// same_op; FlagThreads: two threads of the origin made the two calls.
 var rmaConflict = register(Check{
 	Entry: Entry{ID: "rma-conflict", Category: CatRMARace, Severity: SevError,
 		Title: "two one-sided operations touch the same target memory in concurrent epochs",
@@ -142,6 +142,15 @@ says what it cannot see.`},
 				unordered = "MPI orders one origin's accumulates only when they have the same basic datatype (MPI-4.1 §12.7.2)"
 			case m.Flags&FlagAccUnordered != 0:
 				unordered = "the window's accumulate_ordering does not order these two (MPI-4.1 §12.7.2)"
+			}
+			if m.Flags&FlagThreads != 0 {
+				m.SetText(fmt.Sprintf("two threads of rank %d, with %s and %s, touch the same bytes of the target's window (process %d), and %s: "+
+					"nothing orders the second call after the flush or unlock that completed the first (calls of different threads are concurrent "+
+					"unless a lock, barrier, join, OpenMP construct, MPI message or MPIDBG_HAPPENS_BEFORE/AFTER orders them, MPI-4.1 §3.5); "+
+					"first shared byte %s; the result is undefined (MPI-4.1 §12.7)",
+					a.Rank, a.Call, b.Call, m.Target, why, where))
+				m.RemoteText(1, "the other thread's %s %s the same bytes here", b.Call, conflictVerbs[b.Access])
+				return
 			}
 			m.SetText(fmt.Sprintf("rank %d's %s and its later %s touch the same bytes of the target's window (process %d) in %s, and %s: %s; "+
 				"first shared byte %s; the result is undefined (MPI-4.1 §12.7)",

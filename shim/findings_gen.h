@@ -199,6 +199,7 @@ enum mpidbg_flag {
     MPIDBG_FLAG_FOUND_HERE = 1u << 2,
     MPIDBG_FLAG_ACC_UNORDERED = 1u << 3,
     MPIDBG_FLAG_SAME_OP = 1u << 4,
+    MPIDBG_FLAG_THREADS = 1u << 5,
 };
 
 /* The access tracker's modes as the findings read them (checks.ModeMPIReads, ModeMPIWrites). */

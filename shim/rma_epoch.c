@@ -207,6 +207,9 @@ static void report_conflict(struct mpidbg_rma_win *w, const struct mpidbg_rma_re
         if ((a->flags | b->flags | w->accinfo) & MPIDBG_RMA_SAME_OP)
             ev.flags |= MPIDBG_FLAG_SAME_OP;
     }
+    if (a->origin == b->origin && (a->flags & b->flags & MPIDBG_RMA_TC) &&
+        mpidbg_rma_rec_tc(a)->tslot < MPIDBG_TC_SLOTS && mpidbg_rma_rec_tc(a)->tslot != mpidbg_rma_rec_tc(b)->tslot)
+        ev.flags |= MPIDBG_FLAG_THREADS;
     ev.target = w->world[w->rank];
     ev.epoch = epoch;
     ev.nremote = 2;

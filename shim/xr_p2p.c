@@ -245,13 +245,26 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
 /* ---- wildcard receives remembered for the race check ---- */
 #define NRACE 8
 struct mpidbg_xrace {
-    struct {
+    struct xrace_note {
         uint64_t clock, site, site_off;
         uint32_t site_mod;
         int32_t src, rtag, call, scall, used;
+        uint32_t tslot, tcount; /* the receive as a thread-clock event (tclock.h); tcount 0: none */
     } r[NRACE];
     unsigned next;
 };
+
+/* after is the clock above which a send came after the noted receive:
+ * its own clock, or under thread clocks the first clock with which a
+ * thread that knew the receive sent anything (a message another thread
+ * sent later in time, without knowing of the receive, does not order
+ * it: MPI-4.1 §3.5). */
+static uint64_t after(const struct xrace_note *n)
+{
+    if (!n->tcount || !__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+        return n->clock;
+    return mpidbg_tc_published(n->tslot, n->tcount);
+}
 
 static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
 {
@@ -259,7 +272,7 @@ static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
     if (!rs)
         return;
     for (int i = 0; i < NRACE; i++) {
-        if (!rs->r[i].used || rs->r[i].src == src || h->clock > rs->r[i].clock)
+        if (!rs->r[i].used || rs->r[i].src == src || h->clock > after(&rs->r[i]))
             continue;
         if (rs->r[i].rtag != MPI_ANY_TAG && rs->r[i].rtag != h->tag)
             continue;
@@ -301,6 +314,7 @@ static void race_note(struct mpidbg_cobj *co, const struct xr_hdr *h, int src, i
     rs->r[i].rtag = rtag;
     rs->r[i].call = call;
     rs->r[i].scall = h->call;
+    rs->r[i].tcount = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED) ? mpidbg_tc_tick(&rs->r[i].tslot) : 0;
     rs->r[i].used = 1;
 }
 
