@@ -28,6 +28,10 @@
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* mpidbg_serves_mpi: whether the library at path serves MPI, not the
+ * program (MPI itself, its runtime and transports; threads.c). */
+int mpidbg_serves_mpi(const char *path) MPIDBG_HIDDEN;
+
 /* ---- handle maps (reg.c) ----
  * An open-addressing map from handle to private object, read without a
  * lock (entries are never removed; the array is replaced, never freed,

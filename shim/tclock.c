@@ -21,6 +21,8 @@
  * later without knowing e.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
 #include <sched.h>
 #include <stdint.h>
 #include <string.h>
@@ -50,9 +52,52 @@ static void spin_unlock(int *l)
     __atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
+/* The code of the shim and of the libraries that serve MPI, loaded when
+ * the clocks start (MPI_Init_thread has loaded its transports): calls
+ * from there are not the program's. A library loaded later is taken
+ * for the program's, which can only order more. */
+#define RANGES 64
+static struct {
+    uintptr_t lo, hi;
+} ranges[RANGES];
+static int nranges;
+
+static int range_cb(struct dl_phdr_info *info, size_t size, void *self)
+{
+    (void)size;
+    int skip = info->dlpi_addr == (uintptr_t)self || (info->dlpi_name && mpidbg_serves_mpi(info->dlpi_name));
+    if (!skip)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum && nranges < RANGES; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+            ranges[nranges].lo = info->dlpi_addr + ph->p_vaddr;
+            ranges[nranges].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+            nranges++;
+        }
+    }
+    return 0;
+}
+
 void mpidbg_tc_start(void)
 {
+    Dl_info self;
+    if (dladdr((void *)&mpidbg_tc_start, &self))
+        dl_iterate_phdr(range_cb, self.dli_fbase);
     __atomic_store_n(&mpidbg_tc_on, 1, __ATOMIC_RELEASE);
+}
+
+int mpidbg_tc_edge_from(const void *ra)
+{
+    if (!mpidbg_tc_edges())
+        return 0;
+    uintptr_t a = (uintptr_t)ra;
+    if (a - mpidbg_mpi_lo < mpidbg_mpi_len)
+        return 0;
+    for (int i = 0; i < nranges; i++)
+        if (a >= ranges[i].lo && a < ranges[i].hi)
+            return 0;
+    return 1;
 }
 
 const char *mpidbg_tc_why_off;

@@ -58,6 +58,12 @@ extern const char *mpidbg_tc_why_off MPIDBG_TC_HIDDEN; /* why, once given up (fo
  * from inside a wrapper. */
 int mpidbg_tc_edges(void) MPIDBG_TC_HIDDEN;
 
+/* mpidbg_tc_edge_from: the same for a call made from return address ra,
+ * which must not be in the shim or in a library that serves MPI (its
+ * memory hooks take locks in the program's threads, outside any MPI
+ * call: they order nothing of the program's). */
+int mpidbg_tc_edge_from(const void *ra) MPIDBG_TC_HIDDEN;
+
 /* mpidbg_tc_tick makes a new event of the calling thread: its slot in
  * *slot, its count returned (from 1). */
 uint32_t mpidbg_tc_tick(uint32_t *slot) MPIDBG_TC_HIDDEN;

@@ -56,6 +56,16 @@ static const char *const not_program[] = {
     "libcuda", "libze_",
 };
 
+int mpidbg_serves_mpi(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < sizeof not_program / sizeof not_program[0]; i++)
+        if (strncmp(base, not_program[i], strlen(not_program[i])) == 0)
+            return 1;
+    return 0;
+}
+
 static int program_caller(void *ra)
 {
     if (mpidbg_depth || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len)
@@ -65,12 +75,7 @@ static int program_caller(void *ra)
         return 0;
     if (caller.dli_fbase == self.dli_fbase)
         return 0; /* the shim's runtime */
-    const char *base = strrchr(caller.dli_fname, '/');
-    base = base ? base + 1 : caller.dli_fname;
-    for (size_t i = 0; i < sizeof not_program / sizeof not_program[0]; i++)
-        if (strncmp(base, not_program[i], strlen(not_program[i])) == 0)
-            return 0;
-    return 1;
+    return !mpidbg_serves_mpi(caller.dli_fname);
 }
 
 int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)

@@ -143,37 +143,86 @@ __attribute__((constructor)) static void resolve(void)
         r_##name = __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);      \
     }
 
-/* The thread-clock edges (tclock.h): only the program's own calls. */
-static void release(const void *obj)
+/* The thread-clock edges (tclock.h): only the program's own calls, known
+ * by the wrapper's return address. */
+static void edge_release(const void *obj, const void *ra)
 {
-    if (mpidbg_tc_edges())
+    if (mpidbg_tc_edge_from(ra))
         mpidbg_tc_release(obj);
 }
 
-static void acquire(const void *obj)
+static void edge_acquire(const void *obj, const void *ra)
 {
-    if (mpidbg_tc_edges())
+    if (mpidbg_tc_edge_from(ra))
         mpidbg_tc_acquire(obj);
 }
 
 /* acquired: a lock or wait call returned rc (0 or -1 with errno for
  * semaphores): on success the caller has what the object's last
  * releaser knew. */
-static int acquired(const void *obj, int rc)
+static int edge_acquired(const void *obj, int rc, const void *ra)
 {
     if (rc == 0)
-        acquire(obj);
+        edge_acquire(obj, ra);
     return rc;
 }
 
 /* woken: a condition wait returned with the mutex held again, whatever
  * rc says; a signal came (or a timeout: learning more only orders
  * more). */
-static int woken(const void *c, const void *m, int rc)
+static int edge_woken(const void *c, const void *m, int rc, const void *ra)
 {
-    acquire(m);
-    acquire(c);
+    edge_acquire(m, ra);
+    edge_acquire(c, ra);
     return rc;
+}
+
+#define release(obj) edge_release(obj, __builtin_return_address(0))
+#define acquire(obj) edge_acquire(obj, __builtin_return_address(0))
+#define acquired(obj, rc) edge_acquired(obj, rc, __builtin_return_address(0))
+#define woken(c, m, rc) edge_woken(c, m, rc, __builtin_return_address(0))
+
+/* A read lock learns from writers only: readers do not order each other.
+ * The read locks a thread holds are remembered (a few; more are taken
+ * for write locks at unlock, which only orders more), so that an unlock
+ * releases into the side it held. The reader side is the object's
+ * address + 1. */
+#define RDHELD 8
+static __thread const void *rdheld[RDHELD] __attribute__((tls_model("initial-exec")));
+
+static int rd_acquired(const void *l, int rc, const void *ra)
+{
+    if (rc != 0 || !mpidbg_tc_edge_from(ra))
+        return rc;
+    mpidbg_tc_acquire(l);
+    for (int i = 0; i < RDHELD; i++)
+        if (!rdheld[i]) {
+            rdheld[i] = l;
+            break;
+        }
+    return rc;
+}
+
+static int wr_acquired(const void *l, int rc, const void *ra)
+{
+    if (rc == 0 && mpidbg_tc_edge_from(ra)) {
+        mpidbg_tc_acquire(l);
+        mpidbg_tc_acquire((const char *)l + 1);
+    }
+    return rc;
+}
+
+static void rw_release(const void *l, const void *ra)
+{
+    int reader = 0;
+    for (int i = 0; i < RDHELD; i++)
+        if (rdheld[i] == l) {
+            rdheld[i] = NULL;
+            reader = 1;
+            break;
+        }
+    if (mpidbg_tc_edge_from(ra))
+        mpidbg_tc_release(reader ? (const char *)l + 1 : l);
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m)
@@ -256,7 +305,7 @@ int pthread_rwlock_rdlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_rdlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
-    return acquired(l, r_pthread_rwlock_rdlock(l));
+    return rd_acquired(l, r_pthread_rwlock_rdlock(l), __builtin_return_address(0));
 }
 
 int pthread_rwlock_wrlock(pthread_rwlock_t *l)
@@ -265,7 +314,7 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_wrlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
-    return acquired(l, r_pthread_rwlock_wrlock(l));
+    return wr_acquired(l, r_pthread_rwlock_wrlock(l), __builtin_return_address(0));
 }
 
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
@@ -274,7 +323,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
     if (!r_pthread_rwlock_unlock)
         return ENOSYS;
     open_pages(l, sizeof *l);
-    release(l);
+    rw_release(l, __builtin_return_address(0));
     return r_pthread_rwlock_unlock(l);
 }
 
@@ -368,7 +417,7 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
     REAL(fn1, pthread_rwlock_tryrdlock);
     if (!r_pthread_rwlock_tryrdlock)
         return ENOSYS;
-    return acquired(l, r_pthread_rwlock_tryrdlock(l));
+    return rd_acquired(l, r_pthread_rwlock_tryrdlock(l), __builtin_return_address(0));
 }
 
 int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
@@ -376,7 +425,7 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
     REAL(fn1, pthread_rwlock_trywrlock);
     if (!r_pthread_rwlock_trywrlock)
         return ENOSYS;
-    return acquired(l, r_pthread_rwlock_trywrlock(l));
+    return wr_acquired(l, r_pthread_rwlock_trywrlock(l), __builtin_return_address(0));
 }
 
 int sem_trywait(sem_t *s)
