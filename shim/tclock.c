@@ -81,7 +81,13 @@ static int range_cb(struct dl_phdr_info *info, size_t size, void *self)
 
 void mpidbg_tc_start(void)
 {
-    Dl_info self;
+    /* LLVM's and Intel's OpenMP runtimes synchronise through entry points
+     * omp.c does not wrap (__kmpc_*): their teams would look unordered */
+    if (dlsym(RTLD_DEFAULT, "__kmpc_fork_call")) {
+        mpidbg_tc_why_off = "an OpenMP runtime other than GCC's";
+        return;
+    }
+    static Dl_info self; /* static: gcc takes a local's field passed on for a dangling pointer */
     if (dladdr((void *)&mpidbg_tc_start, &self))
         dl_iterate_phdr(range_cb, self.dli_fbase);
     __atomic_store_n(&mpidbg_tc_on, 1, __ATOMIC_RELEASE);
