@@ -399,11 +399,12 @@ void mpidbg_rma_fence_exchange(struct mpidbg_rma_win *w, int final)
     mpidbg_rma_xend(w);
 }
 
-/* tc_ends gives the passive records made under thread clocks the end
- * clock other processes compare with: the first Lamport value with which
- * a thread that knew the completion published (never, if none did or
- * nothing completed the call). Records made after the clocks were given
- * up keep the time order. */
+/* tc_ends gives the passive records made under thread clocks the clocks
+ * other processes compare with: as start, the issuing thread's Lamport
+ * clock; as end, the first Lamport value with which a thread that knew
+ * the completion published (never, if none did or nothing completed the
+ * call). Once the clocks were given up, every record keeps the
+ * process's clocks, the time order. */
 static void tc_ends(struct mpidbg_rma_win *w)
 {
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
@@ -415,10 +416,12 @@ static void tc_ends(struct mpidbg_rma_win *w)
             struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
             if (r->flags & MPIDBG_RMA_TC) {
                 struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
-                if (!on)
+                if (!on) {
                     tc->tslot = UINT32_MAX;
-                else
+                } else {
+                    r->start = tc->vc.lamport;
                     r->end = tc->ecount ? mpidbg_tc_published(tc->eslot, tc->ecount) : UINT64_MAX;
+                }
             }
             off += mpidbg_rma_rec_size(r);
         }

@@ -76,7 +76,8 @@ static uint64_t key(const struct mpidbg_rma_acc *a)
 
 static int same(const struct mpidbg_rma_acc *a, const struct mpidbg_rma_acc *b)
 {
-    return a->off == b->off && a->pc == b->pc && a->clock == b->clock && a->tag == b->tag && a->write == b->write;
+    return a->off == b->off && a->pc == b->pc && a->clock == b->clock && a->lclock == b->lclock && a->tag == b->tag &&
+           a->write == b->write;
 }
 
 /* keep adds an access unless it is there already or there is no room. */
@@ -127,6 +128,9 @@ void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause)
             .clock = tmp[i].clock,
             .tag = tmp[i].tag,
             .write = tmp[i].write,
+            .tslot = tmp[i].tslot,
+            .tcount = tmp[i].tcount,
+            .lclock = tmp[i].lclock,
         };
         keep(w, &a);
     }
@@ -188,7 +192,13 @@ static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc
         return 0; /* perhaps handed over through an atomic flag, an order the clock does not see */
     /* by the clock: the record's epoch ended before the access, or the
      * access came before it started; a chain of messages or collectives
-     * between them advanced the clock at each hop */
+     * between them advanced the clock at each hop. Under thread clocks
+     * the access is before the operation only if a thread that knew it
+     * published below the operation's start, and after it only if the
+     * accessing thread imported above the operation's end (the first
+     * access of a run of repeats stands for them: the earliest) */
+    if (a->tcount && __atomic_load_n(&mpidbg_tc_on, __ATOMIC_ACQUIRE))
+        return !(mpidbg_tc_published(a->tslot, a->tcount) < r->start) && !(r->end < a->lclock);
     return r->start <= a->clock && a->clock <= r->end;
 }
 

@@ -93,12 +93,14 @@ struct mpidbg_rma_blk {
  * at the target, made by a thread that knew of the call; ecount 0: none
  * did), and what the issuing thread knew when it made the call. Two
  * records of one origin are ordered when the later one's thread knew
- * the earlier one's completion; for other processes, the record's end
- * clock becomes the first clock with which that completion was known
- * outside this process (mpidbg_tc_published), before it travels. */
+ * the earlier one's completion. For other processes, before it travels,
+ * the record's start becomes the issuing thread's own Lamport clock (what
+ * it imported, not what other threads did), and its end the first clock
+ * with which that completion was known outside this process
+ * (mpidbg_tc_published). */
 struct mpidbg_rma_tc {
     uint32_t tslot, tcount, eslot, ecount;
-    struct mpidbg_tc_vc vc;
+    struct mpidbg_tc_vc vc; /* its lamport: the start other processes compare with */
 };
 
 /* A block of one of the records an epoch's comparison looks at. */
@@ -156,6 +158,8 @@ struct mpidbg_rma_acc {
     uint64_t clock; /* passive: mpidbg_xr_clock when it ran */
     uint64_t tag;   /* passive: the window's tag when it ran (MPIDBG_RMA_TAG_*) */
     int32_t write, pad;
+    uint32_t tslot, tcount; /* passive, under thread clocks: as struct mpidbg_tr_access */
+    uint64_t lclock;
 };
 
 /* The window's tag (rma.c keeps it current, the tracker copies it into

@@ -90,6 +90,7 @@ void mpidbg_tc_start(void)
     static Dl_info self; /* static: gcc takes a local's field passed on for a dangling pointer */
     if (dladdr((void *)&mpidbg_tc_start, &self))
         dl_iterate_phdr(range_cb, self.dli_fbase);
+    me.vc.lamport = mpidbg_xr_clock; /* the initialising thread imported all so far */
     __atomic_store_n(&mpidbg_tc_on, 1, __ATOMIC_RELEASE);
 }
 
@@ -124,6 +125,13 @@ void mpidbg_tc_vc_max(struct mpidbg_tc_vc *dst, const struct mpidbg_tc_vc *src)
     for (int i = 0; i < MPIDBG_TC_SLOTS; i++)
         if (src->c[i] > dst->c[i])
             dst->c[i] = src->c[i];
+    if (src->lamport > dst->lamport)
+        dst->lamport = src->lamport;
+}
+
+uint64_t mpidbg_tc_lamport(void)
+{
+    return me.vc.lamport;
 }
 
 uint32_t mpidbg_tc_tick(uint32_t *slot)
@@ -281,13 +289,15 @@ void mpidbg_tc_publish(uint64_t clock)
     spin_unlock(&pub.lock);
 }
 
-void mpidbg_tc_import(void)
+void mpidbg_tc_import(uint64_t clock)
 {
     if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
         return;
     spin_lock(&pub.lock);
     mpidbg_tc_vc_max(&me.vc, &pub.max);
     spin_unlock(&pub.lock);
+    /* a Lamport receive: above the message and above the thread's past */
+    me.vc.lamport = (clock > me.vc.lamport ? clock : me.vc.lamport) + 1;
 }
 
 uint64_t mpidbg_tc_published(uint32_t slot, uint32_t count)

@@ -35,9 +35,13 @@
  * later one share the last slot (they look ordered among themselves). */
 #define MPIDBG_TC_SLOTS 16
 
-/* A vector clock: c[s] is the count of slot s's events known. */
+/* A vector clock: c[s] is the count of slot s's events known; lamport
+ * the highest Lamport clock (mpidbg_xr_clock) the thread imported,
+ * itself or through the threads it synchronised with: what it knows of
+ * other processes. */
 struct mpidbg_tc_vc {
     uint32_t c[MPIDBG_TC_SLOTS];
+    uint64_t lamport;
 };
 
 /* 1 while the thread clocks run: MPI_THREAD_MULTIPLE, and no construct
@@ -102,8 +106,15 @@ void mpidbg_tc_depart(struct mpidbg_tc_group *g, unsigned round) MPIDBG_TC_HIDDE
 void mpidbg_tc_publish(uint64_t clock) MPIDBG_TC_HIDDEN;
 
 /* mpidbg_tc_import: the calling thread completed a receive or a
- * collective, and learns whatever the process had published. */
-void mpidbg_tc_import(void) MPIDBG_TC_HIDDEN;
+ * collective whose Lamport clock was clock, and learns whatever the
+ * process had published. */
+void mpidbg_tc_import(uint64_t clock) MPIDBG_TC_HIDDEN;
+
+/* mpidbg_tc_lamport: the calling thread's Lamport clock, above every
+ * clock it imported: an event of another process is before what the
+ * thread does now only if it was published with a smaller clock.
+ * Callable from a signal handler. */
+uint64_t mpidbg_tc_lamport(void) MPIDBG_TC_HIDDEN;
 
 /* mpidbg_tc_published returns the least Lamport value with which a
  * thread that knew event (slot, count) published, UINT64_MAX when none

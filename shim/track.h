@@ -76,6 +76,10 @@ struct mpidbg_tr_access {
     uint64_t tag;   /* *what.tag when it ran */
     int32_t write;  /* 1 store, 0 load */
     int32_t pad;
+    /* under thread clocks (tclock.h): the access as an event of its
+     * thread (tcount 0: none), and the thread's Lamport clock */
+    uint32_t tslot, tcount;
+    uint64_t lclock;
 };
 
 /* 1 when the tracker runs (MPIDBG_RACE is not "off" and one of the

@@ -277,7 +277,7 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     if ((uint64_t)maxclock > mpidbg_xr_clock)
         mpidbg_xr_clock = (uint64_t)maxclock;
     mpidbg_xr_clock++;
-    mpidbg_tc_import();
+    mpidbg_tc_import((uint64_t)maxclock);
     /* every rank's clock is now above every clock before the collective:
      * a clock a mixed-up pairing left too low is right again */
     if (co->npeers == mpidbg_world_size() && (!mpidbg_mt || contrib_clean))

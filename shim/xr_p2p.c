@@ -103,7 +103,7 @@ uint64_t mpidbg_xr_clock_merge(uint64_t c)
         mpidbg_xr_clock = c;
     uint64_t v = ++mpidbg_xr_clock;
     XR_UNLOCK();
-    mpidbg_tc_import();
+    mpidbg_tc_import(c);
     return v;
 }
 
@@ -404,7 +404,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     if (h.clock > mpidbg_xr_clock)
         mpidbg_xr_clock = h.clock;
     mpidbg_xr_clock++;
-    mpidbg_tc_import();
+    mpidbg_tc_import(h.clock);
     int32_t w = mpidbg_xr_world_of(co, src);
     if (w >= 0 && w < world_size && recvd_from)
         recvd_from[w]++;
