@@ -119,7 +119,16 @@ target compares them and reports the first operation's line, with the
 second operation as the related place, their ranks and the offset in the
 window. One origin's operations conflict too (two puts to one location in
 one epoch), except accumulates that MPI orders (above). docs/rma-races.md
-says what it cannot see.`},
+says what it cannot see.
+
+Under MPI_THREAD_MULTIPLE calls of different threads are concurrent unless
+the program orders them (MPI-4.1 §3.5): a flush made by one thread orders
+another thread's later operation only through a lock, barrier, condition
+variable, semaphore, thread join, OpenMP construct or MPI message between
+the two threads. Threads that hand over through atomic variables say so
+with MPIDBG_HAPPENS_BEFORE(p) and MPIDBG_HAPPENS_AFTER(p) from mpidbg.h
+(include/ in the source tree; no-ops without mpidbg). docs/threads.md
+lists what is followed.`},
 	Message: func(m *Message) {
 		if len(m.Remote) < 2 {
 			m.SetText("two one-sided operations conflict")
