@@ -115,6 +115,8 @@ install: build
 	install -m 644 $(LIB_OPENMPI) $(INSTALL_ROOT)/lib/libmpidbg-openmpi.so
 	install -m 644 extensions/gdb/mpidbg-gdb.py $(INSTALL_ROOT)/extensions/gdb/
 	install -m 644 extensions/gdb/mpidbg_gdb/*.py $(INSTALL_ROOT)/extensions/gdb/mpidbg_gdb/
+	install -d $(DESTDIR)$(PREFIX)/include
+	install -m 644 include/mpidbg.h $(DESTDIR)$(PREFIX)/include/mpidbg.h
 	ln -sf $(PREFIX)/lib/mpidbg/bin/mpidbg $(DESTDIR)$(PREFIX)/bin/mpidbg
 	install -d $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib
 	ln -sf $(PREFIX)/lib/mpidbg/extensions/gdb/mpidbg-gdb.py $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py
@@ -122,6 +124,7 @@ install: build
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/mpidbg
+	rm -f $(DESTDIR)$(PREFIX)/include/mpidbg.h
 	rm -f $(DESTDIR)$(PREFIX)/bin/mpidbg $(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg.so-gdb.py \
 		$(DESTDIR)$(GDB_AUTOLOAD)$(PREFIX)/lib/mpidbg/lib/libmpidbg-openmpi.so-gdb.py
 
