@@ -385,3 +385,16 @@ void mpidbg_post_MPI_Win_create_dynamic(struct mpidbg_cx *cx, MPI_Info info, MPI
     mpidbg_win_new(cx, *win, NULL, 0, 1, comm);
     mpidbg_rma_win_info(*win);
 }
+
+/* A generalized request is completed by MPI_Grequest_complete in
+ * whatever thread the program chooses, and the wait that returns for it
+ * is a synchronisation between the two threads that the thread clocks
+ * (tclock.h) do not follow: they give up, and threads are ordered by time. */
+void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_function *query_fn,
+                                   MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn,
+                                   void *extra_state, MPI_Request *request)
+{
+    (void)cx, (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state, (void)request;
+    if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+        mpidbg_tc_give_up("generalized requests");
+}

@@ -206,6 +206,10 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
 void mpidbg_rma_buf_free(struct mpidbg_rma_buf *b)
 {
     free(b->p);
+    if (b->tcq)
+        for (int s = 0; s < MPIDBG_TC_SLOTS; s++)
+            free(b->tcq[s].off);
+    free(b->tcq);
     memset(b, 0, sizeof *b);
 }
 
@@ -213,10 +217,34 @@ void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode)
 {
     if (w->rec[mode])
         for (int i = 0; i < w->size; i++) {
-            w->rec[mode][i].len = 0;
-            w->rec[mode][i].open = 0;
+            struct mpidbg_rma_buf *b = &w->rec[mode][i];
+            b->len = 0;
+            b->open = 0;
+            if (b->tcq)
+                for (int s = 0; s < MPIDBG_TC_SLOTS; s++)
+                    b->tcq[s].head = b->tcq[s].n = 0;
         }
     w->bytes[mode] = 0;
+}
+
+/* tcq_push queues a record made under thread clocks until a flush
+ * completes it; 0 when there is no memory (the record is then left
+ * out). */
+static int tcq_push(struct mpidbg_rma_buf *b, uint32_t slot, size_t off)
+{
+    if (!b->tcq && !(b->tcq = calloc(MPIDBG_TC_SLOTS, sizeof *b->tcq)))
+        return 0;
+    struct mpidbg_rma_tcq *q = &b->tcq[slot < MPIDBG_TC_SLOTS ? slot : MPIDBG_TC_SLOTS - 1];
+    if (q->n == q->cap) {
+        size_t ncap = q->cap ? 2 * q->cap : 16;
+        size_t *v = realloc(q->off, sizeof *v * ncap);
+        if (!v)
+            return 0;
+        q->off = v;
+        q->cap = ncap;
+    }
+    q->off[q->n++] = off;
+    return 1;
 }
 
 static void win_free(struct mpidbg_rma_win *w)
@@ -429,6 +457,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
             memset(&tc, 0, sizeof tc);
             tc.tcount = mpidbg_tc_tick(&tc.tslot);
             mpidbg_tc_snapshot(&tc.vc);
+            tc.vc.lamport = mpidbg_tc_start_clock();
             r.flags |= MPIDBG_RMA_TC;
         }
         if (nheld)
@@ -455,6 +484,10 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     void *at = b ? buf_grow(b, sz) : NULL;
     if (!at)
         return;
+    if ((r.flags & MPIDBG_RMA_TC) && !tcq_push(b, tc.tslot, (size_t)((uint8_t *)at - b->p))) {
+        b->len -= sz;
+        return;
+    }
     memcpy(at, &r, sizeof r);
     memcpy((char *)at + sizeof r, blkbuf, (size_t)n * sizeof(struct mpidbg_rma_blk));
     if (r.flags & MPIDBG_RMA_TC)
@@ -500,30 +533,44 @@ static void ended(struct mpidbg_rma_win *w, int target)
     int on = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED);
     for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {
         struct mpidbg_rma_buf *b = &bs[t];
-        size_t open = b->len;
         for (size_t off = b->open; off < b->len;) {
             struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + off);
-            size_t sz = mpidbg_rma_rec_size(r);
-            if (!r->send && on && (r->flags & MPIDBG_RMA_TC)) {
-                struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
-                if (!mpidbg_tc_knows(tc->tslot, tc->tcount)) {
-                    if (open == b->len)
-                        open = off;
-                    off += sz;
-                    continue;
-                }
-                if (!ecount)
-                    ecount = mpidbg_tc_tick(&eslot);
-                tc->eslot = eslot;
-                tc->ecount = ecount;
-            }
-            if (!r->send) {
+            if (!r->send && !(r->flags & MPIDBG_RMA_TC)) { /* those wait in their queue */
                 r->end = c;
                 r->send = q;
             }
-            off += sz;
+            off += mpidbg_rma_rec_size(r);
         }
-        b->open = open;
+        b->open = b->len;
+        if (!b->tcq)
+            continue;
+        for (int s = 0; s < MPIDBG_TC_SLOTS; s++) {
+            struct mpidbg_rma_tcq *tq = &b->tcq[s];
+            /* the shared last slot's counts come from several threads:
+             * no prefix there, every entry is looked at */
+            size_t keep = tq->head;
+            for (size_t k = tq->head; k < tq->n; k++) {
+                struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + tq->off[k]);
+                struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
+                if (on && !mpidbg_tc_knows(tc->tslot, tc->tcount)) {
+                    if (s != MPIDBG_TC_SLOTS - 1) {
+                        memmove(&tq->off[keep], &tq->off[k], sizeof tq->off[0] * (tq->n - k));
+                        keep += tq->n - k;
+                        break;
+                    }
+                    tq->off[keep++] = tq->off[k];
+                    continue;
+                }
+                if (on && !ecount)
+                    ecount = mpidbg_tc_tick(&eslot);
+                tc->eslot = eslot;
+                tc->ecount = ecount;
+                r->end = c;
+                r->send = q;
+            }
+            tq->head = 0;
+            tq->n = keep;
+        }
     }
     tag_update(w);
 }

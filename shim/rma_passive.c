@@ -198,7 +198,7 @@ static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc
      * accessing thread imported above the operation's end (the first
      * access of a run of repeats stands for them: the earliest) */
     if (a->tcount && __atomic_load_n(&mpidbg_tc_on, __ATOMIC_ACQUIRE))
-        return !(mpidbg_tc_published(a->tslot, a->tcount) < r->start) && !(r->end < a->lclock);
+        return !(a->pub < r->start) && !(r->end < a->lclock);
     return r->start <= a->clock && a->clock <= r->end;
 }
 
@@ -206,6 +206,9 @@ void mpidbg_rma_passive_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_
 {
     if (!w->npacc || !n || !mpidbg_enabled(MPIDBG_F_RMA_TARGET_RACE))
         return;
+    for (int i = 0; i < w->npacc; i++)
+        if (w->pacc[i].tcount)
+            w->pacc[i].pub = mpidbg_tc_published(w->pacc[i].tslot, w->pacc[i].tcount);
     size_t k = 0;
     struct mpidbg_rma_iv *iv = mpidbg_rma_ivs(recs, n, 0, &k);
     int64_t *reach = iv ? malloc(sizeof *reach * k) : NULL; /* the highest hi among iv[0..i] */

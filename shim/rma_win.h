@@ -138,11 +138,23 @@ static inline int mpidbg_rma_rec_writes(const struct mpidbg_rma_rec *r)
     return r->kind == MPIDBG_RMA_WRITE || (r->kind == MPIDBG_RMA_ACC && !(r->flags & MPIDBG_RMA_NOOP));
 }
 
+/* The passive records of one issuing thread-clock slot that no flush
+ * has completed yet, in issue order: offsets into the buffer. */
+struct mpidbg_rma_tcq {
+    size_t *off;
+    size_t head, n, cap;
+};
+
 /* A growing byte buffer of records. */
 struct mpidbg_rma_buf {
     uint8_t *p;
     size_t len, cap;
-    size_t open; /* passive: records before this offset have their end clock */
+    size_t open; /* passive: records before this offset have their end clock, or wait in tcq */
+    /* passive, under thread clocks: MPIDBG_TC_SLOTS queues (made with the
+     * first such record), so that a flush looks only at what it may
+     * complete: a prefix of each queue, since a thread knows another's
+     * calls up to some count */
+    struct mpidbg_rma_tcq *tcq;
 };
 
 /* An origin buffer handed to the tracker, until the call that completes
@@ -160,6 +172,7 @@ struct mpidbg_rma_acc {
     int32_t write, pad;
     uint32_t tslot, tcount; /* passive, under thread clocks: as struct mpidbg_tr_access */
     uint64_t lclock;
+    uint64_t pub; /* at the check: mpidbg_tc_published(tslot, tcount) */
 };
 
 /* The window's tag (rma.c keeps it current, the tracker copies it into

@@ -134,6 +134,12 @@ uint64_t mpidbg_tc_lamport(void)
     return me.vc.lamport;
 }
 
+uint64_t mpidbg_tc_start_clock(void)
+{
+    uint64_t l = me.vc.lamport, p = __atomic_load_n(&mpidbg_xr_clock, __ATOMIC_RELAXED);
+    return __atomic_load_n(&mpidbg_xr_unsure, __ATOMIC_RELAXED) && p > l ? p : l;
+}
+
 uint32_t mpidbg_tc_tick(uint32_t *slot)
 {
     if (!me.slot) {
@@ -142,6 +148,8 @@ uint32_t mpidbg_tc_tick(uint32_t *slot)
     }
     uint32_t s = me.slot - 1;
     *slot = s;
+    if (me.vc.c[s] >= UINT32_MAX / 2) /* a count about to wrap would look unknown */
+        mpidbg_tc_give_up("a thread's event count");
     return ++me.vc.c[s];
 }
 
@@ -192,7 +200,10 @@ static struct obj *obj_of(const void *p, int add)
                 return o;
         }
     }
-    return add ? &overflow : NULL;
+    if (!add)
+        return NULL;
+    __atomic_store_n(&overflow.key, 1, __ATOMIC_RELEASE); /* acquires read it from now on */
+    return &overflow;
 }
 
 void mpidbg_tc_release(const void *p)
@@ -242,11 +253,13 @@ void mpidbg_tc_depart(struct mpidbg_tc_group *g, unsigned round)
 
 /* ---- publication ---- */
 
-/* Per slot, the counts that became known outside, in the order they
- * did, with the Lamport value they went out with. When a log is full,
- * neighbouring entries merge into the later count with the smaller
- * value: a query then gets a value no larger than the true one, which
- * only orders more. */
+/* Per slot, the counts that became known outside, in increasing order,
+ * each with the least Lamport value any publication that knew it went
+ * out with (publications of different threads reach the log in any
+ * order of their values). When a log is full, its older half merges
+ * pairwise into the later count with the smaller value: a query then
+ * gets a value no larger than the true one, which only orders more, and
+ * recent counts stay exact. */
 #define PUBLOG 256
 
 static struct {
@@ -259,21 +272,42 @@ static struct {
     } log[MPIDBG_TC_SLOTS][PUBLOG];
 } pub;
 
-static void pub_append(uint32_t s, uint32_t count, uint64_t clock)
+static void pub_compact(uint32_t s)
 {
-    if (pub.n[s] == PUBLOG) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i + 1 < PUBLOG; i += 2) {
-            pub.log[s][k].count = pub.log[s][i + 1].count;
-            pub.log[s][k].clock =
-                pub.log[s][i].clock < pub.log[s][i + 1].clock ? pub.log[s][i].clock : pub.log[s][i + 1].clock;
-            k++;
-        }
-        pub.n[s] = k;
+    uint32_t k = 0, half = PUBLOG / 2;
+    for (uint32_t i = 0; i + 1 < half; i += 2) {
+        pub.log[s][k].count = pub.log[s][i + 1].count;
+        pub.log[s][k].clock =
+            pub.log[s][i].clock < pub.log[s][i + 1].clock ? pub.log[s][i].clock : pub.log[s][i + 1].clock;
+        k++;
     }
-    pub.log[s][pub.n[s]].count = count;
-    pub.log[s][pub.n[s]].clock = clock;
-    pub.n[s]++;
+    for (uint32_t i = half; i < PUBLOG; i++)
+        pub.log[s][k++] = pub.log[s][i];
+    pub.n[s] = k;
+}
+
+/* pub_note: a publication with clock knew slot s up to count. */
+static void pub_note(uint32_t s, uint32_t count, uint64_t clock)
+{
+    uint32_t n = pub.n[s], i = n;
+    while (i > 0 && pub.log[s][i - 1].count >= count)
+        i--;
+    if (i < n && pub.log[s][i].count == count) {
+        if (clock < pub.log[s][i].clock)
+            pub.log[s][i].clock = clock;
+        return;
+    }
+    if (i < n && pub.log[s][i].clock <= clock)
+        return; /* a larger count already went out no later: it answers for this one */
+    if (n == PUBLOG) {
+        pub_compact(s);
+        pub_note(s, count, clock);
+        return;
+    }
+    memmove(&pub.log[s][i + 1], &pub.log[s][i], sizeof pub.log[s][0] * (n - i));
+    pub.log[s][i].count = count;
+    pub.log[s][i].clock = clock;
+    pub.n[s] = n + 1;
 }
 
 void mpidbg_tc_publish(uint64_t clock)
@@ -281,11 +315,14 @@ void mpidbg_tc_publish(uint64_t clock)
     if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
         return;
     spin_lock(&pub.lock);
-    for (uint32_t s = 0; s < MPIDBG_TC_SLOTS; s++)
-        if (me.vc.c[s] > pub.max.c[s]) {
-            pub.max.c[s] = me.vc.c[s];
-            pub_append(s, me.vc.c[s], clock);
-        }
+    for (uint32_t s = 0; s < MPIDBG_TC_SLOTS; s++) {
+        uint32_t c = me.vc.c[s];
+        if (!c)
+            continue;
+        if (c > pub.max.c[s])
+            pub.max.c[s] = c;
+        pub_note(s, c, clock);
+    }
     spin_unlock(&pub.lock);
 }
 

@@ -116,6 +116,13 @@ void mpidbg_tc_import(uint64_t clock) MPIDBG_TC_HIDDEN;
  * Callable from a signal handler. */
 uint64_t mpidbg_tc_lamport(void) MPIDBG_TC_HIDDEN;
 
+/* mpidbg_tc_start_clock: the Lamport clock an event of the calling
+ * thread starts at for other processes: its own, or the process's while
+ * a receive may have paired with another thread's shadow
+ * (mpidbg_xr_unsure: the thread's own may be too low). Callable from a
+ * signal handler. */
+uint64_t mpidbg_tc_start_clock(void) MPIDBG_TC_HIDDEN;
+
 /* mpidbg_tc_published returns the least Lamport value with which a
  * thread that knew event (slot, count) published, UINT64_MAX when none
  * did yet: nothing another process does is after the event unless its

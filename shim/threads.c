@@ -122,6 +122,84 @@ int pthread_join(pthread_t t, void **rv)
     return rc;
 }
 
+/* The other joins: on success the joining thread knows what the joined
+ * one knew when it ended. */
+typedef int (*timedjoin_fn)(pthread_t, void **, const struct timespec *);
+typedef int (*clockjoin_fn)(pthread_t, void **, clockid_t, const struct timespec *);
+
+static void *next_fn(void **cache, const char *name)
+{
+    void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+    if (!f) {
+        f = dlsym(RTLD_NEXT, name);
+        __atomic_store_n(cache, f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
+
+static int joined(pthread_t t, int rc)
+{
+    if (rc == 0 && mpidbg_tc_edges())
+        mpidbg_tc_acquire((void *)t);
+    return rc;
+}
+
+int pthread_tryjoin_np(pthread_t t, void **rv)
+{
+    static void *cache;
+    join_fn r = (join_fn)next_fn(&cache, "pthread_tryjoin_np");
+    return r ? joined(t, r(t, rv)) : ESRCH;
+}
+
+int pthread_timedjoin_np(pthread_t t, void **rv, const struct timespec *abstime)
+{
+    static void *cache;
+    timedjoin_fn r = (timedjoin_fn)next_fn(&cache, "pthread_timedjoin_np");
+    return r ? joined(t, r(t, rv, abstime)) : ESRCH;
+}
+
+int pthread_clockjoin_np(pthread_t t, void **rv, clockid_t clock, const struct timespec *abstime)
+{
+    static void *cache;
+    clockjoin_fn r = (clockjoin_fn)next_fn(&cache, "pthread_clockjoin_np");
+    return r ? joined(t, r(t, rv, clock, abstime)) : ESRCH;
+}
+
+/* pthread_once: whoever returns from it knows what the initialiser did.
+ * The initialiser takes no argument, so the thread that runs it finds it
+ * in its own storage (saved around nested calls). */
+static __thread void (*once_fn)(void);
+static __thread pthread_once_t *once_ctl;
+
+static void once_trampoline(void)
+{
+    void (*fn)(void) = once_fn;
+    pthread_once_t *ctl = once_ctl;
+    fn();
+    if (mpidbg_tc_edges())
+        mpidbg_tc_release(ctl);
+}
+
+int pthread_once(pthread_once_t *ctl, void (*fn)(void))
+{
+    static void *cache;
+    int (*r)(pthread_once_t *, void (*)(void)) = (int (*)(pthread_once_t *, void (*)(void)))next_fn(&cache, "pthread_once");
+    if (!r)
+        return EINVAL;
+    if (!mpidbg_tc_edges())
+        return r(ctl, fn);
+    void (*sfn)(void) = once_fn;
+    pthread_once_t *sctl = once_ctl;
+    once_fn = fn;
+    once_ctl = ctl;
+    int rc = r(ctl, once_trampoline);
+    once_fn = sfn;
+    once_ctl = sctl;
+    if (rc == 0)
+        mpidbg_tc_acquire(ctl);
+    return rc;
+}
+
 /* A thread that ends with pthread_exit leaves its clock as one that
  * returns from its start routine does. */
 void pthread_exit(void *rv)

@@ -510,9 +510,11 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             r->log[i].pc = at;
             r->log[i].clock = mpidbg_xr_clock;
             r->log[i].tcount = 0;
+            r->log[i].tslot = 0;
+            r->log[i].lclock = 0;
             if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED)) {
                 r->log[i].tcount = mpidbg_tc_tick(&r->log[i].tslot);
-                r->log[i].lclock = mpidbg_tc_lamport();
+                r->log[i].lclock = mpidbg_tc_start_clock();
             }
             r->log[i].tag = r->w.tag ? owner_load(r->w.tag) : 0;
             r->log[i].write = write;

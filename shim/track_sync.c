@@ -105,6 +105,8 @@ static fn2 real_pthread_cond_wait, real_sem_timedwait, real_pthread_mutex_timedl
 static fn3 real_pthread_cond_timedwait;
 static fnclock2 real_pthread_mutex_clocklock, real_sem_clockwait;
 static fnclock3 real_pthread_cond_clockwait;
+static fn2 real_pthread_rwlock_timedrdlock, real_pthread_rwlock_timedwrlock;
+static fnclock2 real_pthread_rwlock_clockrdlock, real_pthread_rwlock_clockwrlock;
 
 #define LOOKUP(name) __atomic_store_n(&real_##name, (typeof(real_##name))dlsym(RTLD_NEXT, #name), __ATOMIC_RELEASE)
 
@@ -134,6 +136,10 @@ __attribute__((constructor)) static void resolve(void)
     LOOKUP(pthread_spin_lock);
     LOOKUP(pthread_spin_trylock);
     LOOKUP(pthread_spin_unlock);
+    LOOKUP(pthread_rwlock_timedrdlock);
+    LOOKUP(pthread_rwlock_timedwrlock);
+    LOOKUP(pthread_rwlock_clockrdlock);
+    LOOKUP(pthread_rwlock_clockwrlock);
 }
 
 #define REAL(type, name)                                                 \
@@ -162,7 +168,7 @@ static void edge_acquire(const void *obj, const void *ra)
  * releaser knew. */
 static int edge_acquired(const void *obj, int rc, const void *ra)
 {
-    if (rc == 0)
+    if (rc == 0 || rc == EOWNERDEAD) /* a robust mutex whose owner died is held all the same */
         edge_acquire(obj, ra);
     return rc;
 }
@@ -461,4 +467,42 @@ int pthread_spin_unlock(pthread_spinlock_t *l)
         return ENOSYS;
     release((const void *)l);
     return r_pthread_spin_unlock((void *)l);
+}
+
+/* The timed read and write locks (std::shared_timed_mutex's try_lock_for
+ * and try_lock_until): they may sleep, like the others. */
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
+{
+    REAL(fn2, pthread_rwlock_timedrdlock);
+    if (!r_pthread_rwlock_timedrdlock)
+        return ENOSYS;
+    open_pages(l, sizeof *l);
+    return rd_acquired(l, r_pthread_rwlock_timedrdlock(l, (void *)t), __builtin_return_address(0));
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
+{
+    REAL(fn2, pthread_rwlock_timedwrlock);
+    if (!r_pthread_rwlock_timedwrlock)
+        return ENOSYS;
+    open_pages(l, sizeof *l);
+    return wr_acquired(l, r_pthread_rwlock_timedwrlock(l, (void *)t), __builtin_return_address(0));
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *t)
+{
+    REAL(fnclock2, pthread_rwlock_clockrdlock);
+    if (!r_pthread_rwlock_clockrdlock)
+        return ENOSYS;
+    open_pages(l, sizeof *l);
+    return rd_acquired(l, r_pthread_rwlock_clockrdlock(l, clock, t), __builtin_return_address(0));
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struct timespec *t)
+{
+    REAL(fnclock2, pthread_rwlock_clockwrlock);
+    if (!r_pthread_rwlock_clockwrlock)
+        return ENOSYS;
+    open_pages(l, sizeof *l);
+    return wr_acquired(l, r_pthread_rwlock_clockwrlock(l, clock, t), __builtin_return_address(0));
 }

@@ -1655,6 +1655,9 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Grequest_start(&cx, query_fn, free_fn, cancel_fn, extra_state, request);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     int rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request);
     if (rc == MPI_SUCCESS) {
         if (request)

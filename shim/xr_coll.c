@@ -464,6 +464,8 @@ void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
     if (!s)
         return;
     int f = finish(s, wait);
+    if (f <= 0) /* the collective completed before its agreement: the thread knows what the process knows */
+        mpidbg_tc_import(mpidbg_xr_clock);
     if (!f)
         return;
     o->xc = NULL;

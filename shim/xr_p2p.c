@@ -404,7 +404,9 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     if (h.clock > mpidbg_xr_clock)
         mpidbg_xr_clock = h.clock;
     mpidbg_xr_clock++;
-    mpidbg_tc_import(h.clock);
+    /* a shadow that may be another thread's: its clock may be below the
+     * message's, and the process's is not */
+    mpidbg_tc_import(clock_ok ? h.clock : mpidbg_xr_clock);
     int32_t w = mpidbg_xr_world_of(co, src);
     if (w >= 0 && w < world_size && recvd_from)
         recvd_from[w]++;
