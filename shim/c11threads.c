@@ -9,21 +9,15 @@
  * threads are ordered by time, as without them.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <threads.h>
 
 #include "shim.h"
 
 static void *next(void **cache, const char *name)
 {
-    void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-    if (!f) {
-        f = dlsym(RTLD_NEXT, name);
-        __atomic_store_n(cache, f, __ATOMIC_RELEASE);
-    }
     if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
         mpidbg_tc_give_up("C11 threads");
-    return f;
+    return mpidbg_next_symbol(cache, name);
 }
 
 int thrd_create(thrd_t *t, thrd_start_t fn, void *arg)

@@ -32,6 +32,10 @@
  * program (MPI itself, its runtime and transports; threads.c). */
 int mpidbg_serves_mpi(const char *path) MPIDBG_HIDDEN;
 
+/* mpidbg_next_symbol: the next definition of a function the shim wraps
+ * (dlsym RTLD_NEXT), looked up once into *cache (threads.c). */
+void *mpidbg_next_symbol(void **cache, const char *name) MPIDBG_HIDDEN;
+
 /* ---- handle maps (reg.c) ----
  * An open-addressing map from handle to private object, read without a
  * lock (entries are never removed; the array is replaced, never freed,

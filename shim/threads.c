@@ -106,28 +106,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
 
 typedef int (*join_fn)(pthread_t, void **);
 
-int pthread_join(pthread_t t, void **rv)
-{
-    static join_fn real;
-    join_fn r = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
-    if (!r) {
-        r = (join_fn)dlsym(RTLD_NEXT, "pthread_join");
-        if (!r)
-            return ESRCH;
-        __atomic_store_n(&real, r, __ATOMIC_RELEASE);
-    }
-    int rc = r(t, rv);
-    if (rc == 0 && mpidbg_tc_edges())
-        mpidbg_tc_acquire((void *)t);
-    return rc;
-}
-
-/* The other joins: on success the joining thread knows what the joined
- * one knew when it ended. */
-typedef int (*timedjoin_fn)(pthread_t, void **, const struct timespec *);
-typedef int (*clockjoin_fn)(pthread_t, void **, clockid_t, const struct timespec *);
-
-static void *next_fn(void **cache, const char *name)
+void *mpidbg_next_symbol(void **cache, const char *name)
 {
     void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
     if (!f) {
@@ -137,6 +116,8 @@ static void *next_fn(void **cache, const char *name)
     return f;
 }
 
+/* joined: on success the joining thread knows what the joined one knew
+ * when it ended. */
 static int joined(pthread_t t, int rc)
 {
     if (rc == 0 && mpidbg_tc_edges())
@@ -144,24 +125,35 @@ static int joined(pthread_t t, int rc)
     return rc;
 }
 
+int pthread_join(pthread_t t, void **rv)
+{
+    static void *cache;
+    join_fn r = (join_fn)mpidbg_next_symbol(&cache, "pthread_join");
+    return r ? joined(t, r(t, rv)) : ESRCH;
+}
+
+/* The other joins. */
+typedef int (*timedjoin_fn)(pthread_t, void **, const struct timespec *);
+typedef int (*clockjoin_fn)(pthread_t, void **, clockid_t, const struct timespec *);
+
 int pthread_tryjoin_np(pthread_t t, void **rv)
 {
     static void *cache;
-    join_fn r = (join_fn)next_fn(&cache, "pthread_tryjoin_np");
+    join_fn r = (join_fn)mpidbg_next_symbol(&cache, "pthread_tryjoin_np");
     return r ? joined(t, r(t, rv)) : ESRCH;
 }
 
 int pthread_timedjoin_np(pthread_t t, void **rv, const struct timespec *abstime)
 {
     static void *cache;
-    timedjoin_fn r = (timedjoin_fn)next_fn(&cache, "pthread_timedjoin_np");
+    timedjoin_fn r = (timedjoin_fn)mpidbg_next_symbol(&cache, "pthread_timedjoin_np");
     return r ? joined(t, r(t, rv, abstime)) : ESRCH;
 }
 
 int pthread_clockjoin_np(pthread_t t, void **rv, clockid_t clock, const struct timespec *abstime)
 {
     static void *cache;
-    clockjoin_fn r = (clockjoin_fn)next_fn(&cache, "pthread_clockjoin_np");
+    clockjoin_fn r = (clockjoin_fn)mpidbg_next_symbol(&cache, "pthread_clockjoin_np");
     return r ? joined(t, r(t, rv, clock, abstime)) : ESRCH;
 }
 
@@ -183,7 +175,7 @@ static void once_trampoline(void)
 int pthread_once(pthread_once_t *ctl, void (*fn)(void))
 {
     static void *cache;
-    int (*r)(pthread_once_t *, void (*)(void)) = (int (*)(pthread_once_t *, void (*)(void)))next_fn(&cache, "pthread_once");
+    int (*r)(pthread_once_t *, void (*)(void)) = (int (*)(pthread_once_t *, void (*)(void)))mpidbg_next_symbol(&cache, "pthread_once");
     if (!r)
         return EINVAL;
     if (!mpidbg_tc_edges())
