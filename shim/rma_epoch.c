@@ -555,7 +555,7 @@ static void send_push(struct mpidbg_rma_win *w, MPI_Request r, void *buf)
 void mpidbg_rma_pscw_send(struct mpidbg_rma_win *w)
 {
     mpidbg_rma_sends_reap(w, 0);
-    uint64_t clock = mpidbg_xr_clock_merge(0);
+    uint64_t clock = mpidbg_xr_clock_tick();
     mpidbg_tc_publish(clock);
     for (int i = 0; i < w->naccess; i++) {
         int t = w->access[i];

@@ -89,6 +89,7 @@ MPIDBG_HIDDEN_XR extern int mpidbg_xr_zero;      /* MPIDBG_BUFFERING=zero */
 MPIDBG_HIDDEN_XR extern int mpidbg_xr_unsure;    /* the clock may be below its past (xr_p2p.c) */
 MPIDBG_HIDDEN_XR int mpidbg_world_size(void);
 MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_clock_merge(uint64_t c);
+MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_clock_tick(void);
 
 static inline void mpidbg_xp_init(struct mpidbg_xp *xp, MPI_Comm comm)
 {

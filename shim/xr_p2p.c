@@ -107,6 +107,17 @@ uint64_t mpidbg_xr_clock_merge(uint64_t c)
     return v;
 }
 
+/* mpidbg_xr_clock_tick moves the clock one step on and returns it: a
+ * local event before a send, which receives nothing (the calling thread
+ * learns nothing from the other threads). */
+uint64_t mpidbg_xr_clock_tick(void)
+{
+    XR_LOCK();
+    uint64_t v = ++mpidbg_xr_clock;
+    XR_UNLOCK();
+    return v;
+}
+
 /* ---- outgoing shadows: sent with MPI_Isend, reaped in order ---- */
 struct out {
     MPI_Request r;
