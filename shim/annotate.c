@@ -6,12 +6,10 @@
 
 void mpidbg_happens_before(const volatile void *p)
 {
-    if (mpidbg_tc_edges())
-        mpidbg_tc_release((const void *)p);
+    mpidbg_tc_sync_release((const void *)p);
 }
 
 void mpidbg_happens_after(const volatile void *p)
 {
-    if (mpidbg_tc_edges())
-        mpidbg_tc_acquire((const void *)p);
+    mpidbg_tc_sync_acquire((const void *)p);
 }

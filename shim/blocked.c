@@ -403,7 +403,6 @@ static int polls_only(const struct slot *s)
     return start && t - start >= IDLE_NS && 2 * in >= t - start && (enter || t - last < 100 * 1000 * 1000LL);
 }
 
-
 /* waiting says whether a thread outside MPI has been waiting for another
  * thread (in futex, on under a quarter of a CPU) for IDLE_NS; a thread
  * that made an MPI call since the last look starts afresh. */

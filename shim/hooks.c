@@ -395,6 +395,5 @@ void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_func
                                    void *extra_state, MPI_Request *request)
 {
     (void)cx, (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state, (void)request;
-    if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
-        mpidbg_tc_give_up("generalized requests");
+    mpidbg_tc_give_up("generalized requests");
 }

@@ -72,16 +72,6 @@ static __thread struct cur cur __attribute__((tls_model("initial-exec")));
 /* Regions passed through without a team record, running now. */
 static int unseen;
 
-static int clocks_on(void)
-{
-    return __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED);
-}
-
-static void give_up(const char *why)
-{
-    if (clocks_on())
-        mpidbg_tc_give_up(why);
-}
 
 /* team_here: the calling thread's team record, NULL when there is none:
  * a construct outside any region (libgomp's team of one), or in a team
@@ -141,7 +131,7 @@ static void pass_begin(struct region *g)
 {
     g->t = NULL;
     g->saved = cur;
-    g->was_on = clocks_on();
+    g->was_on = mpidbg_tc_running();
     cur.team = NULL;
     __atomic_fetch_add(&unseen, 1, __ATOMIC_RELAXED);
 }
@@ -151,7 +141,7 @@ static void pass_end(struct region *g)
     __atomic_fetch_sub(&unseen, 1, __ATOMIC_RELAXED);
     cur = g->saved;
     /* the clocks started inside it: the team's join was never seen */
-    if (!g->was_on && clocks_on())
+    if (!g->was_on && mpidbg_tc_running())
         mpidbg_tc_give_up("an OpenMP region spanned the start of the thread clocks");
 }
 
@@ -293,7 +283,7 @@ static struct team *old_begin(omp_fn fn, void *data)
 {
     unsigned d = old.depth++;
     if (d >= OLD_LEVELS) {
-        give_up("old-style OpenMP regions nested too deep");
+        mpidbg_tc_give_up("old-style OpenMP regions nested too deep");
         return NULL;
     }
     struct region *g = &old.g[d];
@@ -395,7 +385,7 @@ static unsigned arrive(struct team *t)
 static bool cancelled(bool c)
 {
     if (MPIDBG_UNLIKELY(c))
-        give_up("OpenMP cancellation");
+        mpidbg_tc_give_up("OpenMP cancellation");
     return c;
 }
 
@@ -513,17 +503,6 @@ void GOMP_workshare_task_reduction_unregister(bool was_cancelled)
  * sections share (libgomp has one lock for each). */
 static char critical_obj, atomic_obj;
 
-static void acquire(const void *obj)
-{
-    if (mpidbg_tc_edges())
-        mpidbg_tc_acquire(obj);
-}
-
-static void release(const void *obj)
-{
-    if (mpidbg_tc_edges())
-        mpidbg_tc_release(obj);
-}
 
 #define LOCK0(name, obj)                                                        \
     void name(void)                                                             \
@@ -532,7 +511,7 @@ static void release(const void *obj)
         if (!r)                                                                 \
             return;                                                             \
         r();                                                                    \
-        acquire(obj);                                                           \
+        mpidbg_tc_sync_acquire(obj);                                            \
     }
 
 #define UNLOCK0(name, obj)                                                      \
@@ -541,7 +520,7 @@ static void release(const void *obj)
         REAL(name);                                                             \
         if (!r)                                                                 \
             return;                                                             \
-        release(obj);                                                           \
+        mpidbg_tc_sync_release(obj);                                            \
         r();                                                                    \
     }
 
@@ -566,7 +545,7 @@ void GOMP_critical_name_start(void **name)
     if (!r)
         return;
     r(name);
-    acquire(name);
+    mpidbg_tc_sync_acquire(name);
 }
 
 void GOMP_critical_name_end(void **name)
@@ -574,7 +553,7 @@ void GOMP_critical_name_end(void **name)
     REAL(GOMP_critical_name_end);
     if (!r)
         return;
-    release(name);
+    mpidbg_tc_sync_release(name);
     r(name);
 }
 
@@ -591,7 +570,7 @@ void GOMP_ordered_start(void)
     r();
     struct team *t = team_here();
     if (t)
-        acquire(t);
+        mpidbg_tc_sync_acquire(t);
 }
 
 void GOMP_ordered_end(void)
@@ -601,7 +580,7 @@ void GOMP_ordered_end(void)
         return;
     struct team *t = team_here();
     if (t)
-        release(t);
+        mpidbg_tc_sync_release(t);
     r();
 }
 
@@ -626,7 +605,7 @@ int omp_test_nest_lock(void *);
         if (!r)                                                                 \
             return;                                                             \
         r(lock);                                                                \
-        acquire(lock);                                                          \
+        mpidbg_tc_sync_acquire(lock);                                           \
     }
 
 #define OMP_UNSET(name)                                                         \
@@ -635,7 +614,7 @@ int omp_test_nest_lock(void *);
         REAL(name);                                                             \
         if (!r)                                                                 \
             return;                                                             \
-        release(lock);                                                          \
+        mpidbg_tc_sync_release(lock);                                           \
         r(lock);                                                                \
     }
 
@@ -649,7 +628,7 @@ int omp_test_nest_lock(void *);
             return 0;                                                           \
         int got = r(lock);                                                      \
         if (got)                                                                \
-            acquire(lock);                                                      \
+            mpidbg_tc_sync_acquire(lock);                                       \
         return got;                                                             \
     }
 
@@ -676,7 +655,7 @@ void GOMP_task(omp_fn fn, void *data, void (*cpyfn)(void *, void *), long arg_si
     REAL(GOMP_task);
     if (!r)
         return;
-    give_up("OpenMP tasks");
+    mpidbg_tc_give_up("OpenMP tasks");
     r(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
 }
 
@@ -686,7 +665,7 @@ void GOMP_taskloop(omp_fn fn, void *data, void (*cpyfn)(void *, void *), long ar
     REAL(GOMP_taskloop);
     if (!r)
         return;
-    give_up("OpenMP tasks");
+    mpidbg_tc_give_up("OpenMP tasks");
     r(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
 }
 
@@ -697,7 +676,7 @@ void GOMP_taskloop_ull(omp_fn fn, void *data, void (*cpyfn)(void *, void *), lon
     REAL(GOMP_taskloop_ull);
     if (!r)
         return;
-    give_up("OpenMP tasks");
+    mpidbg_tc_give_up("OpenMP tasks");
     r(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
 }
 
@@ -712,7 +691,7 @@ void GOMP_doacross_post(long *counts)
     REAL(GOMP_doacross_post);
     if (!r)
         return;
-    give_up("OpenMP doacross loops");
+    mpidbg_tc_give_up("OpenMP doacross loops");
     r(counts);
 }
 
@@ -721,7 +700,7 @@ void GOMP_doacross_ull_post(unsigned long long *counts)
     REAL(GOMP_doacross_ull_post);
     if (!r)
         return;
-    give_up("OpenMP doacross loops");
+    mpidbg_tc_give_up("OpenMP doacross loops");
     r(counts);
 }
 
@@ -744,7 +723,7 @@ bool GOMP_cancel(int which, bool do_cancel)
     REAL(GOMP_cancel);
     if (!r)
         return false;
-    if (do_cancel && clocks_on() && cancellation_enabled())
+    if (do_cancel && mpidbg_tc_running() && cancellation_enabled())
         mpidbg_tc_give_up("OpenMP cancellation");
     return cancelled(r(which, do_cancel));
 }

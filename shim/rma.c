@@ -222,7 +222,7 @@ void mpidbg_rma_bufs_clear(struct mpidbg_rma_win *w, int mode)
             b->open = 0;
             if (b->tcq)
                 for (int s = 0; s < MPIDBG_TC_SLOTS; s++)
-                    b->tcq[s].head = b->tcq[s].n = 0;
+                    b->tcq[s].n = 0;
         }
     w->bytes[mode] = 0;
 }
@@ -453,7 +453,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
     if (mode == MPIDBG_RMA_PASSIVE) {
         r.start = mpidbg_xr_clock;
         r.sstart = ++seq;
-        if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED)) {
+        if (mpidbg_tc_running()) {
             memset(&tc, 0, sizeof tc);
             tc.tcount = mpidbg_tc_tick(&tc.tslot);
             mpidbg_tc_snapshot(&tc.vc);
@@ -530,7 +530,7 @@ static void ended(struct mpidbg_rma_win *w, int target)
     if (!bs)
         return;
     uint32_t eslot = 0, ecount = 0;
-    int on = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED);
+    int on = mpidbg_tc_running();
     for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++) {
         struct mpidbg_rma_buf *b = &bs[t];
         for (size_t off = b->open; off < b->len;) {
@@ -548,8 +548,8 @@ static void ended(struct mpidbg_rma_win *w, int target)
             struct mpidbg_rma_tcq *tq = &b->tcq[s];
             /* the shared last slot's counts come from several threads:
              * no prefix there, every entry is looked at */
-            size_t keep = tq->head;
-            for (size_t k = tq->head; k < tq->n; k++) {
+            size_t keep = 0;
+            for (size_t k = 0; k < tq->n; k++) {
                 struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(b->p + tq->off[k]);
                 struct mpidbg_rma_tc *tc = mpidbg_rma_rec_tc(r);
                 if (on && !mpidbg_tc_knows(tc->tslot, tc->tcount)) {
@@ -568,7 +568,6 @@ static void ended(struct mpidbg_rma_win *w, int target)
                 r->end = c;
                 r->send = q;
             }
-            tq->head = 0;
             tq->n = keep;
         }
     }

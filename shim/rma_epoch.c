@@ -410,7 +410,7 @@ static void tc_ends(struct mpidbg_rma_win *w)
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
     if (!bs)
         return;
-    int on = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_ACQUIRE);
+    int on = mpidbg_tc_running();
     for (int t = 0; t < w->size; t++)
         for (size_t off = 0; off < bs[t].len;) {
             struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
@@ -436,6 +436,7 @@ static void fence_exchange(struct mpidbg_rma_win *w, int final)
     if (allow < MPIDBG_RMA_PAIR_MIN)
         allow = MPIDBG_RMA_PAIR_MIN;
     size_t stotal = 0;
+    uint64_t sent = mpidbg_xr_clock;
     if (final)
         tc_ends(w);
     for (int t = 0; t < P; t++) {
@@ -457,9 +458,9 @@ static void fence_exchange(struct mpidbg_rma_win *w, int final)
                 memcpy(sbuf + sd[t] + f, w->rec[MPIDBG_RMA_PASSIVE][t].p, (size_t)sc[t] - f);
         }
         cnt[2 * t] = (int64_t)sc[t];
-        cnt[2 * t + 1] = (int64_t)mpidbg_xr_clock;
+        cnt[2 * t + 1] = (int64_t)sent;
     }
-    mpidbg_tc_publish(mpidbg_xr_clock);
+    mpidbg_tc_publish(sent);
     struct recs by_mode[MPIDBG_RMA_NMODE];
     memset(by_mode, 0, sizeof by_mode);
     mpidbg_rma_unlock();

@@ -197,7 +197,7 @@ static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc
      * published below the operation's start, and after it only if the
      * accessing thread imported above the operation's end (the first
      * access of a run of repeats stands for them: the earliest) */
-    if (a->tcount && __atomic_load_n(&mpidbg_tc_on, __ATOMIC_ACQUIRE))
+    if (a->tcount && mpidbg_tc_running())
         return !(a->pub < r->start) && !(r->end < a->lclock);
     return r->start <= a->clock && a->clock <= r->end;
 }

@@ -142,7 +142,7 @@ static inline int mpidbg_rma_rec_writes(const struct mpidbg_rma_rec *r)
  * has completed yet, in issue order: offsets into the buffer. */
 struct mpidbg_rma_tcq {
     size_t *off;
-    size_t head, n, cap;
+    size_t n, cap;
 };
 
 /* A growing byte buffer of records. */

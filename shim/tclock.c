@@ -111,27 +111,22 @@ const char *mpidbg_tc_why_off;
 
 void mpidbg_tc_give_up(const char *why)
 {
-    if (__atomic_exchange_n(&mpidbg_tc_on, 0, __ATOMIC_ACQ_REL))
+    if (mpidbg_tc_running() && __atomic_exchange_n(&mpidbg_tc_on, 0, __ATOMIC_ACQ_REL))
         __atomic_store_n(&mpidbg_tc_why_off, why, __ATOMIC_RELEASE);
 }
 
 int mpidbg_tc_edges(void)
 {
-    return __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED) && !mpidbg_depth;
+    return mpidbg_tc_running() && !mpidbg_depth;
 }
 
-void mpidbg_tc_vc_max(struct mpidbg_tc_vc *dst, const struct mpidbg_tc_vc *src)
+static void vc_max(struct mpidbg_tc_vc *dst, const struct mpidbg_tc_vc *src)
 {
     for (int i = 0; i < MPIDBG_TC_SLOTS; i++)
         if (src->c[i] > dst->c[i])
             dst->c[i] = src->c[i];
     if (src->lamport > dst->lamport)
         dst->lamport = src->lamport;
-}
-
-uint64_t mpidbg_tc_lamport(void)
-{
-    return me.vc.lamport;
 }
 
 uint64_t mpidbg_tc_start_clock(void)
@@ -165,7 +160,7 @@ void mpidbg_tc_snapshot(struct mpidbg_tc_vc *out)
 
 void mpidbg_tc_learn(const struct mpidbg_tc_vc *in)
 {
-    mpidbg_tc_vc_max(&me.vc, in);
+    vc_max(&me.vc, in);
 }
 
 /* ---- synchronisation objects ---- */
@@ -213,7 +208,7 @@ void mpidbg_tc_release(const void *p)
     me.busy = 1;
     struct obj *o = obj_of(p, 1);
     spin_lock(&o->lock);
-    mpidbg_tc_vc_max(&o->vc, &me.vc);
+    vc_max(&o->vc, &me.vc);
     spin_unlock(&o->lock);
     me.busy = 0;
 }
@@ -232,22 +227,34 @@ void mpidbg_tc_acquire(const void *p)
         return;
     me.busy = 1;
     spin_lock(&o->lock);
-    mpidbg_tc_vc_max(&me.vc, &o->vc);
+    vc_max(&me.vc, &o->vc);
     spin_unlock(&o->lock);
     me.busy = 0;
+}
+
+void mpidbg_tc_sync_release(const void *obj)
+{
+    if (mpidbg_tc_edges())
+        mpidbg_tc_release(obj);
+}
+
+void mpidbg_tc_sync_acquire(const void *obj)
+{
+    if (mpidbg_tc_edges())
+        mpidbg_tc_acquire(obj);
 }
 
 void mpidbg_tc_arrive(struct mpidbg_tc_group *g, unsigned round)
 {
     spin_lock(&g->lock);
-    mpidbg_tc_vc_max(&g->round[round & 1], &me.vc);
+    vc_max(&g->round[round & 1], &me.vc);
     spin_unlock(&g->lock);
 }
 
 void mpidbg_tc_depart(struct mpidbg_tc_group *g, unsigned round)
 {
     spin_lock(&g->lock);
-    mpidbg_tc_vc_max(&me.vc, &g->round[round & 1]);
+    vc_max(&me.vc, &g->round[round & 1]);
     spin_unlock(&g->lock);
 }
 
@@ -312,7 +319,7 @@ static void pub_note(uint32_t s, uint32_t count, uint64_t clock)
 
 void mpidbg_tc_publish(uint64_t clock)
 {
-    if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+    if (!mpidbg_tc_running())
         return;
     spin_lock(&pub.lock);
     for (uint32_t s = 0; s < MPIDBG_TC_SLOTS; s++) {
@@ -328,10 +335,10 @@ void mpidbg_tc_publish(uint64_t clock)
 
 void mpidbg_tc_import(uint64_t clock)
 {
-    if (!__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+    if (!mpidbg_tc_running())
         return;
     spin_lock(&pub.lock);
-    mpidbg_tc_vc_max(&me.vc, &pub.max);
+    vc_max(&me.vc, &pub.max);
     spin_unlock(&pub.lock);
     /* a Lamport receive: above the message and above the thread's past */
     me.vc.lamport = (clock > me.vc.lamport ? clock : me.vc.lamport) + 1;

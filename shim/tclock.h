@@ -47,13 +47,17 @@ struct mpidbg_tc_vc {
 /* 1 while the thread clocks run: MPI_THREAD_MULTIPLE, and no construct
  * they cannot follow seen. */
 extern int mpidbg_tc_on MPIDBG_TC_HIDDEN;
+static inline int mpidbg_tc_running(void)
+{
+    return __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED);
+}
 
 /* mpidbg_tc_start turns the clocks on (after MPI_Init_thread gave
  * MPI_THREAD_MULTIPLE). */
 void mpidbg_tc_start(void) MPIDBG_TC_HIDDEN;
 
 /* mpidbg_tc_give_up turns them off for good: the program used
- * synchronisation they cannot follow (why, for the debug log). */
+ * synchronisation they cannot follow (a load when they are off). */
 void mpidbg_tc_give_up(const char *why) MPIDBG_TC_HIDDEN;
 extern const char *mpidbg_tc_why_off MPIDBG_TC_HIDDEN; /* why, once given up (for a debugger) */
 
@@ -80,13 +84,15 @@ int mpidbg_tc_knows(uint32_t slot, uint32_t count) MPIDBG_TC_HIDDEN;
 void mpidbg_tc_snapshot(struct mpidbg_tc_vc *out) MPIDBG_TC_HIDDEN;
 void mpidbg_tc_learn(const struct mpidbg_tc_vc *in) MPIDBG_TC_HIDDEN;
 
-/* dst = max(dst, src), entry by entry. */
-void mpidbg_tc_vc_max(struct mpidbg_tc_vc *dst, const struct mpidbg_tc_vc *src) MPIDBG_TC_HIDDEN;
 
 /* Release and acquire through a synchronisation object named by its
  * address: what the releasing thread knew, the acquiring one learns. */
 void mpidbg_tc_release(const void *obj) MPIDBG_TC_HIDDEN;
 void mpidbg_tc_acquire(const void *obj) MPIDBG_TC_HIDDEN;
+/* The same for the program's own synchronisation calls: nothing unless
+ * mpidbg_tc_edges. */
+void mpidbg_tc_sync_release(const void *obj) MPIDBG_TC_HIDDEN;
+void mpidbg_tc_sync_acquire(const void *obj) MPIDBG_TC_HIDDEN;
 
 /* A group of threads that all wait for each other (an OpenMP team's
  * barrier, a pthread barrier): each arrival merges its clock into the
@@ -109,12 +115,6 @@ void mpidbg_tc_publish(uint64_t clock) MPIDBG_TC_HIDDEN;
  * collective whose Lamport clock was clock, and learns whatever the
  * process had published. */
 void mpidbg_tc_import(uint64_t clock) MPIDBG_TC_HIDDEN;
-
-/* mpidbg_tc_lamport: the calling thread's Lamport clock, above every
- * clock it imported: an event of another process is before what the
- * thread does now only if it was published with a smaller clock.
- * Callable from a signal handler. */
-uint64_t mpidbg_tc_lamport(void) MPIDBG_TC_HIDDEN;
 
 /* mpidbg_tc_start_clock: the Lamport clock an event of the calling
  * thread starts at for other processes: its own, or the process's while

@@ -44,8 +44,7 @@ static void *trampoline(void *p)
     if (s.clocked)
         mpidbg_tc_learn(&s.vc);
     void *rv = s.fn(s.arg);
-    if (mpidbg_tc_edges())
-        mpidbg_tc_release((void *)pthread_self());
+    mpidbg_tc_sync_release((void *)pthread_self());
     return rv;
 }
 
@@ -120,8 +119,8 @@ void *mpidbg_next_symbol(void **cache, const char *name)
  * when it ended. */
 static int joined(pthread_t t, int rc)
 {
-    if (rc == 0 && mpidbg_tc_edges())
-        mpidbg_tc_acquire((void *)t);
+    if (rc == 0)
+        mpidbg_tc_sync_acquire((void *)t);
     return rc;
 }
 
@@ -168,8 +167,7 @@ static void once_trampoline(void)
     void (*fn)(void) = once_fn;
     pthread_once_t *ctl = once_ctl;
     fn();
-    if (mpidbg_tc_edges())
-        mpidbg_tc_release(ctl);
+    mpidbg_tc_sync_release(ctl);
 }
 
 int pthread_once(pthread_once_t *ctl, void (*fn)(void))
@@ -196,14 +194,9 @@ int pthread_once(pthread_once_t *ctl, void (*fn)(void))
  * returns from its start routine does. */
 void pthread_exit(void *rv)
 {
-    static void (*real)(void *);
-    void (*r)(void *) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
-    if (!r) {
-        r = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
-        __atomic_store_n(&real, r, __ATOMIC_RELEASE);
-    }
-    if (mpidbg_tc_edges())
-        mpidbg_tc_release((void *)pthread_self());
+    static void *cache;
+    void (*r)(void *) = (void (*)(void *))mpidbg_next_symbol(&cache, "pthread_exit");
+    mpidbg_tc_sync_release((void *)pthread_self());
     if (r)
         r(rv);
     abort(); /* not reached: pthread_exit does not return */

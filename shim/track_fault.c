@@ -512,7 +512,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             r->log[i].tcount = 0;
             r->log[i].tslot = 0;
             r->log[i].lclock = 0;
-            if (__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED)) {
+            if (mpidbg_tc_running()) {
                 r->log[i].tcount = mpidbg_tc_tick(&r->log[i].tslot);
                 r->log[i].lclock = mpidbg_tc_start_clock();
             }

@@ -109,8 +109,9 @@ static void vector(const struct mpidbg_xc *xc, struct mpidbg_cobj *co, int64_t *
     v[V_ROOT] = rooted(xc->kind) ? xc->root : -1;
     /* 0 no op, 1 a user-defined one, 1 + the index of a predefined one */
     v[V_OP] = xc->op ? 1 + MPIDBG_BUILTIN_OP_INDEX(xc->op) : 0;
-    v[V_CLOCK] = (int64_t)mpidbg_xr_clock;
-    mpidbg_tc_publish(mpidbg_xr_clock);
+    uint64_t clock = mpidbg_xr_clock;
+    v[V_CLOCK] = (int64_t)clock;
+    mpidbg_tc_publish(clock);
     /* under MPI_THREAD_MULTIPLE a collective is one thread's: it can make
      * this rank's clock sure again only when no other thread's receive
      * could still pull a mixed-up shadow after the contribution */

@@ -272,7 +272,7 @@ struct mpidbg_xrace {
  * it: MPI-4.1 §3.5). */
 static uint64_t after(const struct xrace_note *n)
 {
-    if (!n->tcount || !__atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED))
+    if (!n->tcount || !mpidbg_tc_running())
         return n->clock;
     return mpidbg_tc_published(n->tslot, n->tcount);
 }
@@ -325,7 +325,7 @@ static void race_note(struct mpidbg_cobj *co, const struct xr_hdr *h, int src, i
     rs->r[i].rtag = rtag;
     rs->r[i].call = call;
     rs->r[i].scall = h->call;
-    rs->r[i].tcount = __atomic_load_n(&mpidbg_tc_on, __ATOMIC_RELAXED) ? mpidbg_tc_tick(&rs->r[i].tslot) : 0;
+    rs->r[i].tcount = mpidbg_tc_running() ? mpidbg_tc_tick(&rs->r[i].tslot) : 0;
     rs->r[i].used = 1;
 }
 
