@@ -38,6 +38,8 @@
 //	finding.c         the way out for a finding: Go, the break hook, MPIDBG_ON_ERROR
 //	sites.c           call sites another rank can name
 //	debugger.c        waiting for a debugger before main (mpidbg dap)
+//	fortran.c         Fortran programs: the bindings' PMPI imports pointed at the wrappers,
+//	                    the program's line found past the binding's frames
 //	blocked*          the blocked-call record (one per thread under MPI_THREAD_MULTIPLE)
 //	                    and the wire message made from it
 //	threads.c         the program's threads, registered at pthread_create

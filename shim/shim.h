@@ -369,6 +369,17 @@ MPIDBG_HIDDEN int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b,
 MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
 
+/* ---- Fortran programs (fortran.c) ---- */
+#define MPIDBG_NBIND 8
+struct mpidbg_text {
+    uintptr_t lo, hi;
+};
+extern struct mpidbg_text mpidbg_bind[MPIDBG_NBIND] MPIDBG_HIDDEN; /* the Fortran bindings' code */
+extern int mpidbg_nbind MPIDBG_HIDDEN;
+/* mpidbg_binding_caller: ra, or when ra lies in a Fortran binding, the
+ * program's call into the binding. */
+MPIDBG_HIDDEN void *mpidbg_binding_caller(void *ra);
+
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
     mpidbg_depth++;
@@ -382,6 +393,8 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     __atomic_store_n(&mpidbg_ncalls, __atomic_load_n(&mpidbg_ncalls, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
     cx->call = call;
     cx->nside = 0;
+    if (__builtin_expect(mpidbg_nbind != 0, 0))
+        ra = mpidbg_binding_caller(ra);
     cx->site = (uint64_t)(uintptr_t)ra;
     cx->co = NULL;
     cx->wo = NULL;
