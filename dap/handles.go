@@ -44,7 +44,8 @@ func (h *handles) reset() {
 // stack trace listed it, "" at level 0.
 type frameRef struct {
 	thread, level int
-	callee        string
+	callee        string // the MPI function this frame calls, if any
+	callLevel     int    // the frame with that call's C arguments: the callee's, or for a Fortran binding the C call it makes
 }
 
 // Variables references.

@@ -182,7 +182,7 @@ func (ss *session) children(r varobjRef) ([]dap.Variable, error) {
 // mpiCall shows the MPI call a frame is making: its arguments as the
 // extension decodes them, and each buffer through its datatype.
 func (ss *session) mpiCall(f frameRef) ([]dap.Variable, error) {
-	rec, err := ss.mi("-mpi-call %s", frameRef{thread: f.thread, level: f.level - 1}.sel())
+	rec, err := ss.mi("-mpi-call %s", frameRef{thread: f.thread, level: f.callLevel}.sel())
 	if err != nil {
 		return nil, err
 	}

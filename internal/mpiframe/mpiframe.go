@@ -34,13 +34,22 @@ var (
 	internalFunc = regexp.MustCompile(`^(P?MPI_|PMPI|MPI[RDLX]|MPII|MPIU|MPL_|mpidbg|ompi_|opal_|mca_|_?pmpi|runtime\.|internal/|_cgo|crosscall)`)
 	// An MPI function a program calls: MPI_Send, PMPI_Send, MPI_Type_vector.
 	callFunc = regexp.MustCompile(`^P?MPI_[A-Z][A-Za-z_0-9]*$`)
-	// The libraries of MPI, its transports and the shim.
-	internalLib = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
+	// The Fortran bindings' entry points, as gfortran names them: mpi_send_
+	// (mpif.h and the mpi module), mpi_send_f08_ and MPICH's mpi_send_f08ts_
+	// (the mpi_f08 module, choice buffers by descriptor).
+	fortranFunc = regexp.MustCompile(`^p?mpi_([a-z][a-z0-9_]*?)(_f08ts|_f08)?_$`)
+	// The libraries of MPI, its Fortran bindings, its transports and the shim.
+	internalLib = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|mpichfort|mpi_mpifh|mpi_usempif08|mpi_usempi_ignore_tkr|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
 )
 
 // IsCall tells whether name is an MPI function a program calls (MPI_Send,
-// PMPI_Send).
-func IsCall(name string) bool { return callFunc.MatchString(name) }
+// PMPI_Send, or a Fortran binding's mpi_send_).
+func IsCall(name string) bool { return callFunc.MatchString(name) || fortranFunc.MatchString(name) }
+
+// IsFortran tells whether name is a Fortran binding's entry point
+// (mpi_send_, mpi_send_f08_, mpi_send_f08ts_): the C call it makes, with
+// the arguments in C form, is a frame further in.
+func IsFortran(name string) bool { return fortranFunc.MatchString(name) }
 
 // Internal tells whether f is MPI's or the shim's, not the program's.
 func Internal(f Frame) bool {

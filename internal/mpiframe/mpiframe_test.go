@@ -25,6 +25,11 @@ func TestFind(t *testing.T) {
 		{"an MPI-looking name that is no MPI function", []Frame{{Func: "MPI_send_helper"}, user}, -1},
 		{"an MPI call as the outermost frame", []Frame{{Func: "MPI_Send"}}, -1},
 		{"empty", nil, -1},
+		{"Fortran, mpif.h through MPICH's binding", []Frame{{Func: "MPI_Send", File: "wrappers_gen.c"},
+			{Func: "mpi_send_", Lib: "/usr/lib/x86_64-linux-gnu/libmpichfort.so.12"}, {Func: "MAIN__", File: "solver.f90"}}, 1},
+		{"Fortran, mpi_f08 through Open MPI's two bindings", []Frame{{Func: "MPI_Send", File: "wrappers_gen.c"},
+			{Func: "ompi_send_f", Lib: "/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40"},
+			{Func: "mpi_send_f08_", Lib: "/usr/lib/x86_64-linux-gnu/libmpi_usempif08.so.40"}, {Func: "MAIN__", File: "solver.f90"}}, 2},
 	} {
 		if got := Find(c.stack); got != c.want {
 			t.Errorf("%s: Find = %d, want %d", c.name, got, c.want)
@@ -47,9 +52,24 @@ func TestInternal(t *testing.T) {
 		{Frame{Func: "ucp_worker_progress", Lib: "/usr/lib/libucp.so.0"}, true},
 		{Frame{Func: "start_thread", Lib: "/lib/x86_64-linux-gnu/libc.so.6"}, false},
 		{Frame{Func: "x_cgo_thread_start"}, true},
+		{Frame{Func: "mpi_send_", Lib: "/usr/lib/x86_64-linux-gnu/libmpichfort.so.12"}, true},
+		{Frame{Func: "??", Lib: "libmpi_usempif08-gfortran.so.40"}, true},
+		{Frame{Func: "mpi_helper_", File: "app.f90"}, false},
 	} {
 		if got := Internal(c.f); got != c.want {
 			t.Errorf("Internal(%+v) = %v, want %v", c.f, got, c.want)
+		}
+	}
+}
+
+func TestIsCall(t *testing.T) {
+	for name, want := range map[string][2]bool{
+		"MPI_Send": {true, false}, "PMPI_Send": {true, false}, "mpi_send_": {true, true}, "pmpi_send_": {true, true},
+		"mpi_send_f08_": {true, true}, "mpi_send_f08ts_": {true, true}, "mpi_type_create_subarray_": {true, true},
+		"mpi_send": {false, false}, "MPI_send_helper": {false, false}, "main": {false, false},
+	} {
+		if got := [2]bool{IsCall(name), IsFortran(name)}; got != want {
+			t.Errorf("IsCall, IsFortran(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
