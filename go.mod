@@ -5,6 +5,7 @@ go 1.23
 require (
 	github.com/charmbracelet/lipgloss v1.1.0
 	github.com/google/go-dap v0.12.0
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/mattn/go-isatty v0.0.20
 	github.com/muesli/termenv v0.16.0
 	github.com/spf13/pflag v1.0.10

@@ -167,12 +167,13 @@ func (r *Renderer) finding(f report.Finding, dir string) string {
 	return b.String()
 }
 
-// where is "file:line in function" with file relative to dir, "in
-// function" without a file, "module+0xOFFSET" for an unresolved site, or
-// "".
+// where is "file:line in function" with file relative to dir and a long
+// C++ name shortened, "in function" without a file, "module+0xOFFSET" for
+// an unresolved site, or "".
 func where(loc checks.Location, site checks.Site, dir string) string {
 	if loc != (checks.Location{}) {
 		loc.File = report.RelPath(dir, loc.File)
+		loc.Function = shortFunction(loc.Function)
 		return loc.String()
 	}
 	if site.Module != "" {

@@ -2,6 +2,7 @@
 // and an offset in it, checks.Site) into source
 // locations (file, line, function, checks.Location), with the module's
 // DWARF debug information, or with its symbol table when it has none.
+// C++ and Rust function names are demangled (demangle.go).
 //
 // An offset is an address in the module's own terms, the ELF virtual
 // address its DWARF and symbols use: the shim computes it as the code
@@ -117,6 +118,8 @@ type module struct {
 	d    *dwarf.Data // nil without DWARF
 	cus  []cuRange   // sorted by lo
 	syms []symbol    // function symbols sorted by value
+
+	parents map[dwarf.Offset]map[dwarf.Offset]dwarf.Offset // per C++ unit: scope entries' parents (demangle.go)
 }
 
 type cuRange struct {
@@ -371,17 +374,33 @@ func (m *module) unit(pc uint64) *dwarf.Entry {
 	return nil
 }
 
-// lines finds the file and line of pc in cu's line table.
+// lines finds the file and line of pc in cu's line table. The table's
+// sequences are read in the order the compiler wrote them, not by
+// address: C++ units have one per function in a section of its own
+// (inline functions and template instances, in COMDAT groups), and the
+// linker may place those before or after the unit's .text, so
+// LineReader.SeekPC, which gives up when the first row lies past pc,
+// misses functions of the unit that the linker placed lower.
 func (m *module) lines(cu *dwarf.Entry, pc uint64) checks.Location {
 	lr, err := m.d.LineReader(cu)
 	if err != nil || lr == nil {
 		return checks.Location{}
 	}
-	var le dwarf.LineEntry
-	if err := lr.SeekPC(pc, &le); err != nil || le.File == nil {
-		return checks.Location{}
+	// A row covers the addresses from its own up to the next row's, in
+	// its sequence (an end_sequence row covers nothing); of rows at one
+	// address the last counts, as in SeekPC.
+	var prev, le dwarf.LineEntry
+	have := false
+	for lr.Next(&le) == nil {
+		if have && !prev.EndSequence && prev.Address <= pc && pc < le.Address {
+			if prev.File == nil {
+				return checks.Location{}
+			}
+			return checks.Location{File: prev.File.Name, Line: prev.Line}
+		}
+		prev, have = le, true
 	}
-	return checks.Location{File: le.File.Name, Line: le.Line}
+	return checks.Location{}
 }
 
 // function names the innermost subprogram or inlined subroutine of cu
@@ -416,7 +435,7 @@ func (m *module) function(cu *dwarf.Entry, pc uint64) string {
 				continue
 			}
 			if e.Tag != dwarf.TagLexDwarfBlock {
-				if n := m.name(e, 0); n != "" {
+				if n := m.functionName(cu, e, pc); n != "" {
 					name = n
 				}
 			}
@@ -463,8 +482,12 @@ func (m *module) name(e *dwarf.Entry, hops int) string {
 	return ""
 }
 
-// symbolAt names the function symbol covering pc.
-func (m *module) symbolAt(pc uint64) string {
+// symbolAt names the function symbol covering pc, demangled.
+func (m *module) symbolAt(pc uint64) string { return demangled(m.rawSymbolAt(pc)) }
+
+// rawSymbolAt is the name of the function symbol covering pc as the
+// symbol table has it.
+func (m *module) rawSymbolAt(pc uint64) string {
 	i := sort.Search(len(m.syms), func(i int) bool { return m.syms[i].value > pc }) - 1
 	for ; i >= 0; i-- {
 		s := m.syms[i]

@@ -1,0 +1,221 @@
+package symbolize
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/testenv"
+)
+
+// TestDemangled: mangled names as GCC and Clang write them in symbol
+// tables and DW_AT_linkage_name, and what the report shows for them (as
+// gdb names them: no clone suffix, no return type of a template
+// instance); names that are not mangled, or do not demangle, stay as
+// they are.
+func TestDemangled(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"_ZN2ns4HaloIdE8exchangeEi", "ns::Halo<double>::exchange(int)"},
+		{"_ZN2ns4HaloIfE8exchangeEi", "ns::Halo<float>::exchange(int)"},
+		{"_ZNK2ns4HaloIdE4sizeEv", "ns::Halo<double>::size() const"},
+		{"_ZN2ns4HaloIdEC2Ei", "ns::Halo<double>::Halo(int)"},
+		{"_ZN2ns4HaloIdED1Ev", "ns::Halo<double>::~Halo()"},
+		{"_ZN2ns4HaloIdE8exchangeEi.constprop.0", "ns::Halo<double>::exchange(int)"},
+		{"_ZN2ns4HaloIdE8exchangeEi.isra.0", "ns::Halo<double>::exchange(int)"},
+		{"_ZN2ns4HaloIdE8exchangeEi.cold", "ns::Halo<double>::exchange(int)"},
+		{"_ZZ4mainENKUliE_clEi", "main::{lambda(int)#1}::operator()(int) const"},
+		{"_ZN12_GLOBAL__N_15solveERSt6vectorIdSaIdEE", "(anonymous namespace)::solve(std::vector<double, std::allocator<double> >&)"},
+		{"_ZN3app5Inbox4postEiP19ompi_communicator_t", "app::Inbox::post(int, ompi_communicator_t*)"},
+		// function template instances: their mangled names carry the return type
+		{"_Z3maxIiET_S0_S0_", "max<int>(int, int)"},
+		{"_ZNK3fooIiE3getIlEET_v", "foo<int>::get<long>() const"},
+		{"_ZSt14__relocate_a_1IddENSt9enable_ifIXsrSt24__is_bitwise_relocatableIT_vE5valueEPS2_E4typeES4_S4_S4_RSaIT0_E",
+			"std::__relocate_a_1<double, double>(double*, double*, double*, std::allocator<double>&)"},
+		{"_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_PKc",
+			"std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*)"},
+		// a return type that wraps the name stays: nothing to cut before it
+		{"_Z3fooIiEPFivEv", "int (*foo<int>())()"},
+		{"_RNvCs1234_7mycrate3foo", "mycrate::foo"},
+		{"main", "main"},
+		{"MPI_Send", "MPI_Send"},
+		{"_start", "_start"},
+		{"_Z", "_Z"},
+		{"_Zbogus", "_Zbogus"},
+		{"_ZN2ns4HaloIdE8exchange", "_ZN2ns4HaloIdE8exchange"}, // truncated
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := demangled(tt.in); got != tt.want {
+			t.Errorf("demangled(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// cxxProg reports the sites of calls from C++ functions, one per line
+// (the offsets in the order of cxxFuncs): a member function of a class
+// template, a lambda, a function in an anonymous namespace, a const
+// member function of a class in a namespace, and main.
+const cxxProg = `#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <vector>
+
+extern "C" __attribute__((noinline)) void report(void) {
+	void *ra = __builtin_return_address(0);
+	Dl_info info;
+	struct link_map *lm = NULL;
+	if (!dladdr1(ra, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+	printf("%lx\n", (unsigned long)((uintptr_t)ra - lm->l_addr));
+}
+
+#define AFTER() __asm__ volatile("" ::: "memory")
+
+namespace ns {
+template <typename T> struct Halo {
+	std::vector<T> cells;
+	__attribute__((noinline)) void exchange(int n) {
+		report();
+		AFTER();
+		cells.resize(n);
+	}
+};
+struct Grid {
+	int n;
+	__attribute__((noinline)) int size() const {
+		report();
+		AFTER();
+		return n;
+	}
+};
+}
+
+namespace {
+__attribute__((noinline)) void local(std::vector<double> &v) {
+	report();
+	AFTER();
+	v.push_back(1);
+}
+}
+
+int main() {
+	ns::Halo<double> h;
+	h.exchange(4);
+	auto f = [](int x) {
+		report();
+		AFTER();
+		return x + 1;
+	};
+	int k = f(1);
+	std::vector<double> v;
+	local(v);
+	ns::Grid g{k};
+	k += g.size();
+	report();
+	AFTER();
+	return k == 4 ? 0 : 1;
+}
+`
+
+var cxxFuncs = []string{
+	"ns::Halo<double>::exchange(int)",
+	"main::{lambda(int)#1}::operator()(int) const",
+	"(anonymous namespace)::local(std::vector<double, std::allocator<double> >&)",
+	"ns::Grid::size() const",
+	"main",
+}
+
+// TestResolveCXX: C++ functions are named as a user writes them, from
+// DWARF (the linkage name of the declaration a definition specifies, of
+// the abstract origin of an inlined call) and from the symbol table.
+func TestResolveCXX(t *testing.T) {
+	gxx := testenv.NeedTool(t, "", "g++", "apt-get install g++")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "prog.cpp")
+	if err := os.WriteFile(src, []byte(cxxProg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := func(name string, flags ...string) (string, []uint64) {
+		exe := filepath.Join(dir, name)
+		args := append([]string{"-o", exe, src}, flags...)
+		if out, err := exec.Command(gxx, args...).CombinedOutput(); err != nil {
+			t.Fatalf("g++ %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		out, err := exec.Command(exe).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", exe, err)
+		}
+		var offs []uint64
+		for _, l := range strings.Fields(string(out)) {
+			off, err := strconv.ParseUint(l, 16, 64)
+			if err != nil {
+				t.Fatalf("%s printed %q: %v", exe, out, err)
+			}
+			offs = append(offs, off)
+		}
+		if len(offs) != len(cxxFuncs) {
+			t.Fatalf("%s printed %d sites, want %d", exe, len(offs), len(cxxFuncs))
+		}
+		return exe, offs
+	}
+	r := New()
+	check := func(t *testing.T, exe string, offs []uint64, wantFile bool, want []string) {
+		for i, off := range offs {
+			loc, err := r.Resolve(checks.Site{Module: exe, Offset: off})
+			if err != nil {
+				t.Errorf("site %d: %v", i, err)
+				continue
+			}
+			if loc.Function != want[i] {
+				t.Errorf("site %d: function %q, want %q", i, loc.Function, want[i])
+			}
+			if wantFile && loc.File != src {
+				t.Errorf("site %d: file %q, want %q", i, loc.File, src)
+			}
+		}
+	}
+	t.Run("dwarf", func(t *testing.T) {
+		exe, offs := build("o0", "-g", "-O0")
+		check(t, exe, offs, true, cxxFuncs)
+	})
+	t.Run("dwarf_optimized", func(t *testing.T) {
+		// The rest may be cloned; the lambda is inlined into main, and
+		// GCC writes no linkage name for it (nor for any function of
+		// internal linkage): its name is qualified from DWARF's scopes,
+		// without parameters.
+		exe, offs := build("o2", "-g", "-O2")
+		want := append([]string(nil), cxxFuncs...)
+		if s := rawSymbolName(exe, offs[1]); s == "main" {
+			want[1] = "main::{lambda}::operator()"
+		}
+		check(t, exe, offs, true, want)
+	})
+	t.Run("symbols", func(t *testing.T) {
+		exe, offs := build("o0nodebug", "-O0")
+		check(t, exe, offs, false, cxxFuncs)
+	})
+	t.Run("symbols_optimized", func(t *testing.T) {
+		// without DWARF an inlined call is its caller's: the lambda's
+		// report() is main's
+		exe, offs := build("o2nodebug", "-O2")
+		want := append([]string(nil), cxxFuncs...)
+		if s := rawSymbolName(exe, offs[1]); s == "main" {
+			want[1] = "main"
+		}
+		check(t, exe, offs, false, want)
+	})
+}
+
+// rawSymbolName is the symbol covering the call that returns to offset
+// in module exe, as its symbol table has it.
+func rawSymbolName(exe string, offset uint64) string {
+	m := load(exe, nil)
+	if m.err != nil {
+		return ""
+	}
+	return m.rawSymbolAt(offset - 1)
+}
