@@ -13,13 +13,22 @@
  * would without mpidbg.
  *
  * A wrapper called from a binding names the program's Fortran line, not
- * the binding: mpidbg_binding_caller unwinds to the first frame outside
- * the shim and the bindings.
+ * the binding. The shim defines the Fortran entry points a program calls
+ * (mpi_send_, mpi_send_f08_, mpi_send_f08ts_: fortran_gen.S), each a
+ * trampoline that notes the program's return address and the stack slot
+ * holding it, then jumps to the binding's own definition. While that
+ * slot still holds that address, the binding's frame is live and the
+ * address is the program's call (a few loads). Otherwise (an entry point
+ * the table lacks, another architecture) mpidbg_binding_caller unwinds
+ * to the first frame outside the shim and the bindings (about 100 ns a
+ * frame).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -46,6 +55,39 @@ int mpidbg_nbind;
 int mpidbg_fortran_redirected; /* for a debugger: how many imports were pointed at the wrappers */
 
 static uintptr_t self_lo, self_hi; /* the shim's own executable segment */
+
+/* What the last trampoline this thread went through noted: the
+ * program's return address and the address of the slot holding it.
+ * Written by fortran_gen.S (initial-exec: a fixed offset from %fs). */
+__thread struct {
+    uintptr_t caller, slot;
+} mpidbg_ftls __attribute__((tls_model("initial-exec")));
+
+/* The trampolines' table (fortran_gen.S): each entry point's name and
+ * the slot its trampoline jumps through. */
+extern struct {
+    const char *name;
+    void **slot;
+} mpidbg_fortran_entries[] MPIDBG_HIDDEN;
+extern uint64_t mpidbg_fortran_nentries MPIDBG_HIDDEN;
+
+/* An entry point's first call: the next definition of its name (the
+ * binding's), stored for the later calls. A name no library defines
+ * ends the process as the dynamic linker would have. */
+MPIDBG_HIDDEN void *mpidbg_fortran_resolve(uint64_t i)
+{
+    const char *name = i < mpidbg_fortran_nentries ? mpidbg_fortran_entries[i].name : "?";
+    void *p = i < mpidbg_fortran_nentries ? dlsym(RTLD_NEXT, name) : NULL;
+    if (!p) {
+        char msg[256];
+        int n = snprintf(msg, sizeof msg, "mpidbg: the Fortran MPI routine %s is defined by no loaded library\n", name);
+        if (n > 0)
+            (void)!write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+        abort();
+    }
+    __atomic_store_n(mpidbg_fortran_entries[i].slot, p, __ATOMIC_RELEASE);
+    return p;
+}
 
 static int is_binding(const char *path)
 {
@@ -187,7 +229,7 @@ struct unwind_walk {
     int frames;
 };
 
-static int in_binding(uintptr_t pc)
+int mpidbg_in_binding(uintptr_t pc)
 {
     for (int i = 0; i < mpidbg_nbind; i++)
         if (pc - mpidbg_bind[i].lo < mpidbg_bind[i].hi - mpidbg_bind[i].lo)
@@ -201,7 +243,7 @@ static _Unwind_Reason_Code unwind_cb(struct _Unwind_Context *ctx, void *arg)
     uintptr_t pc = _Unwind_GetIP(ctx);
     if (++w->frames > 16 || !pc)
         return _URC_END_OF_STACK;
-    if ((pc >= self_lo && pc < self_hi) || in_binding(pc))
+    if ((pc >= self_lo && pc < self_hi) || mpidbg_in_binding(pc))
         return _URC_NO_REASON;
     w->pc = pc;
     return _URC_END_OF_STACK;
@@ -209,8 +251,16 @@ static _Unwind_Reason_Code unwind_cb(struct _Unwind_Context *ctx, void *arg)
 
 void *mpidbg_binding_caller(void *ra)
 {
-    if (!in_binding((uintptr_t)ra))
+    if (!mpidbg_in_binding((uintptr_t)ra))
         return ra;
+#if defined(__x86_64__)
+    /* The slot lies above this frame while the binding's frame is live;
+     * a binding that called its own entry point noted itself: unwind. */
+    uintptr_t caller = mpidbg_ftls.caller, slot = mpidbg_ftls.slot;
+    if (slot > (uintptr_t)__builtin_frame_address(0) && *(const uintptr_t *)slot == caller && !mpidbg_in_binding(caller) &&
+        !(caller >= self_lo && caller < self_hi))
+        return (void *)caller;
+#endif
     struct unwind_walk w = {0, 0};
     _Unwind_Backtrace(unwind_cb, &w);
     return w.pc ? (void *)w.pc : ra;

@@ -379,6 +379,7 @@ extern int mpidbg_nbind MPIDBG_HIDDEN;
 /* mpidbg_binding_caller: ra, or when ra lies in a Fortran binding, the
  * program's call into the binding. */
 MPIDBG_HIDDEN void *mpidbg_binding_caller(void *ra);
+MPIDBG_HIDDEN int mpidbg_in_binding(uintptr_t pc); /* async-signal-safe */
 
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {

@@ -27,6 +27,7 @@ func Generate(src []byte) (map[string][]byte, error) {
 		CallsHPath:    []byte(callsH(calls)),
 		CallsGoPath:   []byte(callsGo(calls)),
 		FindingsHPath: []byte(findingsH()),
+		FortranPath:   []byte(fortranS(calls)),
 	}
 	return files, nil
 }

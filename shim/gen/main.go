@@ -5,6 +5,7 @@
 //	shim/calls_gen.h      call ids, and the prototypes of the hand-written hooks
 //	shim/calls/calls_gen.go  the call names in id order, for Go readers
 //	shim/findings_gen.h   the finding ids, categories and event enums, from package checks
+//	shim/fortran_gen.S    the Fortran entry points' trampolines
 //
 // Run it from the repository root (go run ./shim/gen), or with -dir.
 // TestGenerated fails when the files on disk differ from what it writes.
