@@ -305,6 +305,16 @@ static struct tr_range *find_pinned(uint64_t addr, int write)
 
 /* lib_access: the library touched addr; returns 1 when a range holds it,
  * and marks every such range moved when it wrote */
+/* watched: whether an active range holds addr */
+static int watched(uint64_t addr)
+{
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (__atomic_load_n(&tr_ranges[i].state, __ATOMIC_ACQUIRE) == R_ACTIVE && tr_in_range(&tr_ranges[i], addr))
+            return 1;
+    return 0;
+}
+
 static int lib_access(uint64_t addr, int write)
 {
     int any = 0;
@@ -449,7 +459,13 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     }
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
 
-    if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
+    /* A Fortran binding's own stores after the C call returned (ierror,
+     * a request or status converted back) land on the program's stack,
+     * often on a watched page: stepped past as a false hit below, so the
+     * page stays watched for the program's next access. The binding's
+     * touches of watched bytes are the library's. */
+    int binding_store = mpidbg_depth == 0 && mpidbg_nbind && mpidbg_in_binding(pc) && !watched(addr);
+    if (mpidbg_depth > 0 || (tr_pc_is_lib(pc) && !binding_store)) {
         /* the library (or the shim) moving data */
         tr_stat(MPIDBG_TRS_LIB_FAULTS);
         int any = lib_access(addr, write);
