@@ -247,7 +247,7 @@ func indexed(fn string, c Combiner, blockLens, disps []int64, old *Type, scaled 
 // setEmpty makes t an empty type as MPICH's MPII_Type_zerolen does: no
 // data, every bound 0, alignment 1 (it adds no padding to a struct).
 func (t *Type) setEmpty() {
-	t.size, t.nelem, t.align = 0, 0, 1
+	t.size, t.nelem, t.align = 0, 0, align1
 	t.lb, t.ub, t.trueLB, t.trueUB = 0, 0, 0, 0
 }
 
@@ -255,7 +255,7 @@ func (t *Type) setEmpty() {
 // zero add nothing (MPICH skips them) unless zeroBlocks is set; blocks of
 // types without data count. It reports whether any block counted.
 func (t *Type) setBlocks(disps, lens []int64, types []*Type, zeroBlocks bool) (any bool) {
-	t.align = 1
+	t.align = align1
 	for i, n := range lens {
 		c := types[0]
 		if len(types) > 1 {
@@ -284,7 +284,7 @@ func (t *Type) setBlocks(disps, lens []int64, types []*Type, zeroBlocks bool) (a
 			t.lb, t.ub = min(t.lb, lb), max(t.ub, ub)
 			t.trueLB, t.trueUB = min(t.trueLB, tlb), max(t.trueUB, tub)
 		}
-		t.align = max(t.align, c.align)
+		t.align = t.align.max(c.align)
 	}
 	return any
 }
@@ -309,9 +309,11 @@ func (t *Type) setBlocks(disps, lens []int64, types []*Type, zeroBlocks bool) (a
 // Without an UB marker the upper bound is padded so that the extent is a
 // multiple of the largest alignment (the epsilon of MPI-4.1 §5.1.2), except,
 // as in MPICH, when every block has the same type: MPICH then builds an
-// hindexed type, which is not padded. Integer types of one size count as
-// the same type there (see Basic.mpichHandle). StructPadded pads always,
-// as the standard and Open MPI do.
+// hindexed type, which is not padded. Types of one representation count
+// as the same type there (see Basic.mpichHandle), and the alignment is
+// MPICH's (MPI_REAL16 and MPI_COMPLEX32 count as 1, Basic.alignment).
+// StructPadded pads always, with the ABI's alignments, as the standard and
+// Open MPI do.
 func Struct(blockLens, disps []int64, types []*Type) (*Type, error) {
 	return structOf(blockLens, disps, types, false)
 }
@@ -383,8 +385,12 @@ func structOf(blockLens, disps []int64, types []*Type, padAlways bool) (*Type, e
 	}
 	if !hasUB && (!same || padAlways) {
 		// C's % keeps the sign of the dividend, as in MPICH's padding code.
-		if r := (t.ub - t.lb) % t.align; r != 0 {
-			t.ub += t.align - r
+		a := t.align.mpich
+		if padAlways {
+			a = t.align.abi
+		}
+		if r := (t.ub - t.lb) % a; r != 0 {
+			t.ub += a - r
 		}
 	}
 	return t, nil
@@ -399,7 +405,7 @@ func sameHandle(a, b *Type) bool { return mpichIdentity(a) == mpichIdentity(b) }
 // place return the old type itself there: dup, contiguous of 1, vector or
 // an indexed type of one block of 1 at displacement 0, a struct of one such
 // block, resized to the old bounds, a subarray or darray of a one-element
-// array. Integer types of one size are one type (Basic.mpichHandle).
+// array. Types of one representation are one type (Basic.mpichHandle).
 func mpichIdentity(t *Type) *Type {
 	for {
 		next := t.Old

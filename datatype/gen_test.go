@@ -2,6 +2,7 @@ package datatype
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,12 +19,29 @@ import (
 // it may step through in the wrong direction) and struct blocks of a type
 // without data (which can crash it).
 type typeGen struct {
-	r     *rand.Rand
-	names int
+	r      *rand.Rand
+	names  int
+	basics []Basic // the predefined data types it picks from
 }
 
 func newTypeGen(seed uint64) *typeGen {
-	return &typeGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	g := &typeGen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	for b := Basic(1); b < numBasic; b++ {
+		if !b.IsMarker() {
+			g.basics = append(g.basics, b)
+		}
+	}
+	return g
+}
+
+// only restricts the predefined types to those of have (the ones an MPI
+// library has).
+func (g *typeGen) only(have []Basic) {
+	in := map[Basic]bool{}
+	for _, b := range have {
+		in[b] = true
+	}
+	g.basics = slices.DeleteFunc(g.basics, func(b Basic) bool { return !in[b] })
 }
 
 func (g *typeGen) between(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
@@ -48,12 +66,7 @@ func (g *typeGen) basic() string {
 	if g.r.IntN(2) == 0 {
 		return common[g.r.IntN(len(common))]
 	}
-	for {
-		b := Basic(1 + g.r.IntN(int(numBasic)-1))
-		if !b.IsMarker() {
-			return b.String()
-		}
-	}
+	return g.basics[g.r.IntN(len(g.basics))].String()
 }
 
 // typ writes a type of at most depth nested constructors.

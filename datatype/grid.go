@@ -199,7 +199,7 @@ func (t *Type) setGrid(sizes []int64, runs []runSeq, order Order, old *Type) {
 	t.lb, t.ub = 0, s // s is now the whole array's extent
 	if elems == 0 || old.size == 0 {
 		// MPICH builds the owned part from an empty type (see setEmpty)
-		t.align = 1
+		t.align = align1
 		return
 	}
 	// the data's bounds are at the corners of the owned index box

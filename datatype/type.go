@@ -122,11 +122,11 @@ type Type struct {
 
 	ResizedLB, ResizedExtent int64 // resized: the new lb and extent, in bytes
 
-	size, nelem    int64 // bytes of data and number of basic elements per instance
-	lb, ub         int64 // bounds with markers and alignment, in bytes
-	trueLB, trueUB int64 // bounds of the data alone, in bytes
-	align          int64 // largest alignment of any basic element, in bytes
-	kids           kids  // the blocks one instance is made of
+	size, nelem    int64     // bytes of data and number of basic elements per instance
+	lb, ub         int64     // bounds with markers and alignment, in bytes
+	trueLB, trueUB int64     // bounds of the data alone, in bytes
+	align          alignment // largest alignment of any basic element
+	kids           kids      // the blocks one instance is made of
 
 	sigOnce sync.Once
 	sig     *Sig // regular signature, built on first use
@@ -148,14 +148,14 @@ var predefined = func() [numBasic]*Type {
 		t := &Type{Name: b.String(), Combiner: CombinerNamed, Basic: b}
 		switch {
 		case b.IsMarker():
-			t.align = 1
+			t.align = align1
 		case b.IsPair():
 			f, at := b.Fields()
-			t.size, t.nelem, t.align = b.Size(), 2, b.Align()
+			t.size, t.nelem, t.align = b.Size(), 2, b.alignment()
 			t.ub = b.extent()
 			t.trueUB = at[1] + f[1].Size()
 		default:
-			t.size, t.nelem, t.align = b.Size(), 1, b.Align()
+			t.size, t.nelem, t.align = b.Size(), 1, b.alignment()
 			t.ub, t.trueUB = t.size, t.size
 		}
 		p[b] = t
@@ -199,7 +199,18 @@ func (t *Type) TrueUB() int64 { return t.trueUB }
 func (t *Type) TrueExtent() int64 { return t.trueUB - t.trueLB }
 
 // Align is the largest alignment of the basic types t holds, in bytes.
-func (t *Type) Align() int64 { return t.align }
+func (t *Type) Align() int64 { return t.align.abi }
+
+// alignment is the largest alignment of the basic types a type holds, in
+// bytes, by the ABI (MPI-4.1 §5.1.2's k_i, which Open MPI follows) and by
+// MPICH 4.0 (which differs for some types, Basic.mpichAlign).
+type alignment struct{ abi, mpich int64 }
+
+var align1 = alignment{1, 1}
+
+func (a alignment) max(b alignment) alignment {
+	return alignment{max(a.abi, b.abi), max(a.mpich, b.mpich)}
+}
 
 // Label is the name of t for people: its name if it has one, else its
 // combiner ("VECTOR").

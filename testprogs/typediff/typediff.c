@@ -323,19 +323,80 @@ static const struct {
     {"2INT", MPI_2INT},
     {"SHORT_INT", MPI_SHORT_INT},
     {"LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT},
+    /* the Fortran types: mpi.h names the optional ones only when the
+     * library has them (MPICH names MPI_INTEGER16 as MPI_DATATYPE_NULL) */
+    {"INTEGER", MPI_INTEGER},
+    {"REAL", MPI_REAL},
+    {"DOUBLE_PRECISION", MPI_DOUBLE_PRECISION},
+    {"COMPLEX", MPI_COMPLEX},
+    {"DOUBLE_COMPLEX", MPI_DOUBLE_COMPLEX},
+    {"LOGICAL", MPI_LOGICAL},
+    {"CHARACTER", MPI_CHARACTER},
+#ifdef MPI_INTEGER1
+    {"INTEGER1", MPI_INTEGER1},
+#endif
+#ifdef MPI_INTEGER2
+    {"INTEGER2", MPI_INTEGER2},
+#endif
+#ifdef MPI_INTEGER4
+    {"INTEGER4", MPI_INTEGER4},
+#endif
+#ifdef MPI_INTEGER8
+    {"INTEGER8", MPI_INTEGER8},
+#endif
+#ifdef MPI_INTEGER16
+    {"INTEGER16", MPI_INTEGER16},
+#endif
+#ifdef MPI_REAL2
+    {"REAL2", MPI_REAL2},
+#endif
+#ifdef MPI_REAL4
+    {"REAL4", MPI_REAL4},
+#endif
+#ifdef MPI_REAL8
+    {"REAL8", MPI_REAL8},
+#endif
+#ifdef MPI_REAL16
+    {"REAL16", MPI_REAL16},
+#endif
+#ifdef MPI_COMPLEX4
+    {"COMPLEX4", MPI_COMPLEX4},
+#endif
+#ifdef MPI_COMPLEX8
+    {"COMPLEX8", MPI_COMPLEX8},
+#endif
+#ifdef MPI_COMPLEX16
+    {"COMPLEX16", MPI_COMPLEX16},
+#endif
+#ifdef MPI_COMPLEX32
+    {"COMPLEX32", MPI_COMPLEX32},
+#endif
+    {"2INTEGER", MPI_2INTEGER},
+    {"2REAL", MPI_2REAL},
+    {"2DOUBLE_PRECISION", MPI_2DOUBLE_PRECISION},
 };
 
+/* lookup finds a predefined type by name: 1 found, 0 unknown, -1 a name
+ * this MPI does not support (its mpi.h lacks it or makes it
+ * MPI_DATATYPE_NULL). */
 static int lookup(const char *w, MPI_Datatype *t)
 {
+    static const char *const optional[] = {"INTEGER1", "INTEGER2", "INTEGER4", "INTEGER8", "INTEGER16",
+                                           "REAL2", "REAL4", "REAL8", "REAL16",
+                                           "COMPLEX4", "COMPLEX8", "COMPLEX16", "COMPLEX32",
+                                           "LB", "UB"};
     const char *k = strip(w, "MPI_");
     size_t i;
 
     for (i = 0; i < sizeof predefined / sizeof predefined[0]; i++) {
         if (strcasecmp(k, predefined[i].name) == 0) {
             *t = predefined[i].type;
-            return 1;
+            return *t == MPI_DATATYPE_NULL ? -1 : 1;
         }
     }
+    for (i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (strcasecmp(k, optional[i]) == 0)
+            return -1;
     return 0;
 }
 
@@ -489,9 +550,15 @@ static MPI_Datatype type(struct parser *p)
         p->depth--;
         return t;
     }
-    if (!lookup(w, &t)) {
+    switch (lookup(w, &t)) {
+    case 0:
         p->pos = at;
         fail(p, "unknown type %s", w);
+        break;
+    case -1:
+        p->pos = at;
+        fail(p, "unsupported type %s", w);
+        break;
     }
     return t;
 }
