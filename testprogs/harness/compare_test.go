@@ -13,6 +13,8 @@ import (
 func TestCompare(t *testing.T) {
 	bug := program{file: "bug_x.c", ranks: 2, wants: map[int][]string{10: {"a", "b"}, 20: {"c"}}}
 	ok := program{file: "ok_x.c", ranks: 2, ok: true, wants: map[int][]string{}}
+	// a Fortran call over lines 26 to 28 is reported, and annotated, at 28
+	fortran := program{file: "bug_f.f90", ranks: 2, wants: map[int][]string{28: {"a"}, 40: {"b"}}}
 	at := func(id, sev, file string, line int, ranks ...int) finding {
 		return finding{ID: id, Severity: sev, Ranks: ranks, Location: location{File: file, Line: line}}
 	}
@@ -42,6 +44,12 @@ func TestCompare(t *testing.T) {
 		{"no ranks", bug, []finding{
 			at("a", "error", "/src/bug_x.c", 10), at("b", "error", "/src/bug_x.c", 10, 2), at("c", "error", "/src/bug_x.c", 20, 0),
 		}, []string{`bad ranks  bug_x.c:10: "a"`, `bad ranks  bug_x.c:10: "b"`}},
+		{"fortran", fortran, []finding{
+			at("a", "error", "/tmp/testprogs/fortran/bug_f.f90", 28, 0), at("b", "error", "bug_f.f90", 40, 1),
+		}, nil},
+		{"fortran, another language's file", fortran, []finding{
+			at("a", "error", "/tmp/testprogs/local/bug_f.c", 28, 0), at("a", "error", "/src/bug_f.f90", 26, 0), at("b", "error", "bug_f.f90", 40, 1),
+		}, []string{`unexpected bug_f.c:28: "a"`, `unexpected bug_f.f90:26: "a"`, `missing    bug_f.f90:28: want "a"`}},
 		{"ok clean", ok, nil, nil},
 		{"ok with info", ok, []finding{at("z", "info", "", 0, 0)}, []string{`unexpected unknown location: "z"`}},
 	}
@@ -80,7 +88,7 @@ func TestParseProgram(t *testing.T) {
 	if p.flags != nil || p.nativeHangs || p.deadlocks() || p.cflags != nil || p.runs != 1 {
 		t.Errorf("got flags %q native hangs %v deadlocks %v cflags %q runs %d, want none and 1 run", p.flags, p.nativeHangs, p.deadlocks(), p.cflags, p.runs)
 	}
-	p, err = parseProgram(write("ok_threads.c", "// ranks: 2\n// cflags: -fopenmp  -lm\n// runs: 20\n#include <mpi.h>\n// runs: 3\n"))
+	p, err = parseProgram(write("ok_threads.c", "// ranks: 2\n// cflags: -fopenmp  -lm\n// runs: 20\n#include <mpi.h>\n// runs: 3\nputs(\"ok_threads: OK\");\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +153,101 @@ func TestParseProgram(t *testing.T) {
 		"bug_badwant.c":   "// ranks: 2\nf(); // want a\n",
 		"ok_withwant.c":   "// ranks: 2\nf(); // want \"a\"\n",
 		"other_named.c":   "// ranks: 2\n",
+		"ok_nookline.c":   "// ranks: 2\nputs(\"ok_other: OK\");\n",
+	} {
+		if strings.HasPrefix(name, "ok_") && name != "ok_nookline.c" {
+			// an ok_ program prints its OK line: that is not what is wrong here
+			src += "puts(\"" + strings.TrimSuffix(name, ".c") + ": OK\");\n"
+		}
+		if _, err := parseProgram(write(name, src)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestParseLanguages checks the header and annotation syntax of Fortran
+// (comments start with !) and C++ (// as in C): the same forms as C's
+// with the language's comment marker, and no other.
+func TestParseLanguages(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p, err := parseProgram(write("bug_ring.f90", `! ranks: 3
+!
+! flags: --buffering=zero
+! cflags: -fopenmp
+! runs: 2
+! native[mpich]: hangs
+! skip[openmpi]: why not
+! mpi: 4
+! a comment about ! want "x" is not one
+program bug_ring
+    use mpi
+    ! ranks: 99 is no header line after the first line of code
+    call MPI_Send(buf, 1, MPI_INTEGER, 1, 0, MPI_COMM_WORLD, ierr) ! want "type-mismatch" "MPI_INTEGER .* MPI_REAL"
+    call MPI_Recv(buf, 1, MPI_REAL, 0, 0, &
+                  MPI_COMM_WORLD, status, ierr) ! want[mpich] "deadlock" want[openmpi] "potential-deadlock"
+    call MPI_Isend(buf, 4, MPI_INTEGER, 1, 0, MPI_COMM_WORLD, req, ierr)  !  related "send-buffer-write"
+    buf(1) = 0 ! want "send-buffer-write"
+    x = 1 // want "not-c"
+end program bug_ring
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.name != "bug_ring" || p.lang != langFortran || p.ranks != 3 || p.runs != 2 || p.mpiVersion != 4 || p.usesRMA || p.ok {
+		t.Errorf("got name %q lang %v ranks %d runs %d mpi %d rma %v ok %v, want bug_ring Fortran 3 2 4 false false",
+			p.name, p.lang.name, p.ranks, p.runs, p.mpiVersion, p.usesRMA, p.ok)
+	}
+	if !reflect.DeepEqual(p.flags, []string{"--buffering=zero"}) || !reflect.DeepEqual(p.cflags, []string{"-fopenmp"}) || p.skipFor["openmpi"] != "why not" {
+		t.Errorf("got flags %q cflags %q skips %v", p.flags, p.cflags, p.skipFor)
+	}
+	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{13: {"type-mismatch"}, 15: {"deadlock"}, 17: {"send-buffer-write"}}) || !m.nativeHangs {
+		t.Errorf("mpich: got wants %v native hangs %v", m.wants, m.nativeHangs)
+	}
+	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{13: {"type-mismatch"}, 15: {"potential-deadlock"}, 17: {"send-buffer-write"}}) || m.nativeHangs {
+		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
+	}
+	if ms := p.msgs[13]; len(ms) != 1 || ms[0].id != "type-mismatch" || ms[0].re.String() != "MPI_INTEGER .* MPI_REAL" {
+		t.Errorf("got messages %v at line 13", ms)
+	}
+	if !reflect.DeepEqual(p.related, map[int][]string{16: {"send-buffer-write"}}) {
+		t.Errorf("got related %v", p.related)
+	}
+	// Fortran ignores case: mpi_win_fence is MPI_Win_fence
+	p, err = parseProgram(write("ok_win.f90", "! ranks: 2\nprogram ok_win\n  call mpi_win_fence(0, win, ierr)\n  write (*, '(a)') 'ok_win: OK'\nend program\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.usesRMA || !p.ok || p.name != "ok_win" {
+		t.Errorf("got rma %v ok %v name %q, want true true ok_win", p.usesRMA, p.ok, p.name)
+	}
+	p, err = parseProgram(write("bug_vec.cpp", "// ranks: 4\n// native: hangs\n#include <mpi.h>\n#include <vector>\n"+
+		"    MPI_Send(v.data(), int(v.size()), MPI_INT, 1, 0, comm); // want \"deadlock\"\n    x = 1; ! want \"not-fortran\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.name != "bug_vec" || p.lang != langCxx || p.ranks != 4 || !p.nativeHangs || !reflect.DeepEqual(p.wants, map[int][]string{5: {"deadlock"}}) {
+		t.Errorf("got name %q lang %s ranks %d native hangs %v wants %v, want bug_vec C++ 4 true map[5:[deadlock]]", p.name, p.lang.name, p.ranks, p.nativeHangs, p.wants)
+	}
+	for name, src := range map[string]string{
+		"bug_cmarker.f90":   "// ranks: 2\nprogram p\n  call f() ! want \"a\"\nend program\n",
+		"bug_cwant.f90":     "! ranks: 2\nprogram p\n  call f() // want \"a\"\nend program\n",
+		"bug_continued.f90": "! ranks: 2\nprogram p\n  call f(a, & ! want \"a\"\n         b)\nend program\n",
+		"bug_badwant.f90":   "! ranks: 2\nprogram p\n  call f() ! want a\nend program\n",
+		"bug_badrel.f90":    "! ranks: 2\nprogram p\n  call f() ! related a\n  x = 1 ! want \"a\"\nend program\n",
+		"ok_want.f90":       "! ranks: 2\nprogram ok_want\n  call f() ! want \"a\"\n  print '(a)', 'ok_want: OK'\nend program\n",
+		"ok_noline.f90":     "! ranks: 2\nprogram ok_noline\n  print *, 'ok_noline', ': OK'\nend program\n",
+		"ok_late.f90":       "program ok_late\n! ranks: 2\n  print '(a)', 'ok_late: OK'\nend program\n",
+		"bug_fmarker.cpp":   "! ranks: 2\nint main() { f(); } // want \"a\"\n",
+		"bug_fixed.f":       "! ranks: 2\n      call f() ! want \"a\"\n",
+		"bug_upper.F90":     "! ranks: 2\n  call f() ! want \"a\"\n",
+		"bug_cxx.cc":        "// ranks: 2\nf(); // want \"a\"\n",
 	} {
 		if _, err := parseProgram(write(name, src)); err == nil {
 			t.Errorf("%s: no error", name)

@@ -1,11 +1,13 @@
-// Package harness runs the planted-bug suite: the C programs of
+// Package harness runs the planted-bug suite: the programs of
 // testprogs/local (checks one rank can make alone), testprogs/cross
 // (cross-rank checks: type matching, collectives, deadlocks, message
 // races, lost messages), testprogs/race (buffer races on nonblocking
 // operations), testprogs/rma (one-sided races), testprogs/nasty (the
 // forcing mode, --nasty) and testprogs/threads (the cross-rank checks
 // with several threads per rank calling MPI at once,
-// MPI_THREAD_MULTIPLE, with OpenMP and POSIX threads), each under
+// MPI_THREAD_MULTIPLE, with OpenMP and POSIX threads), testprogs/fortran
+// (programs calling MPI through its Fortran bindings) and testprogs/cpp
+// (C++ programs), each under
 // `mpidbg run` with the shim, and
 // checks that mpidbg reports exactly the findings the programs announce,
 // with every MPI library it supports (MPICH and Open MPI: the subtests
@@ -14,15 +16,22 @@
 //
 // # The programs
 //
-// Each program folder holds one C99 file per program and nothing else (a
+// Each program folder holds one file per program and nothing else (a
 // folder with .c files holds no .go files: go vet refuses C files in a
-// package that does not use cgo). File names are
-// unique across the folders: they name the subtests. Each program starts
+// package that does not use cgo). A program is written in C99 (NAME.c),
+// free-form Fortran (NAME.f90) or C++17 (NAME.cpp); the extension picks
+// how it is built (below) and how its comments start: // in C and C++, !
+// in Fortran. Every header line and annotation below is written the same
+// way in each language, with that language's comment marker: // ranks: 3
+// in C is ! ranks: 3 in Fortran. NAME, the file name without its
+// extension, is unique across the folders and languages: it names the
+// subtests. Each program starts
 // with a header comment that says what it does, which MPI rule it breaks
 // (with the section of MPI-4.1) and what mpidbg must report on which line,
 // and holds a line
 //
 //	// ranks: 3
+//	! ranks: 3                   (Fortran)
 //
 // giving the number of ranks it runs with (2 to 8; more than 2 ranks are
 // oversubscribed on the 2-core development machine). More header lines
@@ -63,13 +72,15 @@
 // Header lines are read only in the comment before the first line of
 // code. A program is either
 //
-//   - bug_*.c: one planted bug (rarely two, when the first cannot be
+//   - bug_*.c, bug_*.f90, bug_*.cpp: one planted bug (rarely two, when the first cannot be
 //     written alone; the comment says why). The line of each faulty MPI
 //     call carries the finding ids mpidbg must report there, in the style
 //     of golang.org/x/tools/go/analysis test inputs:
 //
 //     MPI_Send(buf, n, MPI_INT, 1, 0, comm); // want "negative-count"
 //     MPI_Allreduce(a, a, 1, MPI_INT, MPI_SUM, comm); // want "ID1" "ID2"
+//
+//     (in Fortran: see below)
 //
 //     want[MPI] holds only with that library, and several groups may end
 //     one line; related[MPI] likewise:
@@ -121,11 +132,26 @@
 //     where the lowest-numbered rank of the deadlock blocks (an
 //     MPI_Wait, MPI_Waitall or MPI_Waitany where it waits on requests).
 //
-//   - ok_*.c: a correct program exercising the same calls (halo exchanges
+//   - ok_*.c, ok_*.f90, ok_*.cpp: a correct program exercising the same calls (halo exchanges
 //     with vector and subarray types, resized structs, MPI_IN_PLACE,
 //     persistent requests, wildcards, MPI_PROC_NULL, MPI_BOTTOM,
 //     nonblocking collectives, communicators, RMA, dup, pack, ...). It
-//     checks its own results and prints exactly one line, "NAME: OK".
+//     checks its own results and prints exactly one line, "NAME: OK"
+//     (its source holds that text). In Fortran that takes an explicit
+//     format, write (*, '(a)') 'NAME: OK', since list-directed output
+//     (print *) starts the line with a blank.
+//
+// In Fortran the annotations end the line as in C, after !:
+//
+//	call MPI_Send(buf, n, MPI_INTEGER, 1, 0, comm, ierr) ! want "negative-count"
+//
+// A statement continued over several lines (with &) is reported at its
+// last line, where gfortran's line table places the whole statement: the
+// annotation goes at the end of that line, and one on a line that ends in
+// & is refused:
+//
+//	call MPI_Recv(buf, 2, MPI_INTEGER, 1, 0, &
+//	              comm, status, ierr) ! want "type-mismatch"
 //
 // Every program is deterministic (the threaded ones in their output and
 // findings, whatever order their threads' calls take), finishes in well
@@ -146,9 +172,31 @@
 // # What passes
 //
 // For each program and each MPI library, TestPlanted builds it with the
-// library's compiler wrapper (`mpicc.mpich` or `mpicc.openmpi`, `-std=c99
-// -g -O0 -Wall -Wextra` and its cflags: a compiler warning fails the
-// test), runs
+// library's compiler wrapper for its language and the flags every
+// program of that language gets (testprogs/harness/lang_test.go), then
+// its cflags; a compiler warning fails the test:
+//
+//	C        mpicc.mpich, mpicc.openmpi (gcc)       -std=c99 -g -O0 -Wall -Wextra
+//	Fortran  mpif90.mpich, mpif90.openmpi (gfortran) -g -O0 -Wall -Wextra -Wno-unused-parameter -fdiagnostics-plain-output
+//	C++      mpicxx.mpich, mpicxx.openmpi (g++)     -std=c++17 -g -O0 -Wall -Wextra -DMPICH_SKIP_MPICXX -DOMPI_SKIP_MPICXX
+//
+// Fortran programs may use any of the three bindings (use mpi_f08, use
+// mpi, include 'mpif.h'), so no -std: MPICH's mpif.h is not standard
+// Fortran. -Wno-unused-parameter: gfortran's warning is about PARAMETER
+// constants, and mpif.h declares hundreds. MPICH's wrapper passes
+// -fallow-argument-mismatch (its use mpi has no interfaces for choice
+// buffers), which leaves a warning where a program passes buffers of
+// different types or ranks to one routine; the harness ignores exactly
+// those warnings, and Open MPI's build of the same file checks the rest.
+// Open MPI's wrapper passes no such flag, so an mpif.h program must
+// pass one type and rank to each routine there. The C++ programs call
+// MPI's C functions; the two -D flags keep mpi.h from pulling in each
+// library's old C++ bindings (gone since MPI-3.0). The compiler runs in
+// a folder of the program's own, where gfortran's .mod files go. A
+// wrapper or compiler that is missing (gfortran, g++) leaves the
+// program out, or fails it under MPIDBG_REQUIRE_MPI.
+//
+// Then TestPlanted runs
 //
 //	bin/mpidbg run -n RANKS --mpi MPI --mpiexec MPIEXEC --shim SHIM --json out.json [FLAGS] ./prog
 //
@@ -159,8 +207,8 @@
 // without a library and those for this one. Then:
 //
 //   - every `// want "ID"` must be matched by a finding with that id whose
-//     location.file ends with the program's file name and whose
-//     location.line is the annotated line; the finding's ranks must be
+//     location.file ends with the program's file name (NAME.f90 for a
+//     Fortran program) and whose location.line is the annotated line; the finding's ranks must be
 //     non-empty and within 0..RANKS-1; with a message regexp, the message
 //     of one such finding must match it;
 //   - any other finding of severity error or warning is a failure (info
@@ -190,7 +238,9 @@
 // least one bug program of any folder that runs with that library (a
 // "// mpi: N" program counts for none: which libraries are new enough is
 // known only when the tests run), every wanted id must be in the
-// catalogue, and every program must have a valid header.
+// catalogue, and every program of every language must have a valid
+// header and annotations (a bug program at least one want, an ok_ one
+// none, and the text of its OK line).
 //
 // # Running it
 //
@@ -199,6 +249,7 @@
 //	go test ./testprogs/harness/ -run 'TestPlanted/mpich/bug_leak' -v
 //	go test ./testprogs/harness/ -run 'TestPlanted/openmpi' -v
 //	go test ./testprogs/harness/ -run TestPlanted -harness.dirs=cross   # one folder (TestCoverage reads all)
+//	go test ./testprogs/harness/ -run 'Test(Planted|Native)' -harness.dirs=fortran,cpp
 //	go test ./testprogs/harness/ -run TestNative   # the programs without mpidbg
 //
 // Programs run two at a time (-harness.parallel; the development machine

@@ -19,7 +19,7 @@ var (
 )
 
 // progDirs are the program folders, children of testprogs.
-var progDirs = []string{"local", "cross", "race", "rma", "nasty", "threads"}
+var progDirs = []string{"local", "cross", "race", "rma", "nasty", "threads", "fortran", "cpp"}
 
 const (
 	progRoot = ".." // testprogs: the program folders are its children

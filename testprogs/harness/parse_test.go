@@ -1,4 +1,4 @@
-// Reading a program: its header lines and its // want and // related annotations.
+// Reading a program: its header lines and its want and related annotations, in the comments of its language (// or !).
 
 package harness
 
@@ -19,8 +19,9 @@ import (
 )
 
 type program struct {
-	name        string // file name without .c: the subtest's name (unique across folders)
+	name        string // file name without its extension: the subtest's name (unique across folders and languages)
 	file        string // file name
+	lang        *lang  // by the file name's extension
 	dir         string // the folder under testprogs: local, cross
 	path        string // absolute path of the source
 	ranks       int
@@ -47,7 +48,7 @@ type program struct {
 	// given (the outcome depends on where malloc put a buffer, say)
 	skipFor map[string]string
 	related map[int][]string // line -> ids whose finding must name this line as a related location
-	ok      bool             // ok_*.c
+	ok      bool             // ok_*.c, ok_*.f90, ok_*.cpp
 	usesRMA bool             // calls MPI_Win_*: an ok_ program runs a second time with --nasty
 }
 
@@ -106,19 +107,35 @@ func (p program) deadlocks() bool {
 	return false
 }
 
+// syntax is the header and annotation syntax of a language whose
+// comments start with mark: "// ranks: 2" in C, "! ranks: 2" in Fortran.
+type syntax struct {
+	mark                                          string
+	ranks, flags, native, mpi, skip, cflags, runs *regexp.Regexp
+	want, wantMark, related, relatedMark, comment *regexp.Regexp
+}
+
+func newSyntax(mark string) syntax {
+	m := regexp.QuoteMeta(mark)
+	re := func(s string) *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(s, "MARK", m)) }
+	return syntax{
+		mark:        mark,
+		ranks:       re(`^MARK\s*ranks:\s*(\d+)\s*$`),
+		flags:       re(`^MARK\s*flags:(.*)$`),
+		native:      re(`^MARK\s*native(?:\[([a-z]+)\])?:\s*(.*)$`),
+		mpi:         re(`^MARK\s*mpi:\s*(\d+)\b`), // then, optionally, why
+		skip:        re(`^MARK\s*skip\[([a-z]+)\]:\s*(.*)$`),
+		cflags:      re(`^MARK\s*cflags:(.*)$`),
+		runs:        re(`^MARK\s*runs:(.*)$`),
+		want:        re(`MARK\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`),
+		wantMark:    re(`MARK\s*want\b`),
+		related:     re(`MARK\s*related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)$`),
+		relatedMark: re(`MARK\s*related\b`),
+	}
+}
+
 var (
-	ranksRe   = regexp.MustCompile(`^//\s*ranks:\s*(\d+)\s*$`)
-	flagsRe   = regexp.MustCompile(`^//\s*flags:(.*)$`)
-	nativeRe  = regexp.MustCompile(`^//\s*native(?:\[([a-z]+)\])?:\s*(.*)$`)
-	mpiRe     = regexp.MustCompile(`^//\s*mpi:\s*(\d+)\b`) // then, optionally, why
-	skipRe    = regexp.MustCompile(`^//\s*skip\[([a-z]+)\]:\s*(.*)$`)
-	cflagsRe  = regexp.MustCompile(`^//\s*cflags:(.*)$`)
-	runsRe    = regexp.MustCompile(`^//\s*runs:(.*)$`)
-	wantRe    = regexp.MustCompile(`//\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`)
 	wantGroup = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
-	wantMark  = regexp.MustCompile(`//\s*want\b`)
-	relRe     = regexp.MustCompile(`//\s*related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)$`)
-	relMark   = regexp.MustCompile(`//\s*related\b`)
 	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
 	idRe      = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 )
@@ -135,17 +152,23 @@ const maxRuns = 50
 
 // parseProgram reads a program's header (the comment lines before its
 // first line of code: "// ranks: N", and optionally "// flags: ...",
-// "// cflags: ...", "// runs: N" and "// native: hangs") and its
-// annotations.
+// "// cflags: ...", "// runs: N" and "// native: hangs"; in Fortran
+// "! ranks: N" and so on) and its annotations.
 func parseProgram(path string) (program, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return program{}, err
 	}
 	file := filepath.Base(abs)
+	l := langOf(file)
+	if l == nil {
+		return program{file: file}, fmt.Errorf("%s: a program is a %s file", file, exts())
+	}
+	syn := l.syn
 	p := program{
-		name:    strings.TrimSuffix(file, ".c"),
+		name:    strings.TrimSuffix(file, l.ext),
 		file:    file,
+		lang:    l,
 		dir:     filepath.Base(filepath.Dir(abs)),
 		path:    abs,
 		wants:   map[int][]string{},
@@ -162,36 +185,39 @@ func parseProgram(path string) (program, error) {
 		ok:               strings.HasPrefix(file, "ok_"),
 	}
 	if !p.ok && !strings.HasPrefix(file, "bug_") {
-		return p, fmt.Errorf("%s: a program is named ok_*.c or bug_*.c", file)
+		return p, fmt.Errorf("%s: a program is named ok_*%[2]s or bug_*%[2]s", file, l.ext)
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
 		return p, err
 	}
 	p.usesRMA = bytes.Contains(src, []byte("MPI_Win_"))
+	if l.foldCase {
+		p.usesRMA = bytes.Contains(bytes.ToUpper(src), []byte("MPI_WIN_"))
+	}
 	header, seenFlags, seenCflags, seenNative := true, false, false, false
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), " \t\r")
 		trimmed := strings.TrimSpace(line)
-		if header && trimmed != "" && !strings.HasPrefix(trimmed, "//") {
+		if header && trimmed != "" && !strings.HasPrefix(trimmed, syn.mark) {
 			header = false
 		}
 		if header {
-			switch m := ranksRe.FindStringSubmatch(trimmed); {
+			switch m := syn.ranks.FindStringSubmatch(trimmed); {
 			case m != nil && p.ranks != 0:
-				return p, fmt.Errorf("%s:%d: a second \"// ranks:\" line", file, n)
+				return p, fmt.Errorf("%s:%d: a second \"%[3]s ranks:\" line", file, n, syn.mark)
 			case m != nil:
 				p.ranks, _ = strconv.Atoi(m[1])
 			}
-			if m := flagsRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.flags.FindStringSubmatch(trimmed); m != nil {
 				if seenFlags {
-					return p, fmt.Errorf("%s:%d: a second \"// flags:\" line", file, n)
+					return p, fmt.Errorf("%s:%d: a second \"%[3]s flags:\" line", file, n, syn.mark)
 				}
 				seenFlags = true
 				p.flags = strings.Fields(m[1])
 				if len(p.flags) == 0 {
-					return p, fmt.Errorf("%s:%d: \"// flags:\" names no flag", file, n)
+					return p, fmt.Errorf("%s:%d: \"%[3]s flags:\" names no flag", file, n, syn.mark)
 				}
 				for _, f := range p.flags {
 					if !strings.HasPrefix(f, "--") {
@@ -199,14 +225,14 @@ func parseProgram(path string) (program, error) {
 					}
 				}
 			}
-			if m := cflagsRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.cflags.FindStringSubmatch(trimmed); m != nil {
 				if seenCflags {
-					return p, fmt.Errorf("%s:%d: a second \"// cflags:\" line", file, n)
+					return p, fmt.Errorf("%s:%d: a second \"%[3]s cflags:\" line", file, n, syn.mark)
 				}
 				seenCflags = true
 				p.cflags = strings.Fields(m[1])
 				if len(p.cflags) == 0 {
-					return p, fmt.Errorf("%s:%d: \"// cflags:\" names no flag", file, n)
+					return p, fmt.Errorf("%s:%d: \"%[3]s cflags:\" names no flag", file, n, syn.mark)
 				}
 				for _, f := range p.cflags {
 					if !slices.Contains(allowedCflags, f) {
@@ -214,9 +240,9 @@ func parseProgram(path string) (program, error) {
 					}
 				}
 			}
-			if m := runsRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.runs.FindStringSubmatch(trimmed); m != nil {
 				if p.runs != 0 {
-					return p, fmt.Errorf("%s:%d: a second \"// runs:\" line", file, n)
+					return p, fmt.Errorf("%s:%d: a second \"%[3]s runs:\" line", file, n, syn.mark)
 				}
 				r, err := strconv.Atoi(strings.TrimSpace(m[1]))
 				if err != nil || r < 1 || r > maxRuns {
@@ -224,7 +250,7 @@ func parseProgram(path string) (program, error) {
 				}
 				p.runs = r
 			}
-			if m := skipRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.skip.FindStringSubmatch(trimmed); m != nil {
 				switch {
 				case !knownMPI(m[1]):
 					return p, fmt.Errorf("%s:%d: skip[%s]: not an MPI library the tests know", file, n, m[1])
@@ -233,15 +259,15 @@ func parseProgram(path string) (program, error) {
 				}
 				p.skipFor[m[1]] = strings.TrimSpace(m[2])
 			}
-			if m := mpiRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.mpi.FindStringSubmatch(trimmed); m != nil {
 				if p.mpiVersion != 0 {
-					return p, fmt.Errorf("%s:%d: a second \"// mpi:\" line", file, n)
+					return p, fmt.Errorf("%s:%d: a second \"%[3]s mpi:\" line", file, n, syn.mark)
 				}
 				p.mpiVersion, _ = strconv.Atoi(m[1])
 			}
-			if m := nativeRe.FindStringSubmatch(trimmed); m != nil {
+			if m := syn.native.FindStringSubmatch(trimmed); m != nil {
 				if m[1] == "" && seenNative {
-					return p, fmt.Errorf("%s:%d: a second \"// native:\" line", file, n)
+					return p, fmt.Errorf("%s:%d: a second \"%[3]s native:\" line", file, n, syn.mark)
 				}
 				prop := strings.TrimSpace(m[2])
 				if prop != "hangs" && (prop != "crashes" || m[1] == "") {
@@ -260,13 +286,19 @@ func parseProgram(path string) (program, error) {
 				}
 			}
 		}
-		if strings.HasPrefix(trimmed, "//") {
+		if strings.HasPrefix(trimmed, syn.mark) {
 			continue // comments may talk about annotations; only code lines carry them
 		}
-		if relMark.MatchString(line) {
-			m := relRe.FindStringSubmatch(line)
+		if at := annotationAt(syn, line); at >= 0 && l.continuation != "" && strings.HasSuffix(strings.TrimSpace(line[:at]), l.continuation) {
+			// gfortran's line table gives a continued statement (a call
+			// over three lines, say) the line where it ends, and the shim
+			// reports that line
+			return p, fmt.Errorf("%s:%d: an annotation on a line the statement continues after: put it on the statement's last line, where the compiler places the call", file, n)
+		}
+		if syn.relatedMark.MatchString(line) {
+			m := syn.related.FindStringSubmatch(line)
 			if m == nil {
-				return p, fmt.Errorf("%s:%d: malformed annotation, want // related[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n)
+				return p, fmt.Errorf("%s:%d: malformed annotation, want %s related[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n, syn.mark)
 			}
 			related := p.related
 			if m[1] != "" {
@@ -283,12 +315,12 @@ func parseProgram(path string) (program, error) {
 			}
 			continue
 		}
-		if !wantMark.MatchString(line) {
+		if !syn.wantMark.MatchString(line) {
 			continue
 		}
-		m := wantRe.FindString(line)
+		m := syn.want.FindString(line)
 		if m == "" {
-			return p, fmt.Errorf("%s:%d: malformed annotation, want // want[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n)
+			return p, fmt.Errorf("%s:%d: malformed annotation, want %s want[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n, syn.mark)
 		}
 		for _, g := range wantGroup.FindAllStringSubmatch(m, -1) {
 			wants, msgs := p.wants, p.msgs
@@ -328,19 +360,33 @@ func parseProgram(path string) (program, error) {
 	}
 	switch {
 	case p.ranks == 0:
-		return p, fmt.Errorf("%s: no \"// ranks: N\" line in the header comment", file)
+		return p, fmt.Errorf("%s: no \"%s ranks: N\" line in the header comment", file, syn.mark)
 	case p.ranks < minRanks || p.ranks > maxRanks:
 		return p, fmt.Errorf("%s: ranks: %d, want %d to %d", file, p.ranks, minRanks, maxRanks)
 	case p.ok && (len(p.wants) > 0 || len(p.related) > 0):
 		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
 	case p.ok && (len(p.wantsFor) > 0 || len(p.relatedFor) > 0):
 		return p, fmt.Errorf("%s: an ok_ program wants no findings", file)
+	case p.ok && !bytes.Contains(src, []byte(p.name+": OK")):
+		return p, fmt.Errorf("%s: an ok_ program prints \"%s: OK\", and its source holds no such text", file, p.name)
 	case !p.ok && len(p.wants) == 0 && len(p.wantsFor) == 0:
-		return p, fmt.Errorf("%s: a bug_ program has no // want annotation", file)
+		return p, fmt.Errorf("%s: a bug_ program has no %s want annotation", file, syn.mark)
 	case p.ok && (p.nativeHangs || len(p.nativeHangsFor) > 0 || len(p.nativeCrashesFor) > 0):
 		return p, fmt.Errorf("%s: an ok_ program cannot hang natively", file)
 	}
 	return p, nil
+}
+
+// annotationAt is where the first want or related annotation of line
+// starts, -1 for none.
+func annotationAt(syn syntax, line string) int {
+	at := -1
+	for _, re := range []*regexp.Regexp{syn.wantMark, syn.relatedMark} {
+		if loc := re.FindStringIndex(line); loc != nil && (at < 0 || loc[0] < at) {
+			at = loc[0]
+		}
+	}
+	return at
 }
 
 // chosenDirs returns the folders named by -harness.dirs, else all.
@@ -363,17 +409,24 @@ func chosenDirs(t *testing.T) []string {
 }
 
 // loadPrograms parses the programs of the folders dirs (children of
-// testprogs); file names must be unique across them, since they name the
-// subtests.
+// testprogs), in every language of langs; their names must be unique
+// across them, since they name the subtests and the executables.
 func loadPrograms(t *testing.T, dirs []string) []program {
 	t.Helper()
 	var progs []program
-	where := map[string]string{} // file name -> folder
+	where := map[string]string{} // program name -> folder/file
 	for _, d := range dirs {
 		dir := filepath.Join(progRoot, d)
-		paths, err := filepath.Glob(filepath.Join(dir, "*.c"))
-		if err != nil || len(paths) == 0 {
-			t.Fatalf("no programs in %s (%v)", dir, err)
+		var paths []string
+		for _, l := range langs {
+			ps, err := filepath.Glob(filepath.Join(dir, "*"+l.ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			paths = append(paths, ps...)
+		}
+		if len(paths) == 0 {
+			t.Fatalf("no programs in %s (no %s files)", dir, exts())
 		}
 		sort.Strings(paths)
 		for _, path := range paths {
@@ -382,11 +435,11 @@ func loadPrograms(t *testing.T, dirs []string) []program {
 				t.Error(err)
 				continue
 			}
-			if other, dup := where[p.file]; dup {
-				t.Errorf("%s: in both %s and %s; file names must be unique across folders", p.file, other, p.dir)
+			if other, dup := where[p.name]; dup {
+				t.Errorf("%s: %s is there too; program names (file names without the extension) must be unique across folders and languages", filepath.Join(p.dir, p.file), other)
 				continue
 			}
-			where[p.file] = p.dir
+			where[p.name] = filepath.Join(p.dir, p.file)
 			progs = append(progs, p)
 		}
 	}

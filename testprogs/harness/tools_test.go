@@ -3,7 +3,6 @@
 package harness
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,8 +25,9 @@ import (
 
 // mpiTools is one MPI library as the tests use it.
 type mpiTools struct {
+	lib      mpilib.MPI
 	name     string // mpich, openmpi: the subtests' first level
-	cc, exec string // its compiler wrapper and mpiexec
+	cc, exec string // its C compiler wrapper and mpiexec
 	shim     string // the shim built for it
 	version  int    // MPI_VERSION of its mpi.h
 }
@@ -59,7 +59,7 @@ func needMPIs(t *testing.T) []mpiTools {
 	t.Helper()
 	mpisOnce.Do(func() {
 		for _, lib := range mpilib.All {
-			m := mpiTools{name: lib.String()}
+			m := mpiTools{lib: lib, name: lib.String()}
 			tl, err := testenv.FindMPI(lib)
 			if err == nil {
 				m.cc, m.exec = tl.CC, tl.Exec
@@ -206,35 +206,82 @@ func newerSource(root string, t time.Time) bool {
 	return newer
 }
 
+var compilers sync.Map // wrapper name -> *found
+
+type found struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// compiler is tools' compiler wrapper for l (mpicc.mpich, mpif90.openmpi,
+// mpicxx.mpich), once it and the compiler it runs (gfortran, g++) are
+// found on PATH.
+func (tools mpiTools) compiler(l *lang) (string, error) {
+	name := l.wrapper(tools.lib)
+	v, _ := compilers.LoadOrStore(name, &found{})
+	f := v.(*found)
+	f.once.Do(func() {
+		if f.path, f.err = exec.LookPath(name); f.err != nil {
+			f.err = fmt.Errorf("%s is missing (apt-get install %s)", name, mpilib.Packages(tools.lib))
+			return
+		}
+		// both libraries' wrappers print their command line for -show:
+		// the compiler comes first
+		out, err := exec.Command(f.path, "-show").Output()
+		cc := strings.Fields(string(out))
+		if err != nil || len(cc) == 0 {
+			f.err = fmt.Errorf("%s -show: %v", name, err)
+			return
+		}
+		if _, err := exec.LookPath(cc[0]); err != nil {
+			f.err = fmt.Errorf("%s, which %s runs, is missing (apt-get install %s)", cc[0], name, l.compiler)
+		}
+	})
+	return f.path, f.err
+}
+
 type built struct {
 	once sync.Once
 	exe  string
 	err  error
 }
 
-var builds sync.Map // program path -> *built
+var builds sync.Map // MPI library/program path -> *built
 
-// build compiles p once per test binary, with the flags of its "//
-// cflags:" line after the source (where -lm must be); a compiler warning
-// is an error.
+// build compiles p once per test binary and MPI library, with the
+// wrapper and flags of its language (lang_test.go) and the flags of its
+// "// cflags:" line after the source (where -lm must be); a compiler
+// warning is an error. A wrapper or compiler that is missing ends the
+// test as testenv.Missing does (a failure under MPIDBG_REQUIRE_MPI).
 func build(t *testing.T, tools mpiTools, p program) string {
 	t.Helper()
+	cc, err := tools.compiler(p.lang)
+	if err != nil {
+		testenv.Missing(t, testenv.RequireMPI, "%s: %v", p.file, err)
+	}
 	v, _ := builds.LoadOrStore(tools.name+"/"+p.path, &built{})
 	b := v.(*built)
 	b.once.Do(func() {
 		dir := filepath.Join(buildDir, tools.name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		// the compiler runs in a folder of the program's own, where
+		// what it leaves beside the executable goes (gfortran's .mod
+		// files of the modules a program defines)
+		work := filepath.Join(dir, p.name+".d")
+		if err := os.MkdirAll(work, 0o755); err != nil {
 			b.err = err
 			return
 		}
 		exe := filepath.Join(dir, p.name)
-		args := append([]string{"-std=c99", "-g", "-O0", "-Wall", "-Wextra", "-o", exe, p.path}, p.cflags...)
-		out, err := exec.Command(tools.cc, args...).CombinedOutput()
+		args := append(slices.Clip(p.lang.flags), "-o", exe, p.path)
+		cmd := exec.Command(cc, append(args, p.cflags...)...)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
 		switch {
 		case err != nil:
 			b.err = fmt.Errorf("%s: compile: %v\n%s", p.file, err, out)
-		case len(bytes.TrimSpace(out)) > 0:
-			b.err = fmt.Errorf("%s: compiler warnings:\n%s", p.file, out)
+		case p.lang.warnings(out) != "":
+			b.err = fmt.Errorf("%s: compiler warnings:\n%s", p.file, p.lang.warnings(out))
 		default:
 			b.exe = exe
 		}
