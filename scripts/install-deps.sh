@@ -5,8 +5,13 @@
 set -euo pipefail
 
 # Both MPI libraries mpidbg supports: make builds a shim for each and
-# make test runs every test against both.
-packages=(mpich libmpich-dev openmpi-bin libopenmpi-dev gdb gdbserver gcc make)
+# make test runs every test against both. Their packages carry the
+# Fortran and C++ wrappers too (mpif90.mpich, mpicxx.openmpi, ...) and
+# the Fortran modules, but not the compilers those run: gfortran and g++
+# build the test programs of testprogs/fortran and testprogs/cpp.
+# python3-mpi4py and python3-numpy: MPI programs written in Python
+# (Debian's mpi4py is built with Open MPI, its default MPI).
+packages=(mpich libmpich-dev openmpi-bin libopenmpi-dev gdb gdbserver gcc g++ gfortran make python3-mpi4py python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
