@@ -314,3 +314,29 @@ int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int i
     return 0;
 }
 
+
+#ifdef OPEN_MPI
+/* Fortran handles of minted requests. Open MPI's Fortran bindings turn
+ * the request a C call returned into an INTEGER with
+ * PMPI_Request_c2f, which reads the request object's table index: a
+ * minted handle is no object, so each gets an index of its own, above
+ * any Open MPI gives out, and MPI_Request_f2c turns it back (the
+ * bindings' PMPI imports reach these, shim/fortran.c). The bindings read
+ * an index from the object directly only for requests a completion call
+ * returned, which are MPI_REQUEST_NULL or persistent, never minted. */
+#define MINT_FORTRAN_BASE 0x40000000
+
+MPI_Fint MPI_Request_c2f(MPI_Request r)
+{
+    if (MPIDBG_IS_MINTED_REQ(r))
+        return (MPI_Fint)(MINT_FORTRAN_BASE + MPIDBG_MINT_SLOT(MPIDBG_H(r)));
+    return PMPI_Request_c2f(r);
+}
+
+MPI_Request MPI_Request_f2c(MPI_Fint f)
+{
+    if (f >= MINT_FORTRAN_BASE && f - MINT_FORTRAN_BASE < (MPI_Fint)MPIDBG_MINT_SLOTS)
+        return MPIDBG_MINT((uint32_t)(f - MINT_FORTRAN_BASE), MPI_REQUEST_NULL);
+    return PMPI_Request_f2c(f);
+}
+#endif
