@@ -32,6 +32,20 @@ func mpidbg_go_finalize(findings C.int64_t) {
 	launch.bye(int(findings))
 }
 
+// mpidbg_go_basic_size is the size in bytes the model gives the
+// predefined type basic (datatype.Basic), -1 for a number it does not
+// know: the registry enters a predefined handle only when MPI's size for
+// it is the model's (reg.c), so that a library built with other Fortran
+// kinds leaves the type unknown rather than wrong.
+//
+//export mpidbg_go_basic_size
+func mpidbg_go_basic_size(basic C.int32_t) C.int64_t {
+	if b := datatype.Basic(basic); basic > 0 && basic < 256 && b.Valid() {
+		return C.int64_t(b.Size())
+	}
+	return -1
+}
+
 // mpidbg_go_overlap_count returns the smallest count at which a buffer of
 // the type overlaps itself (0: never), or -1 when the model cannot tell.
 //

@@ -109,6 +109,7 @@ extern struct mpidbg_finding *mpidbg_go_report(struct mpidbg_ev *ev);
 extern uint8_t *mpidbg_go_type_blob(uint64_t type, int32_t *len); /* malloc'd: u32 siglen, u32 exprlen, sig, expr; NULL unknown */
 extern int mpidbg_go_xr_match(struct mpidbg_xrmatch *m);           /* 1: a finding to report, m->msg says it */
 extern uint64_t mpidbg_go_sig_hash(uint64_t type, int64_t count);  /* hash of count x type's signature; 0 unknown */
+extern int64_t mpidbg_go_basic_size(int32_t basic);                /* the model's size of a datatype.Basic; -1 unknown */
 
 /* Helpers the Go side calls (reg.c, finding.c). */
 #define MPIDBG_GOAPI __attribute__((visibility("hidden")))

@@ -46,17 +46,21 @@ static int is_f90(int c)
     return c == MPI_COMBINER_F90_REAL || c == MPI_COMBINER_F90_COMPLEX || c == MPI_COMBINER_F90_INTEGER;
 }
 
-/* basic_of_f90 maps a type from MPI_Type_create_f90_* to the C type of
- * the same representation, when there is one (datatype.Basic). */
+/* basic_of_f90 maps a type from MPI_Type_create_f90_* to the Fortran
+ * type of its size, MPI_REALn, MPI_COMPLEXn or MPI_INTEGERn
+ * (datatype.Basic): its representation. MPI-4.1 §19.1.9 has such a type
+ * match only one made with the same (p, r), which the model does not
+ * tell apart: it misses a mismatch between two of one size, never reports
+ * one that is not. */
 static int basic_of_f90(int combiner, int64_t size)
 {
     switch (combiner) {
     case MPI_COMBINER_F90_REAL:
-        return size == 4 ? 14 : size == 8 ? 15 : size == 16 ? 16 : 0;
+        return size == 2 ? 53 : size == 4 ? 54 : size == 8 ? 55 : size == 16 ? 56 : 0;
     case MPI_COMBINER_F90_COMPLEX:
-        return size == 8 ? 26 : size == 16 ? 27 : size == 32 ? 28 : 0;
+        return size == 4 ? 57 : size == 8 ? 58 : size == 16 ? 59 : size == 32 ? 60 : 0;
     case MPI_COMBINER_F90_INTEGER:
-        return size == 1 ? 17 : size == 2 ? 18 : size == 4 ? 19 : size == 8 ? 20 : 0;
+        return size == 1 ? 48 : size == 2 ? 49 : size == 4 ? 50 : size == 8 ? 51 : size == 16 ? 52 : 0;
     }
     return 0;
 }

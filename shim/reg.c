@@ -169,9 +169,15 @@ void mpidbg_hmap_each(struct mpidbg_hmap *m, void (*fn)(void *val, void *arg), v
 
 /* ---- predefined datatypes ---- */
 
-/* The predefined datatypes of the C binding with their datatype.Basic
- * numbers (datatype/basic.go); aliases (MPI_LONG_LONG_INT, MPI_C_COMPLEX)
- * share a handle and appear once. */
+/* The predefined datatypes with their datatype.Basic numbers
+ * (datatype/basic.go); aliases (MPI_LONG_LONG_INT, MPI_C_COMPLEX) share a
+ * handle and appear once. The Fortran types come after the C ones, as
+ * every mpi.h names them for C programs too (MPI-4.1 §19.3.6); the
+ * optional ones (Annex A.1.1) only where this mpi.h names them: Open MPI
+ * 4 leaves out those its Fortran compiler lacks, MPICH 4 has neither
+ * MPI_REAL2 nor MPI_COMPLEX4 and names MPI_INTEGER16 MPI_DATATYPE_NULL.
+ * mpidbg_registry_at_init enters only the types the library has at the
+ * model's size. */
 static const struct {
     MPI_Datatype t;
     int basic;
@@ -189,7 +195,80 @@ static const struct {
 #endif
     {MPI_FLOAT_INT, 35}, {MPI_DOUBLE_INT, 36},
     {MPI_LONG_INT, 37}, {MPI_2INT, 38}, {MPI_SHORT_INT, 39}, {MPI_LONG_DOUBLE_INT, 40},
+    {MPI_INTEGER, 41}, {MPI_REAL, 42}, {MPI_DOUBLE_PRECISION, 43}, {MPI_COMPLEX, 44},
+    {MPI_DOUBLE_COMPLEX, 45}, {MPI_LOGICAL, 46}, {MPI_CHARACTER, 47},
+#ifdef MPI_INTEGER1
+    {MPI_INTEGER1, 48},
+#endif
+#ifdef MPI_INTEGER2
+    {MPI_INTEGER2, 49},
+#endif
+#ifdef MPI_INTEGER4
+    {MPI_INTEGER4, 50},
+#endif
+#ifdef MPI_INTEGER8
+    {MPI_INTEGER8, 51},
+#endif
+#ifdef MPI_INTEGER16
+    {MPI_INTEGER16, 52},
+#endif
+#ifdef MPI_REAL2
+    {MPI_REAL2, 53},
+#endif
+#ifdef MPI_REAL4
+    {MPI_REAL4, 54},
+#endif
+#ifdef MPI_REAL8
+    {MPI_REAL8, 55},
+#endif
+#ifdef MPI_REAL16
+    {MPI_REAL16, 56},
+#endif
+#ifdef MPI_COMPLEX4
+    {MPI_COMPLEX4, 57},
+#endif
+#ifdef MPI_COMPLEX8
+    {MPI_COMPLEX8, 58},
+#endif
+#ifdef MPI_COMPLEX16
+    {MPI_COMPLEX16, 59},
+#endif
+#ifdef MPI_COMPLEX32
+    {MPI_COMPLEX32, 60},
+#endif
+    {MPI_2INTEGER, 61}, {MPI_2REAL, 62}, {MPI_2DOUBLE_PRECISION, 63},
 };
+#define NPREDEFS (sizeof predefs / sizeof predefs[0])
+
+/* predef_usable says whether the library has predefined type i at the
+ * size the model gives it: not MPI_DATATYPE_NULL, accepted by
+ * MPI_Type_size, and as large as datatype/basic.go says. A library built
+ * with other Fortran kinds (gfortran -fdefault-integer-8, say), or one
+ * without a type its mpi.h names, keeps the type unregistered: unknown to
+ * the checks, which skip it, rather than modelled wrongly. Errors return
+ * for the one call (a fatal handler would end the program over a type it
+ * may never use), and the program's handlers are put back. */
+static void predef_usable(int usable[NPREDEFS])
+{
+    MPI_Errhandler ew = MPI_ERRHANDLER_NULL, es = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &ew);
+    PMPI_Comm_get_errhandler(MPI_COMM_SELF, &es);
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    for (size_t i = 0; i < NPREDEFS; i++) {
+        int size = -1;
+        usable[i] = predefs[i].t != MPI_DATATYPE_NULL && PMPI_Type_size(predefs[i].t, &size) == MPI_SUCCESS &&
+                    size == mpidbg_go_basic_size(predefs[i].basic);
+    }
+    if (ew != MPI_ERRHANDLER_NULL) {
+        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, ew);
+        PMPI_Errhandler_free(&ew);
+    }
+    if (es != MPI_ERRHANDLER_NULL) {
+        PMPI_Comm_set_errhandler(MPI_COMM_SELF, es);
+        PMPI_Errhandler_free(&es);
+    }
+}
 
 /* mpidbg_predef_add records a predefined datatype; under the writer lock. */
 void mpidbg_predef_add(uint64_t handle, int basic)
@@ -335,15 +414,20 @@ void mpidbg_registry_at_init(void)
     int rank = -1, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    int usable[NPREDEFS];
+    predef_usable(usable);
     mpidbg_wlock();
     mpidbg_registry.world_rank = rank;
     mpidbg_registry.world_size = size;
     mpidbg_registry.pid = (int32_t)getpid();
-    for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++)
-        mpidbg_predef_add(MPIDBG_H(predefs[i].t), predefs[i].basic);
+    for (size_t i = 0; i < NPREDEFS; i++)
+        if (usable[i])
+            mpidbg_predef_add(MPIDBG_H(predefs[i].t), predefs[i].basic);
     mpidbg_registry.flags |= MPIDBG_INITIALIZED;
     mpidbg_wunlock();
-    for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++) {
+    for (size_t i = 0; i < NPREDEFS; i++) {
+        if (!usable[i])
+            continue;
         struct mpidbg_tobj *o = mpidbg_type_predefined(predefs[i].t, predefs[i].basic);
 #ifdef OPEN_MPI
         if (o && o->size == o->extent && o->lb == 0 && o->true_lb == 0)

@@ -68,7 +68,7 @@ struct mpidbg_table {
 /* A predefined datatype: its handle and what it is (datatype.Basic). */
 struct mpidbg_predef {
     uint64_t handle;
-    int32_t  basic; /* datatype.Basic numbering: CHAR = 1 ... LONG_DOUBLE_INT = 40 */
+    int32_t  basic; /* datatype.Basic numbering: CHAR = 1 ... LONG_DOUBLE_INT = 40, INTEGER = 41 ... 2DOUBLE_PRECISION = 63 */
     int32_t  pad;
 };
 
