@@ -203,6 +203,48 @@ func testLaunchFinding(t *testing.T, m testMPI) {
 	c.call("disconnect", nil)
 }
 
+// TestLaunchFindingFortran: planted.c's mistake in Fortran stops rank 2
+// at the Fortran line, past the binding's frames, with the C call's
+// arguments as the MPI call scope.
+func TestLaunchFindingFortran(t *testing.T) { forEachMPI(t, testLaunchFindingFortran) }
+
+func testLaunchFindingFortran(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "planted_f")
+	line := markerLine(t, "planted_f", "FAULT")
+	c := start(t, cfg)
+	launchJob(t, c, map[string]any{"program": prog, "np": 4}, "", nil, []string{"errors"})
+
+	ev, at := c.event("stopped", 0, stopTimeout)
+	st := ev.(*dap.StoppedEvent)
+	if st.Body.Reason != "exception" || st.Body.Text != "buffer-overlap" {
+		t.Fatalf("stopped: reason %q text %q, want exception buffer-overlap", st.Body.Reason, st.Body.Text)
+	}
+	tid := st.Body.ThreadId
+	if name := threadNames(t, c)[tid]; name != "rank 2" {
+		t.Fatalf("the faulty thread is %q, want rank 2", name)
+	}
+	top := topFrame(t, c, tid)
+	if top.Line != line || top.Source == nil || filepath.Base(top.Source.Path) != "planted_f.f90" {
+		t.Fatalf("top frame %+v, want planted_f.f90:%d (shim and binding frames hidden)", top, line)
+	}
+	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
+	call := 0
+	for _, s := range scopes.Body.Scopes {
+		if strings.HasPrefix(s.Name, "MPI call: MPI_Isend") {
+			call = s.VariablesReference
+		}
+	}
+	if call == 0 {
+		t.Fatalf("scopes %+v: want MPI call: MPI_Isend (the C call the binding makes)", scopes.Body.Scopes)
+	}
+	if v := variables(t, c, call); v["count"].Value != "4" {
+		t.Errorf("MPI call variables %+v: want count 4", v)
+	}
+	c.call("continue", map[string]any{"threadId": tid})
+	c.event("terminated", at, stopTimeout)
+	c.call("disconnect", nil)
+}
+
 // variables lists a reference's variables by name.
 func variables(t *testing.T, c *testClient, ref int) map[string]dap.Variable {
 	t.Helper()

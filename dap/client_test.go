@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-dap"
 
 	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
@@ -65,9 +66,15 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 		testenv.Missing(t, testenv.RequireMPI, "these are missing: %s", strings.Join(missing, ", "))
 	}
 	prog := filepath.Join(t.TempDir(), name)
-	src := filepath.Join(root, "testprogs", "dap", name+".c")
-	if out, err := exec.Command(tools.CC, "-g", "-O0", "-Wno-stringop-overflow", "-o", prog, src).CombinedOutput(); err != nil {
-		t.Fatalf("%s %s: %v\n%s", tools.CC, src, err, out)
+	src, cc, flags := fixtureSource(t, name), tools.CC, []string{"-g", "-O0", "-Wno-stringop-overflow"}
+	if filepath.Ext(src) == ".f90" {
+		if cc, err = exec.LookPath(mpilib.FortranCompiler(m.lib)); err != nil {
+			testenv.Missing(t, testenv.RequireMPI, "%s is missing", mpilib.FortranCompiler(m.lib))
+		}
+		flags = []string{"-g", "-O0", "-J", t.TempDir()} // its .mod files out of the source tree
+	}
+	if out, err := exec.Command(cc, append(flags, "-o", prog, src)...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", cc, src, err, out)
 	}
 	cfg := Config{Gdb: "gdb", Script: filepath.Join(root, "extensions", "gdb", "mpidbg-gdb.py"),
 		Mpidbg: filepath.Join(root, "bin", "mpidbg"),
@@ -94,18 +101,38 @@ func fixture(t *testing.T, m testMPI, name string) (string, Config) {
 	return prog, cfg
 }
 
-// markerLine is the line of src that holds marker (// BREAK, ...).
+// fixtureSource is testprogs/dap/NAME.c, or NAME.f90 for a Fortran one.
+func fixtureSource(t *testing.T, name string) string {
+	src := filepath.Join(repoRoot(t), "testprogs", "dap", name+".c")
+	if f := strings.TrimSuffix(src, ".c") + ".f90"; fileExists(f) {
+		return f
+	}
+	return src
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// markerLine is the line of src that holds marker (// BREAK, ...; ! BREAK
+// in Fortran).
 func markerLine(t *testing.T, name, marker string) int {
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "testprogs", "dap", name+".c"))
+	src := fixtureSource(t, name)
+	b, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
+	comment := "// "
+	if filepath.Ext(src) == ".f90" {
+		comment = "! "
+	}
 	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, "// "+marker) {
+		if strings.Contains(l, comment+marker) {
 			return i + 1
 		}
 	}
-	t.Fatalf("%s.c has no %s marker", name, marker)
+	t.Fatalf("%s has no %s marker", filepath.Base(src), marker)
 	return 0
 }
 

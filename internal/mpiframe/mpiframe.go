@@ -91,3 +91,20 @@ func Find(stack []Frame) int {
 	}
 	return -1
 }
+
+// ArgsFrame is the frame that holds the arguments of the MPI call Find
+// found at i: i itself, or for a Fortran binding's entry point the C
+// call the binding makes, further in (its arguments in C form, and with
+// debug information in the shim's wrapper). Frames before i that stack
+// does not hold leave it at i.
+func ArgsFrame(stack []Frame, i int) int {
+	if i < 0 || i >= len(stack) || !IsFortran(stack[i].Func) {
+		return i
+	}
+	for j := i - 1; j >= 0; j-- {
+		if IsCall(stack[j].Func) && !IsFortran(stack[j].Func) {
+			return j
+		}
+	}
+	return i
+}

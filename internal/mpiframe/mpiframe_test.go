@@ -73,3 +73,19 @@ func TestIsCall(t *testing.T) {
 		}
 	}
 }
+
+func TestArgsFrame(t *testing.T) {
+	user := Frame{Func: "MAIN__", File: "solver.f90"}
+	fortran := []Frame{{Func: "mpidbg_break"}, {Func: "MPI_Isend", File: "wrappers_gen.c"},
+		{Func: "ompi_isend_f", Lib: "libmpi_mpifh.so.40"}, {Func: "mpi_isend_f08_", Lib: "libmpi_usempif08.so.40"}, user}
+	if i := Find(fortran); i != 3 || ArgsFrame(fortran, i) != 1 {
+		t.Errorf("Fortran: Find %d, ArgsFrame %d; want 3, 1", i, ArgsFrame(fortran, i))
+	}
+	c := []Frame{{Func: "MPI_Isend", File: "wrappers_gen.c"}, {Func: "main", File: "app.c"}}
+	if i := Find(c); ArgsFrame(c, i) != i {
+		t.Errorf("C: ArgsFrame %d, want %d", ArgsFrame(c, i), i)
+	}
+	if got := ArgsFrame(fortran[3:], 0); got != 0 {
+		t.Errorf("a Fortran entry point with no frame inside it: ArgsFrame %d, want 0", got)
+	}
+}

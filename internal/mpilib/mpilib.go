@@ -68,6 +68,13 @@ func Compiler(m MPI) string {
 	return "mpicc.mpich"
 }
 
+// FortranCompiler is m's Fortran compiler wrapper as Debian names it
+// (mpif90.mpich, mpif90.openmpi): it builds all three bindings.
+func FortranCompiler(m MPI) string { return "mpif90." + m.String() }
+
+// CxxCompiler is m's C++ compiler wrapper as Debian names it.
+func CxxCompiler(m MPI) string { return "mpicxx." + m.String() }
+
 // Title is m's name for people: MPICH, Open MPI.
 func Title(m MPI) string {
 	if m == OpenMPI {

@@ -51,7 +51,7 @@ var (
 	// programs must then pass one type and rank to each routine).
 	langFortran = &lang{
 		name: "Fortran", ext: ".f90", comment: "!", compiler: "gfortran",
-		wrapper: func(m mpilib.MPI) string { return "mpif90." + m.String() },
+		wrapper: mpilib.FortranCompiler,
 		// -Wno-unused-parameter: in gfortran it is about PARAMETER
 		// constants, of which mpif.h declares hundreds a program does not
 		// use. Plain output: one line per diagnostic, for tolerated.
@@ -73,7 +73,7 @@ var (
 	// headers -Wextra warns about) unless told not to.
 	langCxx = &lang{
 		name: "C++", ext: ".cpp", comment: "//", compiler: "g++",
-		wrapper: func(m mpilib.MPI) string { return "mpicxx." + m.String() },
+		wrapper: mpilib.CxxCompiler,
 		flags:   []string{"-std=c++17", "-g", "-O0", "-Wall", "-Wextra", "-DMPICH_SKIP_MPICXX", "-DOMPI_SKIP_MPICXX"},
 	}
 	langs = []*lang{langC, langFortran, langCxx}

@@ -15,7 +15,9 @@ type frame struct {
 }
 
 // onCaller finds the program's MPI call in a stack gdb describes
-// (mpiframe.Find, the rule the DAP server follows too). It reads no
+// (mpiframe.Find, the rule the DAP server follows too), and the frame
+// with that call's arguments (mpiframe.ArgsFrame: a Fortran binding's C
+// call). It reads no
 // memory and needs no registry: the gdb extension asks it even of a
 // process without the shim.
 func (s *Server) onCaller(a args) (*result, error) {
@@ -32,6 +34,6 @@ func (s *Server) onCaller(a args) (*result, error) {
 	}
 	return &result{
 		text:  fmt.Sprintf("frame %d, %s, called from frame %d, %s", i, stack[i].Func, i+1, stack[i+1].Func),
-		value: map[string]any{"callee": i, "caller": i + 1},
+		value: map[string]any{"callee": i, "caller": i + 1, "args": mpiframe.ArgsFrame(stack, i)},
 	}, nil
 }

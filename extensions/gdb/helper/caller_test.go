@@ -13,7 +13,7 @@ func TestCaller(t *testing.T) {
 	r := g.send(`{"id":1,"op":"caller","args":{"frames":[` +
 		`{"func":"mpidbg_break","file":"finding.c"},{"func":"MPI_Isend","file":"wrappers.c","lib":"/opt/mpidbg/lib/libmpidbg.so"},` +
 		`{"func":"main","file":"errors.c"}]}}`)
-	if !r.OK || string(r.Value) != `{"callee":1,"caller":2}` || r.Text != "frame 1, MPI_Isend, called from frame 2, main" {
+	if !r.OK || string(r.Value) != `{"args":1,"callee":1,"caller":2}` || r.Text != "frame 1, MPI_Isend, called from frame 2, main" {
 		t.Errorf("got %+v", r)
 	}
 	r = g.send(`{"id":2,"op":"caller","args":{"frames":[{"func":"poll"},{"func":"main"}]}}`)

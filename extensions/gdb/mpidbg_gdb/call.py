@@ -7,7 +7,7 @@ import gdb
 
 from . import helper
 from .args import say
-from .callframe import find_mpi_call, frame_name
+from .callframe import find_mpi_call_args, frame_name
 from .printers import handle_value
 
 
@@ -97,7 +97,9 @@ def mpi_call():
     when there is none: what info mpi-call prints (render_call) and
     -mpi-call returns. It looks from the newest frame (find_mpi_call), so
     the selected frame does not matter."""
-    callee, caller = find_mpi_call()
+    # a Fortran call shows the C call its binding makes: its name and its
+    # arguments in C form
+    _, caller, callee = find_mpi_call_args()
     if callee is None:
         return None
     sal = caller.find_sal()

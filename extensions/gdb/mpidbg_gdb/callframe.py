@@ -41,6 +41,15 @@ def find_mpi_call():
     frame of the selected thread: (callee frame, caller frame), or
     (None, None). Which frame that is, past the shim's and MPI's own, the
     helper decides (its caller op), by the rule the DAP server follows."""
+    callee, caller, _ = find_mpi_call_args()
+    return callee, caller
+
+
+def find_mpi_call_args():
+    """find_mpi_call's frames and the frame with the call's arguments:
+    the callee, or for a Fortran binding's entry point the C call it
+    makes (the shim's wrapper, with debug information); or (None, None,
+    None)."""
     try:
         f = gdb.newest_frame()
     except gdb.error:
@@ -54,8 +63,8 @@ def find_mpi_call():
             _, found = helper.request("caller", {"frames": described}, registry=False)
             if found is not None:
                 i = int(found["callee"])
-                return frames[i], frames[i + 1]
+                return frames[i], frames[i + 1], frames[int(found.get("args", i))]
             # the next piece starts with this one's last frame: the rule
             # looks at a frame and its caller together
             frames, described = frames[-1:], described[-1:]
-    return None, None
+    return None, None, None
