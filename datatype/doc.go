@@ -47,7 +47,7 @@
 // indices and the strides and displacements of Vector, Indexed and
 // IndexedBlock are in instances of the old type, as in the C binding;
 // the h* constructors and Struct take bytes. Alignments are the LP64 C
-// ABI's.
+// ABI's, and gfortran's for the Fortran types.
 //
 // Beyond the standard's quantities the package answers what the checks
 // need: the contiguous byte Blocks of a buffer and their compact Strided
