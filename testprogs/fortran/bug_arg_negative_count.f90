@@ -10,6 +10,7 @@
 ! keys. mpidbg must report negative-count at the MPI_Send of the keys.
 program bug_arg_negative_count
   use mpi
+  use, intrinsic :: iso_fortran_env, only: error_unit
   implicit none
   integer, parameter :: nkey = 40
   integer :: ierr, rank, keys(nkey), bucket(nkey), splitter(2), lo, hi, n, i
@@ -35,7 +36,7 @@ program bug_arg_negative_count
     n = hi - lo + 1
     call MPI_Send(n, 1, MPI_INTEGER, 1, 1, MPI_COMM_WORLD, ierr)
     call MPI_Send(keys(lo), n, MPI_INTEGER, 1, 2, MPI_COMM_WORLD, ierr) ! want "negative-count" "MPI_Send: count -2 must be non-negative"
-    if (ierr /= MPI_SUCCESS) print '(a, i4)', 'bug_arg_negative_count: the bucket was not sent, count ', n
+    if (ierr /= MPI_SUCCESS) write (error_unit, '(a, i4)') 'bug_arg_negative_count: the bucket was not sent, count ', n
   else
     call MPI_Recv(n, 1, MPI_INTEGER, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
     if (n > 0) call MPI_Recv(bucket, n, MPI_INTEGER, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)

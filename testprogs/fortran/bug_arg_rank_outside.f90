@@ -41,7 +41,7 @@ program bug_arg_rank_outside
     call MPI_Recv(carry, 1, MPI_DOUBLE_PRECISION, left, 0, row, MPI_STATUS_IGNORE)
   end if
   prefix = carry + mine
-  print '(a, i2, a, f8.1)', 'bug_arg_rank_outside: rank ', rank, ' prefix ', prefix
+  if (prefix < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1)
   call MPI_Comm_free(row)
   call MPI_Finalize()
 end program bug_arg_rank_outside

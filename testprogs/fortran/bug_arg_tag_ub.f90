@@ -14,6 +14,7 @@
 ! invalid-tag at the MPI_Send (rank 0) and at the MPI_Recv (rank 1), the
 ! last block's.
 program bug_arg_tag_ub
+  use, intrinsic :: iso_fortran_env, only: error_unit
   implicit none
   include 'mpif.h'
   integer, parameter :: nblk = 4
@@ -37,8 +38,11 @@ program bug_arg_tag_ub
     else
       call MPI_Recv(flag(b), 1, MPI_DOUBLE_PRECISION, 0, ctrl_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr) ! want "invalid-tag" "tag -?[0-9]+ is outside 0..MPI_TAG_UB"
     end if
-    if (ierr /= MPI_SUCCESS) failed = failed + 1
+    if (ierr /= MPI_SUCCESS) then
+      failed = failed + 1
+      write (error_unit, '(a, i2, a, i2)') 'bug_arg_tag_ub: rank ', rank, ': no control message for block ', b
+    end if
   end do
-  print '(a, i2, a, i2, a)', 'bug_arg_tag_ub: rank ', rank, ', ', failed, ' control messages failed'
+  if (failed == nblk) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   call MPI_Finalize(ierr)
 end program bug_arg_tag_ub

@@ -32,6 +32,6 @@ program bug_deadlock_recv_first
   call MPI_Recv(xin, 3 * nin, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD, status)
   call MPI_Send(xout, 3 * nout, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD)
 
-  print '(a, i2, a, i4, a)', 'bug_deadlock_recv_first: rank ', rank, ' took ', nin, ' particles'
+  if (nin < 0 .or. xin(1, 1) < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1)
   call MPI_Finalize()
 end program bug_deadlock_recv_first

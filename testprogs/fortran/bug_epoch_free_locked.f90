@@ -82,8 +82,7 @@ program bug_epoch_free_locked
     call MPI_Win_unlock(0, win, ierr)
     call MPI_Win_free(win, ierr)
   end if
-  if (rank == 0) print '(a, i4, a, es10.2)', 'bug_epoch_free_locked: ', last, ' iterations, last residual ', &
-    history(nprocs * (last - 1) + 1)
+  if (rank == 0 .and. (history(1) < 0d0 .or. last > maxiter)) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   deallocate(history)
   call MPI_Finalize(ierr)
 end program bug_epoch_free_locked

@@ -53,7 +53,7 @@ program bug_epoch_noprecede
   mass = sum(u) + inbox(mod(steps, 2))
 
   call MPI_Allreduce(mass, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) print '(a, f12.6)', 'bug_epoch_noprecede: mass ', total
+  if (total <= 0d0) call MPI_Abort(MPI_COMM_WORLD, 1)
   call MPI_Win_free(win)
   deallocate(inbox)
   call MPI_Finalize()

@@ -49,7 +49,7 @@ program bug_epoch_self_put
 
   if (rank == 0) then
     call MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win)
-    print '(a, f12.6, a, i2, a)', 'bug_epoch_self_put: total energy ', sum(board(1, :)), ', ', failed, ' puts failed'
+    if (sum(board(1, :)) < 0d0 .or. failed > steps) call MPI_Abort(MPI_COMM_WORLD, 1)
     call MPI_Win_unlock(0, win)
   end if
   call MPI_Win_free(win)

@@ -39,7 +39,7 @@ program bug_epoch_unlock_unlocked
   if (ierr /= MPI_SUCCESS) rejected = 1
 
   call MPI_Allreduce(MPI_IN_PLACE, rejected, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) print '(a, i2, a)', 'bug_epoch_unlock_unlocked: ', rejected, ' fetches failed'
+  if (rejected >= nprocs) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   call MPI_Win_free(win, ierr)
   call MPI_Finalize(ierr)
 end program bug_epoch_unlock_unlocked

@@ -28,7 +28,7 @@ program bug_leak_type_comm
     end do
     call gather_first_rows(a, n, ncol, rows)
   end do
-  if (rank < ncol) print '(a, i2, a, 2f8.1)', 'bug_leak_type_comm: rank ', rank, ' rows ', rows(n, 1), rows(n, 2)
+  if (rank < ncol .and. rows(n, 1) < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   call MPI_Finalize(ierr)
 end program bug_leak_type_comm
 

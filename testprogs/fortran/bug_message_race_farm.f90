@@ -37,7 +37,7 @@ program bug_message_race_farm
     do w = 1, nworker
       cdf(w) = cdf(w - 1) + piece(w)
     end do
-    print '(a, 4f10.6)', 'bug_message_race_farm: ', cdf(1:nworker)
+    if (cdf(nworker) <= 0d0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   else
     call MPI_Recv(bounds, 2, MPI_DOUBLE_PRECISION, 0, tag_task, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
     ! Simpson's rule for the density exp(-x) on [a, b]

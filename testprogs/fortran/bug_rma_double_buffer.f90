@@ -52,7 +52,7 @@ program bug_rma_double_buffer
   end do
   call MPI_Win_fence(MPI_MODE_NOSUCCEED, win)
 
-  if (rank == 1) print '(a, f14.6)', 'bug_rma_double_buffer: ', acc
+  if (rank == 1 .and. acc < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1)
   call MPI_Win_free(win)
   call MPI_Finalize()
 end program bug_rma_double_buffer

@@ -56,7 +56,7 @@ program bug_rma_ghost_get
 
   mass = sum(u)
   call MPI_Allreduce(mass, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
-  if (rank == 0) print '(a, f14.6)', 'bug_rma_ghost_get: mass ', total
+  if (total <= 0d0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   call MPI_Win_free(win, ierr)
   call MPI_Finalize(ierr)
 end program bug_rma_ghost_get

@@ -54,7 +54,7 @@ program bug_rma_heat_ghost_clear
 
   heat = sum(u(1:n))
   call MPI_Allreduce(heat, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
-  if (rank == 0) print '(a, f14.8)', 'bug_rma_heat_ghost_clear: heat ', total
+  if (total < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1)
   call MPI_Win_free(win)
   deallocate(u)
   call MPI_Finalize()

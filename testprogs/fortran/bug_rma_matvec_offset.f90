@@ -53,7 +53,7 @@ program bug_rma_matvec_offset
   end if
   call MPI_Win_fence(MPI_MODE_NOSUCCEED, win, ierr)
 
-  if (rank == 0) print '(a, 2f14.6)', 'bug_rma_matvec_offset: ', y(1), y(nrow)
+  if (rank == 0 .and. y(1) < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   call MPI_Win_free(win, ierr)
   deallocate(y)
   if (allocated(yloc)) deallocate(yloc)
