@@ -13,7 +13,7 @@
 ! MPI accept the call. mpidbg must report fence-assert-noprecede at the
 ! fence, from the second step on, with the put of the step before as the
 ! related place.
-program bug_epoch_noprecede
+program bug_epoch_noprecede_ring
   use mpi_f08
   implicit none
   integer, parameter :: n = 32, steps = 6
@@ -57,4 +57,4 @@ program bug_epoch_noprecede
   call MPI_Win_free(win)
   deallocate(inbox)
   call MPI_Finalize()
-end program bug_epoch_noprecede
+end program bug_epoch_noprecede_ring

@@ -2,17 +2,36 @@
 !
 ! A Jacobi solver (use mpi) that records the history of every rank's
 ! residual in rank 0's window: each iteration puts the rank's residual
-! into its entry under a shared lock, and unlocks before it tests for
-! convergence, so the window is freed with no epoch open (the correct
-! twin of bug_epoch_free_locked). Rank 0 checks the recorded history
-! against the residuals the ranks reduced.
-program ok_epoch_free_locked
+! into its entry under a shared lock. When the global residual is small
+! enough the loop exits between the MPI_Put and the MPI_Win_unlock, and
+! the window is freed with that lock epoch still open. MPI-4.1 §12.2.5:
+! MPI_Win_free may be called only after the process completed its
+! involvement in RMA on the window (MPI_Win_unlock after MPI_Win_lock).
+! MPICH fails MPI_Win_free with MPI_ERR_RMA_SYNC (the window has
+! MPI_ERRORS_RETURN: the program sees ierror, unlocks and frees again);
+! Open MPI frees the window natively; under mpidbg, whose shim steers
+! Open MPI's one-sided traffic to its ucx component (docs/openmpi.md),
+! MPI_Win_free waits there for the lock to be released, and mpidbg ends
+! the job after its report. mpidbg must report epoch-left-open at the
+! first MPI_Win_free, with the MPI_Win_lock as the related place.
+!
+! known: with Open MPI, reported at the line of end program. gfortran 12.2
+! gives an actual argument of an INTENT(OUT) dummy a clobber
+! (ierr = {CLOBBER}) that carries the statement's line but makes no code,
+! and the call itself, when it needs no temporary (every argument a
+! variable: MPI_Win_free(win, ierr)), the location of the program unit;
+! so the line table has no row for the call's line and the return
+! address falls in the row of end program (gdb names that line too).
+! Open MPI's use mpi declares ierror INTENT(OUT), MPICH's declares no
+! intents: with MPICH the line is right. Both mpi_f08 modules declare
+! intents.
+program bug_epoch_free_converged
   use mpi
   implicit none
   integer, parameter :: n = 16, maxiter = 1000
   double precision, parameter :: tol = 0.05d0
   double precision, allocatable :: history(:)
-  double precision :: x(0:n + 1), xnew(n), b(n), resid, global, first, total(maxiter)
+  double precision :: x(0:n + 1), xnew(n), b(n), resid, global, first
   integer :: ierr, rank, nprocs, win, iter, i, left, right, last
   integer(kind=MPI_ADDRESS_KIND) :: winsize, disp
 
@@ -46,31 +65,24 @@ program ok_epoch_free_locked
     x(1:n) = xnew
     call MPI_Allreduce(resid, global, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (iter == 1) first = global
-    total(iter) = global
 
     disp = int(nprocs * (iter - 1) + rank, MPI_ADDRESS_KIND)
     call MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win, ierr)
     call MPI_Put(resid, 1, MPI_DOUBLE_PRECISION, 0, disp, 1, MPI_DOUBLE_PRECISION, win, ierr)
-    call MPI_Win_unlock(0, win, ierr)
     if (sqrt(global / first) < tol) then
       last = iter
       exit
     end if
+    call MPI_Win_unlock(0, win, ierr)
   end do
 
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
-  if (rank == 0) then
-    call MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win, ierr)
-    do iter = 1, last
-      if (abs(sum(history(nprocs * (iter - 1) + 1:nprocs * iter)) - total(iter)) > 1d-12 * total(iter)) then
-        print '(a, i4)', 'ok_epoch_free_locked: wrong history at iteration ', iter
-        call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
-      end if
-    end do
+  call MPI_Win_free(win, ierr) ! want "epoch-left-open" "the access epoch MPI_Win_lock opened .* is still open"
+  if (ierr /= MPI_SUCCESS) then
     call MPI_Win_unlock(0, win, ierr)
-    print '(a)', 'ok_epoch_free_locked: OK'
+    call MPI_Win_free(win, ierr)
   end if
-  call MPI_Win_free(win, ierr)
+  if (rank == 0 .and. (history(1) < 0d0 .or. last > maxiter)) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
   deallocate(history)
   call MPI_Finalize(ierr)
-end program ok_epoch_free_locked
+end program bug_epoch_free_converged

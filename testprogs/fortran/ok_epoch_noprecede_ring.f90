@@ -7,8 +7,8 @@
 ! next outflow lands in the other half). The fence at the top of the
 ! loop completes the previous step's put and opens the next epoch; only
 ! the first asserts MPI_MODE_NOPRECEDE (the correct twin of
-! bug_epoch_noprecede). The ring conserves mass, which rank 0 checks.
-program ok_epoch_noprecede
+! bug_epoch_noprecede_ring). The ring conserves mass, which rank 0 checks.
+program ok_epoch_noprecede_ring
   use mpi_f08
   implicit none
   integer, parameter :: n = 32, steps = 6
@@ -54,11 +54,11 @@ program ok_epoch_noprecede
 
   call MPI_Allreduce(mass, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
   if (abs(total - dble(n * nprocs * (nprocs + 1) / 2)) > 1d-9 * total) then
-    print '(a, f12.6)', 'ok_epoch_noprecede: mass not conserved ', total
+    print '(a, f12.6)', 'ok_epoch_noprecede_ring: mass not conserved ', total
     call MPI_Abort(MPI_COMM_WORLD, 1)
   end if
-  if (rank == 0) print '(a)', 'ok_epoch_noprecede: OK'
+  if (rank == 0) print '(a)', 'ok_epoch_noprecede_ring: OK'
   call MPI_Win_free(win)
   deallocate(inbox)
   call MPI_Finalize()
-end program ok_epoch_noprecede
+end program ok_epoch_noprecede_ring
