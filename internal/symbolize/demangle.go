@@ -146,6 +146,17 @@ func isCXX(cu *dwarf.Entry) bool {
 	return false
 }
 
+// isFortran says whether cu's language is Fortran (DW_LANG_Fortran77,
+// Fortran90, Fortran95, Fortran03, Fortran08, Fortran18; DWARF 5 section
+// 7.12).
+func isFortran(cu *dwarf.Entry) bool {
+	switch lang, _ := cu.Val(dwarf.AttrLanguage).(int64); lang {
+	case 0x07, 0x08, 0x0e, 0x22, 0x23, 0x2d:
+		return true
+	}
+	return false
+}
+
 // qualified is the name of function entry e with the scopes that enclose
 // its declaration (the entry its abstract origin and specification lead
 // to), "" when it has no name.

@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,4 +219,48 @@ func rawSymbolName(exe string, offset uint64) string {
 		return ""
 	}
 	return m.rawSymbolAt(offset - 1)
+}
+
+// TestResolveFortranContained: a Fortran procedure's contained procedure
+// is named as written (face), not by its symbol (face.0): DWARF holds it
+// as a child of its host, whose code does not cover it.
+func TestResolveFortranContained(t *testing.T) {
+	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "prog.f90")
+	prog := "program host\n  implicit none\n  integer :: k\n  call face(3, k)\n  print *, k\n" +
+		"contains\n  subroutine face(i, k)\n    integer, intent(in) :: i\n    integer, intent(out) :: k\n" +
+		"    k = i * 2\n  end subroutine face\nend program host\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "prog")
+	if out, err := exec.Command(gfortran, "-g", "-O0", "-J", dir, "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at uint64
+	for _, s := range syms {
+		if strings.HasPrefix(s.Name, "face.") {
+			at = s.Value
+		}
+	}
+	if at == 0 {
+		t.Fatal("no face.N symbol: gfortran names contained procedures otherwise now")
+	}
+	loc, err := New().Resolve(checks.Site{Module: exe, Offset: at + 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc.Function != "face" || loc.Line < 7 || loc.Line > 11 {
+		t.Errorf("got %q at line %d, want face at lines 7-11", loc.Function, loc.Line)
+	}
 }

@@ -412,6 +412,7 @@ func (m *module) function(cu *dwarf.Entry, pc uint64) string {
 		return ""
 	}
 	name := ""
+	fortran := isFortran(cu)
 	depth := 0 // of the entries rd returns next, below the unit
 	for {
 		e, err := rd.Next()
@@ -429,8 +430,12 @@ func (m *module) function(cu *dwarf.Entry, pc uint64) string {
 		case dwarf.TagSubprogram, dwarf.TagInlinedSubroutine, dwarf.TagLexDwarfBlock:
 			rs, err := m.d.Ranges(e)
 			if err != nil || !contains(rs, pc) {
-				if e.Children {
+				// a Fortran procedure's contained procedures are its
+				// children in DWARF, with code of their own elsewhere
+				if e.Children && !(fortran && e.Tag == dwarf.TagSubprogram) {
 					rd.SkipChildren()
+				} else if e.Children {
+					depth++
 				}
 				continue
 			}
