@@ -264,3 +264,68 @@ func TestResolveFortranContained(t *testing.T) {
 		t.Errorf("got %q at line %d, want face at lines 7-11", loc.Function, loc.Line)
 	}
 }
+
+// TestResolveFortranIntentOut: gfortran 12 puts a call whose arguments
+// are all variables, one INTENT(OUT), on the program's first line; the
+// call's own line comes back from its neighbours and the source.
+func TestResolveFortranIntentOut(t *testing.T) {
+	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
+	dir := t.TempDir()
+	files := map[string]string{
+		"m.f90": "module m\n  implicit none\n  type, bind(c) :: handle\n    integer :: val\n  end type handle\n" +
+			"  interface\n    subroutine ext(h, r) bind(c, name=\"ext\")\n      import :: handle\n" +
+			"      type(handle), intent(in) :: h\n      integer, intent(out) :: r\n    end subroutine ext\n" +
+			"  end interface\nend module m\n",
+		"p.f90": "program p\n  use m\n  implicit none\n  type(handle) :: h\n  integer :: r\n  h%val = 3\n\n" +
+			"  call ext(h, r) ! line 8\n  print *, r\nend program p\n",
+		"ext.c": "void ext(int *h, int *r) { *r = *h + 1; }\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(dir, "p")
+	args := []string{"-g", "-O0", "-J", dir, "-o", exe, filepath.Join(dir, "m.f90"), filepath.Join(dir, "p.f90"), filepath.Join(dir, "ext.c")}
+	if out, err := exec.Command(gfortran, args...).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	text := f.Section(".text")
+	syms, _ := f.Symbols()
+	var lo, hi, ext uint64
+	for _, s := range syms {
+		switch s.Name {
+		case "MAIN__":
+			lo, hi = s.Value, s.Value+s.Size
+		case "ext":
+			ext = s.Value
+		}
+	}
+	code, err := text.Data()
+	if text == nil || err != nil || lo == 0 || ext == 0 {
+		t.Fatalf("no MAIN__ or ext in %s (%v)", exe, err)
+	}
+	// the return address of MAIN__'s call to ext: after a call rel32 (e8)
+	var ra uint64
+	for a := lo; a+5 <= hi; a++ {
+		i := a - text.Addr
+		if code[i] == 0xe8 && int64(a)+5+int64(int32(uint32(code[i+1])|uint32(code[i+2])<<8|uint32(code[i+3])<<16|uint32(code[i+4])<<24)) == int64(ext) {
+			ra = a + 5
+		}
+	}
+	if ra == 0 {
+		t.Fatal("no call of ext in MAIN__")
+	}
+	loc, err := New().Resolve(checks.Site{Module: exe, Offset: ra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc.Line != 8 {
+		t.Errorf("call of ext at line %d, want 8", loc.Line)
+	}
+}

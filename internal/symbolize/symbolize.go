@@ -389,18 +389,60 @@ func (m *module) lines(cu *dwarf.Entry, pc uint64) checks.Location {
 	// A row covers the addresses from its own up to the next row's, in
 	// its sequence (an end_sequence row covers nothing); of rows at one
 	// address the last counts, as in SeekPC.
-	var prev, le dwarf.LineEntry
+	var before, prev, le dwarf.LineEntry
 	have := false
 	for lr.Next(&le) == nil {
 		if have && !prev.EndSequence && prev.Address <= pc && pc < le.Address {
 			if prev.File == nil {
 				return checks.Location{}
 			}
-			return checks.Location{File: prev.File.Name, Line: prev.Line}
+			line := prev.Line
+			if isFortran(cu) && !before.EndSequence && before.File == prev.File && le.File == prev.File {
+				line = fortranCallLine(prev.File.Name, before.Line, line, le.Line)
+			}
+			return checks.Location{File: prev.File.Name, Line: line}
 		}
-		prev, have = le, true
+		before, prev, have = prev, le, true
 	}
 	return checks.Location{}
+}
+
+// fortranCallLine corrects the line gfortran 12 gives a call whose
+// arguments are all variables, one of them INTENT(OUT) (the mpi_f08
+// module's MPI_Comm_rank(comm, rank), Open MPI's mpi module's
+// MPI_Wait(req, status, ierr)): the call's row says the program unit's
+// first or last line, between rows of the statements before and after
+// it, and the call's own line is in no row. When the row's line lies
+// outside the lines of its neighbours (prev and next) and those leave
+// room for one statement, the call is on the line between; with more
+// room, on the one line between that holds a CALL, if the source says
+// so. Otherwise line stays.
+func fortranCallLine(file string, prev, line, next int) int {
+	if prev <= 0 || next <= prev+1 || (line > prev && line < next) {
+		return line
+	}
+	if next == prev+2 {
+		return prev + 1
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return line
+	}
+	src := strings.Split(string(b), "\n")
+	found := 0
+	for l := prev + 1; l < next && l <= len(src); l++ {
+		code, _, _ := strings.Cut(strings.ToLower(src[l-1]), "!")
+		if f := strings.Fields(code); len(f) > 0 && (f[0] == "call" || strings.HasPrefix(f[0], "call(")) {
+			if found != 0 {
+				return line // two calls: no telling which
+			}
+			found = l
+		}
+	}
+	if found != 0 {
+		return found
+	}
+	return line
 }
 
 // function names the innermost subprogram or inlined subroutine of cu
