@@ -406,6 +406,7 @@ __attribute__((constructor)) static void registry_boot(void)
     table_init(&r->groups, sizeof(struct mpidbg_group), 16);
     table_init(&r->ops, sizeof(struct mpidbg_op), 16);
     table_init(&r->wins, sizeof(struct mpidbg_win), 8);
+    table_init(&r->pysites, sizeof(struct mpidbg_pysite), 64);
 }
 
 /* mpidbg_registry_at_init fills what MPI_Init makes known. */

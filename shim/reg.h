@@ -185,6 +185,26 @@ struct mpidbg_finding {
     char     message[600];
 };
 
+/*
+ * A call site that is not a code address: a call a Python script made
+ * (through mpi4py, CPython 3.11), found in the interpreter's frame. Any
+ * site field (records, findings) with MPIDBG_PYSITE_TAG set is one: its
+ * low 32 bits are the index of its record in the pysites table. A code
+ * address never has bit 63 set in user space.
+ */
+#define MPIDBG_PYSITE_TAG      (1ull << 63)
+#define MPIDBG_IS_PYSITE(s)    (((s) & MPIDBG_PYSITE_TAG) != 0)
+#define MPIDBG_PYSITE_INDEX(s) ((uint32_t)(s))
+
+struct mpidbg_pysite {
+    uint64_t file;     /* address of the script's absolute path, UTF-8, NUL-terminated */
+    uint64_t function; /* address of the code object's qualified name ("main", "Solver.step", "<module>") */
+    uint64_t native;   /* return address of the native call into MPI (in mpi4py's extension module), 0 if none */
+    uint64_t code;     /* the code object, as an identity only */
+    int32_t  line;     /* the line of the call in file, 0 unknown */
+    uint32_t offset;   /* the call's instruction, in code units from the start of the code */
+};
+
 struct mpidbg_registry {
     char     magic[8];       /* MPIDBG_REGISTRY_MAGIC */
     uint32_t version;        /* MPIDBG_REGISTRY_VERSION */
@@ -201,6 +221,8 @@ struct mpidbg_registry {
     uint32_t pad;
     uint64_t findings;       /* address of struct mpidbg_finding[findings_cap] */
     struct mpidbg_table predefined, types, requests, comms, groups, ops, wins;
+    /* appended: a reader finds it when header_size covers it */
+    struct mpidbg_table pysites; /* struct mpidbg_pysite, indexed by MPIDBG_PYSITE_INDEX */
 };
 
 enum mpidbg_flags {

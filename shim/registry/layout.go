@@ -9,7 +9,8 @@ const (
 	Version       = 1
 	numChunks     = 32
 	nameMax       = 64
-	headerSize    = 1976
+	headerSizeV1  = 1976 // the header before the pysites table was appended
+	headerSize    = headerSizeV1 + tableSize
 	tableSize     = 16 + 8*numChunks
 	predefSize    = 16
 	typeRecSize   = 184
@@ -19,6 +20,7 @@ const (
 	opRecSize     = 40
 	winRecSize    = 56
 	findingSize   = 944
+	pysiteSize    = 40
 	maxRecords    = 1 << 24 // more records than any real program makes
 	maxArray      = 1 << 22 // longest constructor argument array or rank list
 	maxFirstChunk = 1 << 20
@@ -37,6 +39,7 @@ var Offsets = map[string]int64{
 	"mpidbg_registry.types": 72 + tableSize, "mpidbg_registry.requests": 72 + 2*tableSize,
 	"mpidbg_registry.comms": 72 + 3*tableSize, "mpidbg_registry.groups": 72 + 4*tableSize,
 	"mpidbg_registry.ops": 72 + 5*tableSize, "mpidbg_registry.wins": 72 + 6*tableSize,
+	"mpidbg_registry.pysites": headerSizeV1,
 
 	"mpidbg_table": tableSize, "mpidbg_table.rec_size": 0, "mpidbg_table.count": 4,
 	"mpidbg_table.first_chunk": 8, "mpidbg_table.chunks": 16,
@@ -68,6 +71,9 @@ var Offsets = map[string]int64{
 	"mpidbg_win": winRecSize, "mpidbg_win.handle": 0, "mpidbg_win.site": 8, "mpidbg_win.base": 16,
 	"mpidbg_win.size": 24, "mpidbg_win.comm": 32, "mpidbg_win.disp_unit": 40, "mpidbg_win.state": 44,
 	"mpidbg_win.serial": 48,
+
+	"mpidbg_pysite": pysiteSize, "mpidbg_pysite.file": 0, "mpidbg_pysite.function": 8, "mpidbg_pysite.native": 16,
+	"mpidbg_pysite.code": 24, "mpidbg_pysite.line": 32, "mpidbg_pysite.offset": 36,
 
 	"mpidbg_finding": findingSize, "mpidbg_finding.seq": 0, "mpidbg_finding.site": 8,
 	"mpidbg_finding.related_site": 16, "mpidbg_finding.rank": 24, "mpidbg_finding.severity": 28,

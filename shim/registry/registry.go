@@ -39,6 +39,7 @@ type Header struct {
 	FindingsCap   uint32
 	FindingsAddr  uint64
 	tables        [7]table
+	pysites       table // Python call sites (pysite.go); empty in a header without it
 }
 
 type table struct {
@@ -53,7 +54,7 @@ var tableRecSizes = [7]uint32{predefSize, typeRecSize, reqRecSize, commRecSize, 
 
 // ReadHeader decodes and checks the registry header at addr.
 func ReadHeader(r Reader, addr uint64) (Header, error) {
-	x, err := read(r, addr, headerSize, "mpidbg_registry")
+	x, err := read(r, addr, headerSizeV1, "mpidbg_registry")
 	if err != nil {
 		return Header{}, err
 	}
@@ -68,32 +69,47 @@ func ReadHeader(r Reader, addr uint64) (Header, error) {
 	switch {
 	case h.Version != Version:
 		return Header{}, x.fail(8, "version", "version %d: this mpidbg reads version %d", h.Version, Version)
-	case x.u32(12) < headerSize:
-		return Header{}, x.fail(12, "header_size", "%d is smaller than %d", x.u32(12), headerSize)
+	case x.u32(12) < headerSizeV1:
+		return Header{}, x.fail(12, "header_size", "%d is smaller than %d", x.u32(12), headerSizeV1)
 	case h.HandleSize != 4 && h.HandleSize != 8:
 		return Header{}, x.fail(28, "handle_size", "%d is not 4 or 8", h.HandleSize)
 	case h.FindingsCap > maxFindings:
 		return Header{}, x.fail(56, "findings_cap", "%d is above %d", h.FindingsCap, maxFindings)
 	}
 	for i := range h.tables {
-		off := 72 + i*tableSize
-		t := &h.tables[i]
-		t.addr, t.name = addr+uint64(off), "mpidbg_registry."+tableNames[i]
-		t.recSize, t.count, t.firstChunk = x.u32(off), x.u32(off+4), x.u32(off+8)
-		for c := range t.chunks {
-			t.chunks[c] = x.u64(off + 16 + 8*c)
+		if err := readTable(x, 72+i*tableSize, tableNames[i], tableRecSizes[i], &h.tables[i]); err != nil {
+			return Header{}, err
 		}
-		switch {
-		case t.count == 0:
-		case t.recSize < tableRecSizes[i] || t.recSize > maxRecSize:
-			return Header{}, x.fail(off, tableNames[i]+".rec_size", "%d is not between %d and %d", t.recSize, tableRecSizes[i], maxRecSize)
-		case t.count > maxRecords:
-			return Header{}, x.fail(off+4, tableNames[i]+".count", "%d is above %d", t.count, maxRecords)
-		case t.firstChunk == 0 || t.firstChunk > maxFirstChunk:
-			return Header{}, x.fail(off+8, tableNames[i]+".first_chunk", "%d is not between 1 and %d", t.firstChunk, maxFirstChunk)
+	}
+	if x.u32(12) >= headerSize {
+		p, err := read(r, addr+headerSizeV1, tableSize, "mpidbg_registry")
+		if err != nil {
+			return Header{}, err
+		}
+		if err := readTable(p, 0, "pysites", pysiteSize, &h.pysites); err != nil {
+			return Header{}, err
 		}
 	}
 	return h, nil
+}
+
+// readTable decodes and checks the table at offset off of the header x.
+func readTable(x rec, off int, name string, recSize uint32, t *table) error {
+	t.addr, t.name = x.addr+uint64(off), "mpidbg_registry."+name
+	t.recSize, t.count, t.firstChunk = x.u32(off), x.u32(off+4), x.u32(off+8)
+	for c := range t.chunks {
+		t.chunks[c] = x.u64(off + 16 + 8*c)
+	}
+	switch {
+	case t.count == 0:
+	case t.recSize < recSize || t.recSize > maxRecSize:
+		return x.fail(off, name+".rec_size", "%d is not between %d and %d", t.recSize, recSize, maxRecSize)
+	case t.count > maxRecords:
+		return x.fail(off+4, name+".count", "%d is above %d", t.count, maxRecords)
+	case t.firstChunk == 0 || t.firstChunk > maxFirstChunk:
+		return x.fail(off+8, name+".first_chunk", "%d is not between 1 and %d", t.firstChunk, maxFirstChunk)
+	}
+	return nil
 }
 
 // recordAddr returns the address of record i of table t.

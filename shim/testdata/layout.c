@@ -127,5 +127,13 @@ int main(void)
     F(mpidbg_registry, groups);
     F(mpidbg_registry, ops);
     F(mpidbg_registry, wins);
+    F(mpidbg_registry, pysites);
+    S(mpidbg_pysite);
+    F(mpidbg_pysite, file);
+    F(mpidbg_pysite, function);
+    F(mpidbg_pysite, native);
+    F(mpidbg_pysite, code);
+    F(mpidbg_pysite, line);
+    F(mpidbg_pysite, offset);
     return 0;
 }

@@ -270,6 +270,14 @@ func exampleImage() (m *image, buf uint64) {
 		m.set(a, "mpidbg_win.state", uint32(registry.Live|registry.Freed))
 	})
 
+	// a Python script's call site, which finding 2 names (registry.PySite)
+	m.table("pysites", "mpidbg_pysite", 1, func(i int, a uint64) {
+		m.set(a, "mpidbg_pysite.file", m.array([]byte("/home/u/solver.py\x00")))
+		m.set(a, "mpidbg_pysite.function", m.array([]byte("Solver.step\x00")))
+		m.set(a, "mpidbg_pysite.native", uint64(0x7f0000400123))
+		m.set(a, "mpidbg_pysite.line", int32(42))
+	})
+
 	fs := int(off("mpidbg_finding"))
 	ring := m.alloc(2 * fs)
 	m.set(h, "mpidbg_registry.findings_total", uint64(3))
@@ -279,6 +287,9 @@ func exampleImage() (m *image, buf uint64) {
 		f := ring + ((n-1)%2)*uint64(fs)
 		m.set(f, "mpidbg_finding.seq", n)
 		m.set(f, "mpidbg_finding.site", 0x401a00+n)
+		if n == 2 {
+			m.set(f, "mpidbg_finding.site", registry.PySiteTag)
+		}
 		m.set(f, "mpidbg_finding.rank", int32(1))
 		m.set(f, "mpidbg_finding.severity", uint32(n-2))
 		m.set(f, "mpidbg_finding.id", "type-not-committed")

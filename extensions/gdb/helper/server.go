@@ -28,6 +28,7 @@ type Server struct {
 	writeErr error // the first failed write: the session is over
 
 	sites map[uint64]string // the current request's call sites as gdb names them (where.go)
+	pyReg pyRegistry        // the current request's registry, which names Python call sites (where.go)
 }
 
 // New returns a server reading requests (and read answers) from in and

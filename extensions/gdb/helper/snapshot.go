@@ -21,6 +21,7 @@ func (s *Server) snapshot(a args) (*registry.Snapshot, *memory, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	s.pyReg = pyRegistry{mem: mem, header: &snap.Header}
 	return snap, mem, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // Call sites in the registry are return addresses in the inferior. Only
@@ -34,6 +36,10 @@ func (s *Server) nameSites(sites ...uint64) {
 	for _, v := range sites {
 		if _, done := s.sites[v]; v != 0 && !done {
 			s.sites[v] = "" // asked once, named or not
+			if registry.IsPySite(v) {
+				s.sites[v] = s.pyReg.where(v) // the registry names it, not gdb
+				continue
+			}
 			addrs = append(addrs, v)
 		}
 	}
@@ -62,6 +68,26 @@ func (s *Server) nameSites(sites ...uint64) {
 	for i, a := range addrs {
 		s.sites[a] = ans.Where[i]
 	}
+}
+
+// pyRegistry names Python call sites (registry.PySite) from the registry
+// a request read.
+type pyRegistry struct {
+	mem    registry.Reader
+	header *registry.Header
+}
+
+// where is a Python site as "file:line in function", as the report
+// names it, or "" when the registry cannot say.
+func (p pyRegistry) where(site uint64) string {
+	if p.header == nil {
+		return ""
+	}
+	ps, err := p.header.PySite(p.mem, site)
+	if err != nil {
+		return ""
+	}
+	return ps.Where()
 }
 
 // siteText is a call site for the text: gdb's name for it, else its
