@@ -62,9 +62,16 @@ func (l Location) String() string {
 // pc minus the module's load bias (its ELF address, which DWARF uses: the
 // same as the offset from the load base for a position-independent
 // module), which is what internal/symbolize needs to find file:line.
+//
+// A call a Python script made (through mpi4py) has its place in the
+// script in Script, read by the rank from the interpreter's frame: the
+// script's location, already resolved. Module and Offset are then the
+// native code that called MPI (mpi4py's extension module), or empty for
+// another rank's call.
 type Site struct {
-	Module string `json:"module,omitempty"`
-	Offset uint64 `json:"offset,omitempty"`
+	Module string   `json:"module,omitempty"`
+	Offset uint64   `json:"offset,omitempty"`
+	Script Location `json:"script,omitzero"`
 }
 
 // Related is a second place that explains a finding: where the datatype

@@ -422,11 +422,14 @@ func (v *sarifValidator) location(p string, x any) {
 		"id": v.integer(-1),
 		"physicalLocation": func(p string, x any) {
 			// The schema's anyOf: address or artifactLocation; mpidbg gives the
-			// artifact.
+			// artifact, and an address in it for a site without a line.
 			v.object("physicalLocation", p, x, map[string]func(string, any){
 				"artifactLocation": v.artifactLocation,
 				"region": func(p string, x any) {
 					v.object("region", p, x, map[string]func(string, any){"startLine": v.integer(1), "properties": v.bag}, "startLine")
+				},
+				"address": func(p string, x any) {
+					v.object("address", p, x, map[string]func(string, any){"absoluteAddress": v.integer(-1), "kind": v.str, "properties": v.bag})
 				},
 				"properties": v.bag,
 			}, "artifactLocation")

@@ -73,6 +73,13 @@ type (
 	sarifPhysical struct {
 		ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
 		Region           *sarifRegion     `json:"region,omitempty"`
+		Address          *sarifAddress    `json:"address,omitempty"`
+	}
+	// sarifAddress is a code address in a module with no source line
+	// for it: the offset in the module's own addresses.
+	sarifAddress struct {
+		AbsoluteAddress uint64 `json:"absoluteAddress"`
+		Kind            string `json:"kind"`
 	}
 	sarifArtifactLoc struct {
 		URI       string `json:"uri"`
@@ -125,6 +132,14 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 		}
 		return p
 	}
+	// at is loc, or for a site no source line names, its module and
+	// offset (a Python call's native frame, a library without -g)
+	at := func(l checks.Location, s checks.Site) *sarifPhysical {
+		if p := loc(l); p != nil || s.Module == "" {
+			return p
+		}
+		return &sarifPhysical{ArtifactLocation: artifact(s.Module, dir), Address: &sarifAddress{AbsoluteAddress: s.Offset, Kind: "instruction"}}
+	}
 	logical := func(l checks.Location) []sarifLogicalLocation {
 		if l.Function == "" {
 			return nil
@@ -165,7 +180,7 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 		for _, rel := range f.Related {
 			id := len(res.RelatedLocations)
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{
-				ID: &id, PhysicalLocation: loc(rel.Location), LogicalLocations: logical(rel.Location),
+				ID: &id, PhysicalLocation: at(rel.Location, rel.Site), LogicalLocations: logical(rel.Location),
 				Message: &sarifText{rel.Message},
 			})
 		}

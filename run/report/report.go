@@ -69,6 +69,9 @@ func Build(c *Collector, job Job, res Resolver) *Report {
 
 	bad := map[string]bool{} // notes about modules already given
 	resolve := func(loc checks.Location, site checks.Site) checks.Location {
+		if loc == (checks.Location{}) && site.Script != (checks.Location{}) {
+			return site.Script // a Python script's call, resolved by the rank
+		}
 		if res == nil || loc != (checks.Location{}) || site.Module == "" {
 			return loc
 		}
