@@ -167,6 +167,10 @@ func validGroup(g []int, size int) []int {
 // MPI and the shim), up to the first frame in the C library (what called
 // main, or started the thread).
 func stackOf(frames []uint64, callSite uint64, site func(uint64) checks.Site) []checks.Site {
+	if callSite&pyTag != 0 {
+		// a Python script's call: its native frames are the interpreter's
+		return []checks.Site{site(callSite)}
+	}
 	for i, pc := range frames {
 		if pc == callSite {
 			frames = frames[i:]

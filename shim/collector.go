@@ -161,6 +161,12 @@ func stderrLine(f checks.Finding) string {
 
 func placeOf(s checks.Site) string {
 	raw := fmt.Sprintf("(%s+%#x)", s.Module, s.Offset)
+	if s.Script != (checks.Location{}) {
+		if s.Module == "" {
+			return "at " + s.Script.String()
+		}
+		return "at " + s.Script.String() + " " + raw // a Python script's call and the native caller
+	}
 	if s.Module == "" {
 		return raw
 	}

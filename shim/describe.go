@@ -46,6 +46,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		}
 		f.Related = append(f.Related, checks.Related{Message: d.TypeMade, Site: site(d.TypeSite)})
 	}
+	nativeFrame(&f)
 	return f, rel
 }
 

@@ -189,6 +189,9 @@ func site(pc uint64) checks.Site {
 	if pc == 0 {
 		return checks.Site{}
 	}
+	if pc&pyTag != 0 {
+		return pythonSite(pc) // a Python script's call (python.go)
+	}
 	var buf [4096]C.char
 	var off C.uint64_t
 	if C.mpidbg_site_info(C.uint64_t(pc), &buf[0], C.int(len(buf)), &off) != 0 {

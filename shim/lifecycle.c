@@ -70,6 +70,7 @@ static void start(void)
         mpidbg_tc_start();
     mpidbg_blocked_thread(); /* the thread that initialised MPI has its record from now on */
     find_mpi_text();
+    mpidbg_python_init(); /* mpi4py initialises MPI as it is imported: its module is loaded by now */
     int *ub = NULL, flag = 0;
     if (PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && ub)
         mpidbg_tag_ub = *ub;

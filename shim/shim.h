@@ -369,6 +369,9 @@ MPIDBG_HIDDEN int mpidbg_seg_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b,
 MPIDBG_HIDDEN void mpidbg_side_free(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN void mpidbg_sides_ready(struct mpidbg_cx *cx);
 
+/* ---- Python programs (python.c) ---- */
+#include "python.h"
+
 /* ---- Fortran programs (fortran.c) ---- */
 #define MPIDBG_NBIND 8
 struct mpidbg_text {
@@ -397,6 +400,8 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     if (__builtin_expect(mpidbg_nbind != 0, 0))
         ra = mpidbg_binding_caller(ra);
     cx->site = (uint64_t)(uintptr_t)ra;
+    if (__builtin_expect(mpidbg_npy != 0, 0))
+        cx->site = mpidbg_python_site((uintptr_t)ra); /* a Python script's line (python.c) */
     cx->co = NULL;
     cx->wo = NULL;
     cx->comm = 0;

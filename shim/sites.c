@@ -4,7 +4,8 @@
  * races in xr_p2p.c, one-sided conflicts in rma_epoch.c and
  * rma_target.c). An address means nothing in another process; a module
  * (hash of its file name) and an offset do, when the ranks run the same
- * binaries. The launcher turns them back into file:line (xr.go).
+ * binaries. The launcher turns them back into file:line (xr.go). A
+ * Python site is coded as its file name, function and line (python.c).
  */
 #include <string.h>
 
@@ -21,7 +22,7 @@ static struct {
     uint32_t mod;
 } sites[NSITE];
 
-static uint32_t fnv(const char *s)
+uint32_t mpidbg_fnv(const char *s)
 {
     uint32_t h = 2166136261u;
     for (; *s; s++)
@@ -40,9 +41,11 @@ void mpidbg_site_code(uint64_t pc, uint64_t *off, uint32_t *mod)
     *off = pc;
     *mod = 0;
     char path[4096];
-    if (pc && mpidbg_site_info(pc, path, sizeof path, off) == 0) {
+    if (MPIDBG_IS_PYSITE(pc))
+        mpidbg_python_site_code(pc, off, mod); /* the script's file, function and line */
+    else if (pc && mpidbg_site_info(pc, path, sizeof path, off) == 0) {
         const char *base = strrchr(path, '/');
-        *mod = fnv(base ? base + 1 : path);
+        *mod = mpidbg_fnv(base ? base + 1 : path);
     }
     sites[i].pc = 0;
     sites[i].off = *off;

@@ -147,6 +147,8 @@ struct tr_event {
     int64_t slo, shi;
     int32_t write, moved, nblk, mode;
     struct mpidbg_tr_what w;
+    uint64_t pycode;   /* a Python program's frame at the access (python.c), 0 none */
+    uint32_t pyoff;
 };
 
 #define TR_OPENS 512

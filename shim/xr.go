@@ -192,6 +192,9 @@ func remoteSite(mod uint32, off uint64) checks.Site {
 	if mod == 0 {
 		return checks.Site{}
 	}
+	if off&pyTag != 0 {
+		return pythonRemote(mod, off) // a Python script's call (python.go)
+	}
 	for _, path := range loadedModules() {
 		h := fnv.New32a()
 		h.Write([]byte(filepath.Base(path)))

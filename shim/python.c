@@ -1,0 +1,542 @@
+/*
+ * Python programs. mpi4py's extension module (MPI.cpython-311-*.so)
+ * calls MPI for the script, so a wrapper's return address lies in that
+ * module, which names no line of the program. For such a call the shim
+ * reads the calling thread's current Python frame instead and names the
+ * script's file, line and function; the module's address is kept as the
+ * call's native frame.
+ *
+ * The frame is read without the GIL: mpi4py releases it around blocking
+ * calls, and the shim must never wait for it. What is read is safe
+ * without it. The thread's own state (PyGILState_GetThisThreadState, a
+ * thread-local) and its frames change only when the thread runs Python
+ * code, and the thread is inside this MPI call. A frame holds its code
+ * object; a code object's file name, name, line table and constants are
+ * immutable objects it holds. The line is decoded here from the line
+ * table (CPython's Objects/locations.md) rather than with
+ * PyCode_Addr2Line, which reads a lazily built array another thread
+ * could be filling.
+ *
+ * Only CPython 3.11 is read (Py_Version; layouts in python_layout.h):
+ * another version's calls keep their native sites. Nothing links
+ * libpython: its functions are found with dlsym, so the shim still loads
+ * into any process.
+ *
+ * A site is interned once per (code object, instruction, native return
+ * address): the record goes into the registry's pysites table, where a
+ * debugger reads it, and the call's site is MPIDBG_PYSITE_TAG with the
+ * record's index (reg.h). A hit costs a hash probe; so a Python call pays
+ * the thread-state look-up, a few loads and the probe, and a C program
+ * pays the one test of mpidbg_npy in mpidbg_enter.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "python_layout.h"
+#include "pyline.h"
+
+int mpidbg_npy;
+struct mpidbg_pytext_range mpidbg_pytext[MPIDBG_NPYTEXT];
+
+static void *(*tstate_get)(void);   /* PyGILState_GetThisThreadState */
+static int (*py_initialized)(void); /* Py_IsInitialized: 0 once finalisation began */
+static uintptr_t code_type, unicode_type, tuple_type, bytes_type;
+static char mpi4py_dir[PATH_MAX];   /* ".../mpi4py/": its own Python code is not the program's */
+
+#define LD(a) (*(const uintptr_t *)(uintptr_t)(a))
+#define MAX_FRAMES 64
+
+/* ---- finding CPython and mpi4py ---- */
+
+/* is_mpi4py says whether path is one of mpi4py's extension modules
+ * (MPI.cpython-311-x86_64-linux-gnu.so, MPI.abi3.so): the code that calls
+ * MPI for a script. Other extension modules that call MPI (a C++ module
+ * of the program's own) have lines of their own to name. */
+static int is_mpi4py(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    if (!base || base - path < 7 || strncmp(base - 7, "/mpi4py", 7) != 0)
+        return 0;
+    base++;
+    return strstr(base, ".cpython-311") != NULL || strstr(base, ".abi3.so") != NULL;
+}
+
+static int ext_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    if (!info->dlpi_name || !is_mpi4py(info->dlpi_name) || mpidbg_npy >= MPIDBG_NPYTEXT)
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        mpidbg_pytext[mpidbg_npy].lo = lo;
+        mpidbg_pytext[mpidbg_npy].hi = lo + ph->p_memsz;
+        mpidbg_npy++;
+        break;
+    }
+    size_t dir = (size_t)(strrchr(info->dlpi_name, '/') - info->dlpi_name) + 1; /* ".../mpi4py/" */
+    if (!mpi4py_dir[0] && dir < sizeof mpi4py_dir) {
+        memcpy(mpi4py_dir, info->dlpi_name, dir);
+        mpi4py_dir[dir] = 0;
+    }
+    return 0;
+}
+
+void mpidbg_python_init(void)
+{
+    const unsigned long *version = dlsym(RTLD_DEFAULT, "Py_Version");
+    if (!version || (*version >> 16) != MPIDBG_PY_VERSION_MINOR)
+        return;
+    tstate_get = (void *(*)(void))dlsym(RTLD_DEFAULT, "PyGILState_GetThisThreadState");
+    py_initialized = (int (*)(void))dlsym(RTLD_DEFAULT, "Py_IsInitialized");
+    code_type = (uintptr_t)dlsym(RTLD_DEFAULT, "PyCode_Type");
+    unicode_type = (uintptr_t)dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+    tuple_type = (uintptr_t)dlsym(RTLD_DEFAULT, "PyTuple_Type");
+    bytes_type = (uintptr_t)dlsym(RTLD_DEFAULT, "PyBytes_Type");
+    if (!tstate_get || !py_initialized || !code_type || !unicode_type || !tuple_type || !bytes_type)
+        return;
+    mpidbg_npy = 0;
+    dl_iterate_phdr(ext_cb, NULL);
+}
+
+/* ---- reading objects ---- */
+
+static inline uintptr_t type_of(uintptr_t o)
+{
+    return LD(o + MPIDBG_PY_OB_TYPE);
+}
+
+/* frame_at is the code object and instruction a frame is at, 0 for a
+ * frame that has not started (CPython's _PyFrame_IsIncomplete). */
+static inline int frame_at(uintptr_t fr, uintptr_t *code, uint32_t *off)
+{
+    uintptr_t co = LD(fr + MPIDBG_PY_FR_CODE);
+    if (!co)
+        return 0;
+    uintptr_t first = co + MPIDBG_PY_CO_CODE, prev = LD(fr + MPIDBG_PY_FR_PREV_INSTR);
+    int traceable = *(const int *)(co + MPIDBG_PY_CO_FIRSTTRACEABLE);
+    if (prev < first || (*(const char *)(fr + MPIDBG_PY_FR_OWNER) != MPIDBG_PY_FRAME_OWNED_BY_GENERATOR &&
+                         prev < first + 2 * (uintptr_t)traceable))
+        return 0;
+    uint64_t unit = (prev - first) / 2;
+    if (unit >= (uint64_t)*(const int64_t *)(co + MPIDBG_PY_OB_SIZE) || unit > UINT32_MAX)
+        return 0;
+    *code = co;
+    *off = (uint32_t)unit;
+    return 1;
+}
+
+/* current_frame is the calling thread's innermost Python frame, 0 when it
+ * runs no Python code or the interpreter is being finalised (mpi4py
+ * finalises MPI from Py_AtExit, after the thread states are gone). */
+static inline uintptr_t current_frame(void)
+{
+    if (!py_initialized())
+        return 0;
+    uintptr_t ts = (uintptr_t)tstate_get();
+    if (!ts)
+        return 0;
+    uintptr_t cf = LD(ts + MPIDBG_PY_TS_CFRAME);
+    return cf ? LD(cf + MPIDBG_PY_CF_CURRENT_FRAME) : 0;
+}
+
+/* utf8 copies a str object as UTF-8 into out (n > 0 bytes), truncated;
+ * 0 when o is no compact, ready str. */
+static int utf8(uintptr_t o, char *out, size_t n)
+{
+    out[0] = 0;
+    if (!o || type_of(o) != unicode_type)
+        return 0;
+    int64_t len = *(const int64_t *)(o + MPIDBG_PY_STR_LENGTH);
+    uint32_t st = *(const uint32_t *)(o + MPIDBG_PY_STR_STATE);
+    unsigned kind = (st >> 2) & 7, compact = (st >> 5) & 1, ascii = (st >> 6) & 1, ready = (st >> 7) & 1;
+    if (!compact || !ready || len < 0)
+        return 0;
+    size_t k = 0;
+    if (ascii) {
+        k = (size_t)len < n - 1 ? (size_t)len : n - 1;
+        memcpy(out, (const char *)(o + MPIDBG_PY_STR_ASCII_DATA), k);
+    } else if (LD(o + MPIDBG_PY_STR_UTF8)) {
+        int64_t ul = *(const int64_t *)(o + MPIDBG_PY_STR_UTF8_LENGTH);
+        k = ul >= 0 && (size_t)ul < n - 1 ? (size_t)ul : n - 1;
+        memcpy(out, (const char *)LD(o + MPIDBG_PY_STR_UTF8), k);
+    } else {
+        const uint8_t *d = (const uint8_t *)(o + MPIDBG_PY_STR_COMPACT_DATA);
+        for (int64_t i = 0; i < len; i++) {
+            uint32_t c = kind == 1 ? d[i] : kind == 2 ? ((const uint16_t *)d)[i] : ((const uint32_t *)d)[i];
+            char b[4];
+            size_t m;
+            if (c < 0x80)
+                b[0] = (char)c, m = 1;
+            else if (c < 0x800)
+                b[0] = (char)(0xC0 | c >> 6), b[1] = (char)(0x80 | (c & 63)), m = 2;
+            else if (c < 0x10000)
+                b[0] = (char)(0xE0 | c >> 12), b[1] = (char)(0x80 | ((c >> 6) & 63)), b[2] = (char)(0x80 | (c & 63)), m = 3;
+            else
+                b[0] = (char)(0xF0 | c >> 18), b[1] = (char)(0x80 | ((c >> 12) & 63)),
+                b[2] = (char)(0x80 | ((c >> 6) & 63)), b[3] = (char)(0x80 | (c & 63)), m = 4;
+            if (k + m > n - 1)
+                break;
+            memcpy(out + k, b, m);
+            k += m;
+        }
+    }
+    out[k] = 0;
+    return 1;
+}
+
+/* code_table gives a code object's line table, 0 when it is none. */
+static int code_table(uintptr_t co, const uint8_t **t, size_t *n, int *first)
+{
+    uintptr_t lt = LD(co + MPIDBG_PY_CO_LINETABLE);
+    if (!lt || type_of(lt) != bytes_type)
+        return 0;
+    int64_t len = *(const int64_t *)(lt + MPIDBG_PY_OB_SIZE);
+    if (len < 0)
+        return 0;
+    *t = (const uint8_t *)(lt + MPIDBG_PY_BYTES_DATA);
+    *n = (size_t)len;
+    *first = *(const int *)(co + MPIDBG_PY_CO_FIRSTLINENO);
+    return 1;
+}
+
+/* ---- the interned sites ---- */
+
+struct pykey {
+    uintptr_t code, ra;
+    uint32_t off;
+    int32_t skip;       /* the frame is not the program's: its caller names the call */
+    uintptr_t linetable; /* the code object's, when interned: a new code object at a freed one's address has another */
+    uint64_t site;
+};
+
+struct pymap {
+    uint64_t mask, used;
+    struct pykey *s[];
+};
+
+static struct pymap *pymap; /* read without the lock; replaced, never freed, when it grows */
+static pthread_mutex_t pymu = PTHREAD_MUTEX_INITIALIZER;
+
+static inline uint64_t key_hash(uintptr_t code, uint32_t off, uintptr_t ra)
+{
+    uint64_t h = ((uint64_t)code >> 4) * 0x9E3779B97F4A7C15ull;
+    h ^= ((uint64_t)off + 1) * 0xC2B2AE3D27D4EB4Full;
+    h ^= (uint64_t)ra * 0x165667B19E3779F9ull;
+    return h ^ (h >> 29);
+}
+
+static inline struct pykey **probe(struct pymap *m, uintptr_t code, uint32_t off, uintptr_t ra)
+{
+    for (uint64_t i = key_hash(code, off, ra) & m->mask;; i = (i + 1) & m->mask) {
+        struct pykey *k = __atomic_load_n(&m->s[i], __ATOMIC_ACQUIRE);
+        if (!k || (k->code == code && k->off == off && k->ra == ra))
+            return &m->s[i];
+    }
+}
+
+static inline struct pykey *lookup(uintptr_t code, uint32_t off, uintptr_t ra)
+{
+    struct pymap *m = __atomic_load_n(&pymap, __ATOMIC_ACQUIRE);
+    if (!m)
+        return NULL;
+    struct pykey *k = __atomic_load_n(probe(m, code, off, ra), __ATOMIC_ACQUIRE);
+    return k && k->linetable == LD(code + MPIDBG_PY_CO_LINETABLE) ? k : NULL;
+}
+
+/* insert puts k in the map, in place of a stale key of the same code
+ * address, instruction and return address; under pymu. */
+static void insert(struct pykey *k)
+{
+    struct pymap *m = pymap;
+    if (!m || (m->used + 1) * 2 > m->mask + 1) {
+        uint64_t cap = m ? (m->mask + 1) * 2 : 256;
+        struct pymap *b = calloc(1, sizeof *b + cap * sizeof b->s[0]);
+        if (!b)
+            return;
+        b->mask = cap - 1;
+        if (m)
+            for (uint64_t i = 0; i <= m->mask; i++)
+                if (m->s[i]) {
+                    *probe(b, m->s[i]->code, m->s[i]->off, m->s[i]->ra) = m->s[i];
+                    b->used++;
+                }
+        __atomic_store_n(&pymap, b, __ATOMIC_RELEASE);
+        m = b;
+    }
+    struct pykey **slot = probe(m, k->code, k->off, k->ra);
+    if (!*slot)
+        m->used++;
+    __atomic_store_n(slot, k, __ATOMIC_RELEASE);
+}
+
+static struct mpidbg_pysite *record_at(uint32_t i)
+{
+    struct mpidbg_table *t = &mpidbg_registry.pysites;
+    if (i >= __atomic_load_n(&t->count, __ATOMIC_ACQUIRE))
+        return NULL;
+    uint64_t base = 0;
+    int c = 0;
+    while ((uint64_t)i >= base + ((uint64_t)t->first_chunk << c)) {
+        base += (uint64_t)t->first_chunk << c;
+        c++;
+    }
+    return (struct mpidbg_pysite *)(uintptr_t)__atomic_load_n(&t->chunks[c], __ATOMIC_ACQUIRE) + (i - base);
+}
+
+static int skipped(const char *file)
+{
+    return strncmp(file, "<frozen ", 8) == 0 ||
+           (mpi4py_dir[0] && strncmp(file, mpi4py_dir, strlen(mpi4py_dir)) == 0);
+}
+
+/* absolute makes a relative script path absolute: the launcher shows
+ * paths relative to its own directory, which need not be the rank's. */
+static void absolute(char *file, size_t n)
+{
+    if (file[0] == '/' || file[0] == '<' || !file[0])
+        return;
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd) || strlen(cwd) + 1 + strlen(file) >= n)
+        return;
+    memmove(file + strlen(cwd) + 1, file, strlen(file) + 1);
+    memcpy(file, cwd, strlen(cwd));
+    file[strlen(cwd)] = '/';
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* intern makes the key of (code, off, ra); under pymu. */
+static struct pykey *intern_locked(uintptr_t code, uint32_t off, uintptr_t ra)
+{
+    struct pykey *k = lookup(code, off, ra);
+    if (k)
+        return k;
+    if (type_of(code) != code_type)
+        return NULL;
+    char file[PATH_MAX], func[256];
+    if (!utf8(LD(code + MPIDBG_PY_CO_FILENAME), file, sizeof file))
+        return NULL;
+    utf8(LD(code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
+    k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->code = code;
+    k->off = off;
+    k->ra = ra;
+    k->linetable = LD(code + MPIDBG_PY_CO_LINETABLE);
+    k->skip = skipped(file);
+    if (!k->skip) {
+        const uint8_t *t;
+        size_t n;
+        int first, line = -1;
+        if (code_table(code, &t, &n, &first))
+            line = mpidbg_py_line(t, n, first, off);
+        absolute(file, sizeof file);
+        char *f = strdup(file), *fn = strdup(func);
+        if (!f || !fn) {
+            free(f);
+            free(fn);
+            free(k);
+            return NULL;
+        }
+        uint32_t serial = 0;
+        mpidbg_wlock();
+        struct mpidbg_pysite *r = mpidbg_table_add(&mpidbg_registry.pysites, &serial);
+        if (r) {
+            r->file = (uint64_t)(uintptr_t)f;
+            r->function = (uint64_t)(uintptr_t)fn;
+            r->native = ra;
+            r->code = code;
+            r->line = line > 0 ? line : 0;
+            r->offset = off;
+            mpidbg_table_publish(&mpidbg_registry.pysites);
+        }
+        mpidbg_wunlock();
+        if (!r) {
+            free(f);
+            free(fn);
+            free(k);
+            return NULL;
+        }
+        k->site = MPIDBG_PYSITE_TAG | (serial - 1);
+    }
+    insert(k);
+    return k;
+}
+
+static struct pykey *intern(uintptr_t code, uint32_t off, uintptr_t ra)
+{
+    pthread_mutex_lock(&pymu);
+    struct pykey *k = intern_locked(code, off, ra);
+    pthread_mutex_unlock(&pymu);
+    return k;
+}
+
+uint64_t mpidbg_python_site(uintptr_t ra)
+{
+    int i = 0;
+    while (i < mpidbg_npy && ra - mpidbg_pytext[i].lo >= mpidbg_pytext[i].hi - mpidbg_pytext[i].lo)
+        i++;
+    if (i == mpidbg_npy)
+        return ra;
+    uintptr_t fr = current_frame();
+    for (int depth = 0; fr && depth < MAX_FRAMES; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
+        uintptr_t code;
+        uint32_t off;
+        if (!frame_at(fr, &code, &off))
+            continue;
+        struct pykey *k = lookup(code, off, ra);
+        if (MPIDBG_UNLIKELY(!k) && !(k = intern(code, off, ra)))
+            return ra;
+        if (!k->skip)
+            return k->site;
+    }
+    return ra; /* no frame of the program's own (mpi4py's threads, or no Python code at all) */
+}
+
+int mpidbg_python_frame(uint64_t *code, uint32_t *offset)
+{
+    if (!mpidbg_npy)
+        return 0;
+    uintptr_t fr = current_frame();
+    for (int depth = 0; fr && depth < MAX_FRAMES; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
+        uintptr_t co;
+        uint32_t off;
+        if (frame_at(fr, &co, &off)) {
+            *code = co;
+            *offset = off;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native)
+{
+    if (!mpidbg_npy || !code)
+        return native;
+    struct pykey *k = lookup(code, offset, native);
+    if (!k)
+        k = intern(code, offset, native);
+    return k && !k->skip ? k->site : native;
+}
+
+void mpidbg_python_site_code(uint64_t site, uint64_t *off, uint32_t *mod)
+{
+    *off = 0;
+    *mod = 0;
+    struct mpidbg_pysite *r = record_at(MPIDBG_PYSITE_INDEX(site));
+    if (!r)
+        return;
+    *mod = mpidbg_fnv(basename_of((const char *)(uintptr_t)r->file));
+    *off = MPIDBG_PYSITE_TAG | (uint64_t)mpidbg_fnv((const char *)(uintptr_t)r->function) << 24 |
+           (uint64_t)(r->line & 0xffffff);
+}
+
+int mpidbg_python_site_get(uint64_t site, struct mpidbg_pysite *out)
+{
+    struct mpidbg_pysite *r = MPIDBG_IS_PYSITE(site) ? record_at(MPIDBG_PYSITE_INDEX(site)) : NULL;
+    if (!r)
+        return 0;
+    *out = *r;
+    return 1;
+}
+
+/* ---- another rank's sites ---- */
+
+struct find {
+    uint32_t mod, fh;
+    int line;
+    int budget;
+    uintptr_t found;
+};
+
+/* find_code searches a code object and the code objects among its
+ * constants (the functions and classes defined in it) for the one named
+ * by f: its file's and qualified name's hashes, and a call on f->line. */
+static void find_code(uintptr_t co, struct find *f, int depth)
+{
+    if (f->found || --f->budget < 0 || depth > 12 || !co || type_of(co) != code_type)
+        return;
+    char name[256], file[PATH_MAX];
+    const uint8_t *t;
+    size_t n;
+    int first;
+    if (utf8(LD(co + MPIDBG_PY_CO_QUALNAME), name, sizeof name) && mpidbg_fnv(name) == f->fh &&
+        utf8(LD(co + MPIDBG_PY_CO_FILENAME), file, sizeof file) && mpidbg_fnv(basename_of(file)) == f->mod &&
+        code_table(co, &t, &n, &first) && mpidbg_py_has_line(t, n, first, f->line)) {
+        f->found = co;
+        return;
+    }
+    uintptr_t consts = LD(co + MPIDBG_PY_CO_CONSTS);
+    if (!consts || type_of(consts) != tuple_type)
+        return;
+    int64_t len = *(const int64_t *)(consts + MPIDBG_PY_OB_SIZE);
+    for (int64_t i = 0; i < len && i < 4096 && !f->found; i++) {
+        uintptr_t c = LD(consts + MPIDBG_PY_TUPLE_ITEMS + 8 * (uintptr_t)i);
+        if (c && type_of(c) == code_type)
+            find_code(c, f, depth + 1);
+    }
+}
+
+/* mpidbg_python_remote names another rank's Python site (mod and off
+ * from mpidbg_python_site_code) in this process: a site this process
+ * interned with the same file name, function and line; else a function
+ * of that name and file with a call on that line, among the code objects
+ * of the calling thread's frames and what they define (the module
+ * frame of the main script defines all of it); else the file of such a
+ * name, without the function. Returns 0 when no file is known. */
+int mpidbg_python_remote(uint32_t mod, uint64_t off, char *file, int flen, char *func, int fnlen, int *line)
+{
+    if (!mpidbg_npy || flen <= 0 || fnlen <= 0)
+        return 0;
+    struct find f = {mod, (uint32_t)(off >> 24), (int)(off & 0xffffff), 20000, 0};
+    *line = f.line;
+    file[0] = func[0] = 0;
+    uint32_t count = __atomic_load_n(&mpidbg_registry.pysites.count, __ATOMIC_ACQUIRE);
+    const char *same_file = NULL;
+    for (uint32_t i = 0; i < count; i++) {
+        struct mpidbg_pysite *r = record_at(i);
+        const char *rf = (const char *)(uintptr_t)r->file;
+        if (mpidbg_fnv(basename_of(rf)) != mod)
+            continue;
+        same_file = rf;
+        if (r->line == f.line && mpidbg_fnv((const char *)(uintptr_t)r->function) == f.fh) {
+            snprintf(file, (size_t)flen, "%s", rf);
+            snprintf(func, (size_t)fnlen, "%s", (const char *)(uintptr_t)r->function);
+            return 1;
+        }
+    }
+    uintptr_t fr = current_frame();
+    for (int depth = 0; fr && depth < MAX_FRAMES && !f.found; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS))
+        find_code(LD(fr + MPIDBG_PY_FR_CODE), &f, 0);
+    if (f.found) {
+        char buf[PATH_MAX];
+        utf8(LD(f.found + MPIDBG_PY_CO_FILENAME), buf, sizeof buf);
+        absolute(buf, sizeof buf);
+        snprintf(file, (size_t)flen, "%s", buf);
+        utf8(LD(f.found + MPIDBG_PY_CO_QUALNAME), func, (size_t)fnlen);
+        return 1;
+    }
+    if (same_file) {
+        snprintf(file, (size_t)flen, "%s", same_file);
+        return 1;
+    }
+    return 0;
+}
