@@ -21,7 +21,8 @@ type jobTools struct {
 }
 
 // chooseMPI decides which MPI library a job uses, in this order: --mpi;
-// the library the program links (mpilib.Detect); the one the --shim
+// the library the program links (mpilib.Detect; for a Python
+// interpreter, the one its mpi4py links, mpilib.DetectPython); the one the --shim
 // (or $MPIDBG_SHIM) library links; MPICH. It refuses a --mpi or a shim
 // that contradicts the program: a shim built for the other library
 // would misread every handle.
@@ -30,6 +31,8 @@ func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
 	if program != "" {
 		if p, err := exec.LookPath(program); err == nil {
 			if m, err := mpilib.Detect(p); err == nil {
+				linked = m
+			} else if m, err := mpilib.DetectPython(p); err == nil {
 				linked = m
 			}
 		}
