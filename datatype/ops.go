@@ -44,9 +44,9 @@ func (o Op) String() string {
 type Class uint8
 
 const (
-	// ClassNone: no predefined reduction applies. Characters (MPI_CHAR,
-	// MPI_WCHAR, MPI_CHARACTER: "printable characters cannot be used in
-	// reduction operations"), MPI_PACKED and the markers.
+	// ClassNone: no predefined reduction applies: the printable
+	// characters (MPI_CHAR, MPI_WCHAR, MPI_CHARACTER), which §6.9.2
+	// excludes from reductions, MPI_PACKED and the markers.
 	ClassNone Class = iota
 	ClassCInteger
 	ClassFortranInteger
