@@ -157,6 +157,7 @@ enum mpidbg_tr_stat {
     MPIDBG_TRS_HW_ARMS,      /* debug registers armed (a stack buffer's first-page bytes, up to 8 each) */
     MPIDBG_TRS_HW_TRAPS,     /* their traps (the library's and the program's) */
     MPIDBG_TRS_HW_FULL,      /* first-page bytes that needed more debug registers than were free */
+    MPIDBG_TRS_HW_PREFIX,    /* first-page bytes too many for the registers: their first ones watched */
     MPIDBG_TRS_N
 };
 extern uint64_t mpidbg_track_stats[MPIDBG_TRS_N] __attribute__((visibility("hidden")));

@@ -160,6 +160,8 @@ static int arm(struct hw_set *h, int k, uint64_t addr, int len, int type)
     return ioctl(h->fd[k], PERF_EVENT_IOC_ENABLE, 0);
 }
 
+#define HW_PREFIX 2 /* registers for the first bytes of a buffer too large for all four */
+
 /* pieces covers the data bytes of r in [lo, hi) with aligned pieces of
  * 1, 2, 4 or 8 bytes, none longer than maxlen; returns their number, or
  * -1 when more than max */
@@ -196,7 +198,7 @@ static int safe_read(uint64_t a, void *out, size_t n)
 
 int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
 {
-    if (__atomic_load_n(&hw_off, __ATOMIC_RELAXED) || r->mode == MPIDBG_TR_LOG || hi <= lo || hi - lo > 8 * TR_HW_SLOTS)
+    if (__atomic_load_n(&hw_off, __ATOMIC_RELAXED) || r->mode == MPIDBG_TR_LOG || hi <= lo)
         return 0;
     struct sigaction cur;
     if (!hw_trap_handler || sigaction(SIGTRAP, NULL, &cur) != 0 || (void *)cur.sa_sigaction != hw_trap_handler)
@@ -212,10 +214,23 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
      * names the element; else pieces of up to 8 bytes */
     int64_t esize = MPIDBG_BUILTIN_TYPE_SIZE_OR(r->w.type);
     int n = -1;
-    if (esize == 1 || esize == 2 || esize == 4)
-        n = pieces(r, lo, hi, at, len, nfree, (int)esize);
-    if (n < 0)
-        n = pieces(r, lo, hi, at, len, nfree, 8);
+    if (hi - lo > 8 * TR_HW_SLOTS) {
+        /* More bytes than the registers hold (a local array: Fortran
+         * keeps them on the stack up to 64 KiB): its first ones, which a
+         * whole-array assignment, a fill and a loop from the start touch
+         * first, with HW_PREFIX registers at most, so that the thread
+         * keeps some for its other operations. */
+        int k = nfree < HW_PREFIX ? nfree : HW_PREFIX;
+        for (uint64_t end = lo + 8 * (uint64_t)k; n < 0 && end > lo; end -= 8)
+            n = pieces(r, lo, end, at, len, k, 8);
+        if (n > 0)
+            tr_stat(MPIDBG_TRS_HW_PREFIX);
+    } else {
+        if (esize == 1 || esize == 2 || esize == 4)
+            n = pieces(r, lo, hi, at, len, nfree, (int)esize);
+        if (n < 0)
+            n = pieces(r, lo, hi, at, len, nfree, 8);
+    }
     if (n < 0) {
         tr_stat(MPIDBG_TRS_HW_FULL);
         return 0;

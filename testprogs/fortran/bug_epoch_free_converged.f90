@@ -15,16 +15,10 @@
 ! the job after its report. mpidbg must report epoch-left-open at the
 ! first MPI_Win_free, with the MPI_Win_lock as the related place.
 !
-! known: with Open MPI, reported at the line of end program. gfortran 12.2
-! gives an actual argument of an INTENT(OUT) dummy a clobber
-! (ierr = {CLOBBER}) that carries the statement's line but makes no code,
-! and the call itself, when it needs no temporary (every argument a
-! variable: MPI_Win_free(win, ierr)), the location of the program unit;
-! so the line table has no row for the call's line and the return
-! address falls in the row of end program (gdb names that line too).
-! Open MPI's use mpi declares ierror INTENT(OUT), MPICH's declares no
-! intents: with MPICH the line is right. Both mpi_f08 modules declare
-! intents.
+! With Open MPI's use mpi (ierror INTENT(OUT)), gfortran 12 puts this
+! call, whose arguments are all variables, on the line of end program in
+! its line table; mpidbg takes its line back from the rows around it
+! (internal/symbolize).
 program bug_epoch_free_converged
   use mpi
   implicit none

@@ -11,14 +11,11 @@
 ! mpidbg must report rma-origin-race at the store that clears the
 ! histogram, with the MPI_Put as the related place.
 !
-! known: missed in most runs. tally, a local array of the main program,
-! lives on the stack in gfortran's frame of MAIN__ (256 bytes just above
-! the stack pointer at the call), and the access tracker watches a stack
-! buffer's bytes on its first page only with the debug registers, at most
-! 32 bytes (docs/races.md, "Stack buffers"): the tracker counts the Put
-! as hot_stack and leaves its first page unwatched, so the store is seen
-! only in the runs where tally crosses a page boundary, and then at the
-! first element on the second page (offset 80 or 96, say), not at 0.
+! tally, a local array of the main program, lives on the stack in
+! gfortran's frame of MAIN__, just above the stack pointer at the call:
+! too large for the debug registers that watch a stack buffer's first
+! page, so the tracker watches its first bytes, which the clearing
+! store reaches first (docs/races.md, "Stack buffers").
 program bug_rma_tally_reset
   use mpi
   implicit none
