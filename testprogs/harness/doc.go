@@ -6,8 +6,9 @@
 // forcing mode, --nasty) and testprogs/threads (the cross-rank checks
 // with several threads per rank calling MPI at once,
 // MPI_THREAD_MULTIPLE, with OpenMP and POSIX threads), testprogs/fortran
-// (programs calling MPI through its Fortran bindings) and testprogs/cpp
-// (C++ programs), each under
+// (programs calling MPI through its Fortran bindings), testprogs/cpp
+// (C++ programs) and testprogs/python (Python scripts calling MPI through
+// mpi4py), each under
 // `mpidbg run` with the shim, and
 // checks that mpidbg reports exactly the findings the programs announce,
 // with every MPI library it supports (MPICH and Open MPI: the subtests
@@ -19,9 +20,9 @@
 // Each program folder holds one file per program and nothing else (a
 // folder with .c files holds no .go files: go vet refuses C files in a
 // package that does not use cgo). A program is written in C99 (NAME.c),
-// free-form Fortran (NAME.f90) or C++17 (NAME.cpp); the extension picks
-// how it is built (below) and how its comments start: // in C and C++, !
-// in Fortran. Every header line and annotation below is written the same
+// free-form Fortran (NAME.f90), C++17 (NAME.cpp) or Python 3 with mpi4py
+// and numpy (NAME.py); the extension picks how it is built (below) and
+// how its comments start: // in C and C++, ! in Fortran, # in Python. Every header line and annotation below is written the same
 // way in each language, with that language's comment marker: // ranks: 3
 // in C is ! ranks: 3 in Fortran. NAME, the file name without its
 // extension, is unique across the folders and languages: it names the
@@ -196,9 +197,19 @@
 // wrapper or compiler that is missing (gfortran, g++) leaves the
 // program out, or fails it under MPIDBG_REQUIRE_MPI.
 //
+// A Python program is not built: it runs as PYTHON NAME.py, where PYTHON
+// is python3 as PATH finds it, else /usr/bin/python3, whichever first has
+// an mpi4py that links the library at hand (mpilib.DetectPython, as
+// mpidbg run picks the library for a Python program). With the other
+// library the program is skipped, saying why: Debian's python3-mpi4py is
+// built for Open MPI only, so on Debian the Python programs run with Open
+// MPI. With no mpi4py at all they are missing (a failure under
+// MPIDBG_REQUIRE_MPI). Which library runs them is known only then, so
+// TestCoverage counts them for none.
+//
 // Then TestPlanted runs
 //
-//	bin/mpidbg run -n RANKS --mpi MPI --mpiexec MPIEXEC --shim SHIM --json out.json [FLAGS] ./prog
+//	bin/mpidbg run -n RANKS --mpi MPI --mpiexec MPIEXEC --shim SHIM --json out.json [FLAGS] ./prog      (PYTHON NAME.py)
 //
 // with the library's mpiexec and shim (lib/libmpidbg.so,
 // lib/libmpidbg-openmpi.so), and reads out.json

@@ -19,7 +19,7 @@ var (
 )
 
 // progDirs are the program folders, children of testprogs.
-var progDirs = []string{"local", "cross", "race", "rma", "nasty", "threads", "fortran", "cpp"}
+var progDirs = []string{"local", "cross", "race", "rma", "nasty", "threads", "fortran", "cpp", "python"}
 
 const (
 	progRoot = ".." // testprogs: the program folders are its children

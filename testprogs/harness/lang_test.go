@@ -32,7 +32,10 @@ type lang struct {
 	// continuation ends a line whose statement goes on on the next one
 	// (Fortran's &); "" where statements are not line-based
 	continuation string
-	syn          syntax // the header and annotation syntax with comment
+	// script: the program is not compiled but run by an interpreter
+	// (python_test.go), which the tests find per MPI library
+	script bool
+	syn    syntax // the header and annotation syntax with comment
 }
 
 var (
@@ -76,7 +79,10 @@ var (
 		wrapper: mpilib.CxxCompiler,
 		flags:   []string{"-std=c++17", "-g", "-O0", "-Wall", "-Wextra", "-DMPICH_SKIP_MPICXX", "-DOMPI_SKIP_MPICXX"},
 	}
-	langs = []*lang{langC, langFortran, langCxx}
+	// Python 3 scripts calling MPI through mpi4py (python_test.go): no
+	// build; each runs with the library its interpreter's mpi4py links.
+	langPython = &lang{name: "Python", ext: ".py", comment: "#", script: true}
+	langs      = []*lang{langC, langFortran, langCxx, langPython}
 )
 
 func init() {
@@ -142,7 +148,7 @@ func TestCompilerWarnings(t *testing.T) {
 			t.Errorf("%s, %q: got %q, want %q", tt.l.name, tt.out, got, tt.got)
 		}
 	}
-	for file, want := range map[string]*lang{"ok_a.c": langC, "bug_b.f90": langFortran, "ok_c.cpp": langCxx, "ok_d.f": nil, "ok_e.F90": nil, "ok_f.h": nil} {
+	for file, want := range map[string]*lang{"ok_a.c": langC, "bug_b.f90": langFortran, "ok_c.cpp": langCxx, "ok_d.f": nil, "ok_e.F90": nil, "ok_f.h": nil, "bug_g.py": langPython} {
 		if got := langOf(file); got != want {
 			t.Errorf("langOf(%q) = %v, want %v", file, got, want)
 		}

@@ -195,6 +195,9 @@ func parseProgram(path string) (program, error) {
 	if l.foldCase {
 		p.usesRMA = bytes.Contains(bytes.ToUpper(src), []byte("MPI_WIN_"))
 	}
+	if l.script {
+		p.usesRMA = bytes.Contains(src, []byte("MPI.Win")) // mpi4py's windows
+	}
 	header, seenFlags, seenCflags, seenNative := true, false, false, false
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	for n := 1; sc.Scan(); n++ {

@@ -76,7 +76,7 @@ func plantedRun(t *testing.T, bin, exe string, tools mpiTools, p program, flags 
 	out := filepath.Join(dir, "out.json")
 	argv := []string{bin, "run", "-n", strconv.Itoa(p.ranks), "--mpi", tools.name, "--mpiexec", tools.exec,
 		"--shim", tools.shim, "--json", out}
-	argv = append(append(argv, flags...), exe)
+	argv = append(append(argv, flags...), command(t, tools, p, exe)...)
 	limit, budget := limitFor(p, flags)
 	res := runFor(limit, dir, argv...)
 	details := func() string {
@@ -171,7 +171,7 @@ func testNative(t *testing.T, tools mpiTools, progs []program) {
 			if p.nativeHangs {
 				t.Skipf("%s: declared \"// native: hangs\": it deadlocks without mpidbg", p.file)
 			}
-			res := run(filepath.Dir(exe), tools.exec, "-n", strconv.Itoa(p.ranks), exe)
+			res := run(filepath.Dir(exe), append([]string{tools.exec, "-n", strconv.Itoa(p.ranks)}, command(t, tools, p, exe)...)...)
 			want, got := "", string(res.stdout)
 			if p.ok {
 				want = p.name + ": OK\n"

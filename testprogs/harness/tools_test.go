@@ -256,6 +256,10 @@ var builds sync.Map // MPI library/program path -> *built
 // test as testenv.Missing does (a failure under MPIDBG_REQUIRE_MPI).
 func build(t *testing.T, tools mpiTools, p program) string {
 	t.Helper()
+	if p.lang.script {
+		pythonFor(t, tools, p) // runs it (command), or skips
+		return p.path
+	}
 	cc, err := tools.compiler(p.lang)
 	if err != nil {
 		testenv.Missing(t, testenv.RequireMPI, "%s: %v", p.file, err)
