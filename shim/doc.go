@@ -40,6 +40,9 @@
 //	debugger.c        waiting for a debugger before main (mpidbg dap)
 //	fortran.c         Fortran programs: the bindings' PMPI imports pointed at the wrappers,
 //	                    the program's line found past the binding's frames
+//	python*           Python programs (mpi4py on CPython 3.11): a call's site names the
+//	                    script's line, read from the interpreter's frame without the GIL;
+//	                    python_layout.h the structures it reads, pyline.* their line tables
 //	blocked*          the blocked-call record (one per thread under MPI_THREAD_MULTIPLE)
 //	                    and the wire message made from it
 //	threads.c         the program's threads, registered at pthread_create
