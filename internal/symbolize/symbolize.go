@@ -397,8 +397,11 @@ func (m *module) lines(cu *dwarf.Entry, pc uint64) checks.Location {
 				return checks.Location{}
 			}
 			line := prev.Line
-			if isFortran(cu) && !before.EndSequence && before.File == prev.File && le.File == prev.File {
-				line = fortranCallLine(prev.File.Name, before.Line, line, le.Line)
+			if isFortran(cu) && !before.EndSequence && before.File == prev.File && le.File == prev.File &&
+				(line < before.Line || line > le.Line) {
+				if first, last := m.unitLines(cu, pc); line == first || line == last {
+					line = fortranCallLine(prev.File.Name, before.Line, line, le.Line)
+				}
 			}
 			return checks.Location{File: prev.File.Name, Line: line}
 		}
@@ -407,16 +410,59 @@ func (m *module) lines(cu *dwarf.Entry, pc uint64) checks.Location {
 	return checks.Location{}
 }
 
+// unitLines are the first and last lines of the innermost subprogram of
+// cu whose code holds pc: its declaration's line, and the greatest line
+// of the rows in its code (its END statement); 0, 0 when not found.
+func (m *module) unitLines(cu *dwarf.Entry, pc uint64) (first, last int) {
+	rd := m.d.Reader()
+	rd.Seek(cu.Offset)
+	if _, err := rd.Next(); err != nil {
+		return 0, 0
+	}
+	var ranges [][2]uint64
+	for depth := 0; ; {
+		e, err := rd.Next()
+		if err != nil || e == nil || (e.Tag == 0 && depth == 0) {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			continue
+		}
+		if e.Tag == dwarf.TagSubprogram {
+			if rs, err := m.d.Ranges(e); err == nil && contains(rs, pc) {
+				l, _ := e.Val(dwarf.AttrDeclLine).(int64)
+				first, ranges = int(l), rs
+			}
+		}
+		if e.Children {
+			depth++
+		}
+	}
+	lr, err := m.d.LineReader(cu)
+	if err != nil || lr == nil || ranges == nil {
+		return 0, 0
+	}
+	var le dwarf.LineEntry
+	for lr.Next(&le) == nil {
+		if !le.EndSequence && contains(ranges, le.Address) && le.Line > last {
+			last = le.Line
+		}
+	}
+	return first, last
+}
+
 // fortranCallLine corrects the line gfortran 12 gives a call whose
 // arguments are all variables, one of them INTENT(OUT) (the mpi_f08
 // module's MPI_Comm_rank(comm, rank), Open MPI's mpi module's
 // MPI_Wait(req, status, ierr)): the call's row says the program unit's
 // first or last line, between rows of the statements before and after
-// it, and the call's own line is in no row. When the row's line lies
-// outside the lines of its neighbours (prev and next) and those leave
-// room for one statement, the call is on the line between; with more
-// room, on the one line between that holds a CALL, if the source says
-// so. Otherwise line stays.
+// it, and the call's own line is in no row. When the row's line is the
+// unit's first or last (checked by the caller), lies outside the lines
+// of its neighbours (prev and next), and those leave room for one
+// statement, the call is on the line between; with more room, on the
+// one line between that holds a CALL, if the source says so. Otherwise
+// line stays.
 func fortranCallLine(file string, prev, line, next int) int {
 	if prev <= 0 || next <= prev+1 || (line > prev && line < next) {
 		return line
