@@ -46,8 +46,9 @@ must be reachable from every node (":0" picks a port and this host's
 name). The TCP port has no authentication: use it on trusted networks.
 
 MPICH and Open MPI each have their own shim. The MPI is --mpi, else the
-one PROGRAM links (mpidbg reads its ELF dependencies; a script falls back
-to the shim's, then to MPICH); a --mpi or --shim that contradicts the
+one PROGRAM links (mpidbg reads its ELF dependencies; for a Python
+interpreter, python3 app.py, the one its mpi4py links; a script falls
+back to the shim's, then to MPICH); a --mpi or --shim that contradicts the
 program is refused. The shim is --shim, else $MPIDBG_SHIM, else the MPI's
 in ../lib next to the mpidbg executable: libmpidbg.so for MPICH,
 libmpidbg-openmpi.so for Open MPI (bin/mpidbg in a source tree built with
