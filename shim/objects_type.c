@@ -99,7 +99,7 @@ struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic)
     if (!mpidbg_hmap_get(&mpidbg_types, h))
         mpidbg_hmap_put(&mpidbg_types, h, o);
     if (basic > 0)
-        mpidbg_predef_add(h, basic);
+        mpidbg_predef_add(h, basic, PMPI_Type_c2f(t));
     mpidbg_wunlock();
     return o;
 }
@@ -298,6 +298,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *o
     r->extent = tmp.extent;
     r->true_lb = tmp.true_lb;
     r->true_extent = tmp.true_ub - tmp.true_lb;
+    r->fhandle = PMPI_Type_c2f(t);
     r->overlap_count = -1;
     __atomic_store_n(&r->state, MPIDBG_LIVE, __ATOMIC_RELEASE);
     o->handle = h;

@@ -271,7 +271,7 @@ static void predef_usable(int usable[NPREDEFS])
 }
 
 /* mpidbg_predef_add records a predefined datatype; under the writer lock. */
-void mpidbg_predef_add(uint64_t handle, int basic)
+void mpidbg_predef_add(uint64_t handle, int basic, int32_t fhandle)
 {
     struct mpidbg_table *t = &mpidbg_registry.predefined;
     for (uint32_t i = 0; i < t->count; i++) {
@@ -286,6 +286,7 @@ void mpidbg_predef_add(uint64_t handle, int basic)
         return;
     p->handle = handle;
     p->basic = basic;
+    p->fhandle = fhandle;
     mpidbg_table_publish(t);
     mpidbg_model_changed();
 }
@@ -423,7 +424,7 @@ void mpidbg_registry_at_init(void)
     mpidbg_registry.pid = (int32_t)getpid();
     for (size_t i = 0; i < NPREDEFS; i++)
         if (usable[i])
-            mpidbg_predef_add(MPIDBG_H(predefs[i].t), predefs[i].basic);
+            mpidbg_predef_add(MPIDBG_H(predefs[i].t), predefs[i].basic, PMPI_Type_c2f(predefs[i].t));
     mpidbg_registry.flags |= MPIDBG_INITIALIZED;
     mpidbg_wunlock();
     for (size_t i = 0; i < NPREDEFS; i++) {

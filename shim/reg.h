@@ -68,8 +68,8 @@ struct mpidbg_table {
 /* A predefined datatype: its handle and what it is (datatype.Basic). */
 struct mpidbg_predef {
     uint64_t handle;
-    int32_t  basic; /* datatype.Basic numbering: CHAR = 1 ... LONG_DOUBLE_INT = 40, INTEGER = 41 ... 2DOUBLE_PRECISION = 63 */
-    int32_t  pad;
+    int32_t  basic;   /* datatype.Basic numbering: CHAR = 1 ... LONG_DOUBLE_INT = 40, INTEGER = 41 ... 2DOUBLE_PRECISION = 63 */
+    int32_t  fhandle; /* MPI_Type_c2f(handle): its Fortran INTEGER handle; 0 not known */
 };
 
 /*
@@ -94,6 +94,9 @@ struct mpidbg_type {
     int64_t  overlap_count; /* smallest count at which a buffer of this type
                                overlaps itself; 0 never, -1 not known yet */
     char     name[MPIDBG_NAME_MAX]; /* MPI_Type_set_name, NUL-terminated */
+    /* appended (a table's rec_size of 184 has none): */
+    int32_t  fhandle;   /* MPI_Type_c2f(handle): its Fortran INTEGER handle; 0 not known */
+    uint32_t pad;
 };
 
 /* A request: a nonblocking or persistent operation. */

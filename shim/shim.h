@@ -211,7 +211,7 @@ MPIDBG_HIDDEN void *mpidbg_table_add(struct mpidbg_table *t, uint32_t *serial_ou
 MPIDBG_HIDDEN void mpidbg_table_publish(struct mpidbg_table *t);
 MPIDBG_HIDDEN void mpidbg_registry_at_init(void);
 MPIDBG_HIDDEN void mpidbg_registry_at_finalize(void);
-MPIDBG_HIDDEN void mpidbg_predef_add(uint64_t handle, int basic);
+MPIDBG_HIDDEN void mpidbg_predef_add(uint64_t handle, int basic, int32_t fhandle);
 MPIDBG_HIDDEN void mpidbg_model_changed(void);
 MPIDBG_HIDDEN void mpidbg_type_renamed(uint64_t h);
 

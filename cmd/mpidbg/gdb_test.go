@@ -155,6 +155,50 @@ func testGdb(t *testing.T, m mpilib.MPI) {
 	})
 }
 
+// TestGdbFortran: in a Fortran program (testprogs/gdb/types_f.f90), a
+// datatype shows through its TYPE(MPI_Datatype) variable and through its
+// INTEGER handle, and a Fortran array through it, live and in a core file.
+func TestGdbFortran(t *testing.T) { forEachGdbMPI(t, testGdbFortran) }
+
+func testGdbFortran(t *testing.T, m mpilib.MPI) {
+	fc, err := exec.LookPath(mpilib.FortranCompiler(m))
+	if err != nil {
+		testenv.Missing(t, testenv.RequireMPI, "%s is missing", mpilib.FortranCompiler(m))
+	}
+	f := newGdbFixture(t, m, "types")
+	src, err := os.ReadFile(filepath.Join("..", "..", "testprogs", "gdb", "types_f.f90"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f90, exe := filepath.Join(f.dir, "types_f.f90"), filepath.Join(f.dir, "types_f")
+	if err := os.WriteFile(f90, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(fc, "-g", "-O0", "-J", f.dir, "-o", exe, f90).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", fc, err, b)
+	}
+	stop := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, "! stop here") {
+			stop = i + 1
+		}
+	}
+	cmds := []string{"mpi type row_t", "mpi type row_int --signature", "mpi buffer a(2,1) row_t 1"}
+	check := func(t *testing.T, got string) {
+		for _, want := range []string{"row_t", "VECTOR", "DOUBLE_PRECISION*3", "21", "22", "23"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("no %q in:\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "Error") || strings.Contains(got, "no datatype") {
+			t.Errorf("an error in:\n%s", got)
+		}
+	}
+	core := filepath.Join(f.dir, "types_f.core")
+	check(t, f.session(t, []string{"break types_f.f90:" + strconv.Itoa(stop), "run", "gcore " + core}, cmds, exe))
+	t.Run("core", func(t *testing.T) { check(t, f.session(t, nil, cmds, exe, core)) })
+}
+
 // errorSession is what TestGdbBreakOnError asks gdb once the program
 // stopped on its finding.
 var errorSession = []string{

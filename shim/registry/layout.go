@@ -13,7 +13,8 @@ const (
 	headerSize    = headerSizeV1 + tableSize
 	tableSize     = 16 + 8*numChunks
 	predefSize    = 16
-	typeRecSize   = 184
+	typeRecSizeV1 = 184 // the type record before fhandle was appended
+	typeRecSize   = 192
 	reqRecSize    = 96
 	commRecSize   = 112
 	groupRecSize  = 40
@@ -44,14 +45,14 @@ var Offsets = map[string]int64{
 	"mpidbg_table": tableSize, "mpidbg_table.rec_size": 0, "mpidbg_table.count": 4,
 	"mpidbg_table.first_chunk": 8, "mpidbg_table.chunks": 16,
 
-	"mpidbg_predef": predefSize, "mpidbg_predef.handle": 0, "mpidbg_predef.basic": 8,
+	"mpidbg_predef": predefSize, "mpidbg_predef.handle": 0, "mpidbg_predef.basic": 8, "mpidbg_predef.fhandle": 12,
 
 	"mpidbg_type": typeRecSize, "mpidbg_type.handle": 0, "mpidbg_type.site": 8, "mpidbg_type.free_site": 16,
 	"mpidbg_type.ints": 24, "mpidbg_type.addrs": 32, "mpidbg_type.types": 40, "mpidbg_type.nints": 48,
 	"mpidbg_type.naddrs": 52, "mpidbg_type.ntypes": 56, "mpidbg_type.combiner": 60, "mpidbg_type.state": 64,
 	"mpidbg_type.serial": 68, "mpidbg_type.size": 72, "mpidbg_type.lb": 80, "mpidbg_type.extent": 88,
 	"mpidbg_type.true_lb": 96, "mpidbg_type.true_extent": 104, "mpidbg_type.overlap_count": 112,
-	"mpidbg_type.name": 120,
+	"mpidbg_type.name": 120, "mpidbg_type.fhandle": 184,
 
 	"mpidbg_request": reqRecSize, "mpidbg_request.handle": 0, "mpidbg_request.site": 8, "mpidbg_request.buf": 16,
 	"mpidbg_request.datatype": 24, "mpidbg_request.comm": 32, "mpidbg_request.count": 40, "mpidbg_request.peer": 48,

@@ -32,6 +32,7 @@ type Type struct {
 	TrueLB, TrueExt  int64
 	OverlapCount     int64 // 0 never, -1 not known
 	Name             string
+	Fortran          int32 // its Fortran INTEGER handle (MPI_Type_c2f) while live, 0 not known
 }
 
 // ReadType decodes the type record at addr and its argument arrays.

@@ -50,7 +50,7 @@ type table struct {
 }
 
 var tableNames = [7]string{"predefined", "types", "requests", "comms", "groups", "ops", "wins"}
-var tableRecSizes = [7]uint32{predefSize, typeRecSize, reqRecSize, commRecSize, groupRecSize, opRecSize, winRecSize}
+var tableRecSizes = [7]uint32{predefSize, typeRecSizeV1, reqRecSize, commRecSize, groupRecSize, opRecSize, winRecSize}
 
 // ReadHeader decodes and checks the registry header at addr.
 func ReadHeader(r Reader, addr uint64) (Header, error) {
@@ -136,13 +136,16 @@ type Snapshot struct {
 	// can legitimately be in that state.
 	Torn       bool
 	Predefined map[uint64]datatype.Basic
-	Types      []Type
-	Requests   []Request
-	Comms      []Comm
-	Groups     []Group
-	Ops        []Op
-	Wins       []Win
-	Findings   []Finding // oldest first
+	// Fortran maps a datatype's Fortran INTEGER handle (MPI_Type_c2f) to
+	// its handle, for the types whose records hold it.
+	Fortran  map[int32]uint64
+	Types    []Type
+	Requests []Request
+	Comms    []Comm
+	Groups   []Group
+	Ops      []Op
+	Wins     []Win
+	Findings []Finding // oldest first
 }
 
 // ReadSnapshot reads the whole registry at addr. For a live process it
@@ -170,7 +173,7 @@ func ReadSnapshot(r Reader, addr uint64) (*Snapshot, error) {
 }
 
 func readTables(r Reader, h Header) (*Snapshot, error) {
-	s := &Snapshot{Header: h, Predefined: map[uint64]datatype.Basic{}}
+	s := &Snapshot{Header: h, Predefined: map[uint64]datatype.Basic{}, Fortran: map[int32]uint64{}}
 	each := func(ti int, fn func(addr uint64) error) error {
 		t := &h.tables[ti]
 		for i := uint32(0); i < t.count; i++ {
@@ -194,10 +197,24 @@ func readTables(r Reader, h Header) (*Snapshot, error) {
 			return x.fail(8, "basic", "%d is not a predefined datatype", x.i32(8))
 		}
 		s.Predefined[x.u64(0)] = b
+		if f := x.i32(12); f != 0 {
+			s.Fortran[f] = x.u64(0)
+		}
 		return nil
 	})
 	if err == nil {
-		err = each(1, func(a uint64) error { t, err := ReadType(r, a); s.Types = append(s.Types, t); return err })
+		err = each(1, func(a uint64) error {
+			t, err := ReadType(r, a)
+			if err == nil && h.tables[1].recSize >= typeRecSize {
+				var x rec
+				if x, err = read(r, a+typeRecSizeV1, 4, "mpidbg_type.fhandle"); err == nil && x.i32(0) != 0 && t.State.Has(Live) {
+					t.Fortran = x.i32(0)
+					s.Fortran[t.Fortran] = t.Handle
+				}
+			}
+			s.Types = append(s.Types, t)
+			return err
+		})
 	}
 	if err == nil {
 		err = each(2, func(a uint64) error { q, err := readRequest(r, a); s.Requests = append(s.Requests, q); return err })

@@ -20,7 +20,7 @@ int main(void)
     S(mpidbg_predef);
     F(mpidbg_predef, handle);
     F(mpidbg_predef, basic);
-    F(mpidbg_predef, pad);
+    F(mpidbg_predef, fhandle);
     S(mpidbg_type);
     F(mpidbg_type, handle);
     F(mpidbg_type, site);
@@ -41,6 +41,8 @@ int main(void)
     F(mpidbg_type, true_extent);
     F(mpidbg_type, overlap_count);
     F(mpidbg_type, name);
+    F(mpidbg_type, fhandle);
+    F(mpidbg_type, pad);
     S(mpidbg_request);
     F(mpidbg_request, handle);
     F(mpidbg_request, site);

@@ -12,6 +12,7 @@ import (
 type args struct {
 	Registry *addr   `json:"registry"`
 	Handle   *addr   `json:"handle"`
+	Fortran  bool    `json:"fortran"` // handle is a datatype's Fortran INTEGER handle
 	Addr     *addr   `json:"addr"`
 	View     string  `json:"view"`
 	Limit    *int64  `json:"limit"`

@@ -41,6 +41,9 @@ func (s *Server) onBuffer(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h, err = datatypeArg(snap, a); err != nil {
+		return nil, err
+	}
 	t, _, err := datatypeOf(snap, h)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package helper
 
 import (
+	"fmt"
 	"strings"
 	"text/tabwriter"
 
@@ -114,6 +115,24 @@ func table(header []string, rows [][]string) string {
 var plain = pretty.Plain()
 
 // datatypeOf builds the datatype with this handle from the registry.
+// datatypeArg is the datatype the handle argument names: a Fortran
+// INTEGER handle (fortran) through the registry's records of
+// MPI_Type_c2f (MPICH's are the C handles themselves; Open MPI's index a
+// table of its own).
+func datatypeArg(snap *registry.Snapshot, a args) (uint64, error) {
+	h, err := a.handle()
+	if err != nil || !a.Fortran {
+		return h, err
+	}
+	if c, ok := snap.Fortran[int32(h)]; ok {
+		return c, nil
+	}
+	if snap.MPI == registry.MPICH {
+		return uint64(uint32(int32(h))), nil
+	}
+	return 0, fmt.Errorf("Fortran datatype handle %d: no datatype the shim recorded has it", int32(h))
+}
+
 func datatypeOf(snap *registry.Snapshot, handle uint64) (*datatype.Type, *registry.Type, error) {
 	t, err := snap.Builder().Build(handle)
 	if err != nil {

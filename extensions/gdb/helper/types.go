@@ -31,6 +31,9 @@ func (s *Server) onType(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h, err = datatypeArg(snap, a); err != nil {
+		return nil, err
+	}
 	t, rec, err := datatypeOf(snap, h)
 	if err != nil {
 		return nil, err
@@ -242,6 +245,9 @@ func (s *Server) onPath(a args) (*result, error) {
 	}
 	snap, _, err := s.snapshot(a)
 	if err != nil {
+		return nil, err
+	}
+	if h, err = datatypeArg(snap, a); err != nil {
 		return nil, err
 	}
 	t, _, err := datatypeOf(snap, h)

@@ -89,6 +89,42 @@ def to_int(expr):
         raise gdb.GdbError("%s: not a handle, address or integer (%s): %s" % (expr, v.type, e))
 
 
+def buffer_addr(expr):
+    """A buffer expression's address: an array's or a pointer's as
+    to_int, and for a Fortran variable or array element (a(2,1): the
+    language has no pointers, an element is its value) or any other
+    value with an address, where it lies."""
+    try:
+        v = gdb.parse_and_eval(expr)
+        t = v.type.strip_typedefs()
+        fortran_int = t.code == gdb.TYPE_CODE_INT and (t.name or "").lower().startswith(("integer", "logical"))
+        if t.code not in (gdb.TYPE_CODE_ARRAY, gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT) or fortran_int:
+            if v.address is not None:
+                return int(v.address.cast(gdb.lookup_type("unsigned long")))
+    except (gdb.error, TypeError, ValueError):
+        pass  # to_int says what is wrong with it
+    return to_int(expr)
+
+
+def datatype_arg(expr):
+    """The helper's arguments for a datatype expression: {"handle": ...},
+    with "fortran": True when the value is a Fortran handle (an INTEGER,
+    or a TYPE(MPI_Datatype) of the mpi_f08 module, whose MPI_VAL it is),
+    which the helper maps to the datatype through the registry."""
+    try:
+        v = gdb.parse_and_eval(expr)
+        t = v.type.strip_typedefs()
+        if t.code == gdb.TYPE_CODE_STRUCT:
+            for f in t.fields():
+                if f.name and f.name.lower() == "mpi_val":
+                    return {"handle": helper.hexaddr(int(v[f.name])), "fortran": True}
+        if t.code == gdb.TYPE_CODE_INT and (t.name or "").lower().startswith("integer"):
+            return {"handle": helper.hexaddr(int(v)), "fortran": True}
+    except (gdb.error, TypeError, ValueError):
+        pass  # to_int says what is wrong with it
+    return {"handle": helper.hexaddr(to_int(expr))}
+
+
 def to_count(expr):
     try:
         return int(gdb.parse_and_eval(expr))
@@ -131,7 +167,8 @@ def type_args(words):
         raise gdb.GdbError("give one view, not %s.\nUsage: %s" % (", ".join(views), TYPE_USAGE))
     if not rest:
         raise gdb.GdbError("mpi type wants a datatype expression.\nUsage: " + TYPE_USAGE)
-    args = {"handle": helper.hexaddr(to_int(" ".join(rest))), "view": views[0] if views else "summary"}
+    args = datatype_arg(" ".join(rest))
+    args["view"] = views[0] if views else "summary"
     if "limit" in opts:
         args["limit"] = to_limit(opts["limit"])
     return args
@@ -149,8 +186,8 @@ def buffer_args(words):
         args["limit"] = to_limit(opts["limit"])
     if "start" in opts:
         args["start"] = to_natural("start", opts["start"], "the index of the first element to show")
-    args.update(addr=helper.hexaddr(to_int(rest[0])), handle=helper.hexaddr(to_int(rest[1])),
-                count=to_count(rest[2]))
+    args.update(datatype_arg(rest[1]))
+    args.update(addr=helper.hexaddr(buffer_addr(rest[0])), count=to_count(rest[2]))
     return args
 
 
@@ -165,4 +202,6 @@ def path_args(words):
     # the helper takes as [2][5] (the program's variable is no type name)
     if path.startswith(words[0] + "[") or path.startswith(words[0] + "("):
         path = path[len(words[0]):]
-    return {"handle": helper.hexaddr(to_int(words[0])), "path": path}
+    args = datatype_arg(words[0])
+    args["path"] = path
+    return args

@@ -46,7 +46,10 @@ def registry_address():
     if gdb.selected_inferior().pid == 0:
         raise gdb.GdbError(NO_PROCESS)
     try:
-        v = gdb.parse_and_eval("&mpidbg_registry")
+        # by symbol, not by expression: "&x" is no address in a Fortran
+        # frame's language
+        sym = gdb.lookup_global_symbol("mpidbg_registry")
+        v = sym.value().address if sym is not None else eval_as_c("&mpidbg_registry")
     except gdb.error:
         raise gdb.GdbError(NO_SHIM)
     try:
@@ -56,6 +59,17 @@ def registry_address():
     if addr == 0:
         raise gdb.GdbError(NO_SHIM)
     return addr
+
+
+def eval_as_c(expr):
+    """expr evaluated as C whatever the selected frame's language (a
+    shim without debug information, in a Fortran frame)."""
+    lang = gdb.parameter("language")
+    gdb.execute("set language c", to_string=True)
+    try:
+        return gdb.parse_and_eval(expr)
+    finally:
+        gdb.execute("set language %s" % lang, to_string=True)
 
 
 def hexaddr(n):

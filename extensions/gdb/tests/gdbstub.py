@@ -21,7 +21,7 @@ class MemoryError(error):  # noqa: A001 (gdb's name)
 COMMAND_DATA, COMMAND_STACK, COMMAND_BREAKPOINTS = 1, 2, 3
 COMPLETE_COMMAND, COMPLETE_EXPRESSION = 1, 2
 BP_BREAKPOINT = 1
-TYPE_CODE_PTR, TYPE_CODE_ARRAY, TYPE_CODE_INT = 1, 2, 8
+TYPE_CODE_PTR, TYPE_CODE_ARRAY, TYPE_CODE_STRUCT, TYPE_CODE_INT = 1, 2, 3, 8
 
 commands = {}  # name -> the gdb.Command made for it
 mi_commands = {}
@@ -70,21 +70,33 @@ events = types.SimpleNamespace(stop=_Registry(), gdb_exiting=_Registry())
 pretty_printers = []
 
 
+class Field(object):
+    def __init__(self, name):
+        self.name = name
+
+
 class Type(object):
-    def __init__(self, name, code=TYPE_CODE_INT, sizeof=4):
-        self.name, self.code, self.sizeof = name, code, sizeof
+    def __init__(self, name, code=TYPE_CODE_INT, sizeof=4, fields=()):
+        self.name, self.code, self.sizeof, self._fields = name, code, sizeof, list(fields)
 
     def strip_typedefs(self):
         return self
+
+    def fields(self):
+        return [Field(n) for n in self._fields]
 
 
 class Value(object):
     """An integer, a pointer or an array at an address."""
 
-    def __init__(self, n, type=None, address=None):
+    def __init__(self, n, type=None, address=None, members=None):
         self.n = n
         self.type = type or Type("int")
         self.address = address
+        self.members = members or {}
+
+    def __getitem__(self, name):
+        return self.members[name]
 
     def __int__(self):
         return self.n

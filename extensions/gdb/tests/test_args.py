@@ -45,6 +45,10 @@ class Arguments(unittest.TestCase):
             "arr": gdb.Value(0, gdb.Type("int [4]", gdb.TYPE_CODE_ARRAY, 16), address=gdb.Value(0x601040)),
             "n": gdb.Value(3),
             "neg": gdb.Value(-1, gdb.Type("MPI_Comm", gdb.TYPE_CODE_INT, 4)),
+            "fa21": gdb.Value(21, gdb.Type("real(kind=8)", 4, 8), address=gdb.Value(0x601048)),
+            "ft": gdb.Value(7, gdb.Type("integer(kind=4)", gdb.TYPE_CODE_INT, 4)),
+            "f08t": gdb.Value(0, gdb.Type("mpi_datatype", gdb.TYPE_CODE_STRUCT, 4, ["mpi_val"]),
+                              members={"mpi_val": gdb.Value(12, gdb.Type("integer(kind=4)"))}),
         })
 
     def test_type(self):
@@ -72,6 +76,15 @@ class Arguments(unittest.TestCase):
         self.assertEqual(args.path_args(["t", "(STRUCT)[2](CHAR)"])["path"], "(STRUCT)[2](CHAR)")
         with self.assertRaisesRegex(gdb.GdbError, "wants a datatype and a path"):
             args.path_args(["t"])
+
+    def test_fortran_handles(self):
+        self.assertEqual(args.type_args(["ft"]), {"handle": "0x7", "fortran": True, "view": "summary"})
+        self.assertEqual(args.type_args(["f08t"]), {"handle": "0xc", "fortran": True, "view": "summary"})
+        self.assertEqual(args.buffer_args(["arr", "f08t", "n"]),
+                         {"handle": "0xc", "fortran": True, "addr": "0x601040", "count": 3})
+        self.assertEqual(args.path_args(["ft", "[1]"]), {"handle": "0x7", "fortran": True, "path": "[1]"})
+        # a Fortran array element is its value: its address is meant
+        self.assertEqual(args.buffer_args(["fa21", "ft", "n"])["addr"], "0x601048")
 
     def test_negative_handle_is_its_width_in_twos_complement(self):
         self.assertEqual(args.to_int("neg"), 0xFFFFFFFF)
