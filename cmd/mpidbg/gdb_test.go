@@ -183,9 +183,10 @@ func testGdbFortran(t *testing.T, m mpilib.MPI) {
 			stop = i + 1
 		}
 	}
-	cmds := []string{"mpi type row_t", "mpi type row_int --signature", "mpi buffer a(2,1) row_t 1"}
+	cmds := []string{"mpi type row_t", "mpi type row_int --signature", "mpi buffer a(2,1) row_t 1", "print row_t"}
 	check := func(t *testing.T, got string) {
-		for _, want := range []string{"row_t", "VECTOR", "DOUBLE_PRECISION*3", "21", "22", "23"} {
+		for _, want := range []string{"row_t", "VECTOR", "DOUBLE_PRECISION*3", "21", "22", "23",
+			"= row_t = {combiner = VECTOR, count = 3, blocklength = 1, stride = 4, oldtype = DOUBLE_PRECISION"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("no %q in:\n%s", want, got)
 			}

@@ -1,6 +1,6 @@
 """Pretty printers for MPI handles, matched on the typedef name (MPI_Comm,
 MPI_Datatype, ...), so MPICH's int handles and Open MPI's pointers both
-work. to_string only reads memory (through the helper), never calls into
+work, and on mpi_f08's TYPE(MPI_Datatype). to_string only reads memory (through the helper), never calls into
 the program, so it works on core files. print/r shows the raw value.
 """
 
@@ -47,15 +47,20 @@ class DatatypePrinter(object):
     unfolds), size, extent, state, name and creation site. A predefined
     type is just its name."""
 
-    def __init__(self, val):
+    def __init__(self, val, fortran_field=None):
         self.val = val
+        self.field = fortran_field  # TYPE(MPI_Datatype) of mpi_f08: its MPI_VAL, a Fortran handle
         self._got = None
 
     def _get(self):
         if self._got is None:
             try:
-                h = helper.hexaddr(handle_value(self.val))
-                self._got = helper.request("type", {"handle": h, "view": "print"})
+                if self.field:
+                    args = {"handle": helper.hexaddr(int(self.val[self.field])), "fortran": True}
+                else:
+                    args = {"handle": helper.hexaddr(handle_value(self.val))}
+                args["view"] = "print"
+                self._got = helper.request("type", args)
             except gdb.GdbError as e:
                 if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
                     self._got = (raw(self.val), None)
@@ -84,8 +89,10 @@ class DatatypePrinter(object):
         old = v.get("oldtypes") or []
         for i, o in enumerate(old):
             name = "oldtype" if len(old) == 1 else "types[%d]" % i
-            if o.get("predefined") and o.get("label"):
-                yield name, o["label"]  # nothing to unfold: no second request
+            if (o.get("predefined") or self.field) and o.get("label"):
+                # nothing to unfold (no second request); a Fortran value
+                # cannot be made of a C handle
+                yield name, o["label"]
                 continue
             try:
                 yield name, gdb.Value(int(o["handle"], 16)).cast(self.val.type)
@@ -156,6 +163,11 @@ def lookup(val):
         t = t.unqualified()
     except gdb.error:
         return None
+    if t.code == gdb.TYPE_CODE_STRUCT and (t.name or "").lower() == "mpi_datatype":
+        # mpi_f08's TYPE(MPI_Datatype): a Fortran handle in MPI_VAL
+        for f in t.fields():
+            if f.name and f.name.lower() == "mpi_val":
+                return DatatypePrinter(val, f.name)
     while t.code == gdb.TYPE_CODE_TYPEDEF:
         if t.name == "MPI_Datatype":
             return DatatypePrinter(val)
