@@ -780,7 +780,7 @@ static void print_stats(void)
     static const char *const names[MPIDBG_TRS_N] = {
         "added", "sampled_out", "refused", "hot_stack", "cma", "mprotect", "lib_faults", "prog_faults",
         "false_hits", "giveups", "lost_pages", "exact_drops", "events_lost", "snapshots", "reports",
-        "add_ns", "remove_ns", "maps", "hw_arms", "hw_traps", "hw_full", "hw_prefix"};
+        "add_ns", "remove_ns", "maps", "hw_arms", "hw_traps", "hw_full", "hw_prefix", "sys_calls", "sys_opens"};
     char line[1024];
     int k = snprintf(line, sizeof line, "mpidbg: rank %d tracker:", mpidbg_world_rank);
     for (int i = 0; i < MPIDBG_TRS_N && k > 0 && k < (int)sizeof line; i++)

@@ -158,6 +158,8 @@ enum mpidbg_tr_stat {
     MPIDBG_TRS_HW_TRAPS,     /* their traps (the library's and the program's) */
     MPIDBG_TRS_HW_FULL,      /* first-page bytes that needed more debug registers than were free */
     MPIDBG_TRS_HW_PREFIX,    /* first-page bytes too many for the registers: their first ones watched */
+    MPIDBG_TRS_SYS_CALLS,    /* system calls and stdio calls that named a page in the page table (track_sys.c) */
+    MPIDBG_TRS_SYS_OPENS,    /* pages opened (an mprotect) for such a call */
     MPIDBG_TRS_N
 };
 extern uint64_t mpidbg_track_stats[MPIDBG_TRS_N] __attribute__((visibility("hidden")));

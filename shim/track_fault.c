@@ -54,7 +54,7 @@
 static struct sigaction old_segv, old_trap;
 
 /* ---- code that belongs to the library ---- */
-#define MAX_LIB 64
+#define MAX_LIB 256 /* Open MPI loads dozens of components */
 static struct {
     uint64_t lo, hi;
 } lib_text[MAX_LIB], libc_text[4];
@@ -63,9 +63,11 @@ static int nlib, nlibc;
 static int name_is_lib(const char *n)
 {
     /* libopen-pal holds Open MPI's data movement (its convertor copies
-     * into the program's buffers), libopen-rte its runtime */
+     * into the program's buffers), libopen-rte its runtime, the mca_
+     * components (dlopen'ed by MPI_Init) its transports, whose reads from
+     * sockets into receive buffers track_sys.c sees */
     static const char *const pats[] = {"libmpi", "libuc", "/ucx/", "libhwloc", "libpmi", "libfabric", "libpsm",
-                                       "libmpidbg", "libnuma", "libxpmem", "libknem", "libopen-", NULL};
+                                       "libmpidbg", "libnuma", "libxpmem", "libknem", "libopen-", "/mca_", NULL};
     for (int i = 0; pats[i]; i++)
         if (strstr(n, pats[i]))
             return 1;

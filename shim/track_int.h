@@ -26,6 +26,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "track.h"
@@ -205,5 +206,49 @@ static inline void tr_stat(int i)
 {
     __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
 }
+
+/* ---- system calls given memory on watched pages (track_sys.c) ----
+ * The kernel answers EFAULT on a page the tracker protects instead of
+ * faulting, so a wrapper of a call that hands user memory to the kernel
+ * opens the pages under that memory for the call:
+ *
+ *     if (!tr_sys_any()) return real(...);      the fast path
+ *     tr_sys_begin(&s, ra);
+ *     do { tr_sys_open(&s, buf, n); rc = real(...); } while (tr_sys_again(&s, rc == -1));
+ *     tr_sys_done(&s, buf, moved, store);        the bytes the call moved
+ *     tr_sys_end(&s);
+ *
+ * tr_live counts the ranges that have pages (tr_update keeps it): 0 when
+ * no page is protected for a range. errno survives every call here. */
+extern int tr_live __attribute__((visibility("hidden")));
+static inline int tr_sys_any(void)
+{
+    return __builtin_expect(__atomic_load_n(&tr_live, __ATOMIC_RELAXED) != 0, 0);
+}
+#define TR_SYS_PAGES 16
+struct tr_sys {
+    uint64_t ra;   /* the wrapper's return address: the call's site */
+    int lib;       /* the caller is MPI or the shim (inside a wrapper, or its code); -1 not known yet */
+    int seen;      /* some page the call names is in the page table */
+    int force;     /* the retry after an EFAULT: set protections whatever cur says */
+    int n;
+    uint64_t page[TR_SYS_PAGES]; /* pages held open (steppers) */
+};
+__attribute__((visibility("hidden"))) void tr_sys_begin(struct tr_sys *s, const void *ra);
+/* tr_sys_open: the kernel may read or write [p, p + n) during the call */
+__attribute__((visibility("hidden"))) void tr_sys_open(struct tr_sys *s, const void *p, size_t n);
+/* tr_sys_open_str opens the pages of a string as far as its end and returns its length */
+__attribute__((visibility("hidden"))) size_t tr_sys_open_str(struct tr_sys *s, const char *str);
+/* tr_sys_again: the call failed with EFAULT although the pages were
+ * opened (another thread protected one meanwhile): open them again,
+ * forcing the protection, and call once more */
+__attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed);
+/* tr_sys_done: the call moved [p, p + n), stored into it (store) or
+ * loaded from it: the program's access to a pending operation's bytes
+ * is reported at the call, as a fault would be; the library's marks a
+ * receive moved */
+__attribute__((visibility("hidden"))) void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store);
+/* tr_sys_end protects again what tr_sys_open opened */
+__attribute__((visibility("hidden"))) void tr_sys_end(struct tr_sys *s);
 
 #endif

@@ -35,6 +35,7 @@ static uint64_t tp_used;
 static uint64_t tp_seq;
 
 uint64_t tr_pgen;
+int tr_live;
 
 int tr_mprotect(uint64_t lo, uint64_t len, int prot)
 {
@@ -226,6 +227,11 @@ void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force)
 {
     uint64_t run = 0, end = 0;
     int runprot = -1;
+    /* a range's pages counted (+1, before they are protected) or let go
+     * (-1, once they are not): the wrappers of track_sys.c and
+     * track_stdio.c look at pages only while some are */
+    if (d > 0 && hi > lo)
+        __atomic_add_fetch(&tr_live, d, __ATOMIC_SEQ_CST);
     for (uint64_t a = lo & TR_PMASK; a < hi; a += TR_PAGE) {
         struct tr_page *p = tr_page_find(a);
         int want = -1;
@@ -260,6 +266,8 @@ void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force)
     }
     if (runprot >= 0)
         protect(run, end, runprot);
+    if (d < 0 && hi > lo)
+        __atomic_add_fetch(&tr_live, d, __ATOMIC_SEQ_CST);
 }
 
 void tr_apply(uint64_t lo, uint64_t hi, int force)
