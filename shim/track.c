@@ -485,7 +485,8 @@ refuse:
 }
 
 /* release takes a range off its pages (their protection is set by the
- * caller when apply is 0); under tr_mu. Returns 1 when it took it off. */
+ * caller when apply is 0, and the caller then drops tr_live for each
+ * range that had pages); under tr_mu. Returns 1 when it took it off. */
 static int release(struct tr_range *r, int slot, int apply)
 {
     int one = 1, took = 0;
@@ -538,7 +539,7 @@ void mpidbg_track_remove_n(const int *ids, int n)
             mpidbg_track_remove(ids[i]);
         return;
     }
-    int k = 0;
+    int k = 0, live = 0;
     uint64_t t0 = now_ns();
     pthread_mutex_lock(&tr_mu);
     for (int i = 0; i < n; i++) {
@@ -551,6 +552,7 @@ void mpidbg_track_remove_n(const int *ids, int n)
             iv[2 * k] = lo;
             iv[2 * k + 1] = hi;
             k++;
+            live += hi > lo;
         }
     }
     /* the pages of all of them get their protection at once: one mprotect per run */
@@ -561,6 +563,8 @@ void mpidbg_track_remove_n(const int *ids, int n)
             hi = iv[2 * i + 1] > hi ? iv[2 * i + 1] : hi;
         tr_apply(lo, hi, 0);
     }
+    /* only now that the pages are open may the wrappers' fast path pass them on */
+    tr_live_drop(live);
     pthread_mutex_unlock(&tr_mu);
     add_ns(MPIDBG_TRS_REMOVE_NS, t0);
     if (iv != stack)

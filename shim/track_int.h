@@ -100,8 +100,10 @@ __attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);
 __attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, int force);
 /* tr_update adds d to the mode's counts of the pages [lo, hi), then sets
  * their protection as tr_apply does, in one pass (force < 0: counts
- * only); signal-safe. */
+ * only, and a d < 0 leaves tr_live to the caller's tr_live_drop once it
+ * has applied the pages); signal-safe. */
 __attribute__((visibility("hidden"))) void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force);
+__attribute__((visibility("hidden"))) void tr_live_drop(int n);
 __attribute__((visibility("hidden"))) void tr_apply_all(void);                             /* under tr_mu */
 /* tr_orig returns the protection of a page the tracker may watch (a
  * private writable mapping; shared_ok: a shared one too, for log mode,

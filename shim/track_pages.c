@@ -266,8 +266,17 @@ void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force)
     }
     if (runprot >= 0)
         protect(run, end, runprot);
-    if (d < 0 && hi > lo)
+    /* with force < 0 the pages keep their protection until the caller
+     * applies it: it lets go of tr_live after that (tr_live_drop), or a
+     * wrapper's fast path would pass a still-protected page to the kernel */
+    if (d < 0 && hi > lo && force >= 0)
         __atomic_add_fetch(&tr_live, d, __ATOMIC_SEQ_CST);
+}
+
+void tr_live_drop(int n)
+{
+    if (n > 0)
+        __atomic_sub_fetch(&tr_live, n, __ATOMIC_SEQ_CST);
 }
 
 void tr_apply(uint64_t lo, uint64_t hi, int force)
