@@ -178,8 +178,9 @@ __attribute__((visibility("hidden"))) int tr_in_data(const struct tr_range *r, u
 __attribute__((visibility("hidden"))) void tr_hw_init(void); /* after the handlers are installed */
 /* tr_hw_add watches the data bytes of r in [lo, hi) with this thread's
  * debug registers (the range is R_ACTIVE in slot); 1 when they are
- * watched (or none is data), 0 when they do not fit or the tier is off;
- * under tr_mu */
+ * watched (or none is data), or for more than the registers hold, their
+ * first 16 bytes; 0 when nothing is watched (no register free, the tier
+ * off); under tr_mu */
 __attribute__((visibility("hidden"))) int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi);
 /* tr_hw_remove disarms them; from any thread, under tr_mu */
 __attribute__((visibility("hidden"))) void tr_hw_remove(struct tr_range *r);
@@ -216,7 +217,7 @@ static inline void tr_stat(int i)
  *
  *     if (!tr_sys_any()) return real(...);      the fast path
  *     tr_sys_begin(&s, ra);
- *     do { tr_sys_open(&s, buf, n); rc = real(...); } while (tr_sys_again(&s, rc == -1));
+ *     do { tr_sys_open(&s, buf, n); rc = real(...); } while (tr_sys_again(&s, rc == -1, -1));
  *     tr_sys_done(&s, buf, moved, store);        the bytes the call moved
  *     tr_sys_end(&s);
  *
@@ -243,8 +244,10 @@ __attribute__((visibility("hidden"))) void tr_sys_open(struct tr_sys *s, const v
 __attribute__((visibility("hidden"))) size_t tr_sys_open_str(struct tr_sys *s, const char *str);
 /* tr_sys_again: the call failed with EFAULT although the pages were
  * opened (another thread protected one meanwhile): open them again,
- * forcing the protection, and call once more */
-__attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed);
+ * forcing the protection, and call once more; fd >= 0: a read from fd,
+ * made again only when its failure consumed nothing (not a datagram
+ * socket or a terminal) */
+__attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed, int fd);
 /* tr_sys_done: the call moved [p, p + n), stored into it (store) or
  * loaded from it: the program's access to a pending operation's bytes
  * is reported at the call, as a fault would be; the library's marks a

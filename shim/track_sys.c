@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -147,10 +148,37 @@ size_t tr_sys_open_str(struct tr_sys *s, const char *str)
     }
 }
 
-int tr_sys_again(struct tr_sys *s, int failed)
+/* retry_safe: a read from fd that failed with EFAULT consumed nothing,
+ * so the call may be made again. A regular file or a pipe keeps its
+ * data and offset, and so does a stream socket (TCP's and AF_UNIX's
+ * receive copy out before they consume); a datagram socket drops the
+ * datagram and a terminal its input, where a retry would block or
+ * return the next one. Asked on the failure path only. */
+static int retry_safe(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return 0;
+    if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISBLK(st.st_mode))
+        return 1;
+    if (!S_ISSOCK(st.st_mode))
+        return 0;
+    int type = 0;
+    socklen_t len = sizeof type;
+    return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+}
+
+int tr_sys_again(struct tr_sys *s, int failed, int fd)
 {
     if (!failed || errno != EFAULT || s->force || !s->seen)
         return 0;
+    if (fd >= 0) {
+        int e = errno;
+        int ok = retry_safe(fd);
+        errno = e;
+        if (!ok)
+            return 0; /* the EFAULT, as the kernel gave it */
+    }
     s->force = 1;
     return 1;
 }
@@ -361,8 +389,10 @@ static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
 }
 
 /* CALL makes the call with the memory OPEN names held open, once more
- * after an EFAULT the tracker may have caused, then DONE with rc set */
-#define CALL(call, OPEN, DONE)                                                                      \
+ * after an EFAULT the tracker may have caused, then DONE with rc set.
+ * IN: the descriptor a call reads from, whose failure may have consumed
+ * input (tr_sys_again asks); -1 for a call a failure leaves no trace of. */
+#define CALL(IN, call, OPEN, DONE)                                                                  \
     do {                                                                                            \
         struct tr_sys s;                                                                            \
         ssize_t rc;                                                                                 \
@@ -370,7 +400,7 @@ static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
         do {                                                                                        \
             OPEN;                                                                                   \
             rc = call;                                                                              \
-        } while (tr_sys_again(&s, rc == -1));                                                       \
+        } while (tr_sys_again(&s, rc == -1, IN));                                                   \
         DONE;                                                                                       \
         tr_sys_end(&s);                                                                             \
         return rc;                                                                                  \
@@ -380,7 +410,7 @@ static void *next_write;
 static __attribute__((noinline)) ssize_t write_slow(const void *ra, int fd, const void *buf, size_t n)
 {
     SLOW_NEXT(write, fd, buf, n);
-    CALL(r(fd, buf, n), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
@@ -392,7 +422,7 @@ static void *next_read;
 static __attribute__((noinline)) ssize_t read_slow(const void *ra, int fd, void *buf, size_t n)
 {
     SLOW_NEXT(read, fd, buf, n);
-    CALL(r(fd, buf, n), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t read(int fd, void *buf, size_t n)
@@ -404,7 +434,7 @@ static void *next___read_chk;
 static __attribute__((noinline)) ssize_t __read_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen)
 {
     SLOW_NEXT(__read_chk, fd, buf, n, buflen);
-    CALL(r(fd, buf, n, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
@@ -416,7 +446,7 @@ static void *next_pwrite;
 static __attribute__((noinline)) ssize_t pwrite_slow(const void *ra, int fd, const void *buf, size_t n, off_t off)
 {
     SLOW_NEXT(pwrite, fd, buf, n, off);
-    CALL(r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
@@ -428,7 +458,7 @@ static void *next_pwrite64;
 static __attribute__((noinline)) ssize_t pwrite64_slow(const void *ra, int fd, const void *buf, size_t n, off64_t off)
 {
     SLOW_NEXT(pwrite64, fd, buf, n, off);
-    CALL(r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
@@ -440,7 +470,7 @@ static void *next_pread;
 static __attribute__((noinline)) ssize_t pread_slow(const void *ra, int fd, void *buf, size_t n, off_t off)
 {
     SLOW_NEXT(pread, fd, buf, n, off);
-    CALL(r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
@@ -452,7 +482,7 @@ static void *next_pread64;
 static __attribute__((noinline)) ssize_t pread64_slow(const void *ra, int fd, void *buf, size_t n, off64_t off)
 {
     SLOW_NEXT(pread64, fd, buf, n, off);
-    CALL(r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n, off), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
@@ -464,7 +494,7 @@ static void *next___pread_chk;
 static __attribute__((noinline)) ssize_t __pread_chk_slow(const void *ra, int fd, void *buf, size_t n, off_t off, size_t buflen)
 {
     SLOW_NEXT(__pread_chk, fd, buf, n, off, buflen);
-    CALL(r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
@@ -476,7 +506,7 @@ static void *next___pread64_chk;
 static __attribute__((noinline)) ssize_t __pread64_chk_slow(const void *ra, int fd, void *buf, size_t n, off64_t off, size_t buflen)
 {
     SLOW_NEXT(__pread64_chk, fd, buf, n, off, buflen);
-    CALL(r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
+    CALL(fd, r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
 }
 
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen)
@@ -488,7 +518,7 @@ static void *next_writev;
 static __attribute__((noinline)) ssize_t writev_slow(const void *ra, int fd, const struct iovec *iov, int cnt)
 {
     SLOW_NEXT(writev, fd, iov, cnt);
-    CALL(r(fd, iov, cnt), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
+    CALL(-1, r(fd, iov, cnt), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int cnt)
@@ -500,7 +530,7 @@ static void *next_readv;
 static __attribute__((noinline)) ssize_t readv_slow(const void *ra, int fd, const struct iovec *iov, int cnt)
 {
     SLOW_NEXT(readv, fd, iov, cnt);
-    CALL(r(fd, iov, cnt), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
+    CALL(fd, r(fd, iov, cnt), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
 }
 
 ssize_t readv(int fd, const struct iovec *iov, int cnt)
@@ -512,7 +542,7 @@ static void *next_pwritev;
 static __attribute__((noinline)) ssize_t pwritev_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off_t off)
 {
     SLOW_NEXT(pwritev, fd, iov, cnt, off);
-    CALL(r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
+    CALL(-1, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
 }
 
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
@@ -524,7 +554,7 @@ static void *next_pwritev64;
 static __attribute__((noinline)) ssize_t pwritev64_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off64_t off)
 {
     SLOW_NEXT(pwritev64, fd, iov, cnt, off);
-    CALL(r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
+    CALL(-1, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
 }
 
 ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_t off)
@@ -536,7 +566,7 @@ static void *next_preadv;
 static __attribute__((noinline)) ssize_t preadv_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off_t off)
 {
     SLOW_NEXT(preadv, fd, iov, cnt, off);
-    CALL(r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
+    CALL(fd, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
@@ -548,7 +578,7 @@ static void *next_preadv64;
 static __attribute__((noinline)) ssize_t preadv64_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off64_t off)
 {
     SLOW_NEXT(preadv64, fd, iov, cnt, off);
-    CALL(r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
+    CALL(fd, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
 }
 
 ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
@@ -560,7 +590,7 @@ static void *next_send;
 static __attribute__((noinline)) ssize_t send_slow(const void *ra, int fd, const void *buf, size_t n, int flags)
 {
     SLOW_NEXT(send, fd, buf, n, flags);
-    CALL(r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t send(int fd, const void *buf, size_t n, int flags)
@@ -572,7 +602,7 @@ static void *next_recv;
 static __attribute__((noinline)) ssize_t recv_slow(const void *ra, int fd, void *buf, size_t n, int flags)
 {
     SLOW_NEXT(recv, fd, buf, n, flags);
-    CALL(r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
 }
 
 ssize_t recv(int fd, void *buf, size_t n, int flags)
@@ -584,7 +614,7 @@ static void *next___recv_chk;
 static __attribute__((noinline)) ssize_t __recv_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags)
 {
     SLOW_NEXT(__recv_chk, fd, buf, n, buflen, flags);
-    CALL(r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
 }
 
 ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
@@ -596,7 +626,7 @@ static void *next_sendto;
 static __attribute__((noinline)) ssize_t sendto_slow(const void *ra, int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
 {
     SLOW_NEXT(sendto, fd, buf, n, flags, to, tolen);
-    CALL(r(fd, buf, n, flags, to, tolen), (tr_sys_open(&s, buf, n), tr_sys_open(&s, to, tolen)), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n, flags, to, tolen), (tr_sys_open(&s, buf, n), tr_sys_open(&s, to, tolen)), tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
@@ -608,7 +638,7 @@ static void *next_recvfrom;
 static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(recvfrom, fd, buf, n, flags, from, fromlen);
-    CALL(r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -620,7 +650,7 @@ static void *next___recvfrom_chk;
 static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(__recvfrom_chk, fd, buf, n, buflen, flags, from, fromlen);
-    CALL(r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
 }
 
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -632,7 +662,7 @@ static void *next_sendmsg;
 static __attribute__((noinline)) ssize_t sendmsg_slow(const void *ra, int fd, const struct msghdr *m, int flags)
 {
     SLOW_NEXT(sendmsg, fd, m, flags);
-    CALL(r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 0));
+    CALL(-1, r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 0));
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
@@ -644,7 +674,7 @@ static void *next_recvmsg;
 static __attribute__((noinline)) ssize_t recvmsg_slow(const void *ra, int fd, struct msghdr *m, int flags)
 {
     SLOW_NEXT(recvmsg, fd, m, flags);
-    CALL(r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 1));
+    CALL(fd, r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 1));
 }
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
