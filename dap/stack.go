@@ -70,19 +70,15 @@ func (s *Server) onStackTraceRequest(req *dap.StackTraceRequest) {
 		if level > 0 && level <= len(frames) {
 			// gdb lists every frame, innermost first: level L-1 is
 			// frames[L-1], which the scopes request names the MPI call by
-			callee, _ := frames[level-1].Value.(gdbmi.Tuple)
-			ref.callee, ref.callLevel = callee.String("func"), level-1
-			if mpiframe.IsFortran(ref.callee) {
-				// the binding's frame has no C arguments to show: the
-				// call it makes is further in, past the binding's frames
-				for l := level - 2; l >= 0; l-- {
-					in, _ := frames[l].Value.(gdbmi.Tuple)
-					if name := in.String("func"); mpiframe.IsCall(name) && !mpiframe.IsFortran(name) {
-						ref.callee, ref.callLevel = name, l
-						break
-					}
-				}
+			// a Fortran binding's frame has no C arguments to show: the
+			// call it makes is further in (mpiframe.ArgsFrame)
+			stack := make([]mpiframe.Frame, level)
+			for l := range stack {
+				t, _ := frames[l].Value.(gdbmi.Tuple)
+				stack[l] = frameOf(t)
 			}
+			ref.callLevel = mpiframe.ArgsFrame(stack, level-1)
+			ref.callee = stack[ref.callLevel].Func
 		}
 		sf := dap.StackFrame{Id: ss.refs.add(ref), Name: f.String("func"),
 			Line: atoi(f.String("line")), Column: 1, InstructionPointerReference: f.String("addr")}

@@ -109,16 +109,19 @@ static uintptr_t dyn_ptr(uintptr_t base, ElfW(Addr) p)
 #ifdef R_JUMP_SLOT
 /* Writes one GOT slot, which may lie in the read-only-after-relocation
  * segment (PT_GNU_RELRO): made writable for the store, read-only again. */
-static void write_slot(uintptr_t slot, uintptr_t value, uintptr_t relro_lo, uintptr_t relro_hi)
+static int write_slot(uintptr_t slot, uintptr_t value, uintptr_t relro_lo, uintptr_t relro_hi)
 {
     long pg = sysconf(_SC_PAGESIZE);
     uintptr_t page = slot & ~(uintptr_t)(pg - 1);
-    int ro = slot >= relro_lo && slot < relro_hi;
+    /* the loader protects the segment's whole pages only: a last page it
+     * shares with .got.plt or .data stays writable, and must stay so */
+    int ro = slot >= relro_lo && slot < (relro_hi & ~(uintptr_t)(pg - 1));
     if (ro && mprotect((void *)page, (size_t)pg, PROT_READ | PROT_WRITE) != 0)
-        return;
+        return 0;
     __atomic_store_n((uintptr_t *)slot, value, __ATOMIC_RELEASE);
     if (ro)
         mprotect((void *)page, (size_t)pg, PROT_READ);
+    return 1;
 }
 
 /* Points every PMPI_Xxx import of a relocation table at the shim's
@@ -138,8 +141,7 @@ static int redirect(uintptr_t base, const ElfW(Rela) * rel, size_t n, const ElfW
         uintptr_t ours = (uintptr_t)dlsym(RTLD_DEFAULT, name + 1);
         if (ours < self_lo || ours >= self_hi)
             continue;
-        write_slot(base + rel[i].r_offset, ours, relro_lo, relro_hi);
-        count++;
+        count += write_slot(base + rel[i].r_offset, ours, relro_lo, relro_hi);
     }
     return count;
 }
@@ -224,6 +226,8 @@ __attribute__((constructor)) static void fortran_bindings(void)
         dl_iterate_phdr(binding_cb, NULL);
 }
 
+#define BINDING_FRAMES (64 * 1024) /* bytes of stack the wrapper's and the binding's frames may take */
+
 struct unwind_walk {
     uintptr_t pc;
     int frames;
@@ -257,7 +261,11 @@ void *mpidbg_binding_caller(void *ra)
     /* The slot lies above this frame while the binding's frame is live;
      * a binding that called its own entry point noted itself: unwind. */
     uintptr_t caller = mpidbg_ftls.caller, slot = mpidbg_ftls.slot;
-    if (slot > (uintptr_t)__builtin_frame_address(0) && *(const uintptr_t *)slot == caller && !mpidbg_in_binding(caller) &&
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    /* within the binding's few frames above this one: a slot noted on
+     * another stack (a user-level thread's, a finished coroutine's) is
+     * never read */
+    if (slot > here && slot - here < BINDING_FRAMES && *(const uintptr_t *)slot == caller && !mpidbg_in_binding(caller) &&
         !(caller >= self_lo && caller < self_hi))
         return (void *)caller;
 #endif

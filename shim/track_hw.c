@@ -218,11 +218,14 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
         /* More bytes than the registers hold (a local array: Fortran
          * keeps them on the stack up to 64 KiB): its first ones, which a
          * whole-array assignment, a fill and a loop from the start touch
-         * first, with HW_PREFIX registers at most, so that the thread
-         * keeps some for its other operations. */
-        int k = nfree < HW_PREFIX ? nfree : HW_PREFIX;
-        for (uint64_t end = lo + 8 * (uint64_t)k; n < 0 && end > lo; end -= 8)
-            n = pieces(r, lo, end, at, len, k, 8);
+         * first, with HW_PREFIX registers, and only while the thread
+         * keeps at least one more for an operation whose bytes fit. */
+        if (nfree <= HW_PREFIX)
+            return 0;
+        for (uint64_t end = lo + 8 * HW_PREFIX; n < 0 && end > lo; end -= 8)
+            n = pieces(r, lo, end, at, len, HW_PREFIX, 8);
+        if (n == 0)
+            return 0; /* no data byte among the first ones: nothing watched */
         if (n > 0)
             tr_stat(MPIDBG_TRS_HW_PREFIX);
     } else {

@@ -38,8 +38,9 @@ var (
 	// (mpif.h and the mpi module), mpi_send_f08_ and MPICH's mpi_send_f08ts_
 	// (the mpi_f08 module, choice buffers by descriptor).
 	fortranFunc = regexp.MustCompile(`^p?mpi_([a-z][a-z0-9_]*?)(_f08ts|_f08)?_$`)
-	// The libraries of MPI, its Fortran bindings, its transports and the shim.
-	internalLib = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|mpichfort|mpi_mpifh|mpi_usempif08|mpi_usempi_ignore_tkr|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
+	// The libraries of MPI, its Fortran bindings (the list of shim/fortran.c),
+	// its transports and the shim.
+	internalLib = regexp.MustCompile(`^lib(mpidbg|mpi|pmpi|mpich|mpifort|mpichfort|mpi_mpifh|mpi_usempif08|mpi_usempi_ignore_tkr|mpi_usempi|open-pal|open-rte|ucp|ucs|uct|fabric)\b`)
 )
 
 // IsCall tells whether name is an MPI function a program calls (MPI_Send,
@@ -85,7 +86,9 @@ func Go(f Frame) bool {
 // one, so a long stack can be given in pieces that overlap by a frame.
 func Find(stack []Frame) int {
 	for i := 0; i+1 < len(stack); i++ {
-		if IsCall(stack[i].Func) && !Internal(stack[i+1]) {
+		// a Fortran entry point's name is the program's to take too
+		// (subroutine mpi_setup): only a binding library's counts
+		if IsCall(stack[i].Func) && !Internal(stack[i+1]) && (!IsFortran(stack[i].Func) || Internal(stack[i])) {
 			return i
 		}
 	}

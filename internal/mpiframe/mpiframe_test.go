@@ -27,6 +27,8 @@ func TestFind(t *testing.T) {
 		{"empty", nil, -1},
 		{"Fortran, mpif.h through MPICH's binding", []Frame{{Func: "MPI_Send", File: "wrappers_gen.c"},
 			{Func: "mpi_send_", Lib: "/usr/lib/x86_64-linux-gnu/libmpichfort.so.12"}, {Func: "MAIN__", File: "solver.f90"}}, 1},
+		{"a program's own Fortran subroutine with an MPI-like name", []Frame{{Func: "mpi_setup_", File: "setup.f90"},
+			{Func: "MAIN__", File: "solver.f90"}}, -1},
 		{"Fortran, mpi_f08 through Open MPI's two bindings", []Frame{{Func: "MPI_Send", File: "wrappers_gen.c"},
 			{Func: "ompi_send_f", Lib: "/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40"},
 			{Func: "mpi_send_f08_", Lib: "/usr/lib/x86_64-linux-gnu/libmpi_usempif08.so.40"}, {Func: "MAIN__", File: "solver.f90"}}, 2},

@@ -42,6 +42,7 @@ func fortranS(calls []*Call) string {
     .type name, @function;                       \
     .p2align 4;                                  \
 name:                                            \
+    .cfi_startproc;                              \
     movq %r10, -8(%rsp);                         \
     movq mpidbg_ftls@gottpoff(%rip), %r11;       \
     movq (%rsp), %r10;                           \
@@ -50,6 +51,7 @@ name:                                            \
     movq -8(%rsp), %r10;                         \
     movl $i, %r11d;                              \
     jmp *name##__next(%rip);                     \
+    .cfi_endproc;                                \
     .size name, .-name;                          \
     .data;                                       \
     .p2align 3;                                  \
@@ -66,15 +68,25 @@ name##__str:                                     \
     .p2align 4
     .type mpidbg_fortran_lazy, @function
 mpidbg_fortran_lazy:
+    .cfi_startproc
     pushq %rdi
+    .cfi_adjust_cfa_offset 8
     pushq %rsi
+    .cfi_adjust_cfa_offset 8
     pushq %rdx
+    .cfi_adjust_cfa_offset 8
     pushq %rcx
+    .cfi_adjust_cfa_offset 8
     pushq %r8
+    .cfi_adjust_cfa_offset 8
     pushq %r9
+    .cfi_adjust_cfa_offset 8
     pushq %rax
+    .cfi_adjust_cfa_offset 8
     pushq %r10
+    .cfi_adjust_cfa_offset 8
     subq $136, %rsp
+    .cfi_adjust_cfa_offset 136
     movdqu %xmm0, 0(%rsp)
     movdqu %xmm1, 16(%rsp)
     movdqu %xmm2, 32(%rsp)
@@ -103,7 +115,9 @@ mpidbg_fortran_lazy:
     popq %rdx
     popq %rsi
     popq %rdi
+    .cfi_adjust_cfa_offset -200
     jmp *%r11
+    .cfi_endproc
     .size mpidbg_fortran_lazy, .-mpidbg_fortran_lazy
 
 `)
