@@ -305,8 +305,6 @@ static struct tr_range *find_pinned(uint64_t addr, int write)
     return NULL;
 }
 
-/* lib_access: the library touched addr; returns 1 when a range holds it,
- * and marks every such range moved when it wrote */
 /* watched: whether an active range holds addr */
 static int watched(uint64_t addr)
 {
@@ -317,6 +315,8 @@ static int watched(uint64_t addr)
     return 0;
 }
 
+/* lib_access: the library touched addr; returns 1 when a range holds it,
+ * and marks every such range moved when it wrote */
 static int lib_access(uint64_t addr, int write)
 {
     int any = 0;
