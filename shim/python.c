@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -112,6 +113,32 @@ void mpidbg_python_init(void)
 
 /* ---- reading objects ---- */
 
+/* Objects are read in one of two ways. Those of the calling thread's
+ * live frames are read in place: the frame holds them. A code object
+ * recorded earlier (a signal handler's, mpidbg_python_frame) may have
+ * been freed since, with the objects it held, and pymalloc unmaps an
+ * arena once it is empty, so it is read with `safe` set: every load a
+ * copy by process_vm_readv(2), which fails where nothing is mapped
+ * rather than fault. A load through a freed object that is still mapped
+ * reads stale or reused bytes; the type checks turn most away, and the
+ * worst left is a wrong name for a site, never a crash. */
+static int rd(int safe, uintptr_t a, void *out, size_t n)
+{
+    if (!safe) {
+        memcpy(out, (const void *)a, n);
+        return 1;
+    }
+    struct iovec here = {out, n}, there = {(void *)a, n};
+    return process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n;
+}
+
+/* rdw is the word at a, 0 when it cannot be read. */
+static inline uintptr_t rdw(int safe, uintptr_t a)
+{
+    uintptr_t v = 0;
+    return safe ? (rd(1, a, &v, sizeof v) ? v : 0) : LD(a);
+}
+
 static inline uintptr_t type_of(uintptr_t o)
 {
     return LD(o + MPIDBG_PY_OB_TYPE);
@@ -152,27 +179,46 @@ static inline uintptr_t current_frame(void)
 }
 
 /* utf8 copies a str object as UTF-8 into out (n > 0 bytes), truncated;
- * 0 when o is no compact, ready str. */
-static int utf8(uintptr_t o, char *out, size_t n)
+ * 0 when o is no compact, ready str (or, safe, cannot be read). */
+static int utf8(int safe, uintptr_t o, char *out, size_t n)
 {
     out[0] = 0;
-    if (!o || type_of(o) != unicode_type)
+    int64_t len, ul;
+    uint32_t st;
+    if (!o || rdw(safe, o + MPIDBG_PY_OB_TYPE) != unicode_type || !rd(safe, o + MPIDBG_PY_STR_LENGTH, &len, sizeof len) ||
+        !rd(safe, o + MPIDBG_PY_STR_STATE, &st, sizeof st))
         return 0;
-    int64_t len = *(const int64_t *)(o + MPIDBG_PY_STR_LENGTH);
-    uint32_t st = *(const uint32_t *)(o + MPIDBG_PY_STR_STATE);
     unsigned kind = (st >> 2) & 7, compact = (st >> 5) & 1, ascii = (st >> 6) & 1, ready = (st >> 7) & 1;
-    if (!compact || !ready || len < 0)
+    if (!compact || !ready || len < 0 || (kind != 1 && kind != 2 && kind != 4))
         return 0;
     size_t k = 0;
+    uintptr_t u8;
     if (ascii) {
         k = (size_t)len < n - 1 ? (size_t)len : n - 1;
-        memcpy(out, (const char *)(o + MPIDBG_PY_STR_ASCII_DATA), k);
-    } else if (LD(o + MPIDBG_PY_STR_UTF8)) {
-        int64_t ul = *(const int64_t *)(o + MPIDBG_PY_STR_UTF8_LENGTH);
+        if (!rd(safe, o + MPIDBG_PY_STR_ASCII_DATA, out, k))
+            return 0;
+    } else if ((u8 = rdw(safe, o + MPIDBG_PY_STR_UTF8))) {
+        if (!rd(safe, o + MPIDBG_PY_STR_UTF8_LENGTH, &ul, sizeof ul))
+            return 0;
         k = ul >= 0 && (size_t)ul < n - 1 ? (size_t)ul : n - 1;
-        memcpy(out, (const char *)LD(o + MPIDBG_PY_STR_UTF8), k);
+        if (!rd(safe, u8, out, k)) {
+            out[0] = 0;
+            return 0;
+        }
     } else {
+        /* at most n - 1 characters fit: only those are read */
+        if ((uint64_t)len > n - 1)
+            len = (int64_t)(n - 1);
         const uint8_t *d = (const uint8_t *)(o + MPIDBG_PY_STR_COMPACT_DATA);
+        uint8_t *copy = NULL;
+        if (safe) {
+            copy = malloc((size_t)len * kind + 1);
+            if (!copy || !rd(1, (uintptr_t)d, copy, (size_t)len * kind)) {
+                free(copy);
+                return 0;
+            }
+            d = copy;
+        }
         for (int64_t i = 0; i < len; i++) {
             uint32_t c = kind == 1 ? d[i] : kind == 2 ? ((const uint16_t *)d)[i] : ((const uint32_t *)d)[i];
             char b[4];
@@ -191,6 +237,7 @@ static int utf8(uintptr_t o, char *out, size_t n)
             memcpy(out + k, b, m);
             k += m;
         }
+        free(copy);
     }
     out[k] = 0;
     return 1;
@@ -209,6 +256,25 @@ static int code_table(uintptr_t co, const uint8_t **t, size_t *n, int *first)
     *n = (size_t)len;
     *first = *(const int *)(co + MPIDBG_PY_CO_FIRSTLINENO);
     return 1;
+}
+
+/* code_line is the line of code unit off of code object co whose line
+ * table is lt, -1 when it has none or, safe, it cannot be read. */
+static int code_line(int safe, uintptr_t co, uintptr_t lt, uint32_t off)
+{
+    int64_t len;
+    int first;
+    if (!lt || rdw(safe, lt + MPIDBG_PY_OB_TYPE) != bytes_type || !rd(safe, lt + MPIDBG_PY_OB_SIZE, &len, sizeof len) ||
+        len < 0 || !rd(safe, co + MPIDBG_PY_CO_FIRSTLINENO, &first, sizeof first))
+        return -1;
+    if (!safe)
+        return mpidbg_py_line((const uint8_t *)(lt + MPIDBG_PY_BYTES_DATA), (size_t)len, first, off);
+    uint8_t *t = malloc((size_t)len + 1);
+    int line = -1;
+    if (t && rd(1, lt + MPIDBG_PY_BYTES_DATA, t, (size_t)len))
+        line = mpidbg_py_line(t, (size_t)len, first, off);
+    free(t);
+    return line;
 }
 
 /* ---- the interned sites ---- */
@@ -246,13 +312,14 @@ static inline struct pykey **probe(struct pymap *m, uintptr_t code, uint32_t off
     }
 }
 
-static inline struct pykey *lookup(uintptr_t code, uint32_t off, uintptr_t ra)
+/* lookup finds the key of (code, off, ra), whose line table is lt. */
+static inline struct pykey *lookup(uintptr_t code, uint32_t off, uintptr_t ra, uintptr_t lt)
 {
     struct pymap *m = __atomic_load_n(&pymap, __ATOMIC_ACQUIRE);
     if (!m)
         return NULL;
     struct pykey *k = __atomic_load_n(probe(m, code, off, ra), __ATOMIC_ACQUIRE);
-    return k && k->linetable == LD(code + MPIDBG_PY_CO_LINETABLE) ? k : NULL;
+    return k && k->linetable == lt ? k : NULL;
 }
 
 /* insert puts k in the map, in place of a stale key of the same code
@@ -321,32 +388,29 @@ static const char *basename_of(const char *path)
     return b ? b + 1 : path;
 }
 
-/* intern makes the key of (code, off, ra); under pymu. */
-static struct pykey *intern_locked(uintptr_t code, uint32_t off, uintptr_t ra)
+/* intern makes the key of (code, off, ra), whose line table is lt, with
+ * the objects read as rd does; under pymu. */
+static struct pykey *intern_locked(int safe, uintptr_t code, uint32_t off, uintptr_t ra, uintptr_t lt)
 {
-    struct pykey *k = lookup(code, off, ra);
+    struct pykey *k = lookup(code, off, ra, lt);
     if (k)
         return k;
-    if (type_of(code) != code_type)
+    if (rdw(safe, code + MPIDBG_PY_OB_TYPE) != code_type)
         return NULL;
     char file[PATH_MAX], func[256];
-    if (!utf8(LD(code + MPIDBG_PY_CO_FILENAME), file, sizeof file))
+    if (!utf8(safe, rdw(safe, code + MPIDBG_PY_CO_FILENAME), file, sizeof file))
         return NULL;
-    utf8(LD(code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
+    utf8(safe, rdw(safe, code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
     k = calloc(1, sizeof *k);
     if (!k)
         return NULL;
     k->code = code;
     k->off = off;
     k->ra = ra;
-    k->linetable = LD(code + MPIDBG_PY_CO_LINETABLE);
+    k->linetable = lt;
     k->skip = skipped(file);
     if (!k->skip) {
-        const uint8_t *t;
-        size_t n;
-        int first, line = -1;
-        if (code_table(code, &t, &n, &first))
-            line = mpidbg_py_line(t, n, first, off);
+        int line = code_line(safe, code, lt, off);
         absolute(file, sizeof file);
         char *f = strdup(file), *fn = strdup(func);
         if (!f || !fn) {
@@ -380,10 +444,10 @@ static struct pykey *intern_locked(uintptr_t code, uint32_t off, uintptr_t ra)
     return k;
 }
 
-static struct pykey *intern(uintptr_t code, uint32_t off, uintptr_t ra)
+static struct pykey *intern(int safe, uintptr_t code, uint32_t off, uintptr_t ra, uintptr_t lt)
 {
     pthread_mutex_lock(&pymu);
-    struct pykey *k = intern_locked(code, off, ra);
+    struct pykey *k = intern_locked(safe, code, off, ra, lt);
     pthread_mutex_unlock(&pymu);
     return k;
 }
@@ -401,8 +465,9 @@ uint64_t mpidbg_python_site(uintptr_t ra)
         uint32_t off;
         if (!frame_at(fr, &code, &off))
             continue;
-        struct pykey *k = lookup(code, off, ra);
-        if (MPIDBG_UNLIKELY(!k) && !(k = intern(code, off, ra)))
+        uintptr_t lt = LD(code + MPIDBG_PY_CO_LINETABLE);
+        struct pykey *k = lookup(code, off, ra, lt);
+        if (MPIDBG_UNLIKELY(!k) && !(k = intern(0, code, off, ra, lt)))
             return ra;
         if (!k->skip)
             return k->site;
@@ -427,13 +492,17 @@ int mpidbg_python_frame(uint64_t *code, uint32_t *offset)
     return 0;
 }
 
+/* The code object was the thread's when a signal handler read it; it may
+ * have been freed since (a function made by exec or at run time), so
+ * nothing of it is read in place (rd). */
 uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native)
 {
-    if (!mpidbg_npy || !code)
+    uintptr_t lt;
+    if (!mpidbg_npy || !code || !rd(1, code + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
         return native;
-    struct pykey *k = lookup(code, offset, native);
+    struct pykey *k = lookup(code, offset, native, lt);
     if (!k)
-        k = intern(code, offset, native);
+        k = intern(1, code, offset, native, lt);
     return k && !k->skip ? k->site : native;
 }
 
@@ -478,8 +547,8 @@ static void find_code(uintptr_t co, struct find *f, int depth)
     const uint8_t *t;
     size_t n;
     int first;
-    if (utf8(LD(co + MPIDBG_PY_CO_QUALNAME), name, sizeof name) && mpidbg_fnv(name) == f->fh &&
-        utf8(LD(co + MPIDBG_PY_CO_FILENAME), file, sizeof file) && mpidbg_fnv(basename_of(file)) == f->mod &&
+    if (utf8(0, LD(co + MPIDBG_PY_CO_QUALNAME), name, sizeof name) && mpidbg_fnv(name) == f->fh &&
+        utf8(0, LD(co + MPIDBG_PY_CO_FILENAME), file, sizeof file) && mpidbg_fnv(basename_of(file)) == f->mod &&
         code_table(co, &t, &n, &first) && mpidbg_py_has_line(t, n, first, f->line)) {
         f->found = co;
         return;
@@ -528,10 +597,10 @@ int mpidbg_python_remote(uint32_t mod, uint64_t off, char *file, int flen, char 
         find_code(LD(fr + MPIDBG_PY_FR_CODE), &f, 0);
     if (f.found) {
         char buf[PATH_MAX];
-        utf8(LD(f.found + MPIDBG_PY_CO_FILENAME), buf, sizeof buf);
+        utf8(0, LD(f.found + MPIDBG_PY_CO_FILENAME), buf, sizeof buf);
         absolute(buf, sizeof buf);
         snprintf(file, (size_t)flen, "%s", buf);
-        utf8(LD(f.found + MPIDBG_PY_CO_QUALNAME), func, (size_t)fnlen);
+        utf8(0, LD(f.found + MPIDBG_PY_CO_QUALNAME), func, (size_t)fnlen);
         return 1;
     }
     if (same_file) {

@@ -37,7 +37,8 @@ __attribute__((visibility("hidden"))) int mpidbg_python_frame(uint64_t *code, ui
 
 /* mpidbg_python_site_at interns what mpidbg_python_frame read, later and
  * outside the signal handler: the Python site, or native when the code
- * object is no longer one. */
+ * object is no longer one. The code object may have been freed and its
+ * memory unmapped meanwhile: it is read without faulting. */
 __attribute__((visibility("hidden"))) uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native);
 
 /* mpidbg_python_site_code codes a Python site for another rank
