@@ -1,6 +1,7 @@
 // The languages of the programs: a file's extension picks its comment
-// marker, its MPI compiler wrapper and the flags every program of the
-// language is built with.
+// marker and, for the compiled ones, its MPI compiler wrapper and the
+// flags every program of the language is built with (a Python script is
+// run by its interpreter).
 
 package harness
 
@@ -14,7 +15,7 @@ import (
 )
 
 type lang struct {
-	name     string // for messages: C, Fortran, C++
+	name     string // for messages: C, Fortran, C++, Python
 	ext      string // the file name's extension: .c, .f90, .cpp
 	comment  string // what starts a comment to the end of the line: // or !
 	compiler string // the compiler the wrappers run, which may be missing: gcc, gfortran, g++
@@ -102,7 +103,7 @@ func langOf(file string) *lang {
 	return nil
 }
 
-// exts lists the extensions of langs, for messages: ".c, .f90 or .cpp".
+// exts lists the extensions of langs, for messages: ".c, .f90, .cpp or .py".
 func exts() string {
 	var out []string
 	for _, l := range langs {
