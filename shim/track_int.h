@@ -248,6 +248,10 @@ __attribute__((visibility("hidden"))) size_t tr_sys_open_str(struct tr_sys *s, c
  * made again only when its failure consumed nothing (not a datagram
  * socket or a terminal) */
 __attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed, int fd);
+/* tr_sys_redo: a call made on the fast path failed with EFAULT and some
+ * range has pages now (one came between the check and the call): make
+ * it again through the slow path; fd as for tr_sys_again */
+__attribute__((visibility("hidden"))) int tr_sys_redo(int fd);
 /* tr_sys_done: the call moved [p, p + n), stored into it (store) or
  * loaded from it: the program's access to a pending operation's bytes
  * is reported at the call, as a fault would be; the library's marks a

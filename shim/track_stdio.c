@@ -75,6 +75,21 @@ int __overflow(FILE *f, int c);
 #define RA ((const void *)__builtin_return_address(0))
 #define LOCKED 1 /* the call takes the stream's lock: so does the allocation */
 #define ALLOC 2  /* the call reads or writes: allocate the buffer first */
+#define IN 4     /* the call reads the stream's file */
+#define ONCE 8   /* never made again: fclose frees the stream whatever it returns */
+
+/* redo: a call made on the fast path failed, with EFAULT and the stream's
+ * error flag set, and some range has pages now (one came between the
+ * check and the call): make it again through the slow path. Input only
+ * from a file whose failed read consumed nothing (tr_sys_redo). */
+static __attribute__((noinline)) int redo(FILE *f, int how)
+{
+    if ((how & ONCE) || errno != EFAULT || !tr_sys_any())
+        return 0;
+    if (f && !ferror_unlocked(f))
+        return 0; /* an end of file, and an EFAULT left from before */
+    return tr_sys_redo((how & IN) && f ? fileno_unlocked(f) : -1);
+}
 
 /* open_file holds the stream's buffer open for the call */
 static void open_file(struct tr_sys *s, FILE *f, int how)
@@ -137,8 +152,11 @@ static size_t mul(size_t a, size_t b)
     ret name(params)                                                                                \
     {                                                                                               \
         __typeof__(name) *r = (__typeof__(name) *)__atomic_load_n(&next_##name, __ATOMIC_ACQUIRE); \
-        if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())                                              \
-            return r(args);                                                                         \
+        if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {                                            \
+            ret rc = r(args);                                                                       \
+            if (MPIDBG_LIKELY(rc != fail) || !redo(fp, how))                                        \
+                return rc;                                                                          \
+        }                                                                                           \
         return name##_slow(RA, args);                                                               \
     }
 
@@ -152,7 +170,7 @@ WRAP(int, putc_unlocked, EOF, P(int c, FILE *f), P(c, f), f, ALLOC, , )
 WRAP(int, putchar_unlocked, EOF, P(int c), P(c), stdout, ALLOC, , )
 WRAP(int, __overflow, EOF, P(FILE *f, int c), P(f, c), f, ALLOC, , )
 WRAP(int, fflush_unlocked, EOF, P(FILE *f), P(f), f, 0, , )
-WRAP(int, fclose, EOF, P(FILE *f), P(f), f, 0, , )
+WRAP(int, fclose, EOF, P(FILE *f), P(f), f, ONCE, , )
 
 /* ---- output: the program's string or block too ---- */
 WRAP(int, fputs, EOF, P(const char *str, FILE *f), P(str, f), f, LOCKED | ALLOC,
@@ -167,35 +185,35 @@ WRAP(size_t, fwrite_unlocked, 0, P(const void *p, size_t size, size_t n, FILE *f
      tr_sys_open(&s, p, mul(size, n)), tr_sys_done(&s, p, mul(size, rc), 0))
 
 /* ---- input: the stream's buffer, and the program's block or line ---- */
-WRAP(int, fgetc, EOF, P(FILE *f), P(f), f, LOCKED | ALLOC, , )
-WRAP(int, getc, EOF, P(FILE *f), P(f), f, LOCKED | ALLOC, , )
-WRAP(int, fgetc_unlocked, EOF, P(FILE *f), P(f), f, ALLOC, , )
-WRAP(int, getc_unlocked, EOF, P(FILE *f), P(f), f, ALLOC, , )
-WRAP(int, __uflow, EOF, P(FILE *f), P(f), f, ALLOC, , )
-WRAP(int, __underflow, EOF, P(FILE *f), P(f), f, ALLOC, , )
-WRAP(ssize_t, getline, -1, P(char **line, size_t *n, FILE *f), P(line, n, f), f, LOCKED | ALLOC, , )
+WRAP(int, fgetc, EOF, P(FILE *f), P(f), f, LOCKED | ALLOC | IN, , )
+WRAP(int, getc, EOF, P(FILE *f), P(f), f, LOCKED | ALLOC | IN, , )
+WRAP(int, fgetc_unlocked, EOF, P(FILE *f), P(f), f, ALLOC | IN, , )
+WRAP(int, getc_unlocked, EOF, P(FILE *f), P(f), f, ALLOC | IN, , )
+WRAP(int, __uflow, EOF, P(FILE *f), P(f), f, ALLOC | IN, , )
+WRAP(int, __underflow, EOF, P(FILE *f), P(f), f, ALLOC | IN, , )
+WRAP(ssize_t, getline, -1, P(char **line, size_t *n, FILE *f), P(line, n, f), f, LOCKED | ALLOC | IN, , )
 WRAP(ssize_t, getdelim, -1, P(char **line, size_t *n, int delim, FILE *f), P(line, n, delim, f), f,
-     LOCKED | ALLOC, , )
+     LOCKED | ALLOC | IN, , )
 WRAP(ssize_t, __getdelim, -1, P(char **line, size_t *n, int delim, FILE *f), P(line, n, delim, f), f,
-     LOCKED | ALLOC, , )
-WRAP(size_t, fread, 0, P(void *p, size_t size, size_t n, FILE *f), P(p, size, n, f), f, LOCKED | ALLOC,
+     LOCKED | ALLOC | IN, , )
+WRAP(size_t, fread, 0, P(void *p, size_t size, size_t n, FILE *f), P(p, size, n, f), f, LOCKED | ALLOC | IN,
      tr_sys_open(&s, p, mul(size, n)), tr_sys_done(&s, p, mul(size, rc), 1))
-WRAP(size_t, fread_unlocked, 0, P(void *p, size_t size, size_t n, FILE *f), P(p, size, n, f), f, ALLOC,
+WRAP(size_t, fread_unlocked, 0, P(void *p, size_t size, size_t n, FILE *f), P(p, size, n, f), f, ALLOC | IN,
      tr_sys_open(&s, p, mul(size, n)), tr_sys_done(&s, p, mul(size, rc), 1))
 WRAP(size_t, __fread_chk, 0, P(void *p, size_t buflen, size_t size, size_t n, FILE *f),
-     P(p, buflen, size, n, f), f, LOCKED | ALLOC, tr_sys_open(&s, p, mul(size, n)),
+     P(p, buflen, size, n, f), f, LOCKED | ALLOC | IN, tr_sys_open(&s, p, mul(size, n)),
      tr_sys_done(&s, p, mul(size, rc), 1))
 WRAP(size_t, __fread_unlocked_chk, 0, P(void *p, size_t buflen, size_t size, size_t n, FILE *f),
-     P(p, buflen, size, n, f), f, ALLOC, tr_sys_open(&s, p, mul(size, n)), tr_sys_done(&s, p, mul(size, rc), 1))
-WRAP(char *, fgets, NULL, P(char *str, int n, FILE *f), P(str, n, f), f, LOCKED | ALLOC,
+     P(p, buflen, size, n, f), f, ALLOC | IN, tr_sys_open(&s, p, mul(size, n)), tr_sys_done(&s, p, mul(size, rc), 1))
+WRAP(char *, fgets, NULL, P(char *str, int n, FILE *f), P(str, n, f), f, LOCKED | ALLOC | IN,
      tr_sys_open(&s, str, n > 0 ? (size_t)n : 0), if (rc) tr_sys_done(&s, str, strlen(str) + 1, 1))
-WRAP(char *, fgets_unlocked, NULL, P(char *str, int n, FILE *f), P(str, n, f), f, ALLOC,
+WRAP(char *, fgets_unlocked, NULL, P(char *str, int n, FILE *f), P(str, n, f), f, ALLOC | IN,
      tr_sys_open(&s, str, n > 0 ? (size_t)n : 0), if (rc) tr_sys_done(&s, str, strlen(str) + 1, 1))
 WRAP(char *, __fgets_chk, NULL, P(char *str, size_t buflen, int n, FILE *f), P(str, buflen, n, f), f,
-     LOCKED | ALLOC, tr_sys_open(&s, str, n > 0 ? (size_t)n : 0),
+     LOCKED | ALLOC | IN, tr_sys_open(&s, str, n > 0 ? (size_t)n : 0),
      if (rc) tr_sys_done(&s, str, strlen(str) + 1, 1))
 WRAP(char *, __fgets_unlocked_chk, NULL, P(char *str, size_t buflen, int n, FILE *f), P(str, buflen, n, f), f,
-     ALLOC, tr_sys_open(&s, str, n > 0 ? (size_t)n : 0), if (rc) tr_sys_done(&s, str, strlen(str) + 1, 1))
+     ALLOC | IN, tr_sys_open(&s, str, n > 0 ? (size_t)n : 0), if (rc) tr_sys_done(&s, str, strlen(str) + 1, 1))
 
 /* ---- positioning: a seek flushes what the buffer holds ---- */
 WRAP(int, fseek, -1, P(FILE *f, long off, int whence), P(f, off, whence), f, LOCKED | ALLOC, , )
@@ -231,8 +249,11 @@ static __attribute__((noinline)) int fflush_slow(const void *ra, FILE *f)
 int fflush(FILE *f)
 {
     __typeof__(fflush) *r = (__typeof__(fflush) *)__atomic_load_n(&next_fflush, __ATOMIC_ACQUIRE);
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())
-        return r(f);
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {
+        int rc = r(f);
+        if (MPIDBG_LIKELY(rc != EOF) || !redo(f, 0))
+            return rc;
+    }
     return fflush_slow(RA, f);
 }
 
@@ -257,16 +278,22 @@ void rewind(FILE *f)
 int getchar(void)
 {
     __typeof__(getc) *r = (__typeof__(getc) *)__atomic_load_n(&next_getc, __ATOMIC_ACQUIRE);
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())
-        return r(stdin);
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {
+        int rc = r(stdin);
+        if (MPIDBG_LIKELY(rc != EOF) || !redo(stdin, IN))
+            return rc;
+    }
     return getc_slow(RA, stdin);
 }
 
 int getchar_unlocked(void)
 {
     __typeof__(getc_unlocked) *r = (__typeof__(getc_unlocked) *)__atomic_load_n(&next_getc_unlocked, __ATOMIC_ACQUIRE);
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())
-        return r(stdin);
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {
+        int rc = r(stdin);
+        if (MPIDBG_LIKELY(rc != EOF) || !redo(stdin, IN))
+            return rc;
+    }
     return getc_unlocked_slow(RA, stdin);
 }
 
@@ -292,8 +319,11 @@ int getchar_unlocked(void)
     static inline ret name##_from(const void *ra, params)                                           \
     {                                                                                               \
         __typeof__(name) *r = (__typeof__(name) *)__atomic_load_n(&next_##name, __ATOMIC_ACQUIRE); \
-        if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())                                              \
-            return r(args);                                                                         \
+        if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {                                            \
+            ret rc = r(args);                                                                       \
+            if (MPIDBG_LIKELY(rc >= 0) || !redo(fp, how))                                           \
+                return rc;                                                                          \
+        }                                                                                           \
         return name##_slow(ra, args);                                                               \
     }                                                                                               \
     ret name(params)                                                                                \
@@ -304,7 +334,7 @@ int getchar_unlocked(void)
 VFORM(int, vfprintf, -1, P(FILE *f, const char *fmt, va_list ap), P(f, fmt, ap), f, LOCKED | ALLOC)
 VFORM(int, __vfprintf_chk, -1, P(FILE *f, int flag, const char *fmt, va_list ap), P(f, flag, fmt, ap), f,
       LOCKED | ALLOC)
-VFORM(int, __isoc99_vfscanf, EOF, P(FILE *f, const char *fmt, va_list ap), P(f, fmt, ap), f, LOCKED | ALLOC)
+VFORM(int, __isoc99_vfscanf, EOF, P(FILE *f, const char *fmt, va_list ap), P(f, fmt, ap), f, LOCKED | ALLOC | IN)
 
 int vprintf(const char *fmt, va_list ap)
 {
@@ -386,8 +416,11 @@ static __attribute__((noinline)) int old_vfscanf_slow(const void *ra, FILE *f, c
 static inline int old_vfscanf_from(const void *ra, FILE *f, const char *fmt, va_list ap)
 {
     __typeof__(old_vfscanf) *r = (__typeof__(old_vfscanf) *)__atomic_load_n(&next_old_vfscanf, __ATOMIC_ACQUIRE);
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())
-        return r(f, fmt, ap);
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {
+        int rc = r(f, fmt, ap);
+        if (MPIDBG_LIKELY(rc != EOF) || !redo(f, IN))
+            return rc;
+    }
     return old_vfscanf_slow(ra, f, fmt, ap);
 }
 

@@ -168,6 +168,16 @@ static int retry_safe(int fd)
     return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
 }
 
+int tr_sys_redo(int fd)
+{
+    if (errno != EFAULT || !tr_sys_any())
+        return 0;
+    int e = errno;
+    int ok = fd < 0 || retry_safe(fd);
+    errno = e;
+    return ok;
+}
+
 int tr_sys_again(struct tr_sys *s, int failed, int fd)
 {
     if (!failed || errno != EFAULT || s->force || !s->seen)
@@ -307,11 +317,17 @@ void tr_sys_end(struct tr_sys *s)
 
 #define RA ((const void *)__builtin_return_address(0))
 
-/* FAST is a wrapper's body: the next definition when nothing is watched */
-#define FAST(name, ...)                                                                             \
+/* FAST is a wrapper's body: the next definition when nothing is
+ * watched; made again out of line when it failed with EFAULT and a range
+ * came meanwhile (added by another thread between the check and the
+ * call). IN as for CALL. */
+#define FAST(name, IN, ...)                                                                         \
     __typeof__(name) *r = (__typeof__(name) *)__atomic_load_n(&next_##name, __ATOMIC_ACQUIRE);     \
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())                                                  \
-        return r(__VA_ARGS__);                                                                      \
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {                                                \
+        ssize_t rc = r(__VA_ARGS__);                                                                \
+        if (MPIDBG_LIKELY(rc != -1) || !tr_sys_redo(IN))                                            \
+            return rc;                                                                              \
+    }                                                                                               \
     return name##_slow(RA, __VA_ARGS__)
 
 /* SLOW_NEXT starts NAME_slow: the next definition, looked up if need be,
@@ -415,7 +431,7 @@ static __attribute__((noinline)) ssize_t write_slow(const void *ra, int fd, cons
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-    FAST(write, fd, buf, n);
+    FAST(write, -1, fd, buf, n);
 }
 
 static void *next_read;
@@ -427,7 +443,7 @@ static __attribute__((noinline)) ssize_t read_slow(const void *ra, int fd, void 
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-    FAST(read, fd, buf, n);
+    FAST(read, fd, fd, buf, n);
 }
 
 static void *next___read_chk;
@@ -439,7 +455,7 @@ static __attribute__((noinline)) ssize_t __read_chk_slow(const void *ra, int fd,
 
 ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 {
-    FAST(__read_chk, fd, buf, n, buflen);
+    FAST(__read_chk, fd, fd, buf, n, buflen);
 }
 
 static void *next_pwrite;
@@ -451,7 +467,7 @@ static __attribute__((noinline)) ssize_t pwrite_slow(const void *ra, int fd, con
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-    FAST(pwrite, fd, buf, n, off);
+    FAST(pwrite, -1, fd, buf, n, off);
 }
 
 static void *next_pwrite64;
@@ -463,7 +479,7 @@ static __attribute__((noinline)) ssize_t pwrite64_slow(const void *ra, int fd, c
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
-    FAST(pwrite64, fd, buf, n, off);
+    FAST(pwrite64, -1, fd, buf, n, off);
 }
 
 static void *next_pread;
@@ -475,7 +491,7 @@ static __attribute__((noinline)) ssize_t pread_slow(const void *ra, int fd, void
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    FAST(pread, fd, buf, n, off);
+    FAST(pread, fd, fd, buf, n, off);
 }
 
 static void *next_pread64;
@@ -487,7 +503,7 @@ static __attribute__((noinline)) ssize_t pread64_slow(const void *ra, int fd, vo
 
 ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 {
-    FAST(pread64, fd, buf, n, off);
+    FAST(pread64, fd, fd, buf, n, off);
 }
 
 static void *next___pread_chk;
@@ -499,7 +515,7 @@ static __attribute__((noinline)) ssize_t __pread_chk_slow(const void *ra, int fd
 
 ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
 {
-    FAST(__pread_chk, fd, buf, n, off, buflen);
+    FAST(__pread_chk, fd, fd, buf, n, off, buflen);
 }
 
 static void *next___pread64_chk;
@@ -511,7 +527,7 @@ static __attribute__((noinline)) ssize_t __pread64_chk_slow(const void *ra, int 
 
 ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen)
 {
-    FAST(__pread64_chk, fd, buf, n, off, buflen);
+    FAST(__pread64_chk, fd, fd, buf, n, off, buflen);
 }
 
 static void *next_writev;
@@ -523,7 +539,7 @@ static __attribute__((noinline)) ssize_t writev_slow(const void *ra, int fd, con
 
 ssize_t writev(int fd, const struct iovec *iov, int cnt)
 {
-    FAST(writev, fd, iov, cnt);
+    FAST(writev, -1, fd, iov, cnt);
 }
 
 static void *next_readv;
@@ -535,7 +551,7 @@ static __attribute__((noinline)) ssize_t readv_slow(const void *ra, int fd, cons
 
 ssize_t readv(int fd, const struct iovec *iov, int cnt)
 {
-    FAST(readv, fd, iov, cnt);
+    FAST(readv, fd, fd, iov, cnt);
 }
 
 static void *next_pwritev;
@@ -547,7 +563,7 @@ static __attribute__((noinline)) ssize_t pwritev_slow(const void *ra, int fd, co
 
 ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-    FAST(pwritev, fd, iov, cnt, off);
+    FAST(pwritev, -1, fd, iov, cnt, off);
 }
 
 static void *next_pwritev64;
@@ -559,7 +575,7 @@ static __attribute__((noinline)) ssize_t pwritev64_slow(const void *ra, int fd, 
 
 ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_t off)
 {
-    FAST(pwritev64, fd, iov, cnt, off);
+    FAST(pwritev64, -1, fd, iov, cnt, off);
 }
 
 static void *next_preadv;
@@ -571,7 +587,7 @@ static __attribute__((noinline)) ssize_t preadv_slow(const void *ra, int fd, con
 
 ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 {
-    FAST(preadv, fd, iov, cnt, off);
+    FAST(preadv, fd, fd, iov, cnt, off);
 }
 
 static void *next_preadv64;
@@ -583,7 +599,7 @@ static __attribute__((noinline)) ssize_t preadv64_slow(const void *ra, int fd, c
 
 ssize_t preadv64(int fd, const struct iovec *iov, int cnt, off64_t off)
 {
-    FAST(preadv64, fd, iov, cnt, off);
+    FAST(preadv64, fd, fd, iov, cnt, off);
 }
 
 static void *next_send;
@@ -595,7 +611,7 @@ static __attribute__((noinline)) ssize_t send_slow(const void *ra, int fd, const
 
 ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
-    FAST(send, fd, buf, n, flags);
+    FAST(send, -1, fd, buf, n, flags);
 }
 
 static void *next_recv;
@@ -607,7 +623,7 @@ static __attribute__((noinline)) ssize_t recv_slow(const void *ra, int fd, void 
 
 ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
-    FAST(recv, fd, buf, n, flags);
+    FAST(recv, fd, fd, buf, n, flags);
 }
 
 static void *next___recv_chk;
@@ -619,7 +635,7 @@ static __attribute__((noinline)) ssize_t __recv_chk_slow(const void *ra, int fd,
 
 ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
 {
-    FAST(__recv_chk, fd, buf, n, buflen, flags);
+    FAST(__recv_chk, fd, fd, buf, n, buflen, flags);
 }
 
 static void *next_sendto;
@@ -631,7 +647,7 @@ static __attribute__((noinline)) ssize_t sendto_slow(const void *ra, int fd, con
 
 ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
 {
-    FAST(sendto, fd, buf, n, flags, to, tolen);
+    FAST(sendto, -1, fd, buf, n, flags, to, tolen);
 }
 
 static void *next_recvfrom;
@@ -643,7 +659,7 @@ static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, v
 
 ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
-    FAST(recvfrom, fd, buf, n, flags, from, fromlen);
+    FAST(recvfrom, fd, fd, buf, n, flags, from, fromlen);
 }
 
 static void *next___recvfrom_chk;
@@ -655,7 +671,7 @@ static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int
 
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
-    FAST(__recvfrom_chk, fd, buf, n, buflen, flags, from, fromlen);
+    FAST(__recvfrom_chk, fd, fd, buf, n, buflen, flags, from, fromlen);
 }
 
 static void *next_sendmsg;
@@ -667,7 +683,7 @@ static __attribute__((noinline)) ssize_t sendmsg_slow(const void *ra, int fd, co
 
 ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 {
-    FAST(sendmsg, fd, m, flags);
+    FAST(sendmsg, -1, fd, m, flags);
 }
 
 static void *next_recvmsg;
@@ -679,7 +695,7 @@ static __attribute__((noinline)) ssize_t recvmsg_slow(const void *ra, int fd, st
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 {
-    FAST(recvmsg, fd, m, flags);
+    FAST(recvmsg, fd, fd, m, flags);
 }
 
 /* Looked up when the shim is loaded, so that the fast path finds them. */
