@@ -389,18 +389,15 @@ static const char *basename_of(const char *path)
 }
 
 /* intern makes the key of (code, off, ra), whose line table is lt, with
- * the objects read as rd does; under pymu. */
+ * the objects read as rd does; under pymu. A frame whose site cannot be
+ * made (its file name no compact str, the registry full, no memory) gets
+ * a key too, whose site is ra: the calls from there then cost a look-up,
+ * not the lock, the allocations and the same failure each time. */
 static struct pykey *intern_locked(int safe, uintptr_t code, uint32_t off, uintptr_t ra, uintptr_t lt)
 {
     struct pykey *k = lookup(code, off, ra, lt);
     if (k)
         return k;
-    if (rdw(safe, code + MPIDBG_PY_OB_TYPE) != code_type)
-        return NULL;
-    char file[PATH_MAX], func[256];
-    if (!utf8(safe, rdw(safe, code + MPIDBG_PY_CO_FILENAME), file, sizeof file))
-        return NULL;
-    utf8(safe, rdw(safe, code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
     k = calloc(1, sizeof *k);
     if (!k)
         return NULL;
@@ -408,38 +405,41 @@ static struct pykey *intern_locked(int safe, uintptr_t code, uint32_t off, uintp
     k->off = off;
     k->ra = ra;
     k->linetable = lt;
+    k->site = ra;
+    char file[PATH_MAX], func[256];
+    if (rdw(safe, code + MPIDBG_PY_OB_TYPE) != code_type ||
+        !utf8(safe, rdw(safe, code + MPIDBG_PY_CO_FILENAME), file, sizeof file))
+        goto out;
+    utf8(safe, rdw(safe, code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
     k->skip = skipped(file);
     if (!k->skip) {
         int line = code_line(safe, code, lt, off);
         absolute(file, sizeof file);
         char *f = strdup(file), *fn = strdup(func);
-        if (!f || !fn) {
-            free(f);
-            free(fn);
-            free(k);
-            return NULL;
-        }
+        struct mpidbg_pysite *r = NULL;
         uint32_t serial = 0;
-        mpidbg_wlock();
-        struct mpidbg_pysite *r = mpidbg_table_add(&mpidbg_registry.pysites, &serial);
-        if (r) {
-            r->file = (uint64_t)(uintptr_t)f;
-            r->function = (uint64_t)(uintptr_t)fn;
-            r->native = ra;
-            r->code = code;
-            r->line = line > 0 ? line : 0;
-            r->offset = off;
-            mpidbg_table_publish(&mpidbg_registry.pysites);
+        if (f && fn) {
+            mpidbg_wlock();
+            r = mpidbg_table_add(&mpidbg_registry.pysites, &serial);
+            if (r) {
+                r->file = (uint64_t)(uintptr_t)f;
+                r->function = (uint64_t)(uintptr_t)fn;
+                r->native = ra;
+                r->code = code;
+                r->line = line > 0 ? line : 0;
+                r->offset = off;
+                mpidbg_table_publish(&mpidbg_registry.pysites);
+            }
+            mpidbg_wunlock();
         }
-        mpidbg_wunlock();
         if (!r) {
             free(f);
             free(fn);
-            free(k);
-            return NULL;
+            goto out;
         }
         k->site = MPIDBG_PYSITE_TAG | (serial - 1);
     }
+out:
     insert(k);
     return k;
 }
