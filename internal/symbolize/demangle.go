@@ -81,25 +81,8 @@ func withoutReturnType(a demangle.AST, full string) string {
 // (a member function's definition outside its class, whose declaration
 // inside the class holds the name), or "" for a function without one (C,
 // extern "C", main).
-func (m *module) linkageName(e *dwarf.Entry, hops int) string {
-	for _, a := range []dwarf.Attr{dwarf.AttrLinkageName, attrMIPSLinkageName} {
-		if n, ok := e.Val(a).(string); ok && n != "" {
-			return n
-		}
-	}
-	if hops > 4 {
-		return ""
-	}
-	for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
-		if off, ok := e.Val(a).(dwarf.Offset); ok {
-			rd := m.d.Reader()
-			rd.Seek(off)
-			if o, err := rd.Next(); err == nil && o != nil {
-				return m.linkageName(o, hops+1)
-			}
-		}
-	}
-	return ""
+func (m *module) linkageName(e *dwarf.Entry) string {
+	return m.originAttr(e, dwarf.AttrLinkageName, attrMIPSLinkageName)
 }
 
 // functionName is the name of e, a subprogram or inlined subroutine of
@@ -116,7 +99,7 @@ func (m *module) linkageName(e *dwarf.Entry, hops int) string {
 //     without parameters: DWARF would have to spell their types;
 //   - else its DW_AT_name (C).
 func (m *module) functionName(cu, e *dwarf.Entry, pc uint64) string {
-	if l := m.linkageName(e, 0); l != "" {
+	if l := m.linkageName(e); l != "" {
 		if d := demangled(l); d != l {
 			return d
 		}
@@ -133,7 +116,7 @@ func (m *module) functionName(cu, e *dwarf.Entry, pc uint64) string {
 			return q
 		}
 	}
-	return m.name(e, 0)
+	return m.name(e)
 }
 
 // isCXX says whether cu's language is C++ (DW_LANG_C_plus_plus and its
@@ -179,7 +162,7 @@ func (m *module) qualified(cu, e *dwarf.Entry) string {
 		case p.Tag == dwarf.TagSubprogram:
 			// a local class's function: the enclosing function's
 			// name, which holds its own scopes
-			if l := m.linkageName(p, 0); l != "" {
+			if l := m.linkageName(p); l != "" {
 				if d := demangle.Filter(l, demangle.NoParams, demangle.NoClones); d != l {
 					n = d
 				}

@@ -555,25 +555,35 @@ func contains(rs [][2]uint64, pc uint64) bool {
 	return false
 }
 
-// name is e's name, following abstract origins and specifications.
-func (m *module) name(e *dwarf.Entry, hops int) string {
-	if n, ok := e.Val(dwarf.AttrName).(string); ok {
-		return n
-	}
-	if hops > 4 {
-		return ""
-	}
-	for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
-		if off, ok := e.Val(a).(dwarf.Offset); ok {
-			rd := m.d.Reader()
-			rd.Seek(off)
-			if o, err := rd.Next(); err == nil && o != nil {
-				return m.name(o, hops+1)
+// originAttr is the first of attrs, a non-empty string, that e has, or
+// else the entry its abstract origin or specification leads to (an
+// inlined or out-of-line instance, a definition of a declaration), four
+// hops at most.
+func (m *module) originAttr(e *dwarf.Entry, attrs ...dwarf.Attr) string {
+	for hops := 0; e != nil && hops <= 5; hops++ {
+		for _, a := range attrs {
+			if n, ok := e.Val(a).(string); ok && n != "" {
+				return n
 			}
 		}
+		var next *dwarf.Entry
+		for _, a := range []dwarf.Attr{dwarf.AttrAbstractOrigin, dwarf.AttrSpecification} {
+			if off, ok := e.Val(a).(dwarf.Offset); ok {
+				rd := m.d.Reader()
+				rd.Seek(off)
+				if o, err := rd.Next(); err == nil && o != nil {
+					next = o
+					break
+				}
+			}
+		}
+		e = next
 	}
 	return ""
 }
+
+// name is e's name (DW_AT_name), following origins (originAttr).
+func (m *module) name(e *dwarf.Entry) string { return m.originAttr(e, dwarf.AttrName) }
 
 // symbolAt names the function symbol covering pc, demangled.
 func (m *module) symbolAt(pc uint64) string { return demangled(m.rawSymbolAt(pc)) }
