@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -362,46 +363,79 @@ static size_t moved_max(ssize_t rc, size_t n)
     return moved(rc) < n ? moved(rc) : n;
 }
 
-/* the memory of an iovec array: the array itself (the kernel reads it)
- * and its buffers */
-static void open_iov(struct tr_sys *s, const struct iovec *iov, int cnt)
+/* copy_in copies caller memory the wrapper must look into (a message
+ * header, an iovec array, an address length) without faulting where it
+ * is not readable: an invalid pointer is the kernel's EFAULT to give,
+ * not a crash in the wrapper. The pages under it are opened first. */
+static int copy_in(void *out, const void *p, size_t n)
 {
-    if (!iov || cnt <= 0)
-        return;
-    tr_sys_open(s, iov, (size_t)cnt * sizeof *iov);
-    for (int i = 0; i < cnt; i++)
-        tr_sys_open(s, iov[i].iov_base, iov[i].iov_len);
+    struct iovec here = {out, n}, there = {(void *)p, n};
+    int e = errno;
+    int ok = p && process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n;
+    errno = e;
+    return ok;
+}
+
+#define IOV_CHUNK 32
+
+/* the memory of an iovec array: the array itself (the kernel reads it)
+ * and its buffers; an array it cannot read is left to the kernel */
+static void open_iov(struct tr_sys *s, const struct iovec *iov, size_t cnt)
+{
+    if (!iov || cnt == 0 || cnt > IOV_MAX)
+        return; /* the kernel's EINVAL */
+    tr_sys_open(s, iov, cnt * sizeof *iov);
+    struct iovec v[IOV_CHUNK];
+    for (size_t i = 0; i < cnt; i += IOV_CHUNK) {
+        size_t k = cnt - i < IOV_CHUNK ? cnt - i : IOV_CHUNK;
+        if (!copy_in(v, iov + i, k * sizeof *v))
+            return;
+        for (size_t j = 0; j < k; j++)
+            tr_sys_open(s, v[j].iov_base, v[j].iov_len);
+    }
 }
 
 /* the first n bytes the iovec array names, in order, were moved */
-static void done_iov(struct tr_sys *s, const struct iovec *iov, int cnt, size_t n, int store)
+static void done_iov(struct tr_sys *s, const struct iovec *iov, size_t cnt, size_t n, int store)
 {
-    for (int i = 0; iov && i < cnt && n; i++) {
-        size_t k = iov[i].iov_len < n ? iov[i].iov_len : n;
-        tr_sys_done(s, iov[i].iov_base, k, store);
-        n -= k;
+    if (!s->seen || !iov || cnt > IOV_MAX)
+        return;
+    struct iovec v[IOV_CHUNK];
+    for (size_t i = 0; i < cnt && n; i += IOV_CHUNK) {
+        size_t k = cnt - i < IOV_CHUNK ? cnt - i : IOV_CHUNK;
+        if (!copy_in(v, iov + i, k * sizeof *v))
+            return;
+        for (size_t j = 0; j < k && n; j++) {
+            size_t m = v[j].iov_len < n ? v[j].iov_len : n;
+            tr_sys_done(s, v[j].iov_base, m, store);
+            n -= m;
+        }
     }
 }
 
 /* a message header (the kernel reads it, and writes its lengths and
- * flags on receipt), its address, control data and iovec array */
-static void open_msg(struct tr_sys *s, const struct msghdr *m)
+ * flags on receipt), its address, control data and iovec array; h gets
+ * a copy of the header (msg_iov NULL when it cannot be read) */
+static void open_msg(struct tr_sys *s, const struct msghdr *m, struct msghdr *h)
 {
-    if (!m)
-        return;
     tr_sys_open(s, m, sizeof *m);
-    tr_sys_open(s, m->msg_name, m->msg_namelen);
-    tr_sys_open(s, m->msg_control, m->msg_controllen);
-    open_iov(s, m->msg_iov, (int)m->msg_iovlen);
+    if (!copy_in(h, m, sizeof *h)) {
+        memset(h, 0, sizeof *h);
+        return;
+    }
+    tr_sys_open(s, h->msg_name, h->msg_namelen);
+    tr_sys_open(s, h->msg_control, h->msg_controllen);
+    open_iov(s, h->msg_iov, h->msg_iovlen);
 }
 
 static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
 {
+    socklen_t n;
     if (!len)
         return;
     tr_sys_open(s, len, sizeof *len);
-    if (addr)
-        tr_sys_open(s, addr, *len);
+    if (addr && copy_in(&n, len, sizeof n))
+        tr_sys_open(s, addr, n);
 }
 
 /* CALL makes the call with the memory OPEN names held open, once more
@@ -678,7 +712,10 @@ static void *next_sendmsg;
 static __attribute__((noinline)) ssize_t sendmsg_slow(const void *ra, int fd, const struct msghdr *m, int flags)
 {
     SLOW_NEXT(sendmsg, fd, m, flags);
-    CALL(-1, r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 0));
+    if (!m)
+        return r(fd, m, flags); /* the kernel's EFAULT */
+    struct msghdr h;
+    CALL(-1, r(fd, m, flags), open_msg(&s, m, &h), done_iov(&s, h.msg_iov, h.msg_iovlen, moved(rc), 0));
 }
 
 ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
@@ -690,7 +727,10 @@ static void *next_recvmsg;
 static __attribute__((noinline)) ssize_t recvmsg_slow(const void *ra, int fd, struct msghdr *m, int flags)
 {
     SLOW_NEXT(recvmsg, fd, m, flags);
-    CALL(fd, r(fd, m, flags), open_msg(&s, m), done_iov(&s, m->msg_iov, (int)m->msg_iovlen, moved(rc), 1));
+    if (!m)
+        return r(fd, m, flags); /* the kernel's EFAULT */
+    struct msghdr h;
+    CALL(fd, r(fd, m, flags), open_msg(&s, m, &h), done_iov(&s, h.msg_iov, h.msg_iovlen, moved(rc), 1));
 }
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
