@@ -64,14 +64,18 @@ static int name_is_lib(const char *n)
 {
     /* libopen-pal holds Open MPI's data movement (its convertor copies
      * into the program's buffers), libopen-rte its runtime, the mca_
-     * components (dlopen'ed by MPI_Init) its transports, whose reads from
-     * sockets into receive buffers track_sys.c sees */
+     * components (dlopen'ed by MPI_Init, mca_<framework>_<name>.so) its
+     * transports, whose reads from sockets into receive buffers
+     * track_sys.c sees, and libmca_common_*.so their shared code; those
+     * by the file's name, not its directory (a program in ~/mca_sim/) */
     static const char *const pats[] = {"libmpi", "libuc", "/ucx/", "libhwloc", "libpmi", "libfabric", "libpsm",
-                                       "libmpidbg", "libnuma", "libxpmem", "libknem", "libopen-", "/mca_", NULL};
+                                       "libmpidbg", "libnuma", "libxpmem", "libknem", "libopen-", NULL};
     for (int i = 0; pats[i]; i++)
         if (strstr(n, pats[i]))
             return 1;
-    return 0;
+    const char *base = strrchr(n, '/');
+    base = base ? base + 1 : n;
+    return strncmp(base, "mca_", 4) == 0 || strncmp(base, "libmca_", 7) == 0;
 }
 
 static int text_cb(struct dl_phdr_info *info, size_t size, void *arg)
