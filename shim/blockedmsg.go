@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/shim/registry"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -167,7 +168,7 @@ func validGroup(g []int, size int) []int {
 // MPI and the shim), up to the first frame in the C library (what called
 // main, or started the thread).
 func stackOf(frames []uint64, callSite uint64, site func(uint64) checks.Site) []checks.Site {
-	if callSite&pyTag != 0 {
+	if callSite&registry.PySiteTag != 0 {
 		// a Python script's call: its native frames are the interpreter's
 		return []checks.Site{site(callSite)}
 	}

@@ -189,7 +189,7 @@ func site(pc uint64) checks.Site {
 	if pc == 0 {
 		return checks.Site{}
 	}
-	if pc&pyTag != 0 {
+	if pc&registry.PySiteTag != 0 {
 		return pythonSite(pc) // a Python script's call (python.go)
 	}
 	var buf [4096]C.char

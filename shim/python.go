@@ -12,12 +12,14 @@ import "C"
 
 import (
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // Python sites (python.c): a call a Python script made has a site with
-// pyTag set, the index of a record naming the script's file, line and
-// function and the native code that called MPI.
-const pyTag = uint64(1) << 63
+// registry.PySiteTag set, the index of a record naming the script's
+// file, line and function and the native code that called MPI. The tag
+// is reg.h's MPIDBG_PYSITE_TAG: this fails to compile when they differ.
+var _ = [1]struct{}{}[registry.PySiteTag^uint64(C.MPIDBG_PYSITE_TAG)]
 
 // pythonSite describes a Python site: the native caller as Module and
 // Offset, the script's place as Script.

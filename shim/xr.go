@@ -18,6 +18,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/datatype"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // The Go half of the cross-rank checks (xr_p2p.c, xr_coll.c): what a
@@ -192,7 +193,7 @@ func remoteSite(mod uint32, off uint64) checks.Site {
 	if mod == 0 {
 		return checks.Site{}
 	}
-	if off&pyTag != 0 {
+	if off&registry.PySiteTag != 0 {
 		return pythonRemote(mod, off) // a Python script's call (python.go)
 	}
 	for _, path := range loadedModules() {

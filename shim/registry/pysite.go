@@ -3,6 +3,8 @@ package registry
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/mpidbg/mpidbg/checks"
 )
 
 // Python call sites (reg.h, struct mpidbg_pysite): a site with PySiteTag
@@ -24,13 +26,10 @@ type PySite struct {
 	Offset   uint32 // the call's instruction, in code units
 }
 
-// Where is the site as "file:line in function", as a report names it.
-func (p PySite) Where() string {
-	s := fmt.Sprintf("%s:%d", p.File, p.Line)
-	if p.Function != "" {
-		s += " in " + p.Function
-	}
-	return s
+// Location is the script's place, as a finding's Site.Script names it
+// (its String is "file:line in function", as a report writes it).
+func (p PySite) Location() checks.Location {
+	return checks.Location{File: p.File, Line: p.Line, Function: p.Function}
 }
 
 // maxPathLen bounds the strings a Python site record points at.

@@ -45,8 +45,8 @@ func TestPySite(t *testing.T) {
 	if p != want {
 		t.Errorf("site 0: %+v, want %+v", p, want)
 	}
-	if got := p.Where(); got != "/home/u/app.py:7 in <module>" {
-		t.Errorf("Where: %q", got)
+	if got := p.Location().String(); got != "/home/u/app.py:7 in <module>" {
+		t.Errorf("Location: %q", got)
 	}
 	p, err = h.PySite(m.reader(), PySiteTag|1)
 	if err != nil {

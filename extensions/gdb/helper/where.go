@@ -87,7 +87,7 @@ func (p pyRegistry) where(site uint64) string {
 	if err != nil {
 		return ""
 	}
-	return ps.Where()
+	return ps.Location().String()
 }
 
 // siteText is a call site for the text: gdb's name for it, else its
