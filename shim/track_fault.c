@@ -398,6 +398,48 @@ static void owner_store(int32_t *a, int32_t v)
     owner_close(page, q);
 }
 
+int tr_program_access(struct tr_range *r, uint64_t pc, uint64_t at, uint64_t ra, int store)
+{
+    int st = R_ACTIVE;
+    if (!__atomic_compare_exchange_n(&r->state, &st, R_OFF, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return 0;
+    tr_stat(MPIDBG_TRS_PROG_FAULTS);
+    tr_queue_event(r, pc, at, ra, store, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
+    int one = 1;
+    if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        tr_update(r->plo, r->phi, r->mode, -1, 0);
+    return 1;
+}
+
+int tr_log_slot(struct tr_range *r)
+{
+    uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
+    if (r->log && i < r->logcap)
+        return (int)i;
+    __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
+    if (r->w.stalled)
+        owner_store(r->w.stalled, 1);
+    return -1;
+}
+
+void tr_log_fill(struct tr_range *r, int i, uint64_t addr, uint64_t pc, int store)
+{
+    struct mpidbg_tr_access *l = &r->log[i];
+    l->addr = addr;
+    l->pc = pc;
+    l->clock = mpidbg_xr_clock;
+    l->tcount = 0;
+    l->tslot = 0;
+    l->lclock = 0;
+    if (mpidbg_tc_running()) {
+        l->tcount = mpidbg_tc_tick(&l->tslot);
+        l->lclock = mpidbg_tc_start_clock();
+    }
+    l->tag = r->w.tag ? owner_load(r->w.tag) : 0;
+    l->write = store;
+    __atomic_store_n(&l->pad, 1, __ATOMIC_RELEASE); /* written */
+}
+
 /* stall_logs tells the owners of the log-mode ranges on a page that the
  * page was left open (mpidbg_tr_what.stalled) */
 static void stall_logs(uint64_t page)
@@ -518,8 +560,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 
     struct tr_range *r = find_pinned(addr, write);
     if (r && r->mode == MPIDBG_TR_LOG) {
-        uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
-        if (r->log && i < r->logcap) {
+        int i = tr_log_slot(r);
+        if (i >= 0) {
             uint64_t at = pc;
             if (tr_pc_is_libc(pc)) { /* memcpy, memset: the program's call to it */
                 uint64_t ra = stack_top((uint64_t)uc->uc_mcontext.gregs[REG_RSP]);
@@ -528,24 +570,9 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             }
             /* the step first: it opens the page, where the owner's tag may lie */
             start_step(p, page, uc);
-            r->log[i].addr = addr;
-            r->log[i].pc = at;
-            r->log[i].clock = mpidbg_xr_clock;
-            r->log[i].tcount = 0;
-            r->log[i].tslot = 0;
-            r->log[i].lclock = 0;
-            if (mpidbg_tc_running()) {
-                r->log[i].tcount = mpidbg_tc_tick(&r->log[i].tslot);
-                r->log[i].lclock = mpidbg_tc_start_clock();
-            }
-            r->log[i].tag = r->w.tag ? owner_load(r->w.tag) : 0;
-            r->log[i].write = write;
-            __atomic_store_n(&r->log[i].pad, 1, __ATOMIC_RELEASE); /* written */
+            tr_log_fill(r, i, addr, at, write);
         } else {
-            /* the log is full: say so, and stop paying for this page until the next exit */
-            __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
-            if (r->w.stalled)
-                owner_store(r->w.stalled, 1);
+            /* the log is full: stop paying for this page until the next exit */
             __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
             tr_apply(page, page + TR_PAGE, 1);
             tr_queue_open(page, page + TR_PAGE);
@@ -557,16 +584,9 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 
     if (r) {
         /* the program touched bytes MPI owns: one report per operation */
-        int st = R_ACTIVE;
-        if (__atomic_compare_exchange_n(&r->state, &st, R_OFF, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-            tr_stat(MPIDBG_TRS_PROG_FAULTS);
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE) {
             uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-            uint64_t ra = tr_pc_is_libc(pc) ? stack_top(sp) : 0;
-            tr_queue_event(r, pc, addr, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
-            int one = 1;
-            if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-                tr_update(r->plo, r->phi, r->mode, -1, 0);
-            }
+            tr_program_access(r, pc, addr, tr_pc_is_libc(pc) ? stack_top(sp) : 0, write);
         }
         tr_unpin(r);
         /* the access runs again; other ranges on the page may still catch it */

@@ -163,6 +163,18 @@ struct tr_open {
 __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
                                                          uint64_t ra, int write, int moved);
 __attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi);
+/* tr_program_access: the program touched byte at of a pinned range at pc
+ * (ra: the program's call of the libc function at pc, or 0): the first
+ * one reports it and takes the range off its pages (returns 1); for the
+ * fault handler and the system call wrappers (track_sys.c); signal-safe */
+__attribute__((visibility("hidden"))) int tr_program_access(struct tr_range *r, uint64_t pc, uint64_t at, uint64_t ra,
+                                                            int store);
+/* tr_log_slot takes an entry of a pinned log-mode range's log, or says
+ * the log is full (loglost, and the owner's stalled flag) with -1;
+ * tr_log_fill fills it, the owner's tag read through owner_load (its
+ * page may be protected); signal-safe */
+__attribute__((visibility("hidden"))) int tr_log_slot(struct tr_range *r);
+__attribute__((visibility("hidden"))) void tr_log_fill(struct tr_range *r, int i, uint64_t addr, uint64_t pc, int store);
 __attribute__((visibility("hidden"))) int tr_in_range(const struct tr_range *r, uint64_t addr); /* signal-safe */
 /* tr_in_data: addr is a byte of the range's datatype, wherever it is
  * watched (pages or debug registers); signal-safe */

@@ -219,47 +219,6 @@ static int first_data(const struct tr_range *r, uint64_t lo, uint64_t hi, uint64
     return 0;
 }
 
-/* as the fault handler does for the program's access to a watched byte */
-static void program_access(struct tr_range *r, uint64_t at, uint64_t pc, int store)
-{
-    int st = R_ACTIVE;
-    if (!__atomic_compare_exchange_n(&r->state, &st, R_OFF, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        return;
-    tr_stat(MPIDBG_TRS_PROG_FAULTS);
-    tr_queue_event(r, pc, at, 0, store, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
-    int one = 1;
-    if (__atomic_compare_exchange_n(&r->counted, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        tr_update(r->plo, r->phi, r->mode, -1, 0);
-}
-
-/* as the fault handler logs an access in log mode; ordinary code, so the
- * owner's tag is read directly (a fault on its page is the shim's own,
- * which opens it) */
-static void log_access(struct tr_range *r, uint64_t at, uint64_t pc, int store)
-{
-    uint32_t i = __atomic_fetch_add(&r->lognext, 1, __ATOMIC_RELAXED);
-    if (!r->log || i >= r->logcap) {
-        __atomic_store_n(&r->loglost, 1, __ATOMIC_RELAXED);
-        if (r->w.stalled)
-            __atomic_store_n(r->w.stalled, 1, __ATOMIC_RELAXED);
-        return;
-    }
-    struct mpidbg_tr_access *l = &r->log[i];
-    l->addr = at;
-    l->pc = pc;
-    l->clock = mpidbg_xr_clock;
-    l->tcount = 0;
-    l->tslot = 0;
-    l->lclock = 0;
-    if (mpidbg_tc_running()) {
-        l->tcount = mpidbg_tc_tick(&l->tslot);
-        l->lclock = mpidbg_tc_start_clock();
-    }
-    l->tag = r->w.tag ? __atomic_load_n(r->w.tag, __ATOMIC_RELAXED) : 0;
-    l->write = store;
-    __atomic_store_n(&l->pad, 1, __ATOMIC_RELEASE); /* written */
-}
-
 void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store)
 {
     if (!s->seen || !p || !n)
@@ -283,9 +242,11 @@ void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store)
                 if (store)
                     __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
             } else if (r->mode == MPIDBG_TR_LOG) {
-                log_access(r, at, s->ra - 1, store);
+                int i = tr_log_slot(r);
+                if (i >= 0)
+                    tr_log_fill(r, i, at, s->ra - 1, store);
             } else if (r->mode == MPIDBG_TR_ALL || store) {
-                program_access(r, at, s->ra - 1, store);
+                tr_program_access(r, s->ra - 1, at, 0, store);
             }
         }
         tr_unpin(r);
