@@ -324,6 +324,21 @@ static size_t moved_max(ssize_t rc, size_t n)
     return moved(rc) < n ? moved(rc) : n;
 }
 
+/* a receive's bytes stored: on a stream socket MSG_TRUNC discards what
+ * it counts, copying nothing (tcp(7)) */
+static size_t moved_recv(int fd, int flags, ssize_t rc, size_t n)
+{
+    if (flags & MSG_TRUNC) {
+        int type = 0, e = errno;
+        socklen_t len = sizeof type;
+        int stream = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+        errno = e;
+        if (stream)
+            return 0;
+    }
+    return moved_max(rc, n);
+}
+
 /* copy_in copies caller memory the wrapper must look into (a message
  * header, an iovec array, an address length) without faulting where it
  * is not readable: an invalid pointer is the kernel's EFAULT to give,
@@ -613,7 +628,7 @@ static void *next_recv;
 static __attribute__((noinline)) ssize_t recv_slow(const void *ra, int fd, void *buf, size_t n, int flags)
 {
     SLOW_NEXT(recv, fd, buf, n, flags);
-    CALL(fd, r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t recv(int fd, void *buf, size_t n, int flags)
@@ -625,7 +640,7 @@ static void *next___recv_chk;
 static __attribute__((noinline)) ssize_t __recv_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags)
 {
     SLOW_NEXT(__recv_chk, fd, buf, n, buflen, flags);
-    CALL(fd, r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
@@ -649,7 +664,7 @@ static void *next_recvfrom;
 static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(recvfrom, fd, buf, n, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -661,7 +676,7 @@ static void *next___recvfrom_chk;
 static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(__recvfrom_chk, fd, buf, n, buflen, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_max(rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -691,7 +706,7 @@ static __attribute__((noinline)) ssize_t recvmsg_slow(const void *ra, int fd, st
     if (!m)
         return r(fd, m, flags); /* the kernel's EFAULT */
     struct msghdr h;
-    CALL(fd, r(fd, m, flags), open_msg(&s, m, &h), done_iov(&s, h.msg_iov, h.msg_iovlen, moved(rc), 1));
+    CALL(fd, r(fd, m, flags), open_msg(&s, m, &h), done_iov(&s, h.msg_iov, h.msg_iovlen, moved_recv(fd, flags, rc, SIZE_MAX), 1));
 }
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
