@@ -169,7 +169,8 @@ WRAP(int, fputc_unlocked, EOF, P(int c, FILE *f), P(c, f), f, ALLOC, , )
 WRAP(int, putc_unlocked, EOF, P(int c, FILE *f), P(c, f), f, ALLOC, , )
 WRAP(int, putchar_unlocked, EOF, P(int c), P(c), stdout, ALLOC, , )
 WRAP(int, __overflow, EOF, P(FILE *f, int c), P(f, c), f, ALLOC, , )
-WRAP(int, fflush_unlocked, EOF, P(FILE *f), P(f), f, 0, , )
+/* fflush_unlocked(NULL), as fflush(NULL), flushes every stream */
+WRAP(int, fflush_unlocked, EOF, P(FILE *f), P(f), f, 0, if (!f) open_all(&s), )
 WRAP(int, fclose, EOF, P(FILE *f), P(f), f, ONCE, , )
 
 /* ---- output: the program's string or block too ---- */
