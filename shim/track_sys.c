@@ -25,10 +25,13 @@
  * during an epoch) the access is logged as a fault's would be.
  *
  * Cost: with no range on any page, the load of the next definition, one
- * load of tr_live and a branch per call (measured: nothing). Otherwise a page-table lookup per page the call names (a range walk
- * for long spans), and an mprotect pair for each page that was
- * protected; after FALSE_LIMIT of those a page stays open until the next
- * MPI call, as after false hits (docs/races.md, "System calls").
+ * load of tr_live and a branch per call (measured: nothing). Otherwise
+ * a page-table lookup per page the call names (a range walk for long
+ * spans), and an mprotect pair for each page that was protected; after
+ * FALSE_LIMIT of those a page stays open until the next MPI call, as
+ * after false hits (docs/races.md, "System calls"). A blocking call
+ * holds its pages open for every thread while it waits, and a thread
+ * cancelled inside one leaves them open (docs/races.md).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -517,7 +520,8 @@ ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
 }
 
 static void *next___pread_chk;
-static __attribute__((noinline)) ssize_t __pread_chk_slow(const void *ra, int fd, void *buf, size_t n, off_t off, size_t buflen)
+static __attribute__((noinline)) ssize_t __pread_chk_slow(const void *ra, int fd, void *buf, size_t n, off_t off,
+                                                          size_t buflen)
 {
     SLOW_NEXT(__pread_chk, fd, buf, n, off, buflen);
     CALL(fd, r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
@@ -529,7 +533,8 @@ ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen)
 }
 
 static void *next___pread64_chk;
-static __attribute__((noinline)) ssize_t __pread64_chk_slow(const void *ra, int fd, void *buf, size_t n, off64_t off, size_t buflen)
+static __attribute__((noinline)) ssize_t __pread64_chk_slow(const void *ra, int fd, void *buf, size_t n, off64_t off,
+                                                            size_t buflen)
 {
     SLOW_NEXT(__pread64_chk, fd, buf, n, off, buflen);
     CALL(fd, r(fd, buf, n, off, buflen), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved(rc), 1));
@@ -565,7 +570,8 @@ ssize_t readv(int fd, const struct iovec *iov, int cnt)
 }
 
 static void *next_pwritev;
-static __attribute__((noinline)) ssize_t pwritev_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off_t off)
+static __attribute__((noinline)) ssize_t pwritev_slow(const void *ra, int fd, const struct iovec *iov, int cnt,
+                                                      off_t off)
 {
     SLOW_NEXT(pwritev, fd, iov, cnt, off);
     CALL(-1, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
@@ -577,7 +583,8 @@ ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
 }
 
 static void *next_pwritev64;
-static __attribute__((noinline)) ssize_t pwritev64_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off64_t off)
+static __attribute__((noinline)) ssize_t pwritev64_slow(const void *ra, int fd, const struct iovec *iov, int cnt,
+                                                        off64_t off)
 {
     SLOW_NEXT(pwritev64, fd, iov, cnt, off);
     CALL(-1, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 0));
@@ -589,7 +596,8 @@ ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_t off)
 }
 
 static void *next_preadv;
-static __attribute__((noinline)) ssize_t preadv_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off_t off)
+static __attribute__((noinline)) ssize_t preadv_slow(const void *ra, int fd, const struct iovec *iov, int cnt,
+                                                     off_t off)
 {
     SLOW_NEXT(preadv, fd, iov, cnt, off);
     CALL(fd, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
@@ -601,7 +609,8 @@ ssize_t preadv(int fd, const struct iovec *iov, int cnt, off_t off)
 }
 
 static void *next_preadv64;
-static __attribute__((noinline)) ssize_t preadv64_slow(const void *ra, int fd, const struct iovec *iov, int cnt, off64_t off)
+static __attribute__((noinline)) ssize_t preadv64_slow(const void *ra, int fd, const struct iovec *iov, int cnt,
+                                                       off64_t off)
 {
     SLOW_NEXT(preadv64, fd, iov, cnt, off);
     CALL(fd, r(fd, iov, cnt, off), open_iov(&s, iov, cnt), done_iov(&s, iov, cnt, moved(rc), 1));
@@ -637,10 +646,12 @@ ssize_t recv(int fd, void *buf, size_t n, int flags)
 }
 
 static void *next___recv_chk;
-static __attribute__((noinline)) ssize_t __recv_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags)
+static __attribute__((noinline)) ssize_t __recv_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen,
+                                                         int flags)
 {
     SLOW_NEXT(__recv_chk, fd, buf, n, buflen, flags);
-    CALL(fd, r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags), tr_sys_open(&s, buf, n),
+         tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
@@ -649,10 +660,12 @@ ssize_t __recv_chk(int fd, void *buf, size_t n, size_t buflen, int flags)
 }
 
 static void *next_sendto;
-static __attribute__((noinline)) ssize_t sendto_slow(const void *ra, int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
+static __attribute__((noinline)) ssize_t sendto_slow(const void *ra, int fd, const void *buf, size_t n, int flags,
+                                                     const struct sockaddr *to, socklen_t tolen)
 {
     SLOW_NEXT(sendto, fd, buf, n, flags, to, tolen);
-    CALL(-1, r(fd, buf, n, flags, to, tolen), (tr_sys_open(&s, buf, n), tr_sys_open(&s, to, tolen)), tr_sys_done(&s, buf, moved(rc), 0));
+    CALL(-1, r(fd, buf, n, flags, to, tolen), (tr_sys_open(&s, buf, n), tr_sys_open(&s, to, tolen)),
+         tr_sys_done(&s, buf, moved(rc), 0));
 }
 
 ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
@@ -661,10 +674,12 @@ ssize_t sendto(int fd, const void *buf, size_t n, int flags, const struct sockad
 }
 
 static void *next_recvfrom;
-static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
+static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, void *buf, size_t n, int flags,
+                                                       struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(recvfrom, fd, buf, n, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
+    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)),
+         tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -673,10 +688,12 @@ ssize_t recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from, 
 }
 
 static void *next___recvfrom_chk;
-static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
+static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int fd, void *buf, size_t n, size_t buflen,
+                                                             int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(__recvfrom_chk, fd, buf, n, buflen, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)), tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
+    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)),
+         tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
 ssize_t __recvfrom_chk(int fd, void *buf, size_t n, size_t buflen, int flags, struct sockaddr *from, socklen_t *fromlen)
@@ -706,7 +723,8 @@ static __attribute__((noinline)) ssize_t recvmsg_slow(const void *ra, int fd, st
     if (!m)
         return r(fd, m, flags); /* the kernel's EFAULT */
     struct msghdr h;
-    CALL(fd, r(fd, m, flags), open_msg(&s, m, &h), done_iov(&s, h.msg_iov, h.msg_iovlen, moved_recv(fd, flags, rc, SIZE_MAX), 1));
+    CALL(fd, r(fd, m, flags), open_msg(&s, m, &h),
+         done_iov(&s, h.msg_iov, h.msg_iovlen, moved_recv(fd, flags, rc, SIZE_MAX), 1));
 }
 
 ssize_t recvmsg(int fd, struct msghdr *m, int flags)
