@@ -1,6 +1,9 @@
 package checks
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Category is one of a fixed vocabulary; reports group by it and SARIF
 // uses it as a rule property.
@@ -71,7 +74,22 @@ func (l Location) String() string {
 type Site struct {
 	Module string   `json:"module,omitempty"`
 	Offset uint64   `json:"offset,omitempty"`
-	Script Location `json:"script,omitzero"`
+	Script Location `json:"script"` // left out when zero: MarshalJSON
+}
+
+// MarshalJSON writes a Site without "script" when it has none. The
+// field stays a value, so that Sites compare with ==; omitzero would say
+// the same, but only Go 1.24's encoding/json knows it, and go.mod asks
+// for 1.23.
+func (s Site) MarshalJSON() ([]byte, error) {
+	type plain Site // without the method
+	if s.Script != (Location{}) {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Module string `json:"module,omitempty"`
+		Offset uint64 `json:"offset,omitempty"`
+	}{s.Module, s.Offset})
 }
 
 // Related is a second place that explains a finding: where the datatype
