@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/mpidbg/mpidbg/internal/golden"
+	"math"
 	"net/url"
 	"slices"
 	"strings"
@@ -364,9 +365,18 @@ func (v *sarifValidator) run(p string, x any) {
 				}
 			}
 		},
+		"addresses":  v.array(v.address),
 		"results":    v.array(v.result),
 		"properties": v.bag,
 	}, "tool")
+}
+
+func (v *sarifValidator) address(p string, x any) {
+	v.object("address", p, x, map[string]func(string, any){
+		"absoluteAddress": v.integer(-1), "relativeAddress": v.integer(math.Inf(-1)), "length": v.integer(math.Inf(-1)),
+		"offsetFromParent": v.integer(math.Inf(-1)), "index": v.integer(-1), "parentIndex": v.integer(-1),
+		"kind": v.str, "name": v.str, "fullyQualifiedName": v.str, "properties": v.bag,
+	})
 }
 
 func (v *sarifValidator) toolComponent(p string, x any) {
@@ -428,9 +438,7 @@ func (v *sarifValidator) location(p string, x any) {
 				"region": func(p string, x any) {
 					v.object("region", p, x, map[string]func(string, any){"startLine": v.integer(1), "properties": v.bag}, "startLine")
 				},
-				"address": func(p string, x any) {
-					v.object("address", p, x, map[string]func(string, any){"absoluteAddress": v.integer(-1), "kind": v.str, "properties": v.bag})
-				},
+				"address":    v.address,
 				"properties": v.bag,
 			}, "artifactLocation")
 		},

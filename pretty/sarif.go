@@ -30,6 +30,7 @@ type (
 	sarifRun struct {
 		Tool               sarifTool                   `json:"tool"`
 		OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+		Addresses          []sarifModule               `json:"addresses,omitempty"`
 		Results            []sarifResult               `json:"results"`
 	}
 	sarifTool struct {
@@ -76,10 +77,24 @@ type (
 		Address          *sarifAddress    `json:"address,omitempty"`
 	}
 	// sarifAddress is a code address in a module with no source line
-	// for it: the offset in the module's own addresses.
+	// for it (SARIF 2.1.0 §3.32): the site's offset, the module's ELF
+	// address (pc minus its load bias), relative to its parent, the
+	// module in run.addresses. Not absoluteAddress: where the module was
+	// loaded differs from rank to rank and run to run, so the parent
+	// gives none, and relativeAddress and offsetFromParent (the same
+	// here, with one level) are from ELF address 0 as loaded, the load
+	// base of a position-independent module.
 	sarifAddress struct {
-		AbsoluteAddress uint64 `json:"absoluteAddress"`
-		Kind            string `json:"kind"`
+		RelativeAddress  uint64 `json:"relativeAddress"`
+		OffsetFromParent uint64 `json:"offsetFromParent"`
+		ParentIndex      int    `json:"parentIndex"`
+		Kind             string `json:"kind"`
+	}
+	// sarifModule is a module an address lies in, in run.addresses.
+	sarifModule struct {
+		Name               string `json:"name"`
+		FullyQualifiedName string `json:"fullyQualifiedName"`
+		Kind               string `json:"kind"`
 	}
 	sarifArtifactLoc struct {
 		URI       string `json:"uri"`
@@ -134,11 +149,19 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 	}
 	// at is loc, or for a site no source line names, its module and
 	// offset (a Python call's native frame, a library without -g)
+	modules := map[string]int{} // index in run.Addresses
 	at := func(l checks.Location, s checks.Site) *sarifPhysical {
 		if p := loc(l); p != nil || s.Module == "" {
 			return p
 		}
-		return &sarifPhysical{ArtifactLocation: artifact(s.Module, dir), Address: &sarifAddress{AbsoluteAddress: s.Offset, Kind: "instruction"}}
+		i, ok := modules[s.Module]
+		if !ok {
+			i = len(run.Addresses)
+			modules[s.Module] = i
+			run.Addresses = append(run.Addresses, sarifModule{Name: filepath.Base(s.Module), FullyQualifiedName: s.Module, Kind: "module"})
+		}
+		return &sarifPhysical{ArtifactLocation: artifact(s.Module, dir),
+			Address: &sarifAddress{RelativeAddress: s.Offset, OffsetFromParent: s.Offset, ParentIndex: i, Kind: "instruction"}}
 	}
 	logical := func(l checks.Location) []sarifLogicalLocation {
 		if l.Function == "" {

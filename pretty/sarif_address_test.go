@@ -9,7 +9,8 @@ import (
 )
 
 // A related place with no source line (a Python call's native frame in
-// mpi4py's module) is its module and the offset in it.
+// mpi4py's module) is its module and the offset in it, relative to the
+// module, which run.addresses holds.
 func TestSARIFAddress(t *testing.T) {
 	mod := "/usr/lib/python3/dist-packages/mpi4py/MPI.cpython-311-x86_64-linux-gnu.so"
 	rep := &report.Report{Findings: []report.Finding{{Count: 1, Finding: checks.Finding{
@@ -37,7 +38,14 @@ func TestSARIFAddress(t *testing.T) {
 		t.Errorf("location %+v", res.Locations[0].PhysicalLocation)
 	}
 	p := res.RelatedLocations[0].PhysicalLocation
-	if p == nil || p.ArtifactLocation.URI != "file://"+mod || p.Address == nil || p.Address.AbsoluteAddress != 0xec47c || p.Region != nil {
-		t.Errorf("native frame: %+v", p)
+	if p == nil || p.ArtifactLocation.URI != "file://"+mod || p.Address == nil || p.Region != nil {
+		t.Fatalf("native frame: %+v", p)
+	}
+	want := sarifAddress{RelativeAddress: 0xec47c, OffsetFromParent: 0xec47c, ParentIndex: 0, Kind: "instruction"}
+	if *p.Address != want {
+		t.Errorf("native frame's address %+v, want %+v", *p.Address, want)
+	}
+	if m := log.Runs[0].Addresses; len(m) != 1 || m[0] != (sarifModule{Name: "MPI.cpython-311-x86_64-linux-gnu.so", FullyQualifiedName: mod, Kind: "module"}) {
+		t.Errorf("run.addresses %+v, want mpi4py's module", m)
 	}
 }
