@@ -99,7 +99,7 @@ for root in roots:
 `
 
 // TestPyLine compares pyline.c's decoding of line tables with CPython's
-// own, for every code unit of a few thousand code objects.
+// own, for every code unit of some 640 code objects.
 func TestPyLine(t *testing.T) {
 	py := python311(t)
 	prog := cc(t, "pyline_check", "testdata/pyline_check.c", "pyline.c")
