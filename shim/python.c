@@ -70,20 +70,22 @@ static int is_mpi4py(const char *path)
     return strstr(base, ".cpython-311") != NULL || strstr(base, ".abi3.so") != NULL;
 }
 
+/* ext_cb adds mpi4py's modules to mpidbg_pytext, counting them in *arg;
+ * mpidbg_npy is set from the count once they are in. */
 static int ext_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    (void)arg;
-    if (!info->dlpi_name || !is_mpi4py(info->dlpi_name) || mpidbg_npy >= MPIDBG_NPYTEXT)
+    int *n = arg;
+    if (!info->dlpi_name || !is_mpi4py(info->dlpi_name) || *n >= MPIDBG_NPYTEXT)
         return 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
             continue;
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        mpidbg_pytext[mpidbg_npy].lo = lo;
-        mpidbg_pytext[mpidbg_npy].hi = lo + ph->p_memsz;
-        mpidbg_npy++;
+        mpidbg_pytext[*n].lo = lo;
+        mpidbg_pytext[*n].hi = lo + ph->p_memsz;
+        ++*n;
         break;
     }
     size_t dir = (size_t)(strrchr(info->dlpi_name, '/') - info->dlpi_name) + 1; /* ".../mpi4py/" */
@@ -107,8 +109,77 @@ void mpidbg_python_init(void)
     bytes_type = (uintptr_t)dlsym(RTLD_DEFAULT, "PyBytes_Type");
     if (!tstate_get || !py_initialized || !code_type || !unicode_type || !tuple_type || !bytes_type)
         return;
-    mpidbg_npy = 0;
-    dl_iterate_phdr(ext_cb, NULL);
+    int n = 0;
+    dl_iterate_phdr(ext_cb, &n);
+    /* None yet: MPI was initialised by another extension (petsc4py,
+     * h5py) or through ctypes, before mpi4py.MPI was imported. Then
+     * mpidbg_npy is -1 and the calls' return addresses are looked at
+     * until one lies in mpi4py's directory (pending): the cost is this
+     * Python process's, a C program's mpidbg_npy stays 0. */
+    __atomic_store_n(&mpidbg_npy, n ? n : -1, __ATOMIC_RELEASE);
+}
+
+/* The executable code of modules seen not to be mpi4py's while mpidbg_npy
+ * is -1, so that a call from one costs a few compares. */
+#define NOTHER 32
+static struct mpidbg_pytext_range other[NOTHER];
+static int nother;
+static pthread_mutex_t othermu = PTHREAD_MUTEX_INITIALIZER;
+
+struct where {
+    uintptr_t ra;
+    struct mpidbg_pytext_range text;
+    int found;
+    char mpi4py;
+};
+
+static int where_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct where *w = arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || w->ra - lo >= ph->p_memsz)
+            continue;
+        w->text.lo = lo;
+        w->text.hi = lo + ph->p_memsz;
+        w->found = 1;
+        w->mpi4py = info->dlpi_name && strstr(info->dlpi_name, "/mpi4py/") != NULL;
+        return 1;
+    }
+    return 0;
+}
+
+/* pending handles a call while no mpi4py module is known (mpidbg_npy
+ * -1): the first call from a module in mpi4py's directory scans the
+ * modules again. Returns whether mpidbg_npy is now positive. */
+static int pending(uintptr_t ra)
+{
+    int n = __atomic_load_n(&nother, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++)
+        if (ra - other[i].lo < other[i].hi - other[i].lo)
+            return 0;
+    if (n >= NOTHER)
+        return 0; /* so many modules call MPI: the scan below is no longer paid */
+    struct where w = {.ra = ra};
+    dl_iterate_phdr(where_cb, &w);
+    if (!w.found)
+        return 0; /* no module's code (made at run time): not mpi4py's */
+    pthread_mutex_lock(&othermu);
+    if (__atomic_load_n(&mpidbg_npy, __ATOMIC_ACQUIRE) < 0) {
+        int k = 0;
+        if (w.mpi4py)
+            dl_iterate_phdr(ext_cb, &k);
+        if (k)
+            __atomic_store_n(&mpidbg_npy, k, __ATOMIC_RELEASE);
+        else if (nother < NOTHER) {
+            other[nother] = w.text;
+            __atomic_store_n(&nother, nother + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&othermu);
+    return __atomic_load_n(&mpidbg_npy, __ATOMIC_ACQUIRE) > 0;
 }
 
 /* ---- reading objects ---- */
@@ -454,6 +525,8 @@ static struct pykey *intern(int safe, uintptr_t code, uint32_t off, uintptr_t ra
 
 uint64_t mpidbg_python_site(uintptr_t ra)
 {
+    if (MPIDBG_UNLIKELY(mpidbg_npy < 0) && !pending(ra))
+        return ra;
     int i = 0;
     while (i < mpidbg_npy && ra - mpidbg_pytext[i].lo >= mpidbg_pytext[i].hi - mpidbg_pytext[i].lo)
         i++;
@@ -477,7 +550,7 @@ uint64_t mpidbg_python_site(uintptr_t ra)
 
 int mpidbg_python_frame(uint64_t *code, uint32_t *offset)
 {
-    if (!mpidbg_npy)
+    if (mpidbg_npy <= 0)
         return 0;
     uintptr_t fr = current_frame();
     for (int depth = 0; fr && depth < MAX_FRAMES; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
@@ -498,7 +571,7 @@ int mpidbg_python_frame(uint64_t *code, uint32_t *offset)
 uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native)
 {
     uintptr_t lt;
-    if (!mpidbg_npy || !code || !rd(1, code + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
+    if (mpidbg_npy <= 0 || !code || !rd(1, code + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
         return native;
     struct pykey *k = lookup(code, offset, native, lt);
     if (!k)
@@ -573,7 +646,7 @@ static void find_code(uintptr_t co, struct find *f, int depth)
  * name, without the function. Returns 0 when no file is known. */
 int mpidbg_python_remote(uint32_t mod, uint64_t off, char *file, int flen, char *func, int fnlen, int *line)
 {
-    if (!mpidbg_npy || flen <= 0 || fnlen <= 0)
+    if (mpidbg_npy <= 0 || flen <= 0 || fnlen <= 0)
         return 0;
     struct find f = {mod, (uint32_t)(off >> 24), (int)(off & 0xffffff), 20000, 0};
     *line = f.line;

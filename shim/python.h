@@ -12,8 +12,9 @@
 
 /* mpidbg_npy is how many of mpi4py's extension modules (its MPI module)
  * mpidbg_pytext holds the code of: 0 in any process that is not CPython
- * 3.11 with mpi4py (every C, C++ and Fortran program), so that
- * mpidbg_enter pays one predictable branch there. */
+ * 3.11 (every C, C++ and Fortran program), so that mpidbg_enter pays one
+ * predictable branch there; -1 in CPython 3.11 while no mpi4py module is
+ * known (MPI initialised before mpi4py.MPI was imported). */
 extern int mpidbg_npy __attribute__((visibility("hidden")));
 extern struct mpidbg_pytext_range {
     uintptr_t lo, hi;
@@ -21,7 +22,9 @@ extern struct mpidbg_pytext_range {
 
 /* mpidbg_python_init looks for CPython 3.11 and its extension modules;
  * called once MPI is initialised (mpi4py's import initialises it, after
- * its module is loaded). */
+ * its module is loaded; when something else initialised MPI first,
+ * mpidbg_python_site looks again at the first call from mpi4py's
+ * directory). */
 __attribute__((visibility("hidden"))) void mpidbg_python_init(void);
 
 /* mpidbg_python_site is the site of a call whose return address is ra:
