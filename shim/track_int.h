@@ -271,5 +271,8 @@ __attribute__((visibility("hidden"))) int tr_sys_redo(int fd);
 __attribute__((visibility("hidden"))) void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store);
 /* tr_sys_end protects again what tr_sys_open opened */
 __attribute__((visibility("hidden"))) void tr_sys_end(struct tr_sys *s);
+/* tr_sys_cleanup is tr_sys_end for pthread_cleanup_push: a thread
+ * cancelled inside the call lets go of its pages */
+__attribute__((visibility("hidden"))) void tr_sys_cleanup(void *s);
 
 #endif

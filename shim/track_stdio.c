@@ -126,7 +126,8 @@ static size_t mul(size_t a, size_t b)
 /* WRAP defines a wrapper: the next definition (libc's, looked up when
  * the shim is loaded or at the first call) when no range has pages;
  * else, out of line, the call with the stream's buffer (FP, opened as
- * HOW says) and the memory PRE names held open, then POST with rc set.
+ * HOW says) and the memory PRE names held open, then POST with rc set
+ * (a thread cancelled in the call closes them on its way out).
  * P(...) passes a list as one argument. */
 #define P(...) __VA_ARGS__
 #define WRAP(ret, name, fail, params, args, fp, how, PRE, POST)                                     \
@@ -141,12 +142,14 @@ static size_t mul(size_t a, size_t b)
         if (!tr_sys_any())                                                                          \
             return r(args);                                                                         \
         struct tr_sys s;                                                                            \
+        ret rc;                                                                                     \
         tr_sys_begin(&s, ra);                                                                       \
+        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
         open_file(&s, fp, how);                                                                     \
         PRE;                                                                                        \
-        ret rc = r(args);                                                                           \
+        rc = r(args);                                                                               \
         POST;                                                                                       \
-        tr_sys_end(&s);                                                                             \
+        pthread_cleanup_pop(1);                                                                     \
         return rc;                                                                                  \
     }                                                                                               \
     ret name(params)                                                                                \
@@ -237,13 +240,15 @@ static __attribute__((noinline)) int fflush_slow(const void *ra, FILE *f)
     if (!tr_sys_any())
         return r(f);
     struct tr_sys s;
+    int rc;
     tr_sys_begin(&s, ra);
+    pthread_cleanup_push(tr_sys_cleanup, &s);
     if (f)
         open_file(&s, f, 0);
     else
         open_all(&s);
-    int rc = r(f);
-    tr_sys_end(&s);
+    rc = r(f);
+    pthread_cleanup_pop(1);
     return rc;
 }
 
@@ -270,9 +275,10 @@ void rewind(FILE *f)
     }
     struct tr_sys s;
     tr_sys_begin(&s, RA);
+    pthread_cleanup_push(tr_sys_cleanup, &s);
     open_file(&s, f, LOCKED | ALLOC);
     r(f);
-    tr_sys_end(&s);
+    pthread_cleanup_pop(1);
 }
 
 /* getchar() is getc(stdin), getchar_unlocked() getc_unlocked(stdin) */
@@ -311,10 +317,12 @@ int getchar_unlocked(void)
         if (!tr_sys_any())                                                                          \
             return r(args);                                                                         \
         struct tr_sys s;                                                                            \
+        ret rc;                                                                                     \
         tr_sys_begin(&s, ra);                                                                       \
+        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
         open_file(&s, fp, how);                                                                     \
-        ret rc = r(args);                                                                           \
-        tr_sys_end(&s);                                                                             \
+        rc = r(args);                                                                               \
+        pthread_cleanup_pop(1);                                                                     \
         return rc;                                                                                  \
     }                                                                                               \
     static inline ret name##_from(const void *ra, params)                                           \
@@ -407,10 +415,12 @@ static __attribute__((noinline)) int old_vfscanf_slow(const void *ra, FILE *f, c
     if (!tr_sys_any())
         return r(f, fmt, ap);
     struct tr_sys s;
+    int rc;
     tr_sys_begin(&s, ra);
+    pthread_cleanup_push(tr_sys_cleanup, &s);
     open_file(&s, f, LOCKED | ALLOC);
-    int rc = r(f, fmt, ap);
-    tr_sys_end(&s);
+    rc = r(f, fmt, ap);
+    pthread_cleanup_pop(1);
     return rc;
 }
 

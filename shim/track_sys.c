@@ -30,8 +30,7 @@
  * spans), and an mprotect pair for each page that was protected; after
  * FALSE_LIMIT of those a page stays open until the next MPI call, as
  * after false hits (docs/races.md, "System calls"). A blocking call
- * holds its pages open for every thread while it waits, and a thread
- * cancelled inside one leaves them open (docs/races.md).
+ * holds its pages open for every thread while it waits (docs/races.md).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -257,6 +256,11 @@ void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store)
     errno = e;
 }
 
+void tr_sys_cleanup(void *s)
+{
+    tr_sys_end(s);
+}
+
 void tr_sys_end(struct tr_sys *s)
 {
     if (!s->seen)
@@ -418,7 +422,9 @@ static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
 }
 
 /* CALL makes the call with the memory OPEN names held open, once more
- * after an EFAULT the tracker may have caused, then DONE with rc set.
+ * after an EFAULT the tracker may have caused, then DONE with rc set; a
+ * thread cancelled in the call (a read is a cancellation point) closes
+ * them on its way out.
  * IN: the descriptor a call reads from, whose failure may have consumed
  * input (tr_sys_again asks); -1 for a call a failure leaves no trace of. */
 #define CALL(IN, call, OPEN, DONE)                                                                  \
@@ -426,12 +432,13 @@ static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
         struct tr_sys s;                                                                            \
         ssize_t rc;                                                                                 \
         tr_sys_begin(&s, ra);                                                                       \
+        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
         do {                                                                                        \
             OPEN;                                                                                   \
             rc = call;                                                                              \
         } while (tr_sys_again(&s, rc == -1, IN));                                                   \
         DONE;                                                                                       \
-        tr_sys_end(&s);                                                                             \
+        pthread_cleanup_pop(1);                                                                     \
         return rc;                                                                                  \
     } while (0)
 
