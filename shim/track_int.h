@@ -174,7 +174,8 @@ __attribute__((visibility("hidden"))) int tr_program_access(struct tr_range *r, 
  * tr_log_fill fills it, the owner's tag read through owner_load (its
  * page may be protected); signal-safe */
 __attribute__((visibility("hidden"))) int tr_log_slot(struct tr_range *r);
-__attribute__((visibility("hidden"))) void tr_log_fill(struct tr_range *r, int i, uint64_t addr, uint64_t pc, int store);
+__attribute__((visibility("hidden"))) void tr_log_fill(struct tr_range *r, int i, uint64_t addr, uint64_t pc,
+                                                      int store);
 __attribute__((visibility("hidden"))) int tr_in_range(const struct tr_range *r, uint64_t addr); /* signal-safe */
 /* tr_in_data: addr is a byte of the range's datatype, wherever it is
  * watched (pages or debug registers); signal-safe */
