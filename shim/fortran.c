@@ -52,7 +52,6 @@ static const char *const bindings[] = {
 
 struct mpidbg_text mpidbg_bind[MPIDBG_NBIND];
 int mpidbg_nbind;
-int mpidbg_fortran_redirected; /* for a debugger: how many imports were pointed at the wrappers */
 
 static uintptr_t self_lo, self_hi; /* the shim's own executable segment */
 
@@ -109,7 +108,7 @@ static uintptr_t dyn_ptr(uintptr_t base, ElfW(Addr) p)
 #ifdef R_JUMP_SLOT
 /* Writes one GOT slot, which may lie in the read-only-after-relocation
  * segment (PT_GNU_RELRO): made writable for the store, read-only again. */
-static int write_slot(uintptr_t slot, uintptr_t value, uintptr_t relro_lo, uintptr_t relro_hi)
+static void write_slot(uintptr_t slot, uintptr_t value, uintptr_t relro_lo, uintptr_t relro_hi)
 {
     long pg = sysconf(_SC_PAGESIZE);
     uintptr_t page = slot & ~(uintptr_t)(pg - 1);
@@ -117,19 +116,17 @@ static int write_slot(uintptr_t slot, uintptr_t value, uintptr_t relro_lo, uintp
      * shares with .got.plt or .data stays writable, and must stay so */
     int ro = slot >= relro_lo && slot < (relro_hi & ~(uintptr_t)(pg - 1));
     if (ro && mprotect((void *)page, (size_t)pg, PROT_READ | PROT_WRITE) != 0)
-        return 0;
+        return;
     __atomic_store_n((uintptr_t *)slot, value, __ATOMIC_RELEASE);
     if (ro)
         mprotect((void *)page, (size_t)pg, PROT_READ);
-    return 1;
 }
 
 /* Points every PMPI_Xxx import of a relocation table at the shim's
  * MPI_Xxx, when the shim defines one. */
-static int redirect(uintptr_t base, const ElfW(Rela) * rel, size_t n, const ElfW(Sym) * syms, const char *strs,
+static void redirect(uintptr_t base, const ElfW(Rela) * rel, size_t n, const ElfW(Sym) * syms, const char *strs,
                     uintptr_t relro_lo, uintptr_t relro_hi)
 {
-    int count = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned long type = ELF64_R_TYPE(rel[i].r_info);
         if (type != R_JUMP_SLOT && type != R_GLOB_DAT)
@@ -141,9 +138,8 @@ static int redirect(uintptr_t base, const ElfW(Rela) * rel, size_t n, const ElfW
         uintptr_t ours = (uintptr_t)dlsym(RTLD_DEFAULT, name + 1);
         if (ours < self_lo || ours >= self_hi)
             continue;
-        count += write_slot(base + rel[i].r_offset, ours, relro_lo, relro_hi);
+        write_slot(base + rel[i].r_offset, ours, relro_lo, relro_hi);
     }
-    return count;
 }
 #endif
 
@@ -189,31 +185,11 @@ static int binding_cb(struct dl_phdr_info *info, size_t size, void *arg)
     }
     if (!syms || !strs)
         return 0;
-    int n = 0;
     if (jmprel)
-        n += redirect(base, jmprel, njmp, syms, strs, relro_lo, relro_hi);
+        redirect(base, jmprel, njmp, syms, strs, relro_lo, relro_hi);
     if (rela)
-        n += redirect(base, rela, nrela, syms, strs, relro_lo, relro_hi);
-    mpidbg_fortran_redirected += n;
+        redirect(base, rela, nrela, syms, strs, relro_lo, relro_hi);
 #endif
-    return 0;
-}
-
-static int self_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-    (void)size;
-    uintptr_t me = (uintptr_t)arg;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
-        if (me >= lo && me < hi) {
-            self_lo = lo;
-            self_hi = hi;
-            return 1;
-        }
-    }
     return 0;
 }
 
@@ -221,7 +197,9 @@ static int self_cb(struct dl_phdr_info *info, size_t size, void *arg)
  * relocated by then, constructors come after relocation. */
 __attribute__((constructor)) static void fortran_bindings(void)
 {
-    dl_iterate_phdr(self_cb, (void *)(uintptr_t)&fortran_bindings);
+    struct mpidbg_text self = mpidbg_text_of((uintptr_t)&fortran_bindings);
+    self_lo = self.lo;
+    self_hi = self.hi;
     if (self_hi > self_lo)
         dl_iterate_phdr(binding_cb, NULL);
 }

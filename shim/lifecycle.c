@@ -27,9 +27,6 @@ uintptr_t mpidbg_mpi_lo, mpidbg_mpi_len;
 int mpidbg_tag_ub = 32767;
 int mpidbg_world_rank = -1;
 
-/* The MPI library's executable segment: calls coming from there are MPI
- * calling itself (ROMIO, the Fortran-free internals) and go straight to
- * PMPI. */
 struct find_text {
     uintptr_t pc, lo, hi;
 };
@@ -52,12 +49,22 @@ static int find_text_cb(struct dl_phdr_info *info, size_t size, void *arg)
     return 0;
 }
 
+struct mpidbg_text mpidbg_text_of(uintptr_t pc)
+{
+    struct find_text f = {pc, 0, 0};
+    dl_iterate_phdr(find_text_cb, &f);
+    return (struct mpidbg_text){f.lo, f.hi};
+}
+
+/* The MPI library's executable segment: calls coming from there are MPI
+ * calling itself (ROMIO, the Fortran-free internals) and go straight to
+ * PMPI. */
 static void find_mpi_text(void)
 {
-    struct find_text f = {(uintptr_t)&PMPI_Send, 0, 0};
-    if (dl_iterate_phdr(find_text_cb, &f) && f.hi > f.lo) {
-        mpidbg_mpi_lo = f.lo;
-        mpidbg_mpi_len = f.hi - f.lo;
+    struct mpidbg_text t = mpidbg_text_of((uintptr_t)&PMPI_Send);
+    if (t.hi > t.lo) {
+        mpidbg_mpi_lo = t.lo;
+        mpidbg_mpi_len = t.hi - t.lo;
     }
 }
 

@@ -383,6 +383,9 @@ extern int mpidbg_nbind MPIDBG_HIDDEN;
  * program's call into the binding. */
 MPIDBG_HIDDEN void *mpidbg_binding_caller(void *ra);
 MPIDBG_HIDDEN int mpidbg_in_binding(uintptr_t pc); /* async-signal-safe */
+/* mpidbg_text_of: the executable segment of the loaded object holding pc
+ * (lifecycle.c); {0, 0} when none does. */
+MPIDBG_HIDDEN struct mpidbg_text mpidbg_text_of(uintptr_t pc);
 
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
