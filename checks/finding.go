@@ -109,6 +109,7 @@ type Finding struct {
 	Message  string    `json:"message"`
 	Ranks    []int     `json:"ranks"`
 	Call     string    `json:"call"`
+	Arg      string    `json:"arg,omitempty"` // the offending argument's parameter name in the standard ("recvtype"), when one is
 	Location Location  `json:"location"`
 	Path     string    `json:"path,omitempty"`
 	Related  []Related `json:"related,omitempty"`

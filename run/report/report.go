@@ -18,6 +18,10 @@ import (
 type Finding struct {
 	checks.Finding
 	Count int `json:"count"`
+	// Pattern says which ranks did what when one bug was made by many
+	// ranks with different peers ("each rank r sends to r+1; ranks
+	// 0-63"); empty when the ranks list says it all.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // Death is a group of ranks that ended without saying goodbye (no
