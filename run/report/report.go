@@ -38,6 +38,9 @@ type Job struct {
 	Size        int    // ranks the job was started with
 	Exit        string // how mpiexec ended when not with status 0: "exit status 3", "signal 9"; "" on success
 	Interrupted string // the signal mpidbg forwarded to the job ("SIGINT"), or ""
+	// LaunchError is the launcher's own message when it failed before
+	// ranks started (mpiexec's "execvp error on file ring"), or "".
+	LaunchError string
 }
 
 // Report is everything `mpidbg run` says about one job.
