@@ -1,7 +1,6 @@
 package dap
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -220,8 +219,8 @@ func (s *Server) onAttachRequest(req *dap.AttachRequest) {
 		return
 	}
 	var a attachArgs
-	if err := json.Unmarshal(req.Arguments, &a); err != nil {
-		s.fail(req, errAttachArgs, "the attach configuration is not valid JSON: %v", err)
+	if err := unmarshalArgs(req.Arguments, &a); err != nil {
+		s.fail(req, errAttachArgs, "attach: %s", argError(req.Arguments, err))
 		return
 	}
 	var procs []rankProc

@@ -70,8 +70,8 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 		return
 	}
 	var a launchArgs
-	if err := json.Unmarshal(req.Arguments, &a); err != nil {
-		s.fail(req, errLaunchArgs, "the launch configuration is not valid JSON: %v", err)
+	if err := unmarshalArgs(req.Arguments, &a); err != nil {
+		s.fail(req, errLaunchArgs, "launch: %s", argError(req.Arguments, err))
 		return
 	}
 	cfg, selected, err := s.jobConfig(&a)
@@ -161,6 +161,9 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	} else {
 		return cfg, nil, fmt.Errorf("program %s: not found on PATH", program)
 	}
+	if err := notScript(a.Program, program); err != nil {
+		return cfg, nil, err
+	}
 	if a.Cwd != "" {
 		if fi, err := os.Stat(a.Cwd); err != nil || !fi.IsDir() {
 			return cfg, nil, fmt.Errorf("cwd %s: no such directory", a.Cwd)
@@ -226,6 +229,37 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: a.NP, Env: env, Program: program,
 		Args: a.Args, Dir: a.Cwd, DeadlockTimeout: deadlock, ZeroBuffering: a.Buffering == "zero", KillGrace: 3 * time.Second}
 	return cfg, selected, nil
+}
+
+// notScript refuses a script as the program: the shim's handshake would
+// stop its interpreter (or /usr/bin/env) rather than the MPI program, and
+// the ranks would wait for a debugger until attachTimeout ran out. An
+// interpreter given as the program, with the script in "args", is
+// debugged as itself (mpi4py's findings name the script's lines).
+func notScript(name, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // exec tells
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.Read(head)
+	if n < 2 || string(head[:2]) != "#!" {
+		return nil
+	}
+	line, _, _ := strings.Cut(string(head[:n]), "\n")
+	line = strings.TrimSpace(line)
+	interp := strings.Fields(strings.TrimPrefix(line, "#!"))
+	example := ""
+	if len(interp) > 0 {
+		prog := interp[0]
+		if filepath.Base(prog) == "env" && len(interp) > 1 {
+			prog = interp[1]
+		}
+		example = fmt.Sprintf(` ("program": %q, "args": [%q, ...])`, prog, name)
+	}
+	return fmt.Errorf("program %s is a script (%s); give the interpreter as \"program\" and the script in \"args\"%s",
+		name, line, example)
 }
 
 // parseAttachTimeout reads "attachTimeout": how long the ranks may take

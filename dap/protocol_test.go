@@ -83,12 +83,12 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{"program": "/bin/true", "checks": "-leaks"}, "unknown category \"leaks\"")
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "shim")
 	expectFail("launch", map[string]any{"program": "/bin/true", "mpi": "lam"}, "unknown MPI")
-	expectFail("launch", map[string]any{"program": 42}, "not valid JSON")
+	expectFail("launch", map[string]any{"program": 42}, `launch: "program" must be a string, got 42`)
 	t.Setenv(envvar.Checks, "-leaks") // the ranks would inherit it
 	expectFail("launch", map[string]any{"program": "/bin/true"}, "MPIDBG_CHECKS=\"-leaks\" in the adapter's environment: unknown category")
 	expectFail("attach", map[string]any{}, "missing \"pid\"")
 	expectFail("attach", map[string]any{"pid": 1 << 30}, "no process")
-	expectFail("stackTrace", "not an object", "cannot decode")
+	expectFail("stackTrace", "not an object", `stackTrace: "arguments" must be an object, got "not an object"`)
 	expectFail("stackTrace", map[string]any{"threadId": 1}, "no job")
 	expectFail("variables", map[string]any{"variablesReference": 99}, "no job")
 	c.call("threads", nil) // still serving

@@ -25,6 +25,9 @@ import (
 	"github.com/google/go-dap"
 )
 
+// errNotRequest: a well-formed message that is not a request.
+var errNotRequest = errors.New("not a request")
+
 // Config is what the server needs from its command line.
 type Config struct {
 	Gdb    string // the gdb to run ("" : gdb on PATH)
@@ -91,41 +94,23 @@ func (s *Server) Serve() error {
 			return fmt.Errorf("dap: reading a message: %w", err)
 		}
 		msg, err := dap.DecodeProtocolMessage(body)
+		if _, isRequest := msg.(dap.RequestMessage); err == nil && !isRequest {
+			err = errNotRequest // an event or a response: this server sends no requests
+		}
 		if err != nil {
-			// Well framed but not a request we can decode (an unknown
-			// command, a field of the wrong type): say so and go on.
-			s.logf("<- undecodable: %v: %s", err, body)
+			// Well framed but not a request we can decode (bad JSON, an
+			// unknown command, a field of the wrong type): say so and go
+			// on. The raw input goes to the log as it came.
+			s.logf("<- %s", logged(body))
+			s.logf("   undecodable: %v", err)
 			s.refuse(body, err)
 			continue
 		}
-		s.logf("<- %s", describe(msg))
+		s.logf("<- %s", logged(body)) // as it came, for bug reports
 		if stop := s.handle(msg); stop {
 			return nil
 		}
 	}
-}
-
-// refuse answers a request that could not be decoded.
-func (s *Server) refuse(body []byte, err error) {
-	var hdr struct {
-		Seq     int    `json:"seq"`
-		Type    string `json:"type"`
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(body, &hdr) != nil || hdr.Type != "request" || hdr.Seq == 0 {
-		return // not a request: nothing to answer
-	}
-	msg := fmt.Sprintf("cannot decode the %q request: %v", hdr.Command, err)
-	var fe *dap.DecodeProtocolMessageFieldError
-	if errors.As(err, &fe) && fe.FieldName == "command" {
-		msg = fmt.Sprintf("mpidbg dap does not support the %q request", hdr.Command)
-	}
-	resp := &dap.ErrorResponse{Response: dap.Response{
-		ProtocolMessage: dap.ProtocolMessage{Type: "response"},
-		RequestSeq:      hdr.Seq, Command: hdr.Command, Success: false, Message: msg,
-	}}
-	resp.Body.Error = &dap.ErrorMessage{Id: errDecode, Format: "{message}", Variables: map[string]string{"message": msg}, ShowUser: true}
-	s.send(resp)
 }
 
 // send writes one message with the next sequence number.
@@ -156,6 +141,14 @@ func describe(m dap.Message) string {
 		b = append(b[:2000], "…"...)
 	}
 	return string(b)
+}
+
+// logged is a message's raw bytes as the log shows them.
+func logged(body []byte) string {
+	if len(body) > 2000 {
+		return string(body[:2000]) + "…"
+	}
+	return string(body)
 }
 
 // setSeq sets a message's sequence number, whatever its type.
