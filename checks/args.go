@@ -15,6 +15,7 @@ It usually comes from an unsigned size that wrapped or from an uninitialised
 variable. MPICH rejects it with MPI_ERR_COUNT and, with the default error
 handler, aborts the job; mpidbg reports where the value came from first.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s %d must be non-negative", m.Arg, m.Val)
 	},
 })
@@ -29,6 +30,7 @@ MPI_COMM_WORLD. Typical causes: a neighbour computed without wrapping around
 sub-communicator, or MPI_ANY_SOURCE passed to a send. Use MPI_PROC_NULL for
 a missing neighbour: communication with it completes at once.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		switch {
 		case m.Variant == VariantAnySource:
 			m.Printf("%s is MPI_ANY_SOURCE, which only receives accept", m.Arg)
@@ -52,6 +54,7 @@ var invalidRoot = register(Check{
 and their nonblocking forms must be a valid rank of the (intra)communicator.
 MPI_PROC_NULL and MPI_ROOT are only meaningful on intercommunicators.`},
 	Message: func(m *Message) {
+		m.Mark("root")
 		if m.Variant == VariantInter {
 			m.Printf("root %d is not MPI_ROOT, MPI_PROC_NULL or a rank of the remote group (size %d)", m.Val, m.Lim)
 		} else {
@@ -69,6 +72,7 @@ of MPI_COMM_WORLD (MPICH: 2^31-1 on most builds, less with some networks).
 A negative tag other than MPI_ANY_TAG in a receive, or any negative tag in a
 send, is erroneous.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		switch m.Variant {
 		case VariantAnyTag:
 			m.Printf("%s is MPI_ANY_TAG, which only receives accept", m.Arg)
@@ -91,6 +95,7 @@ relative datatype and a non-zero count, the MPI library reads or writes near
 address 0 and the rank crashes, often far from the call. Typical cause: a
 buffer allocated only on some ranks, or freed and set to NULL too early.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s is NULL but %d x %s hold %d bytes of data; NULL (MPI_BOTTOM) needs a datatype of absolute addresses",
 			m.Arg, m.Count, m.Type(m.Handle), m.Val)
 	},
@@ -106,6 +111,7 @@ recvcounts at the root, MPI_Waitall's requests with a non-zero count, ...)
 must be valid arrays. NULL is only allowed where the standard says the
 argument is not significant (for example recvcounts on a non-root rank).`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		if m.Val > 1 {
 			m.Printf("%s is NULL but %d entries are needed", m.Arg, m.Val)
 		} else {
@@ -124,6 +130,7 @@ variable, a handle from another process), makes the MPI library fail in
 ways that depend on the implementation: an error with MPICH, a crash with
 Open MPI whose handles are pointers.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		kind, null := handleWords(m.types.KindOf(m.Handle), m.Kind)
 		switch m.Variant {
 		case VariantNull:
@@ -179,6 +186,7 @@ var inPlaceMisuse = register(Check{
 calls, and in collectives only in the send buffer (or, for MPI_Gather(v) and
 MPI_Scatter(v), in the argument named for the root, on the root).`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		switch m.Variant {
 		case VariantNotRoot:
 			m.Printf("%s is MPI_IN_PLACE on rank %d, which is not the root: only the root may pass it", m.Arg, m.Val)
@@ -201,6 +209,7 @@ var invalidArgument = register(Check{
 a darray process grid that does not multiply to size, and the like. The
 message names the argument, its value and the rule.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		if m.Variant == VariantNegative {
 			m.Printf("%s: %s %d must be non-negative", m.Text, m.Arg, m.Val)
 			return
@@ -229,6 +238,7 @@ should give rank == 0 ? n * sizeof(double) : 0 as the size. A negative size
 empty type, an uninitialised variable) is refused by the MPI library, whose
 default error handler aborts the job.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		switch m.Arg {
 		case "base":
 			m.Printf("base is NULL but size is %d bytes: the window would be the bytes at address 0, which this process does not own; a process that exposes no memory passes size 0", m.Val)

@@ -39,6 +39,7 @@ tracker watches the buffer's bytes with the CPU's debug registers instead
 (up to 32 bytes, four registers per thread); when none is free, small send
 buffers there are checked by send-buffer-changed instead (docs/races.md).`},
 	Message: func(m *Message) {
+		m.MarkRelated(buffer(m.RelatedCall, "S"))
 		m.Printf("store to the send buffer%s before the send completed: MPI may read the buffer until %s completes it", accessWhere(m), bufferDone)
 	},
 })
@@ -68,6 +69,7 @@ debug registers, up to 32 bytes while one of a thread's four is free;
 beyond that they are not watched, and there is no copy-and-compare tier for
 receives (docs/races.md).`},
 	Message: func(m *Message) {
+		m.MarkRelated(buffer(m.RelatedCall, "R"))
 		m.Printf("%s the receive buffer%s before the receive completed: the data had not arrived; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), bufferDone)
 	},
 })
@@ -92,6 +94,7 @@ reads a write-protected buffer without faulting. A request that is never
 completed at all (no MPI_Wait) lands here too, with
 request-never-completed at MPI_Finalize.`},
 	Message: func(m *Message) {
+		m.MarkRelated(trackedBuffer(m))
 		where := accessWhere(m)
 		if m.Val == ModeMPIWrites {
 			m.Printf("%s the receive buffer%s after the data arrived but before %s completed the receive: correct here by chance, erroneous wherever the data arrives later", accessVerb(m), where, bufferDone)
@@ -112,6 +115,16 @@ func accessWhere(m *Message) string {
 		where += ", element " + p + ","
 	}
 	return where
+}
+
+// trackedBuffer names the buffer parameter of the call that started the
+// operation (RelatedCall): the one MPI writes when the tracker's mode is
+// ModeMPIWrites, else the one it reads.
+func trackedBuffer(m *Message) string {
+	if m.Val == ModeMPIWrites {
+		return buffer(m.RelatedCall, "R")
+	}
+	return buffer(m.RelatedCall, "S")
 }
 
 func accessVerb(m *Message) string {
@@ -142,6 +155,7 @@ writes into (buffer-overlap reports that), nor a send freed with
 MPI_Request_free before it completed. Receives have no such tier: their
 content is the message's, not the program's.`},
 	Message: func(m *Message) {
+		m.MarkRelated(buffer(m.RelatedCall, "S"))
 		m.SetPath(m.ElementAt(m.Handle, m.Addr, m.Count, m.At))
 		what := fmt.Sprintf("%d x %s", m.Count, m.Type(m.Handle))
 		where := ""

@@ -65,6 +65,12 @@ func collectiveMessage(m *Message) {
 		pairsMessage(m)
 		return
 	}
+	switch m.ID {
+	case "collective-root-mismatch":
+		m.Mark("root")
+	case "collective-op-mismatch":
+		m.Mark("op")
+	}
 	var b strings.Builder
 	b.WriteString("the ranks of the communicator disagree: ")
 	for i, g := range m.Groups {

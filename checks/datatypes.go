@@ -12,6 +12,7 @@ var typeNull = register(Check{
 was freed (MPI_Type_free sets the handle to MPI_DATATYPE_NULL) and used
 again.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s is MPI_DATATYPE_NULL", m.Arg)
 	},
 })
@@ -23,6 +24,7 @@ var typeUnknown = register(Check{
 		Doc: `The value is neither a predefined datatype nor one the program created:
 typically an uninitialised MPI_Datatype variable.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s %#x is neither a predefined datatype nor one a constructor returned", m.Arg, m.Handle)
 	},
 })
@@ -36,6 +38,7 @@ MPI_Type_commit makes it usable in communication, packing and RMA. Commit
 the type you communicate with (the outermost one); inner types need no
 commit.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s %s is used before MPI_Type_commit", m.Arg, m.Type(m.Handle))
 	},
 })
@@ -49,6 +52,8 @@ complete normally, and types built from it stay valid, but a new call with
 the old handle value (kept in another variable) is erroneous, and MPI may
 have given the same value to a new type.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
+		m.MarkRelated("datatype")
 		m.Printf("%s %s was freed by MPI_Type_free", m.Arg, m.Type(m.Handle))
 	},
 })
@@ -59,6 +64,8 @@ var typeDoubleFree = register(Check{
 		Rule:  "MPI-4.1 §5.1.9: MPI_TYPE_FREE on a handle that no longer refers to a datatype is erroneous",
 		Doc:   `The same datatype was passed to MPI_Type_free twice, through two copies of the handle.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
+		m.MarkRelated("datatype")
 		m.Printf("%s %s was freed already", m.Arg, m.Type(m.Handle))
 	},
 })
@@ -69,6 +76,7 @@ var typeFreePredefined = register(Check{
 		Rule:  "MPI-4.1 §5.1.9: predefined datatypes cannot be freed",
 		Doc:   `MPI_INT, MPI_DOUBLE and the other predefined datatypes belong to the MPI library.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s is the predefined datatype %s, which cannot be freed", m.Arg, m.Type(m.Handle))
 	},
 })
@@ -80,6 +88,7 @@ var commitPredefined = register(Check{
 		Doc: `Harmless, but it usually means the program commits the wrong variable, for
 example the old type instead of the new one.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s is the predefined datatype %s, committed already", m.Arg, m.Type(m.Handle))
 	},
 })
@@ -91,6 +100,7 @@ var commitTwice = register(Check{
 		Doc: `Harmless, but a sign that the program's datatype setup runs more often than
 intended (for example inside a time-step loop).`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		m.Printf("%s %s is committed already", m.Arg, m.Type(m.Handle))
 	},
 })

@@ -74,6 +74,9 @@ group given to MPI_Win_start. The fix is the epoch: open it before the
 call and close it after (the operation completes at the call that closes
 it).`},
 	Message: func(m *Message) {
+		if m.Variant != VariantRequestBased {
+			m.Mark("target_rank")
+		}
 		switch m.Variant {
 		case VariantNotInGroup:
 			m.Printf("target rank %d is not in the group of the access epoch MPI_Win_start opened (related): that epoch accesses only the windows of its group's processes; add the rank to the start group (and the origin to the target's post group) (MPI-4.1 §12.5.2)", m.Val)
@@ -105,6 +108,7 @@ fence in the middle. Drop MPI_MODE_NOSUCCEED from that fence (every
 process gives the same assertions), or move the call after the next
 fence.`},
 	Message: func(m *Message) {
+		m.MarkRelated("assert")
 		m.Printf("the last MPI_Win_fence (related) asserted MPI_MODE_NOSUCCEED, that no RMA call follows it before the next fence, and this call to target rank %d follows it outside any other epoch: drop the assertion from that fence or move the call after the next one (MPI-4.1 §12.5.5)", m.Val)
 	},
 })
@@ -124,6 +128,7 @@ silently. The assertion belongs on the first fence of a window, or on a
 fence after one with MPI_MODE_NOSUCCEED; drop it from fences inside the
 communication loop.`},
 	Message: func(m *Message) {
+		m.Mark("assert")
 		m.Printf("MPI_MODE_NOPRECEDE asserts that this fence completes no RMA call of this process, but %s since the previous fence (the first related): drop the assertion, or give it only on a fence no RMA call precedes (MPI-4.1 §12.5.5)",
 			plural(m.Count, "RMA call was issued", "RMA calls were issued"))
 	},
@@ -146,6 +151,7 @@ MPICH and Open MPI fail it with MPI_ERR_RMA_SYNC, which the default error
 handler turns into an abort. Pair each lock with its unlock, on the same
 rank and window, with the same form.`},
 	Message: func(m *Message) {
+		m.Mark("rank")
 		switch {
 		case m.Call == "MPI_Win_unlock_all" && m.Variant == VariantLock:
 			m.Printf("the window was locked with MPI_Win_lock (target rank %d, related, %s in all), not MPI_Win_lock_all: end those epochs with MPI_Win_unlock on each rank (MPI-4.1 §12.5.3)",
@@ -175,6 +181,8 @@ longer pair with the locks. Typical cause: a helper that locks the target
 itself, called inside a region that already holds the lock. Unlock before
 locking again, or let the helper run inside the caller's epoch.`},
 	Message: func(m *Message) {
+		m.Mark("rank")
+		m.MarkRelated("rank")
 		if m.Call == "MPI_Win_lock_all" {
 			m.Printf("the window is already locked with MPI_Win_lock_all (related): epochs of one window must be disjoint; call MPI_Win_unlock_all first (MPI-4.1 §12.5.3)")
 			return
@@ -200,6 +208,7 @@ exclusive lock on one target inside a lock_all phase closes the phase
 first (MPI_Win_unlock_all), or uses atomics (MPI_Compare_and_swap) as the
 mutex inside it.`},
 	Message: func(m *Message) {
+		m.Mark("rank")
 		if m.Variant == VariantLock {
 			m.Printf("target rank %d is locked with MPI_Win_lock (related, %s in all), and MPI_Win_lock_all opens a second epoch to every process: unlock them first (MPI-4.1 §12.5.3)",
 				m.Val, plural(m.Count, "locked target", "locked targets"))
@@ -331,6 +340,7 @@ without any lock with MPI_ERR_RMA_SYNC; Open MPI also fails a flush to a
 rank that is not locked while another is, which MPICH takes. Lock the
 target before the operations, or drop the flush.`},
 	Message: func(m *Message) {
+		m.Mark("rank")
 		all := m.Call == "MPI_Win_flush_all" || m.Call == "MPI_Win_flush_local_all"
 		switch {
 		case all:

@@ -96,6 +96,7 @@ func (s Site) MarshalJSON() ([]byte, error) {
 // was built, where the other operation started.
 type Related struct {
 	Message  string   `json:"message"`
+	Arg      string   `json:"arg,omitempty"` // the argument of the call there that concerns the finding ("sendtype"), when one does
 	Location Location `json:"location"`
 	Site     Site     `json:"site,omitempty"`
 }

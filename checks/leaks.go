@@ -11,6 +11,7 @@ var leakType = register(Check{
 		Rule:  "MPI-4.1 §5.1.9: derived datatypes are freed with MPI_TYPE_FREE",
 		Doc:   `Not an error at MPI_Finalize, but in long runs types created in a loop exhaust memory.`},
 	Message: func(m *Message) {
+		m.Mark(withRole(m.Call, "newtype"))
 		one := "it"
 		if m.Val > 1 {
 			one = "one of them"
@@ -25,6 +26,7 @@ var leakComm = register(Check{
 		Rule:  "MPI-4.1 §7.4.3: communicators are freed with MPI_COMM_FREE",
 		Doc:   `Communicators hold context ids, of which MPI libraries have a few thousand; a communicator made per iteration runs out.`},
 	Message: func(m *Message) {
+		m.Mark(withRole(m.Call, "newcomm"))
 		m.Printf("%s here never freed", plural(m.Val, "communicator made", "communicators made"))
 	},
 })
@@ -35,6 +37,7 @@ var leakGroup = register(Check{
 		Rule:  "MPI-4.1 §7.3.3: groups are freed with MPI_GROUP_FREE",
 		Doc:   `MPI_Comm_group and the group constructors return new groups that must be freed.`},
 	Message: func(m *Message) {
+		m.Mark(withRole(m.Call, "newgroup"))
 		m.Printf("%s here never freed", plural(m.Val, "group made", "groups made"))
 	},
 })
@@ -45,6 +48,7 @@ var leakOp = register(Check{
 		Rule:  "MPI-4.1 §6.9.5: user operations are freed with MPI_OP_FREE",
 		Doc:   `Not an error at MPI_Finalize; listed so that long-running codes can find it.`},
 	Message: func(m *Message) {
+		m.Mark("op")
 		m.Printf("%s here never freed", plural(m.Val, "operation made", "operations made"))
 	},
 })
@@ -55,6 +59,7 @@ var leakWin = register(Check{
 		Rule:  "MPI-4.1 §12.2.5: windows are freed with MPI_WIN_FREE, collectively",
 		Doc:   `A window keeps its memory registered with the network and its communicator alive.`},
 	Message: func(m *Message) {
+		m.Mark("win")
 		m.Printf("%s here never freed", plural(m.Val, "window made", "windows made"))
 	},
 })
@@ -65,6 +70,7 @@ var leakRequest = register(Check{
 		Rule:  "MPI-4.1 §3.9: persistent requests are freed with MPI_REQUEST_FREE",
 		Doc:   `A persistent request that is not active at MPI_Finalize is not an error, but it was never released.`},
 	Message: func(m *Message) {
+		m.Mark(withRole(m.Call, "reqout"))
 		m.Printf("%s here never freed with MPI_Request_free", plural(m.Val, "persistent request made", "persistent requests made"))
 	},
 })

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mpidbg/mpidbg/shim/calls"
 )
 
 // Message is the writer a check's Message function gets: the event, the
@@ -16,6 +18,10 @@ type Message struct {
 	typeSite uint64
 	typeMade string
 	remote   []string
+	// the offending argument of the call, of the related place's call and
+	// of the remote places' calls: parameter names of the standard
+	arg, relatedArg string
+	remoteArg       []string
 }
 
 // Printf sets the message: the call, then the text ("MPI_Send: count -1
@@ -56,6 +62,97 @@ func (m *Message) ElementAt(h, addr uint64, count int64, at uint64) string {
 	return m.types.ElementAt(h, addr, count, at)
 }
 
+// Mark says which argument of the finding's call is at fault: the first
+// of names that is a parameter of the call (a name may carry an array
+// index, "recvcounts[2]", which goes), so that one check can name the
+// receive's datatype "recvtype" in MPI_Sendrecv and "datatype" in
+// MPI_Recv. For a call the shim does not wrap, the first name. The report
+// marks the argument in the source line.
+func (m *Message) Mark(names ...string) { m.arg = param(m.Call, names) }
+
+// MarkRelated says which argument of the related place's call
+// (RelatedCall) concerns the finding.
+func (m *Message) MarkRelated(names ...string) { m.relatedArg = param(m.RelatedCall, names) }
+
+// MarkRemote says which argument of the call at the event's i-th remote
+// place concerns the finding.
+func (m *Message) MarkRemote(i int, names ...string) {
+	if i >= len(m.Remote) {
+		return
+	}
+	for len(m.remoteArg) <= i {
+		m.remoteArg = append(m.remoteArg, "")
+	}
+	m.remoteArg[i] = param(m.Remote[i].Call, names)
+}
+
+// param is the first of names (without an array index) that is a
+// parameter of call, or the first name when the table does not know call.
+func param(call string, names []string) string {
+	ps := calls.Params(call)
+	first := ""
+	for _, n := range names {
+		if i := strings.IndexByte(n, '['); i >= 0 {
+			n = n[:i]
+		}
+		if n == "" {
+			continue
+		}
+		if first == "" {
+			first = n
+		}
+		for _, p := range ps {
+			if p.Name == n {
+				return n
+			}
+		}
+	}
+	if ps == nil {
+		return first
+	}
+	return ""
+}
+
+// buffer names call's buffer parameter that MPI reads (side "S") or
+// writes ("R"), or "" when the call has no such buffer or more than one.
+func buffer(call, side string) string {
+	found := ""
+	for _, p := range calls.Params(call) {
+		if p.Role == side || p.Role == "X" {
+			if found != "" {
+				return ""
+			}
+			found = p.Name
+		}
+	}
+	return found
+}
+
+// withRole names call's parameter with role r in calls.tbl ("newcomm":
+// the communicator a constructor returns), or "".
+func withRole(call, r string) string {
+	for _, p := range calls.Params(call) {
+		if p.Role == r {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// typeOf names the datatype parameter of call's buffer parameter buf
+// ("recvtype" for MPI_Sendrecv's "recvbuf"), or "".
+func typeOf(call, buf string) string {
+	if i := strings.IndexByte(buf, '['); i >= 0 {
+		buf = buf[:i]
+	}
+	for _, p := range calls.Params(call) {
+		if p.Name == buf {
+			return p.Type
+		}
+	}
+	return ""
+}
+
 // Described is a finding as one rank writes it, before the rank, the
 // sites and the places in other ranks are added.
 type Described struct {
@@ -71,6 +168,12 @@ type Described struct {
 	// Remote are the texts of the event's places in other ranks, in the
 	// order of Event.Remote.
 	Remote []string
+	// Arg is the offending argument of the finding's call (a parameter
+	// name of the standard, "recvtype"), RelatedArg that of the related
+	// place's call, RemoteArgs those of the remote places' calls; "" for
+	// none.
+	Arg, RelatedArg string
+	RemoteArgs      []string
 }
 
 // Describe writes the finding an event stands for. An id the catalogue
@@ -84,7 +187,8 @@ func Describe(ev *Event, types Types) Described {
 	} else {
 		m.Printf("%s", ev.ID)
 	}
-	d := Described{Message: m.text, Path: m.path, TypeSite: m.typeSite, TypeMade: m.typeMade, Remote: m.remote}
+	d := Described{Message: m.text, Path: m.path, TypeSite: m.typeSite, TypeMade: m.typeMade, Remote: m.remote,
+		Arg: m.arg, RelatedArg: m.relatedArg, RemoteArgs: m.remoteArg}
 	if ok {
 		d.Entry = c.Entry
 	} else {

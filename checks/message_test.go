@@ -89,11 +89,17 @@ func TestMessages(t *testing.T) {
 		seen[r.Event.ID] = true
 		v, _ := r.Event.Variant.MarshalText()
 		fmt.Fprintf(&b, "%s (%s, %s)\n  %s\n", r.Event.ID, v, d.Entry.Severity, d.Message)
+		if d.Arg != "" {
+			fmt.Fprintf(&b, "  arg: %s\n", d.Arg)
+		}
 		if d.Path != "" {
 			fmt.Fprintf(&b, "  path: %s\n", d.Path)
 		}
 		if r.Event.RelatedKind != RelatedNone {
 			fmt.Fprintf(&b, "  related: %s\n", d.Related)
+			if d.RelatedArg != "" {
+				fmt.Fprintf(&b, "  related arg: %s\n", d.RelatedArg)
+			}
 		}
 		if d.TypeMade != "" {
 			fmt.Fprintf(&b, "  type: %s\n", d.TypeMade)
@@ -103,6 +109,9 @@ func TestMessages(t *testing.T) {
 				continue // the finding's own place
 			}
 			fmt.Fprintf(&b, "  remote: %s\n", text)
+			if i < len(d.RemoteArgs) && d.RemoteArgs[i] != "" {
+				fmt.Fprintf(&b, "  remote arg: %s\n", d.RemoteArgs[i])
+			}
 		}
 	}
 	golden.Check(t, b.String())

@@ -20,6 +20,7 @@ With a count above one, overlap also arises between consecutive elements
 when the extent is smaller than the data (a resized type): the message
 names the first pair of elements that collide and their type-tree paths.`},
 	Message: func(m *Message) {
+		m.Mark(typeOf(m.Call, m.Arg), m.Arg)
 		desc := m.Type(m.Handle)
 		first, second := m.types.Collision(m.Handle, m.Count)
 		if second != "" {
@@ -54,6 +55,7 @@ MPI_Send from it, a receive into the origin buffer of a pending MPI_Put.
 Two operations that only read a buffer (two puts, a put and a send) do
 not conflict.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		other := m.RelatedCall
 		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
 		there := m.ElementAt(m.Handle2, m.Addr2, m.Count2, m.At)
@@ -92,6 +94,7 @@ the send buffer while they write the receive buffer. Passing overlapping
 buffers works with some algorithms and corrupts data with others. Use
 MPI_Sendrecv_replace, or MPI_IN_PLACE in the collective.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		recv := m.Text
 		here := m.ElementAt(m.Handle2, m.Addr2, m.Count2, m.At)
 		there := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)

@@ -13,6 +13,7 @@ copy of the old value kept elsewhere is dead. Waiting on it, or on an
 uninitialised request variable, is erroneous (MPI_REQUEST_NULL itself is
 allowed and returns at once).`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
 		switch m.Variant {
 		case VariantInactive:
 			m.Printf("%s was completed or freed already", m.Arg)
@@ -31,6 +32,8 @@ var requestActiveStart = register(Check{
 		Doc: `A persistent request must be completed (MPI_Wait, MPI_Test returning true)
 before it is started again.`},
 	Message: func(m *Message) {
+		m.Mark(m.Arg)
+		m.MarkRelated("request")
 		m.Printf("%s is still active: complete it before starting it again", m.Arg)
 	},
 })
@@ -45,6 +48,8 @@ var requestOverwritten = register(Check{
 new nonblocking call: the old operation can no longer be completed, its
 buffer stays in use by MPI, and its request leaks.`},
 	Message: func(m *Message) {
+		m.Mark("request")
+		m.MarkRelated("request")
 		m.Printf("the request variable still held the active request of an earlier %s, which then was never completed", m.RelatedCall)
 	},
 })
@@ -59,6 +64,7 @@ collective, ... had no successful MPI_Wait/MPI_Test (or MPI_Request_free).
 Until completion the buffer belongs to MPI, and MPI_Finalize may hang or
 lose the message.`},
 	Message: func(m *Message) {
+		m.Mark("request")
 		m.Printf("%s here never completed before MPI_Finalize", plural(m.Val, "operation started", "operations started"))
 	},
 })

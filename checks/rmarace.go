@@ -43,6 +43,7 @@ are watched through their request until MPI_Wait or MPI_Test completes it.
 Like every tracked buffer, operations are sampled per call site after the
 first ones (docs/races.md).`},
 	Message: func(m *Message) {
+		m.MarkRelated(trackedBuffer(m))
 		op := m.RelatedCall
 		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
 		m.SetPath(here)
@@ -130,6 +131,8 @@ with MPIDBG_HAPPENS_BEFORE(p) and MPIDBG_HAPPENS_AFTER(p) from mpidbg.h
 (include/ in the source tree; no-ops without mpidbg). docs/threads.md
 lists what is followed.`},
 	Message: func(m *Message) {
+		m.Mark("target_disp")
+		m.MarkRemote(1, "target_disp")
 		if len(m.Remote) < 2 {
 			m.SetText("two one-sided operations conflict")
 			return
@@ -261,6 +264,7 @@ reported: that is how programs poll flags. Dynamic windows are not
 watched; after the first epochs and watch periods of a window only some
 are (docs/rma-races.md).`},
 	Message: func(m *Message) {
+		m.MarkRemote(0, "target_disp")
 		if len(m.Remote) < 1 {
 			m.SetText("a load or store races with a one-sided operation")
 			return

@@ -19,6 +19,7 @@ MPI refuse it with MPI_ERR_ARG, which the default error handler turns into
 an abort. Typical causes: a colour computed as rank / size - 1, or -1 used
 where MPI_UNDEFINED was meant.`},
 	Message: func(m *Message) {
+		m.Mark("color")
 		m.Printf("color %d is negative and not MPI_UNDEFINED: pass a non-negative colour, or MPI_UNDEFINED to join no new communicator", m.Val)
 	},
 })
@@ -39,6 +40,7 @@ another job (dims {4,4} on 8 processes), or dims left uninitialised before
 MPI_Dims_create; compute the grid with MPI_Dims_create from the
 communicator's size and zeroed dims.`},
 	Message: func(m *Message) {
+		m.Mark("dims")
 		if m.Count > 0 {
 			m.Printf("the grid has %d processes but the communicator only %d: a Cartesian grid may be smaller than the communicator, never larger", m.Count, m.Lim)
 			return
@@ -63,6 +65,7 @@ call fails with MPI_ERR_TOPOLOGY, which the default error handler turns into
 an abort. Pass the communicator the topology constructor returned;
 MPI_Topo_test tells which topology a communicator has.`},
 	Message: func(m *Message) {
+		m.Mark("comm")
 		has := map[Variant]string{VariantNoTopology: "no topology", VariantCart: "a Cartesian topology",
 			VariantGraph: "a graph topology", VariantDistGraph: "a distributed graph topology"}[m.Variant]
 		m.Printf("%s has %s, and %s needs %s", m.Arg, has, m.Call, neededTopology(m.Call))

@@ -41,12 +41,24 @@ layout.`},
 })
 
 // typeMatchMessage: the engine wrote the text (TypeMatch.Text) and the
-// element path; Remote[0] is the sender.
+// element path; Remote[0] is the sender. The receive's datatype is the
+// argument at fault for a mismatch (the send's is related), its count for
+// a truncation.
 func typeMatchMessage(m *Message) {
 	m.SetText(m.Text)
 	m.SetPath(m.Path)
+	if m.ID == "message-truncated" {
+		m.Mark("recvcount", "count")
+	} else {
+		m.Mark("recvtype", "datatype")
+	}
 	if len(m.Remote) > 0 {
 		m.RemoteText(0, "rank %d sent the message with %s", m.Remote[0].Rank, m.Remote[0].Call)
+		if m.ID == "message-truncated" {
+			m.MarkRemote(0, "sendcount", "count")
+		} else {
+			m.MarkRemote(0, "sendtype", "datatype")
+		}
 	}
 }
 

@@ -542,8 +542,12 @@ static void format_args(struct mpidbg_blocked *b)
             p += snprintf(p, end - p, "%sdest=%d, tag=%d", sep, w->peer, w->tag);
             break;
         case MPIDBG_WAIT_COLL:
-            p += snprintf(p, end - p, "%s%s (collective #%llu)", sep, mpidbg_call_name(w->call),
-                          (unsigned long long)w->coll_seq);
+            /* the collective's name only when it is not the blocked call itself (MPI_Wait on an MPI_Iallreduce) */
+            if (w->call == b->call)
+                p += snprintf(p, end - p, "%scollective #%llu", sep, (unsigned long long)w->coll_seq);
+            else
+                p += snprintf(p, end - p, "%s%s (collective #%llu)", sep, mpidbg_call_name(w->call),
+                              (unsigned long long)w->coll_seq);
             break;
         default:
             p += snprintf(p, end - p, "%s%s", sep, mpidbg_call_name(w->call));

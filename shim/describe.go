@@ -30,6 +30,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		Message:  d.Message,
 		Ranks:    []int{worldRank()},
 		Call:     e.Call,
+		Arg:      d.Arg,
 		Path:     d.Path,
 		Rule:     d.Entry.Rule,
 		Site:     site(uint64(ev.site)),
@@ -38,7 +39,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 	var rel uint64
 	if ev.related_site != 0 {
 		rel = uint64(ev.related_site)
-		f.Related = append(f.Related, checks.Related{Message: d.Related, Site: site(rel)})
+		f.Related = append(f.Related, checks.Related{Message: d.Related, Arg: d.RelatedArg, Site: site(rel)})
 	}
 	if d.TypeSite != 0 {
 		if rel == 0 {

@@ -245,10 +245,13 @@ func crossRank(ev *C.struct_mpidbg_ev, e *checks.Event, d *checks.Described, f *
 			f.Ranks = []int{e.Remote[i].Rank}
 			continue
 		}
-		text := ""
+		text, arg := "", ""
 		if i < len(d.Remote) {
 			text = d.Remote[i]
 		}
-		f.Related = append(f.Related, checks.Related{Message: text, Site: s})
+		if i < len(d.RemoteArgs) {
+			arg = d.RemoteArgs[i]
+		}
+		f.Related = append(f.Related, checks.Related{Message: text, Arg: arg, Site: s})
 	}
 }

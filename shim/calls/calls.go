@@ -10,3 +10,30 @@ func Name(id int) string {
 	}
 	return names[id]
 }
+
+// Param is one parameter of an MPI function: its name in the standard's
+// C binding ("recvtype") and the role calls.tbl gives it ("type", "R" for
+// a buffer MPI writes, "S" one it reads, "" for none) and, for a buffer,
+// its datatype parameter ("recvtype").
+type Param struct {
+	Name, Role, Type string
+}
+
+var byName = func() map[string]int {
+	m := make(map[string]int, len(names))
+	for i, n := range names {
+		m[n] = i
+	}
+	return m
+}()
+
+// Params returns the parameters of the MPI function name in order (as the
+// C binding declares them; the Fortran bindings have the same order, plus
+// ierror), or nil for a function the shim does not wrap.
+func Params(name string) []Param {
+	i, ok := byName[name]
+	if !ok {
+		return nil
+	}
+	return params[i]
+}

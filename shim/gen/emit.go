@@ -101,6 +101,19 @@ func callsGo(calls []*Call) string {
 	for _, c := range calls {
 		fmt.Fprintf(&b, "\t%q,\n", c.Name)
 	}
+	b.WriteString("}\n\n")
+	b.WriteString("// params are each call's parameters in order, by call id: the C\n// prototype's names (the standard's), their roles in calls.tbl and a\n// buffer's datatype parameter.\n")
+	b.WriteString("var params = [...][]Param{\n")
+	for _, c := range calls {
+		b.WriteString("\t{")
+		for i, p := range c.Params {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "{%q, %q, %q}", p.Name, p.Role, p.Attr["t"])
+		}
+		b.WriteString("},\n")
+	}
 	b.WriteString("}\n")
 	return b.String()
 }
