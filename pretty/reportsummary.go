@@ -2,6 +2,8 @@ package pretty
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
@@ -11,7 +13,10 @@ import (
 
 // ReportSummary is the last line of Report: "mpidbg: 3 errors, 1 warning
 // in 4 ranks; rank 2 died (signal 11)", or "mpidbg: no findings (4
-// ranks)".
+// ranks)". It counts the report's entries, one per bug. When the list is
+// long enough to have scrolled away, it names the first entries of the
+// most severe kind: "mpidbg: 3 errors (type-mismatch at ring.c:11,
+// collective-mismatch at x.c:40, ...), 12 warnings in 64 ranks".
 func (r *Renderer) ReportSummary(rep *report.Report) string {
 	var parts []string
 	counts := []struct {
@@ -31,7 +36,11 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 		if n == 1 {
 			word = c.one
 		}
-		parts = append(parts, r.severity(c.sev).Render(fmt.Sprintf("%d %s", n, word)))
+		part := r.severity(c.sev).Render(fmt.Sprintf("%d %s", n, word))
+		if len(parts) == 0 && len(rep.Findings) > longReport {
+			part += mostSevere(rep, c.sev)
+		}
+		parts = append(parts, part)
 	}
 	line := "mpidbg: "
 	switch all, with := rep.NumRanks(), rep.RanksWithFindings(); {
@@ -66,4 +75,47 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 		line += "; mpiexec ended with " + rep.Exit
 	}
 	return line
+}
+
+// longReport is the number of entries beyond which the summary names the
+// most severe ones: a few blocks fit on a screen above it, more scroll
+// away.
+const longReport = 3
+
+// summaryNamed is how many entries the summary names at most.
+const summaryNamed = 3
+
+// mostSevere names the first entries of severity sev, in report order
+// (the most severe first): " (type-mismatch at ring.c:11, ...)", or ""
+// when they have no id.
+func mostSevere(rep *report.Report, sev checks.Severity) string {
+	var names []string
+	more := false
+	for _, f := range rep.Findings {
+		if f.Severity != sev || f.ID == "" {
+			continue
+		}
+		name := f.ID
+		switch {
+		case f.Location.File != "":
+			name += fmt.Sprintf(" at %s:%d", filepath.Base(f.Location.File), f.Location.Line)
+		case f.Location.Function != "":
+			name += " in " + shortFunction(f.Location.Function)
+		}
+		if slices.Contains(names, name) {
+			continue
+		}
+		if len(names) == summaryNamed {
+			more = true
+			break
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if more {
+		names = append(names, "...")
+	}
+	return " (" + strings.Join(names, ", ") + ")"
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -13,9 +12,10 @@ import (
 )
 
 // Collector gathers what the ranks of one job send, from any number of
-// connections at once. Identical findings are merged as they arrive, so a
-// finding reported in every iteration of a loop costs one entry, not one
-// per report.
+// connections at once. Repeats of one rank's report are merged as they
+// arrive, so a finding reported in every iteration of a loop costs one
+// entry, not one per report; Build folds the ranks' entries into one
+// finding per bug.
 type Collector struct {
 	// Clock is the time messages arrive at (nil: time.Now); tests set it.
 	Clock func() time.Time
@@ -47,19 +47,26 @@ type rankState struct {
 	errSites errorSites    // where the rank reported errors (stuck.go)
 }
 
-// entry is one merged finding: the finding as first reported (message
-// normalised), the ranks that reported it, and how often.
+// entry is one finding as one rank reported it, however often: the
+// finding as first reported, the rank it is about, the ranks that
+// reported it and how often. Entries are folded into the report's
+// findings by Build (fold.go); here only repeats of the very same report
+// merge, so that a finding reported in every iteration of a loop costs
+// one entry, and one per rank, not one per report.
 type entry struct {
 	f     checks.Finding
+	own   int // the rank whose finding it is (fold.go's "own"), -1 for the job's
 	ranks map[int]bool
 	count int
 }
 
-// findingKey identifies a finding before its site is resolved.
+// findingKey identifies a report before its site is resolved: the same
+// finding from the same rank at the same place with the same text.
 type findingKey struct {
 	id, call, message, path string
 	site                    checks.Site
 	loc                     checks.Location
+	own                     int
 }
 
 type procStatus struct {
@@ -225,15 +232,17 @@ func (c *Collector) notef(format string, args ...any) {
 }
 
 // add merges f, reported by rank (or -1 if the connection has not said).
+// The finding is about the one rank it names in Ranks (the sender of a
+// lost message, reported by its destination), else about the reporter.
 func (c *Collector) add(f checks.Finding, rank int) {
 	if rank < 0 && len(f.Ranks) > 0 {
 		rank = f.Ranks[0]
 	}
-	f.Message = normalise(f.Message, rank)
-	for i := range f.Related {
-		f.Related[i].Message = normalise(f.Related[i].Message, rank)
+	own := rank
+	if len(f.Ranks) == 1 {
+		own = f.Ranks[0]
 	}
-	c.merge(f, rank)
+	c.merge(f, rank, own)
 }
 
 // AddJobFinding adds a finding about the job as a whole, which the
@@ -242,15 +251,18 @@ func (c *Collector) add(f checks.Finding, rank int) {
 func (c *Collector) AddJobFinding(f checks.Finding) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.merge(f, -1)
+	c.merge(f, -1, -1)
 }
 
-// merge adds f, its message normalised already, to the finding it is.
-func (c *Collector) merge(f checks.Finding, rank int) {
-	k := keyOf(f)
+// merge adds f to the entry of the same report.
+func (c *Collector) merge(f checks.Finding, rank, own int) {
+	k := findingKey{id: f.ID, call: f.Call, message: f.Message, path: f.Path, loc: f.Location, own: own}
+	if f.Location == (checks.Location{}) {
+		k.site = f.Site
+	}
 	e := c.findings[k]
 	if e == nil {
-		e = &entry{f: f, ranks: map[int]bool{}}
+		e = &entry{f: f, own: own, ranks: map[int]bool{}}
 		c.findings[k] = e
 		c.order = append(c.order, e)
 	}
@@ -262,52 +274,6 @@ func (c *Collector) merge(f checks.Finding, rank int) {
 		e.ranks[r] = true
 	}
 }
-
-func keyOf(f checks.Finding) findingKey {
-	k := findingKey{id: f.ID, call: f.Call, message: f.Message, path: f.Path, loc: f.Location}
-	if f.Location == (checks.Location{}) {
-		k.site = f.Site
-	}
-	return k
-}
-
-// rankPlaceholder stands for the reporting rank's number in a normalised
-// message; it cannot occur in text.
-const rankPlaceholder = "\x00"
-
-var rankWord = regexp.MustCompile(`\b([Rr]ank) (\d+)\b`)
-
-// normalise replaces "rank N" in msg, where N is the reporting rank, by a
-// placeholder.
-func normalise(msg string, rank int) string {
-	if rank < 0 {
-		return msg
-	}
-	own := strconv.Itoa(rank)
-	return rankWord.ReplaceAllStringFunc(msg, func(s string) string {
-		m := rankWord.FindStringSubmatch(s)
-		if m[2] != own {
-			return s
-		}
-		return m[1] + " " + rankPlaceholder
-	})
-}
-
-// denormalise puts the rank back: its number when one rank reported the
-// finding, "each rank" when several did.
-func denormalise(msg string, ranks []int) string {
-	return placeholderWord.ReplaceAllStringFunc(msg, func(s string) string {
-		if len(ranks) == 1 {
-			return s[:len(s)-len(rankPlaceholder)] + strconv.Itoa(ranks[0])
-		}
-		if s[0] == 'R' {
-			return "Each rank"
-		}
-		return "each rank"
-	})
-}
-
-var placeholderWord = regexp.MustCompile(`[Rr]ank ` + rankPlaceholder)
 
 // programSite names the program by the absolute path its Hello gave when
 // a site names it as /proc/self/exe (meaningless outside the rank) or by a

@@ -67,8 +67,8 @@ type ModuleError interface {
 }
 
 // Build makes the report of what c collected: sites resolved with res
-// (nil: keep locations as the ranks sent them), identical findings
-// merged, everything ordered.
+// (nil: keep locations as the ranks sent them), the ranks' reports
+// folded into one finding per bug (fold.go), everything ordered.
 func Build(c *Collector, job Job, res Resolver) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -93,9 +93,9 @@ func Build(c *Collector, job Job, res Resolver) *Report {
 		return got
 	}
 
-	// Resolve, then merge again: different sites can be the same line.
-	merged := map[findingKey]*Finding{}
-	var list []*Finding
+	// Resolve, then fold: different sites can be the same line, and the
+	// reports of many ranks one bug (fold.go).
+	var in []instance
 	for _, e := range c.order {
 		f := e.f
 		f.Location = resolve(f.Location, f.Site)
@@ -103,31 +103,27 @@ func Build(c *Collector, job Job, res Resolver) *Report {
 		for i := range f.Related {
 			f.Related[i].Location = resolve(f.Related[i].Location, f.Related[i].Site)
 		}
-		k := keyOf(f)
-		m := merged[k]
-		if m == nil {
-			m = &Finding{Finding: f}
-			m.Ranks = nil
-			merged[k] = m
-			list = append(list, m)
-		} else {
-			m.Related = mergeRelated(m.Related, f.Related)
+		if f.Category == "" {
+			if ce, ok := checks.Lookup(f.ID); ok {
+				f.Category = ce.Category
+			}
 		}
+		x := instance{f: f, own: e.own, count: e.count}
 		for rank := range e.ranks {
-			m.Ranks = append(m.Ranks, rank)
+			x.ranks = append(x.ranks, rank)
 		}
-		m.Count += e.count
+		slices.Sort(x.ranks)
+		in = append(in, x)
 	}
+	size := job.Size
+	if size == 0 {
+		size = c.size
+	}
+	list := fold(in, size)
 	noFile := false
 	for _, m := range list {
-		slices.Sort(m.Ranks)
-		m.Ranks = slices.Compact(m.Ranks)
 		if m.Ranks == nil {
 			m.Ranks = []int{}
-		}
-		m.Message = denormalise(m.Message, m.Ranks)
-		for i := range m.Related {
-			m.Related[i].Message = denormalise(m.Related[i].Message, m.Ranks)
 		}
 		if e, ok := checks.Lookup(m.ID); ok {
 			if m.Rule == "" {
@@ -222,18 +218,6 @@ func (r *Report) ranks(c *Collector) {
 func hostMatch(a, b string) bool {
 	short := func(s string) string { s, _, _ = strings.Cut(s, "."); return s }
 	return a == b || short(a) == short(b)
-}
-
-// mergeRelated appends the related locations of b that a lacks.
-func mergeRelated(a, b []checks.Related) []checks.Related {
-	for _, x := range b {
-		if !slices.ContainsFunc(a, func(y checks.Related) bool {
-			return y.Message == x.Message && y.Location == x.Location && (y.Location != checks.Location{} || y.Site == x.Site)
-		}) {
-			a = append(a, x)
-		}
-	}
-	return a
 }
 
 var sevOrder = map[checks.Severity]int{checks.SevError: 0, checks.SevWarning: 1, checks.SevInfo: 2}

@@ -11,27 +11,6 @@ import (
 	"github.com/mpidbg/mpidbg/wire"
 )
 
-func TestNormalise(t *testing.T) {
-	tests := []struct {
-		msg   string
-		rank  int
-		ranks []int
-		want  string
-	}{
-		{"rank 3 sends to rank 4", 3, []int{3}, "rank 3 sends to rank 4"},
-		{"rank 3 sends to rank 4", 3, []int{3, 5}, "each rank sends to rank 4"},
-		{"Rank 3: tag -1", 3, []int{1, 3}, "Each rank: tag -1"},
-		{"on rank 30 and rank 3", 3, []int{1, 3}, "on rank 30 and each rank"},
-		{"franks 3", 3, []int{1, 3}, "franks 3"},
-		{"no rank here", 3, []int{1, 3}, "no rank here"},
-	}
-	for _, tt := range tests {
-		if got := denormalise(normalise(tt.msg, tt.rank), tt.ranks); got != tt.want {
-			t.Errorf("%q from rank %d as ranks %v: got %q, want %q", tt.msg, tt.rank, tt.ranks, got, tt.want)
-		}
-	}
-}
-
 // fakeResolver maps offsets to lines of "app.c"; module "bad" fails as a
 // whole.
 type fakeResolver struct{}
