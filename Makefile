@@ -31,15 +31,22 @@ $(BIN): $(SOURCES)
 SHIM_SOURCES := $(wildcard shim/*.c shim/*.h shim/*.go shim/calls.tbl) \
 	$(shell find datatype shim checks wire internal -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod
 MPI_SHOW     := $(shell $(MPICC) -show 2>/dev/null)
+# Go's linker names its runtime-gdb.py in .debug_gdb_scripts; gdb then
+# warns, in ten lines, in every session with the shim loaded (mpidbg gdb,
+# mpidbg dap, plain gdb on a rank) that it declined to load it. The
+# script is for debugging Go programs, not C ones that preload the shim.
+STRIP_GDB_SCRIPTS := objcopy --remove-section=.debug_gdb_scripts
 $(LIB): $(SHIM_SOURCES)
 	CGO_CFLAGS="-g -O2 $(filter -I%,$(MPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(MPI_SHOW))" \
 		$(GO) build -buildmode=c-shared -o $@ ./shim
+	$(STRIP_GDB_SCRIPTS) $@ || { rm -f $@; exit 1; }
 	@rm -f lib/libmpidbg.h
 
 OPENMPI_SHOW := $(shell $(MPICC_OPENMPI) -show 2>/dev/null)
 $(LIB_OPENMPI): $(SHIM_SOURCES)
 	CGO_CFLAGS="-g -O2 $(filter -I%,$(OPENMPI_SHOW))" CGO_LDFLAGS="$(filter -L%,$(OPENMPI_SHOW))" \
 		$(GO) build -tags openmpi -buildmode=c-shared -o $@ ./shim
+	$(STRIP_GDB_SCRIPTS) $@ || { rm -f $@; exit 1; }
 	@rm -f lib/libmpidbg-openmpi.h
 
 # The demo: examples/halo.c, a halo exchange with four planted mistakes,

@@ -124,6 +124,9 @@ func (g *gdbFlags) run(o *output, args []string) error {
 		return err
 	}
 	inv := scanGdbArgs(args)
+	if err := gdbProgramExists(inv.program); err != nil {
+		return err
+	}
 
 	argv := []string{gdb, "-iex", "source " + script}
 	env := os.Environ()
@@ -153,6 +156,30 @@ func (g *gdbFlags) run(o *output, args []string) error {
 	argv = append(argv, args...)
 	if err := syscall.Exec(gdb, argv, env); err != nil { // replaces mpidbg
 		return fmt.Errorf("gdb: cannot run %s: %v", gdb, err)
+	}
+	return nil
+}
+
+// gdbProgramExists refuses a program gdb would not find, as mpidbg run
+// does, before gdb starts: gdb would open with no program ("No such file
+// or directory."), run nothing, and leave the user at its prompt. gdb
+// looks for a name without a slash in the working directory first, then
+// on PATH.
+func gdbProgramExists(program string) error {
+	if program == "" {
+		return nil
+	}
+	fi, err := os.Stat(program)
+	if err != nil && !strings.Contains(program, "/") {
+		if p, lerr := exec.LookPath(program); lerr == nil {
+			fi, err = os.Stat(p)
+		}
+	}
+	switch {
+	case err != nil:
+		return &usageError{cmd: "gdb", msg: fmt.Sprintf("program %s: no such file", program)}
+	case fi.IsDir():
+		return &usageError{cmd: "gdb", msg: fmt.Sprintf("program %s: a directory, not a program", program)}
 	}
 	return nil
 }

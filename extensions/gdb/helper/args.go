@@ -13,6 +13,7 @@ type args struct {
 	Registry *addr   `json:"registry"`
 	Handle   *addr   `json:"handle"`
 	Fortran  bool    `json:"fortran"` // handle is a datatype's Fortran INTEGER handle
+	Name     string  `json:"name"`    // instead of handle: a predefined datatype's MPI name (MPI_DOUBLE)
 	Addr     *addr   `json:"addr"`
 	View     string  `json:"view"`
 	Limit    *int64  `json:"limit"`
@@ -75,6 +76,9 @@ func (a args) registry() (uint64, error) {
 }
 
 func (a args) handle() (uint64, error) {
+	if a.Handle == nil && a.Name != "" {
+		return 0, nil // a datatype by its name: datatypeArg
+	}
 	if a.Handle == nil {
 		return 0, fmt.Errorf("missing argument handle")
 	}

@@ -26,9 +26,12 @@ func (s *Server) onHandle(a args) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if name := nullName(snap.MPI, a.Kind, h); name != "" {
+		return &result{text: name, value: map[string]any{"handle": hex(h), "name": name, "null": true}}, nil
+	}
 	text, value, ok := s.describe(snap, a.Kind, h)
 	if !ok {
-		return nil, fmt.Errorf("no %s with handle %#x is recorded in the registry", a.Kind, h)
+		return nil, fmt.Errorf("freed or unknown %s handle %#x", kindWord(a.Kind), h)
 	}
 	// "live" is the usual case: only the other states are worth a word
 	var notes []string
@@ -42,6 +45,19 @@ func (s *Server) onHandle(a args) (*result, error) {
 		text += "  (" + strings.Join(notes, ", ") + ")"
 	}
 	return &result{text: text, value: value}, nil
+}
+
+// kindWord is a handle kind as a sentence names it.
+func kindWord(kind string) string {
+	switch kind {
+	case "comm":
+		return "communicator"
+	case "win":
+		return "window"
+	case "op":
+		return "operation"
+	}
+	return kind
 }
 
 // describe finds the record of kind with handle h.

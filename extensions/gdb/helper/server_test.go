@@ -235,13 +235,19 @@ func TestErrors(t *testing.T) {
 		{"no registry", `{"id":6,"op":"types","args":{}}`, 6, "missing argument registry"},
 		{"no handle", `{"id":7,"op":"type","args":{"registry":"` + reg + `"}}`, 7, "missing argument handle"},
 		{"unknown handle", `{"id":8,"op":"type","args":{"registry":"` + reg + `","handle":"0x1234"}}`, 8,
-			"registry: datatype handle 0x1234 is neither predefined nor recorded"},
+			"freed or unknown datatype handle 0x1234"},
 		{"unknown view", `{"id":9,"op":"type","args":{"registry":"` + reg + `","handle":"0x8c000001","view":"x"}}`, 9, `unknown view "x"`},
 		{"bad limit", `{"id":10,"op":"type","args":{"registry":"` + reg + `","handle":"0x8c000001","limit":-1}}`, 10, "limit -1"},
 		{"bad path", `{"id":11,"op":"path","args":{"registry":"` + reg + `","handle":"0x8c000001","path":"s_type[9]"}}`, 11, "path does not fit the type"},
 		{"unknown kind", `{"id":12,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"file"}}`, 12, `unknown kind "file"`},
 		{"unrecorded comm", `{"id":13,"op":"handle","args":{"registry":"` + reg + `","handle":"0x1","kind":"comm"}}`, 13,
-			"no comm with handle 0x1 is recorded"},
+			"freed or unknown communicator handle 0x1"},
+		{"unknown name", `{"id":16,"op":"type","args":{"registry":"` + reg + `","name":"MPI_FLOAT_INTEGER"}}`, 16,
+			"MPI_FLOAT_INTEGER: no such predefined MPI datatype"},
+		{"unrecorded name", `{"id":17,"op":"type","args":{"registry":"` + reg + `","name":"MPI_FLOAT"}}`, 17,
+			"MPI_FLOAT: the registry has no record of it"},
+		{"null datatype buffer", `{"id":18,"op":"buffer","args":{"registry":"` + reg + `","handle":"0x0c000000","addr":"0x1000"}}`, 18,
+			"the datatype is MPI_DATATYPE_NULL, the null handle: it names no datatype"},
 		{"negative start", `{"id":15,"op":"buffer","args":{"registry":"` + reg + `","handle":"0x8c000001","addr":"0x1000","start":-1}}`, 15,
 			"start -1: want 0 or more"},
 		{"bad regexp", `{"id":14,"op":"types","args":{"registry":"` + reg + `","regexp":"("}}`, 14, "regexp \"(\""},
@@ -254,6 +260,33 @@ func TestErrors(t *testing.T) {
 		}
 		if h := g.send(`{"id":99,"op":"hello"}`); !h.OK || h.Text != "mpidbg test" {
 			t.Fatalf("%s: the next request got %+v", tt.name, h)
+		}
+	}
+}
+
+// TestNames: a predefined datatype by its MPI name, whatever the case;
+// MPICH's null handles are named, not errors.
+func TestNames(t *testing.T) {
+	m, _ := exampleImage()
+	g := startGDB(t, m)
+	reg := hex(m.base)
+	for _, tt := range []struct {
+		op   string
+		args map[string]any
+		want string
+	}{
+		{"type", map[string]any{"name": "MPI_DOUBLE", "view": "print"}, "DOUBLE"},
+		{"type", map[string]any{"name": "mpi_int", "view": "print"}, "INT"},
+		{"path", map[string]any{"name": "MPI_DOUBLE", "path": "(DOUBLE)"}, "DOUBLE"},
+		{"type", map[string]any{"name": "MPI_DATATYPE_NULL", "view": "print"}, "MPI_DATATYPE_NULL"},
+		{"type", map[string]any{"handle": "0x0c000000"}, "MPI_DATATYPE_NULL: the null datatype handle, which names no datatype"},
+		{"handle", map[string]any{"handle": "0x2c000000", "kind": "request"}, "MPI_REQUEST_NULL"},
+		{"handle", map[string]any{"handle": "0x04000000", "kind": "comm"}, "MPI_COMM_NULL"},
+	} {
+		tt.args["registry"] = reg
+		r := g.call(tt.op, tt.args)
+		if !r.OK || !strings.Contains(r.Text, tt.want) {
+			t.Errorf("%s %v: %+v, want %q", tt.op, tt.args, r, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package helper
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -120,6 +121,9 @@ var plain = pretty.Plain()
 // MPI_Type_c2f (MPICH's are the C handles themselves; Open MPI's index a
 // table of its own).
 func datatypeArg(snap *registry.Snapshot, a args) (uint64, error) {
+	if a.Name != "" {
+		return predefinedByName(snap, a.Name)
+	}
 	h, err := a.handle()
 	if err != nil || !a.Fortran {
 		return h, err
@@ -134,7 +138,14 @@ func datatypeArg(snap *registry.Snapshot, a args) (uint64, error) {
 }
 
 func datatypeOf(snap *registry.Snapshot, handle uint64) (*datatype.Type, *registry.Type, error) {
+	if name := nullName(snap.MPI, "datatype", handle); name != "" {
+		return nil, nil, &NullHandleError{Name: name}
+	}
 	t, err := snap.Builder().Build(handle)
+	var unknown *registry.UnknownHandleError
+	if errors.As(err, &unknown) {
+		return nil, nil, unknownTypeError(handle, unknown.Handle != handle)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -35,6 +35,16 @@ func (s *Server) onType(a args) (*result, error) {
 		return nil, err
 	}
 	t, rec, err := datatypeOf(snap, h)
+	var null *NullHandleError
+	if errors.As(err, &null) {
+		// what a variable holds after MPI_Type_free: no error to show
+		text := null.Name
+		if view != "print" {
+			text += ": the null datatype handle, which names no datatype"
+		}
+		return &result{text: text, value: map[string]any{"handle": hex(h), "name": null.Name, "label": null.Name,
+			"null": true, "predefined": false}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,7 @@ the CLI commands and their MI twins)."""
 
 import gdb
 
-from . import helper
+from . import helper, names
 from .printers import handle_value
 
 
@@ -110,7 +110,14 @@ def datatype_arg(expr):
     """The helper's arguments for a datatype expression: {"handle": ...},
     with "fortran": True when the value is a Fortran handle (an INTEGER,
     or a TYPE(MPI_Datatype) of the mpi_f08 module, whose MPI_VAL it is),
-    which the helper maps to the datatype through the registry."""
+    which the helper maps to the datatype through the registry. An MPI
+    name gdb cannot evaluate (a macro, Open MPI's global) goes by name
+    (names.datatype_by_name)."""
+    if names.is_mpi_name(expr):
+        try:
+            gdb.parse_and_eval(expr)
+        except gdb.error:
+            return names.datatype_by_name(expr)
     try:
         v = gdb.parse_and_eval(expr)
         t = v.type.strip_typedefs()

@@ -6,6 +6,7 @@ import gdb
 
 from . import helper
 from .args import buffer_args, path_args, say, split_args, type_args
+from .names import datatype_request
 
 
 class InfoMPITypes(gdb.Command):
@@ -74,7 +75,10 @@ class MPIType(gdb.Command):
 Usage: mpi type EXPR [--tree | --typemap | --signature | --expanded] [--limit N]
 
 EXPR is evaluated in the selected frame: a variable of type MPI_Datatype,
-a handle number, MPI_INT... Without an option: a summary (constructor,
+a handle number, or a predefined name (MPI_INT, MPI_DOUBLE_PRECISION:
+a macro or libmpi's global, which gdb may not know, is found by its name
+in the registry). MPI_DATATYPE_NULL says so; a handle the registry does
+not know is a freed or unknown one. Without an option: a summary (constructor,
 size, lower bound, extent). --tree: the constructor tree. --typemap: every
 basic element with its offset and type-tree path. --signature: the
 sequence of basic types. --expanded: the type written out in full.
@@ -84,7 +88,7 @@ sequence of basic types. --expanded: the type written out in full.
         super(MPIType, self).__init__("mpi type", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
     def invoke(self, arg, from_tty):
-        say(helper.text("type", type_args(split_args(arg))))
+        say(datatype_request("type", type_args(split_args(arg)))[0])
 
 
 class MPIBuffer(gdb.Command):
@@ -93,7 +97,8 @@ class MPIBuffer(gdb.Command):
 Usage: mpi buffer BUF TYPE COUNT [--limit N] [--start K]
 
 BUF is an address expression (a pointer or an array), TYPE a datatype
-expression, COUNT the number of TYPE elements, as in an MPI call. Prints
+expression or a predefined name (MPI_DOUBLE, as in mpi type), COUNT the
+number of TYPE elements, as in an MPI call. Prints
 each value with its offset and type-tree path; gaps between the elements
 are marked. --limit N caps the values (32 by default, at most 65536).
 --start K shows the values from the K-th basic element on (from 0, in
@@ -105,7 +110,7 @@ mpi buffer (buf + 4) t n."""
         super(MPIBuffer, self).__init__("mpi buffer", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
     def invoke(self, arg, from_tty):
-        say(helper.text("buffer", buffer_args(split_args(arg))))
+        say(datatype_request("buffer", buffer_args(split_args(arg)))[0])
 
 
 class MPIPath(gdb.Command):
@@ -113,6 +118,7 @@ class MPIPath(gdb.Command):
 
 Usage: mpi path TYPE PATH
 
+TYPE is a datatype expression or a predefined name (as in mpi type).
 PATH is a path such as t[2][5] (with t the TYPE expression: its element
 2, that one's element 5), [2][5], or a full path as mpidbg prints it,
 (STRUCT)[2][5](CHAR). Prints the element's basic type and its offset."""
@@ -121,7 +127,7 @@ PATH is a path such as t[2][5] (with t the TYPE expression: its element
         super(MPIPath, self).__init__("mpi path", gdb.COMMAND_DATA, gdb.COMPLETE_EXPRESSION)
 
     def invoke(self, arg, from_tty):
-        say(helper.text("path", path_args(split_args(arg))))
+        say(datatype_request("path", path_args(split_args(arg)))[0])
 
 
 class MPIErrors(gdb.Command):

@@ -7,6 +7,7 @@ import gdb
 from . import helper
 from .args import buffer_args, type_args
 from .call import mpi_call, render_call
+from .names import datatype_request
 
 
 # The tables' drawing characters in ASCII, for a host charset without them.
@@ -58,7 +59,7 @@ if hasattr(gdb, "MICommand"):
             super(MIType, self).__init__("-mpi-type")
 
         def invoke(self, argv):
-            return mi_result(*helper.request("type", type_args(list(argv))))
+            return mi_result(*datatype_request("type", type_args(list(argv))))
 
     class MIBuffer(gdb.MICommand):
         """-mpi-buffer BUF TYPE COUNT [--limit N] [--start K]"""
@@ -67,7 +68,7 @@ if hasattr(gdb, "MICommand"):
             super(MIBuffer, self).__init__("-mpi-buffer")
 
         def invoke(self, argv):
-            return mi_result(*helper.request("buffer", buffer_args(list(argv))))
+            return mi_result(*datatype_request("buffer", buffer_args(list(argv))))
 
     class MICall(gdb.MICommand):
         """-mpi-call: the MPI call on the stack of the selected thread

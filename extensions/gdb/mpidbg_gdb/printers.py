@@ -4,11 +4,10 @@ work, and on mpi_f08's TYPE(MPI_Datatype). to_string only reads memory (through 
 the program, so it works on core files. print/r shows the raw value.
 """
 
-import re
-
 import gdb
 
 from . import helper
+from .names import is_unknown, predefined_name
 
 # typedef name -> the helper's handle kind (MPI_Datatype: DatatypePrinter).
 KINDS = {
@@ -41,6 +40,13 @@ def raw(val):
     return str(int(val))
 
 
+def unprefixed(err):
+    """A helper's error as a value's text, without the "mpidbg: " that
+    tells a command's error apart."""
+    text = str(err)
+    return text[len("mpidbg: "):] if text.startswith("mpidbg: ") else text
+
+
 class DatatypePrinter(object):
     """An MPI_Datatype as a struct: its constructor's arguments, its old
     types (each shown by this printer again, so the whole constructor tree
@@ -64,6 +70,10 @@ class DatatypePrinter(object):
             except gdb.GdbError as e:
                 if str(e) in (helper.NO_SHIM, helper.NO_PROCESS):
                     self._got = (raw(self.val), None)
+                elif is_unknown(e) and not self.field:
+                    # Open MPI's MPI_DATATYPE_NULL is libmpi's global
+                    name = predefined_name(helper.hexaddr(handle_value(self.val)))
+                    self._got = (name or unprefixed(e), None)
                 else:
                     self._got = ("%s <%s>" % (raw(self.val), e), None)
             except gdb.error as e:
@@ -74,11 +84,16 @@ class DatatypePrinter(object):
         text, v = self._get()
         if not v:
             return text
+        if "freed" in (v.get("state") or []):
+            # a copy of a handle MPI_Type_free took: what it was, and where it went
+            was = v.get("name") or v.get("label") or v.get("combiner")
+            where = (v.get("free_site") or {}).get("where")
+            return "freed datatype (was %s%s)" % (was, ", freed at " + where if where else "")
         return v.get("label") or v.get("combiner")
 
     def children(self):
         _, v = self._get()
-        if not v or v.get("predefined"):
+        if not v or v.get("predefined") or v.get("null"):
             return
         yield "combiner", v.get("combiner")
         for p in v.get("params") or []:
@@ -112,27 +127,6 @@ class DatatypePrinter(object):
             yield "created_at", site.get("where") or site.get("addr")
 
 
-OMPI_GLOBAL = re.compile(r"^ompi_mpi_(\w+) in section ")
-
-
-def predefined_name(addr):
-    """The MPI name of an Open MPI predefined handle, or None. Open MPI's
-    predefined objects are globals of libmpi named after them (mpi.h's
-    OMPI_PREDEFINED_GLOBAL: MPI_SUM is &ompi_mpi_op_sum, MPI_COMM_WORLD
-    &ompi_mpi_comm_world), which the shim does not record: gdb's symbol
-    table names them, live and in a core file."""
-    try:
-        m = OMPI_GLOBAL.match(gdb.execute("info symbol %s" % addr, to_string=True))
-    except gdb.error:
-        return None
-    if not m:
-        return None
-    name = m.group(1)
-    if name.startswith("op_"):
-        name = "op_null" if name == "op_null" else name[len("op_"):]
-    return "MPI_" + name.upper()
-
-
 class HandlePrinter(object):
     def __init__(self, val, kind):
         self.val = val
@@ -151,6 +145,8 @@ class HandlePrinter(object):
             name = predefined_name(h)
             if name:
                 return name
+            if is_unknown(e):
+                return unprefixed(e)
             return "%s <%s>" % (raw(self.val), e)
         return text
 
