@@ -18,7 +18,9 @@ type findingInfo struct {
 	file                                        string
 	line                                        int
 	where, related                              string // "file:line in func" as the extension names them
+	siteAddr                                    uint64 // the site as the registry has it (a return address)
 	details                                     string // the full text (exceptionInfo's stack trace field)
+	elsewhere                                   string // why the stop is not at the site (findingFrame), or ""
 }
 
 func (f *findingInfo) involves(rank int) bool {
@@ -49,6 +51,7 @@ func (ss *session) newestFinding(tid int) (*findingInfo, error) {
 		call: v.String("call"), message: v.String("message"), path: v.String("path"), rank: atoi(v.String("rank"))}
 	site := v.Tuple("site")
 	f.where = site.String("where")
+	f.siteAddr, _ = strconv.ParseUint(site.String("addr"), 0, 64)
 	f.file, f.line = splitWhere(f.where)
 	f.related = v.Tuple("related-site").String("where")
 	var b strings.Builder
@@ -153,7 +156,11 @@ func (s *Server) onExceptionInfoRequest(req *dap.ExceptionInfoRequest) {
 	}
 	resp := &dap.ExceptionInfoResponse{Response: response(req)}
 	if f := info.exception; f != nil {
-		resp.Body = dap.ExceptionInfoResponseBody{ExceptionId: f.id, Description: f.message, BreakMode: "always",
+		desc := f.message
+		if f.elsewhere != "" {
+			desc += " (" + f.elsewhere + ")"
+		}
+		resp.Body = dap.ExceptionInfoResponseBody{ExceptionId: f.id, Description: desc, BreakMode: "always",
 			Details: &dap.ExceptionDetails{Message: f.message, TypeName: f.category, FullTypeName: "mpidbg " + f.severity + " " + f.id,
 				StackTrace: f.details}}
 	} else {

@@ -3,6 +3,7 @@ package dap
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/go-dap"
@@ -246,17 +247,26 @@ func (ss *session) onFindingStop(tid int) {
 	if err != nil {
 		ss.srv.output("console", fmt.Sprintf("mpidbg: a finding in thread %d, but it cannot be read: %v\n", tid, err))
 	}
-	ss.srv.mu.Lock()
-	want := f != nil && ss.srv.filters.wants(f.severity)
-	ss.srv.mu.Unlock()
-	if f != nil {
-		ss.srv.sendFinding(f)
-	}
-	if !want && err == nil {
+	if ss.suppress.covers(f) { // a reviewed site: the job goes on (suppress.go)
 		ss.resume(tid)
 		return
 	}
-	hide := ss.userFrame(tid)
+	ss.srv.mu.Lock()
+	want := f != nil && ss.srv.filters.wants(f.severity)
+	ss.srv.mu.Unlock()
+	if !want && err == nil {
+		ss.srv.sendFinding(f)
+		ss.resume(tid)
+		return
+	}
+	hide, elsewhere := ss.findingFrame(tid, f)
+	if f != nil {
+		if elsewhere != "" {
+			f.elsewhere = elsewhere
+			f.details = strings.Replace(f.details, "\n", "\n  "+elsewhere+"\n", 1)
+		}
+		ss.srv.sendFinding(f)
+	}
 	ss.stopped(tid, "exception", "", nil, &stopInfo{hide: hide, exception: f})
 	ss.srv.logf("finding stop handled in %v", time.Since(start))
 }
