@@ -35,8 +35,13 @@ type instance struct {
 }
 
 // rankRef is a reference to ranks in a message: "rank 3", "ranks 0-2,5",
-// "Rank 3", "process 3" (a window's target, in the RMA checks' words).
-var rankRef = regexp.MustCompile(`\b([Rr]anks?|process) (\d+(?:[-,]\d+)*)\b`)
+// "Rank 3", "process 3" (a window's target, in the RMA checks' words); or
+// a handle or address, "0x8c000001", whose value may differ between
+// ranks (Open MPI's handles are pointers) for the same bug.
+var rankRef = regexp.MustCompile(`\b([Rr]anks?|process) (\d+(?:[-,]\d+)*)\b|\b0x[0-9a-fA-F]+\b`)
+
+// isHandle reports whether a reference is a handle or address.
+func isHandle(ref string) bool { return strings.HasPrefix(ref, "0x") }
 
 // slotMark stands for a rank reference in a message's template; it
 // cannot occur in text.
@@ -221,10 +226,11 @@ func foldGroup(insts []*instance, fos []folding, size int) *Finding {
 		}
 	}
 	// Varying references that always name the same ranks are one variable
-	// (the sender named in the message and in its related place).
+	// (the sender named in the message and in its related place). A
+	// handle is not a variable: each rank may have its own value for it.
 	var vars [][]int // slots of each variable
 	for s := 0; s < n; s++ {
-		if constant[s] || self[s] {
+		if constant[s] || self[s] || isHandle(example.refs[s]) {
 			continue
 		}
 		found := false
@@ -239,6 +245,26 @@ func foldGroup(insts []*instance, fos []folding, size int) *Finding {
 			vars = append(vars, []int{s})
 		}
 	}
+	// render gives the finding the texts of the instance of tuple t, with
+	// each varying handle said to be t's own.
+	render := func(t tuple, refs []string) {
+		out.Finding = insts[t.i].f
+		out.Related = slices.Clone(out.Related)
+		out.Ranks = ranks
+		for s := range refs {
+			if isHandle(refs[s]) && !constant[s] {
+				refs[s] = fmt.Sprintf("%s (rank %d's; it differs by rank)", refs[s], t.own)
+			}
+		}
+		nm := len(fos[t.i].ctx.refs)
+		out.Message = fill(fos[t.i].key.message, refs[:nm])
+		refs = refs[nm:]
+		for i := range out.Related {
+			rt := templateOf(out.Related[i].Message)
+			out.Related[i].Message = fill(rt.text, refs[:len(rt.refs)])
+			refs = refs[len(rt.refs):]
+		}
+	}
 
 	if len(vars) == 0 {
 		// Only the finding's own rank varies: "each rank" says it.
@@ -250,28 +276,20 @@ func foldGroup(insts []*instance, fos []folding, size int) *Finding {
 		owners = slices.Compact(owners)
 		refs := slices.Clone(example.refs)
 		for s := range refs {
-			if !constant[s] {
+			if self[s] && !constant[s] {
 				refs[s] = eachRef(refs[s], owners, ranks)
 			}
 		}
-		nm := len(fos[example.i].ctx.refs)
-		out.Message = fill(fos[example.i].key.message, refs[:nm])
-		refs = refs[nm:]
-		for i := range out.Related {
-			t := templateOf(out.Related[i].Message)
-			out.Related[i].Message = fill(t.text, refs[:len(t.refs)])
-			refs = refs[len(t.refs):]
-		}
+		render(example, refs)
 		return out
 	}
 	if p, ok := pairs(tuples, vars, self, fos[example.i].ctx); ok {
 		// The example is the first pair; Pattern says the rest.
-		out.Finding = insts[p.example.i].f
-		out.Related = slices.Clone(out.Related)
-		out.Ranks = ranks
+		render(p.example, slices.Clone(p.example.refs))
 		out.Pattern = p.describe(size)
 		return out
 	}
+	render(example, slices.Clone(example.refs))
 	out.Pattern = alsoList(tuples, vars)
 	return out
 }
@@ -344,7 +362,7 @@ func pairs(ts []tuple, vars [][]int, self []bool, ctx template) (pairing, bool) 
 	}
 	peer := vars[0][0]
 	for s := range self {
-		if !self[s] && !slices.Contains(vars[0], s) {
+		if !self[s] && !slices.Contains(vars[0], s) && !isHandle(ts[0].refs[s]) {
 			return pairing{}, false // a third party: not a pair
 		}
 	}

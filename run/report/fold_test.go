@@ -199,6 +199,33 @@ func TestFold64(t *testing.T) {
 			message: "MPI_Put: no access epoch of this process covers target rank 1:",
 		},
 		{
+			name: "handles", // Open MPI's handles are pointers: each rank has its own value
+			report: func(r int) []*checks.Finding {
+				return []*checks.Finding{{ID: "invalid-handle", Call: "MPI_Send", Site: at(12),
+					Message: fmt.Sprintf("MPI_Send: comm %#x is a communicator that was freed", 0x55d0a000+16*r)}}
+			},
+			ranks:   all,
+			count:   64,
+			message: "MPI_Send: comm 0x55d0a000 (rank 0's; it differs by rank) is a communicator that was freed",
+		},
+		{
+			name: "lost_messages", // the destination reports each sender's lost message
+			report: func(r int) []*checks.Finding {
+				if r != 0 {
+					return nil
+				}
+				var fs []*checks.Finding
+				for from := 1; from < 64; from++ {
+					fs = append(fs, &checks.Finding{ID: "lost-message", Call: "MPI_Finalize", Ranks: []int{from}, Site: at(31),
+						Message: fmt.Sprintf("rank %d sent a message (2 element(s), tag 2, MPI_COMM_WORLD) that its destination never received", from)})
+				}
+				return fs
+			},
+			ranks:   all,
+			count:   63,
+			message: "each of ranks 1-63 sent a message (2 element(s), tag 2, MPI_COMM_WORLD) that its destination never received",
+		},
+		{
 			name: "own_rank_only",
 			report: func(r int) []*checks.Finding {
 				return []*checks.Finding{{ID: "invalid-tag", Call: "MPI_Send", Message: fmt.Sprintf("MPI_Send: tag -1 on rank %d is negative", r), Site: at(10)}}
@@ -328,6 +355,7 @@ func TestTemplate(t *testing.T) {
 		{"rank 3's MPI_Put and the window (process 5)", "\x00's MPI_Put and the window (\x00)", []string{"rank 3", "process 5"}},
 		{"on rank 3, which is not the root", "on \x00, which is not the root", []string{"rank 3"}},
 		{"franks 3; no rank here", "franks 3; no rank here", nil},
+		{"comm 0x84000002 on rank 2", "comm \x00 on \x00", []string{"0x84000002", "rank 2"}},
 	}
 	for _, tt := range tests {
 		got := templateOf(tt.msg)
