@@ -96,7 +96,8 @@ func (s Site) MarshalJSON() ([]byte, error) {
 // was built, where the other operation started.
 type Related struct {
 	Message  string   `json:"message"`
-	Arg      string   `json:"arg,omitempty"` // the argument of the call there that concerns the finding ("sendtype"), when one does
+	Call     string   `json:"call,omitempty"` // the MPI function called there, when one was
+	Arg      string   `json:"arg,omitempty"`  // the argument of that call that concerns the finding ("sendtype"), when one does
 	Location Location `json:"location"`
 	Site     Site     `json:"site,omitempty"`
 }

@@ -52,61 +52,102 @@ func (r *Renderer) severity(s checks.Severity) lipgloss.Style {
 	return r.name
 }
 
-// finding draws one finding's block.
+// finding draws one finding's block: the header (severity, id, the
+// category when it is not the id, call, ranks or the pattern they made),
+// the message without the call the header names, where, the source line
+// with the argument at fault marked, then path, related places (each with
+// its source line) and rule. Text wraps to the renderer's width.
 func (r *Renderer) finding(f report.Finding, dir string) string {
-	sep := r.dim.Render(" · ")
-	head := []string{r.severity(f.Severity).Render(string(f.Severity)), r.head.Render(f.ID)}
-	if f.Category != "" {
-		head = append(head, r.comb.Render(string(f.Category)))
+	sev := r.severity(f.Severity)
+	sep := piece{" · ", &r.dim}
+	head := []piece{{string(f.Severity), &sev}, sep, {f.ID, &r.head}}
+	if f.Category != "" && string(f.Category) != f.ID {
+		head = append(head, sep, piece{string(f.Category), &r.comb})
 	}
 	if f.Call != "" {
-		head = append(head, f.Call)
+		head = append(head, sep, piece{text: f.Call})
 	}
-	ranks := ranklist.Phrase(f.Ranks)
-	if len(f.Ranks) == 0 {
-		ranks = "rank unknown"
+	who := ranklist.Phrase(f.Ranks)
+	switch {
+	case f.Pattern != "":
+		who = f.Pattern
+	case len(f.Ranks) == 0:
+		who = "rank unknown"
 	}
 	if f.Count > len(f.Ranks) && f.Count > 1 {
-		ranks += fmt.Sprintf(", %d times", f.Count)
+		who += fmt.Sprintf(", %d times", f.Count)
 	}
-	head = append(head, ranks)
+	head = append(head, sep, piece{text: who})
 	var b strings.Builder
-	b.WriteString(strings.Join(head, sep) + "\n")
-	if f.Message != "" {
-		b.WriteString("  " + f.Message + "\n")
+	b.WriteString(r.wrap(head, 0, 2) + "\n")
+	if msg := strings.TrimPrefix(f.Message, f.Call+": "); msg != "" {
+		b.WriteString("  " + r.wrap([]piece{{text: msg}}, 2, 2) + "\n")
 	}
-	if at := where(f.Location, f.Site, dir); strings.HasPrefix(at, "in ") {
-		b.WriteString("  " + r.dim.Render("in ") + at[3:] + "\n")
-	} else if at != "" {
-		b.WriteString("  " + r.dim.Render("at ") + at + "\n")
+	if at := where(f.Location, f.Site, dir); at != "" {
+		word, rest := "at ", at
+		if strings.HasPrefix(at, "in ") {
+			word, rest = "in ", at[3:]
+		}
+		b.WriteString("  " + r.wrap([]piece{{word, &r.dim}, {text: rest}}, 2, 4) + "\n")
 	}
-	var fs []Field
-	if f.Path != "" {
-		fs = append(fs, Field{"path", f.Path})
+	// a related place on the finding's own line is marked in the same
+	// drawing (a ring's send and receive in one MPI_Sendrecv)
+	marks := []mark{{loc: f.Location, call: f.Call, arg: f.Arg, primary: true}}
+	sameLine := func(l checks.Location) bool {
+		return l.File != "" && l.File == f.Location.File && l.Line == f.Location.Line
 	}
 	for _, rel := range f.Related {
-		v := rel.Message
-		if at := where(rel.Location, rel.Site, dir); strings.HasPrefix(at, "in ") {
-			v += r.dim.Render(" in ") + at[3:]
-		} else if at != "" {
-			v += r.dim.Render(" at ") + at
+		if sameLine(rel.Location) && rel.Arg != "" {
+			marks = append(marks, mark{loc: rel.Location, call: rel.Call, arg: rel.Arg})
 		}
-		fs = append(fs, Field{"related", v})
+	}
+	if f.Location.File != "" {
+		b.WriteString(r.source(marks, dir, 4, sev))
+	}
+	type field struct {
+		key    string
+		value  []piece
+		source []mark
+	}
+	var fs []field
+	sources := 0
+	if f.Path != "" {
+		fs = append(fs, field{key: "path", value: []piece{{text: f.Path}}})
+	}
+	for _, rel := range f.Related {
+		v := []piece{{text: rel.Message}}
+		if at := where(rel.Location, rel.Site, dir); strings.HasPrefix(at, "in ") {
+			v = append(v, piece{" in ", &r.dim}, piece{text: at[3:]})
+		} else if at != "" {
+			v = append(v, piece{" at ", &r.dim}, piece{text: at})
+		}
+		x := field{key: "related", value: v}
+		if rel.Location.File != "" && !(sameLine(rel.Location) && rel.Arg != "") && sources < maxRelatedSources {
+			sources++
+			x.source = []mark{{loc: rel.Location, call: rel.Call, arg: rel.Arg}}
+		}
+		fs = append(fs, x)
 	}
 	if f.Rule != "" {
-		fs = append(fs, Field{"rule", f.Rule})
+		fs = append(fs, field{key: "rule", value: []piece{{text: f.Rule}}})
 	}
-	if len(fs) > 0 {
-		w := 0
-		for _, x := range fs {
-			w = max(w, len(x.Key))
-		}
-		for _, x := range fs {
-			b.WriteString("  " + r.dim.Render(x.Key) + strings.Repeat(" ", w-len(x.Key)+2) + x.Value + "\n")
+	w := 0
+	for _, x := range fs {
+		w = max(w, len(x.key))
+	}
+	col := 2 + w + 2
+	for _, x := range fs {
+		b.WriteString("  " + r.dim.Render(x.key) + strings.Repeat(" ", w-len(x.key)+2) + r.wrap(x.value, col, col) + "\n")
+		if x.source != nil {
+			b.WriteString(r.source(x.source, dir, col, sev))
 		}
 	}
 	return b.String()
 }
+
+// maxRelatedSources bounds the related places drawn with their source
+// lines (a deadlock has two per rank).
+const maxRelatedSources = 4
 
 // where is "file:line in function" with file relative to dir and a long
 // C++ name shortened, "in function" without a file, "module+0xOFFSET" for

@@ -39,7 +39,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 	var rel uint64
 	if ev.related_site != 0 {
 		rel = uint64(ev.related_site)
-		f.Related = append(f.Related, checks.Related{Message: d.Related, Arg: d.RelatedArg, Site: site(rel)})
+		f.Related = append(f.Related, checks.Related{Message: d.Related, Call: e.RelatedCall, Arg: d.RelatedArg, Site: site(rel)})
 	}
 	if d.TypeSite != 0 {
 		if rel == 0 {

@@ -252,6 +252,6 @@ func crossRank(ev *C.struct_mpidbg_ev, e *checks.Event, d *checks.Described, f *
 		if i < len(d.RemoteArgs) {
 			arg = d.RemoteArgs[i]
 		}
-		f.Related = append(f.Related, checks.Related{Message: text, Arg: arg, Site: s})
+		f.Related = append(f.Related, checks.Related{Message: text, Call: e.Remote[i].Call, Arg: arg, Site: s})
 	}
 }

@@ -127,6 +127,8 @@ const (
 	Term = "TERM"
 	// ColorTerm is the terminal's colour support, which the renderer's colour detection reads.
 	ColorTerm = "COLORTERM"
+	// Columns is the width the report's text is wrapped to on a terminal, before the terminal's own.
+	Columns = "COLUMNS"
 )
 
 // The tests' knobs: make test sets the first two, a developer the next
