@@ -53,6 +53,6 @@ func (ss *session) findingFrame(tid int, f *findingInfo) (level int, elsewhere s
 		return level, "" // the site's line, another call on it
 	}
 	call := strings.TrimPrefix(tuples[callee].String("func"), "P") // PMPI_Finalize is MPI_Finalize
-	return level, fmt.Sprintf("mpidbg found this in %s at %s; its site, %s, is no longer on the stack",
+	return level, fmt.Sprintf("mpidbg could tell only in %s at %s, where this stopped; the finding's site is %s",
 		call, where, f.where)
 }

@@ -30,8 +30,8 @@ func testLaunchFindingElsewhere(t *testing.T, m testMPI) {
 		t.Errorf("top frame %+v, want main at lost.c:%d (MPI_Finalize's call)", top, found)
 	}
 	info := c.call("exceptionInfo", map[string]any{"threadId": tid}).(*dap.ExceptionInfoResponse)
-	for _, want := range []string{"mpidbg found this in MPI_Finalize at ", fmt.Sprintf("/lost.c:%d; its site, ", found),
-		fmt.Sprintf("/lost.c:%d in post, is no longer on the stack", site)} {
+	for _, want := range []string{"mpidbg could tell only in MPI_Finalize at ", fmt.Sprintf("/lost.c:%d, where this stopped; ", found),
+		fmt.Sprintf("the finding's site is %s:%d in post", fixtureSource(t, "lost"), site)} {
 		if !strings.Contains(info.Body.Description, want) || info.Body.Details == nil || !strings.Contains(info.Body.Details.StackTrace, want) {
 			t.Errorf("exceptionInfo %+v %+v: want %q in the description and the details", info.Body, info.Body.Details, want)
 		}
