@@ -29,10 +29,23 @@ func (ss *session) datatypeVariable(f frameRef, name, expr string) dap.Variable 
 		return dv
 	}
 	dv.Value = v.String("label")
-	if st := listText(v.Get("state")); st != "" && !strings.Contains(st, "committed") && v.String("predefined") != "true" {
+	st := listText(v.Get("state"))
+	switch {
+	case strings.Contains(st, "freed"):
+		// a copy of a handle MPI_Type_free took, as the gdb printer says it
+		was := v.String("name")
+		if was == "" {
+			was = v.String("label")
+		}
+		dv.Value = "freed datatype (was " + was
+		if w := v.Tuple("free-site").String("where"); w != "" {
+			dv.Value += ", freed at " + w
+		}
+		dv.Value += ")"
+	case st != "" && !strings.Contains(st, "committed") && v.String("predefined") != "true":
 		dv.Value += "  (" + st + ")"
 	}
-	if v.String("predefined") != "true" {
+	if v.String("predefined") != "true" && v.String("null") != "true" {
 		dv.VariablesReference = ss.refs.add(datatypeRef{frame: f, value: v})
 	}
 	return dv
