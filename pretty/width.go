@@ -20,22 +20,25 @@ func outputWidth(w io.Writer) int {
 	if !ok {
 		return defaultWidth
 	}
-	n := terminalWidth(f)
-	if n <= 0 {
+	n, tty := terminalWidth(f)
+	if !tty {
 		return defaultWidth
 	}
 	if c, err := strconv.Atoi(os.Getenv(envvar.Columns)); err == nil && c > 0 {
 		return c
 	}
+	if n <= 0 { // a terminal that does not know its size
+		return defaultWidth
+	}
 	return n
 }
 
-// terminalWidth asks the terminal f is for its columns (TIOCGWINSZ); 0
-// when f is not a terminal.
-func terminalWidth(f *os.File) int {
+// terminalWidth asks the terminal f is for its columns (TIOCGWINSZ), and
+// says whether f is a terminal.
+func terminalWidth(f *os.File) (int, bool) {
 	var ws struct{ rows, cols, x, y uint16 }
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), uintptr(syscall.TIOCGWINSZ), uintptr(unsafe.Pointer(&ws))); errno != 0 {
-		return 0
+		return 0, false
 	}
-	return int(ws.cols)
+	return int(ws.cols), true
 }
