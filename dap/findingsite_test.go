@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
 // TestLaunchFindingElsewhere: a request never completed is found at
@@ -39,4 +40,44 @@ func testLaunchFindingElsewhere(t *testing.T, m testMPI) {
 	c.call("continue", map[string]any{"threadId": tid})
 	c.event("terminated", at, stopTimeout)
 	c.call("disconnect", nil)
+}
+
+// stackAtFree: a finding made in MPI_Comm_free, which cleanup (app.c:40)
+// called from main (app.c:55).
+const stackAtFree = `stack=[` +
+	`frame={level="0",addr="0x00007f7a37600010",func="mpidbg_break",from="/lib/libmpidbg.so",arch="i386:x86-64"},` +
+	`frame={level="1",addr="0x00007f7a37600200",func="MPI_Comm_free",file="wrappers_gen.c",fullname="/work/main/shim/wrappers_gen.c",line="900",arch="i386:x86-64"},` +
+	`frame={level="2",addr="0x0000565200001040",func="cleanup",file="app.c",fullname="/ws/app.c",line="40",arch="i386:x86-64"},` +
+	`frame={level="3",addr="0x0000565200001550",func="main",file="app.c",fullname="/ws/app.c",line="55",arch="i386:x86-64"}]`
+
+// TestFindingFrame: the top frame of a finding's stop is the site's
+// frame when the site is on the stack, the caller of the MPI call
+// otherwise, which the exception then explains, except for a site gdb
+// has no frame for (a Python script's line).
+func TestFindingFrame(t *testing.T) {
+	gdb, _ := fakeGdb(t, map[int]string{5: stackAtFree})
+	ss, _ := testSession(t, gdb)
+	for _, tc := range []struct {
+		site      uint64
+		where     string
+		level     int
+		elsewhere string
+	}{
+		{0x565200001040, "/ws/app.c:40 in cleanup", 2, ""},
+		{0x565200001550, "/ws/app.c:55 in main", 3, ""}, // made in a callee of the site's call
+		{0x565200000f00, "/ws/app.c:12 in post", 2,
+			"mpidbg could tell only in MPI_Comm_free at app.c:40, where this stopped; the finding's site is /ws/app.c:12 in post"},
+		{0x565200000f10, "/ws/app.c:40 in cleanup", 2, ""}, // another call on the same line
+		{registry.PySiteTag | 1, "/ws/app.py:7 in step", 2, ""},
+	} {
+		f := &findingInfo{siteAddr: tc.site, where: tc.where}
+		f.file, f.line = splitWhere(tc.where)
+		if f.file == "/ws/app.c" {
+			f.file = "app.c" // as gdb's frames name it
+		}
+		level, elsewhere := ss.findingFrame(5, f)
+		if level != tc.level || elsewhere != tc.elsewhere {
+			t.Errorf("site %#x (%s): level %d %q, want %d %q", tc.site, tc.where, level, elsewhere, tc.level, tc.elsewhere)
+		}
+	}
 }
