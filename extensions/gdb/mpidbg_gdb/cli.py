@@ -58,6 +58,9 @@ MPI objects; these commands show them, in a live process or a core file:
   mpi path TYPE PATH        the element a type-tree path names, and its offset
   mpi errors                the findings mpidbg made
   mpi break-on-error on|off stop when mpidbg makes a finding
+A TYPE may be a predefined name (MPI_DOUBLE), even where the library
+makes it a macro or a global gdb cannot evaluate. Null handles print as
+MPI_DATATYPE_NULL, MPI_REQUEST_NULL...; a freed datatype as what it was.
 See also info mpi-types, info mpi-requests and info mpi-call."""
 
     def __init__(self):
