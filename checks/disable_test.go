@@ -12,7 +12,7 @@ func TestValidateDisabled(t *testing.T) {
 		{"leak", `"leak": want -CATEGORY, a category to turn off`},
 		{"-leak,overlap", `"overlap": want -CATEGORY, a category to turn off`},
 		{"-leak,", `"": want -CATEGORY, a category to turn off`},
-		{"-leaks", `unknown category "leaks" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message)`},
+		{"-leaks", `unknown category "leaks" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message, process-lifecycle)`},
 		{"+leak", `"+leak": want -CATEGORY, a category to turn off`},
 	} {
 		err := ValidateDisabled(tc.list)

@@ -23,12 +23,16 @@ const (
 	CatDeadlock          Category = "deadlock"
 	CatMessageRace       Category = "message-race"
 	CatLostMessage       Category = "lost-message"
+	// CatProcessLifecycle: the rank's own life as an MPI process (init,
+	// finalize), which none of the object lifecycles covers.
+	CatProcessLifecycle Category = "process-lifecycle"
 )
 
 // Categories lists the vocabulary in report order.
 var Categories = []Category{
 	CatArgument, CatDatatypeLifecycle, CatRequestLifecycle, CatLeak, CatTypeMismatch,
 	CatCollective, CatOverlap, CatBufferRace, CatRMARace, CatEpochLifecycle, CatDeadlock, CatMessageRace, CatLostMessage,
+	CatProcessLifecycle,
 }
 
 // Severity orders findings: errors break the MPI standard, warnings are

@@ -28,6 +28,7 @@ func (r *Renderer) Report(rep *report.Report, dir string) string {
 	if len(rep.Findings) > 0 {
 		b.WriteString("\n")
 	}
+	b.WriteString(r.Outcome(rep, dir)) // how the ranks ended (outcome.go)
 	for _, n := range rep.Notes {
 		b.WriteString(r.dim.Render("mpidbg: note: "+n) + "\n")
 	}
@@ -122,7 +123,7 @@ func (r *Renderer) finding(f report.Finding, dir string) string {
 			v = append(v, piece{" at ", &r.dim}, piece{text: at})
 		}
 		x := field{key: "related", value: v}
-		if rel.Location.File != "" && !(sameLine(rel.Location) && rel.Arg != "") && sources < maxRelatedSources {
+		if rel.Location.File != "" && !sameLine(rel.Location) && sources < maxRelatedSources { // the finding's line is drawn already
 			sources++
 			x.source = []mark{{loc: rel.Location, call: rel.Call, arg: rel.Arg}}
 		}

@@ -131,13 +131,13 @@ func TestReportJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden.Check(t, string(b))
-			// exactly {"version":1,"findings":[...]}; every finding carries the
+			// exactly {"version":2,"findings":[...],"outcome":{...}}; every finding carries the
 			// documented fields.
 			var top map[string]json.RawMessage
 			if err := json.Unmarshal(b, &top); err != nil {
 				t.Fatal(err)
 			}
-			if keys := slices.Sorted(mapKeys(top)); !slices.Equal(keys, []string{"findings", "version"}) || string(top["version"]) != "1" {
+			if keys := slices.Sorted(mapKeys(top)); !slices.Equal(keys, []string{"findings", "outcome", "version"}) || string(top["version"]) != "2" {
 				t.Errorf("top level: got keys %v, version %s", keys, top["version"])
 			}
 			var fs []map[string]any
@@ -365,9 +365,10 @@ func (v *sarifValidator) run(p string, x any) {
 				}
 			}
 		},
-		"addresses":  v.array(v.address),
-		"results":    v.array(v.result),
-		"properties": v.bag,
+		"addresses":   v.array(v.address),
+		"results":     v.array(v.result),
+		"invocations": v.array(v.invocation), // outcome_test.go
+		"properties":  v.bag,
 	}, "tool")
 }
 

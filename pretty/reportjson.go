@@ -8,19 +8,27 @@ import (
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
-// ReportJSONVersion is the version field of ReportJSON's output.
-const ReportJSONVersion = 1
+// ReportJSONVersion is the version field of ReportJSON's output: 2 added
+// "outcome" (docs/run.md has the schema).
+const ReportJSONVersion = 2
 
-// ReportJSON writes the findings of rep as
+// ReportJSON writes the findings of rep and how the job ended as
 //
-//	{"version":1,"findings":[...]}
+//	{"version":2,"findings":[...],
+//	"outcome":{"size":2,"exit":"exit status 11","ranks":[...]}}
 //
-// with one finding per line. Each finding is checks.Finding's JSON form
-// (id, category, severity, message, ranks, call, location {file, line,
-// function}, path, related, rule, site) with "count", the number of
-// reports merged into it. "site" is kept when the rank sent one: the
-// module and offset, from which tools can resolve the location again. File names
-// are as the debug information gives them (absolute, as a rule).
+// with one finding, and one group of ranks, per line. Each finding is
+// checks.Finding's JSON form (id, category, severity, message, ranks,
+// call, location {file, line, function}, path, related, rule, site) with
+// "count", the number of reports merged into it. "site" is kept when the
+// rank sent one: the module and offset, from which tools can resolve the
+// location again. File names are as the debug information gives them
+// (absolute, as a rule). The outcome has the job's size, mpiexec's
+// status ("exit", absent on success), the signal mpidbg passed on
+// ("interrupted"), the launcher's error ("launch_error") and the ranks
+// grouped by how they ended (report.RankEnd's JSON form). "suppressed",
+// before the outcome and only when not 0, counts the findings suppression
+// rules took out of the report.
 func ReportJSON(rep *report.Report) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\"version\":%d,\"findings\":[", ReportJSONVersion)
@@ -40,6 +48,36 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 	if len(rep.Findings) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("]}\n")
+	b.WriteString("],\n")
+	if n := len(rep.Suppressed); n > 0 { // findings suppression rules took out (run/report/suppress.go)
+		fmt.Fprintf(&b, "\"suppressed\":%d,\n", n)
+	}
+	job, err := json.Marshal(struct {
+		Size        int    `json:"size"`
+		Exit        string `json:"exit,omitempty"`
+		Interrupted string `json:"interrupted,omitempty"`
+		LaunchError string `json:"launch_error,omitempty"`
+	}{rep.NumRanks(), rep.Exit, rep.Interrupted, rep.LaunchError})
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(`"outcome":`)
+	b.Write(job[:len(job)-1])
+	b.WriteString(`,"ranks":[`)
+	for i, e := range rep.Outcome.Ranks {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return nil, fmt.Errorf("encode the outcome of %v: %w", e.Ranks, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n")
+		b.Write(line)
+	}
+	if len(rep.Outcome.Ranks) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]}}\n")
 	return b.Bytes(), nil
 }

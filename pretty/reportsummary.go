@@ -53,17 +53,23 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 	default:
 		line += strings.Join(parts, ", ") + " in " + plural(with, "rank", "ranks")
 	}
-	for _, d := range rep.Died {
-		s := ranklist.Phrase(d.Ranks) + " died"
-		switch {
-		case d.After && d.Status != "":
-			s += " after MPI_Finalize (" + d.Status + ")"
-		case d.Status != "":
-			s += " (" + d.Status + ")"
-		default:
-			s += " before MPI_Finalize"
+	if len(rep.Outcome.Ranks) > 0 { // how the ranks ended, as they said (outcome.go)
+		for _, s := range r.endPhrases(rep) {
+			line += "; " + s
 		}
-		line += "; " + r.bad.Render(s)
+	} else {
+		for _, d := range rep.Died {
+			s := ranklist.Phrase(d.Ranks) + " died"
+			switch {
+			case d.After && d.Status != "":
+				s += " after MPI_Finalize (" + d.Status + ")"
+			case d.Status != "":
+				s += " (" + d.Status + ")"
+			default:
+				s += " before MPI_Finalize"
+			}
+			line += "; " + r.bad.Render(s)
+		}
 	}
 	if len(rep.Silent) > 0 {
 		line += "; " + r.num.Render(ranklist.Phrase(rep.Silent)+" never connected")

@@ -32,6 +32,7 @@ type (
 		OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
 		Addresses          []sarifModule               `json:"addresses,omitempty"`
 		Results            []sarifResult               `json:"results"`
+		Invocations        []sarifInvocation           `json:"invocations,omitempty"` // sarifoutcome.go
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -208,6 +209,12 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 			})
 		}
 		run.Results = append(run.Results, res)
+	}
+	run.Invocations = sarifInvocations(rep, dir)
+	for _, inv := range run.Invocations {
+		for _, n := range inv.ToolExecutionNotifications {
+			usesRoot = usesRoot || n.usesRoot()
+		}
 	}
 	if usesRoot {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{srcRoot: {URI: dirURI(dir)}}

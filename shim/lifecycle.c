@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "shim.h"
+#include "crash.h"
 #include "nasty.h"
 #include "rma_lifecycle.h"
 
@@ -88,6 +89,8 @@ static void start(void)
     mpidbg_xr_init();
     mpidbg_objects_init();
     mpidbg_go_init();
+    mpidbg_crash_init(mpidbg_go_report_fd()); /* after Go's handlers, before the tracker's, which chain to it */
+    mpidbg_ending_init();
     mpidbg_track_init(); /* after the Go runtime's signal handlers: ours chain to them */
     __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
 }
@@ -128,6 +131,8 @@ int MPI_Finalize(void)
     mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
     mpidbg_xr_finalize(&cx);
     mpidbg_leaks(&cx);
+    mpidbg_ending_fini();
+    mpidbg_crash_fini(); /* its copy of the connection closes before the connection */
     mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
     mpidbg_registry_at_finalize();
     __atomic_store_n(&mpidbg_active, 0, __ATOMIC_RELEASE);

@@ -32,6 +32,9 @@ type Message struct {
 	Blocked   *Blocked        `json:"blocked,omitempty"`
 	Unblocked *Unblocked      `json:"unblocked,omitempty"`
 	Stop      *Stop           `json:"stop,omitempty"`
+	Crash     *Crash          `json:"crash,omitempty"` // outcome.go
+	Abort     *Abort          `json:"abort,omitempty"`
+	Exit      *Exit           `json:"exit,omitempty"`
 }
 
 // Hello introduces a rank.
@@ -84,18 +87,28 @@ var ErrMalformed = errors.New("malformed message")
 
 // Read returns the next message, or io.EOF at the end of the stream.
 func (r *Reader) Read() (Message, error) {
-	if !r.s.Scan() {
-		if err := r.s.Err(); err != nil {
-			return Message{}, fmt.Errorf("wire: %w", err)
+	for {
+		if !r.s.Scan() {
+			if err := r.s.Err(); err != nil {
+				return Message{}, fmt.Errorf("wire: %w", err)
+			}
+			return Message{}, io.EOF
 		}
-		return Message{}, io.EOF
+		// An empty line is no message: a writer that cannot know whether
+		// the stream is at a line's start (a signal handler) begins with
+		// a newline.
+		if len(r.s.Bytes()) > 0 {
+			break
+		}
 	}
 	var m Message
 	if err := json.Unmarshal(r.s.Bytes(), &m); err != nil {
 		return Message{}, fmt.Errorf("wire: %w: %v", ErrMalformed, err)
 	}
 	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil) ||
-		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil)
+		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil) ||
+		(m.Kind == KindCrash && m.Crash != nil) || (m.Kind == KindAbort && m.Abort != nil) ||
+		(m.Kind == KindExit && m.Exit != nil)
 	if !ok {
 		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)
 	}

@@ -541,7 +541,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"deadlock_timeout", append(base, "-n", "2", "--deadlock-timeout", "-1s", "clean"), "mpidbg run: --deadlock-timeout -1s: want 0 (off) or more\nRun 'mpidbg run --help' for usage.\n"},
 		{"checks_sign", append(base, "-n", "2", "--checks", "leak", "clean"), "mpidbg run: --checks \"leak\": \"leak\": want -CATEGORY, a category to turn off\nRun 'mpidbg run --help' for usage.\n"},
 		{"checks_unknown", append(base, "-n", "2", "--checks", "-leaks", "clean"),
-			"mpidbg run: --checks \"-leaks\": unknown category \"leaks\" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message)\nRun 'mpidbg run --help' for usage.\n"},
+			"mpidbg run: --checks \"-leaks\": unknown category \"leaks\" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message, process-lifecycle)\nRun 'mpidbg run --help' for usage.\n"},
 		{"program_missing", append(base, "-n", "2", "./no-such-program"), "mpidbg run: program ./no-such-program: no such file\n"},
 		{"mpiexec_missing", []string{"run", "--mpiexec", "/nonexistent/mpiexec", "--shim", shim, "-n", "2", "clean"}, "mpidbg run: --mpiexec /nonexistent/mpiexec: not found or not executable\n"},
 		{"shim_missing", []string{"run", "--mpiexec", self, "--shim", "/nonexistent/libmpidbg.so", "-n", "2", "clean"},

@@ -33,6 +33,7 @@ type Collector struct {
 	sets     map[uint64][]wire.Ranks // interned sets of ranks, by hash (blocked.go)
 	count    [3]int                  // ranks by class (blocked.go)
 	size     int                     // the job's size, as the first Hello says
+	outs     outcomes                // the ranks' last words (outcome.go)
 }
 
 type rankState struct {
@@ -149,6 +150,8 @@ func (cn *Conn) Handle(m wire.Message) {
 		}
 	case wire.KindBlocked, wire.KindUnblocked:
 		cn.blockedState(m, now)
+	case wire.KindCrash, wire.KindAbort, wire.KindExit:
+		cn.outcome(m)
 	}
 }
 

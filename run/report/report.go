@@ -51,6 +51,7 @@ type Report struct {
 	Died     []Death   // ordered by first rank
 	Silent   []int     // ranks of the job that never connected, sorted
 	Notes    []string  // about the run itself: protocol trouble, missing debug information
+	Outcome  Outcome   // how each rank ended (outcome.go)
 }
 
 // Resolver turns a site into a source location (package symbolize).
@@ -147,6 +148,7 @@ func Build(c *Collector, job Job, res Resolver) *Report {
 	}
 
 	r.ranks(c)
+	r.buildOutcome(c, siteResolver(res))
 	return r
 }
 

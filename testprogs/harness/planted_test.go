@@ -105,8 +105,8 @@ func plantedRun(t *testing.T, bin, exe string, tools mpiTools, p program, flags 
 		t.Errorf("%s: bad JSON report: %v\n%s", which, err, data)
 		return false
 	}
-	if rep.Version != 1 {
-		t.Errorf("%s: report version %d, want 1", which, rep.Version)
+	if rep.Version != 2 {
+		t.Errorf("%s: report version %d, want 2", which, rep.Version)
 		return false
 	}
 	problems := compare(p, rep.Findings)

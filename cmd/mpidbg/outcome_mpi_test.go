@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
+	"github.com/mpidbg/mpidbg/run/report"
+)
+
+// How a job ended, with each MPI: a segfault, MPI_Abort, an exit and a
+// return from main without MPI_Finalize, and a program that never calls
+// MPI_Init. Line numbers are the lines marked in each program.
+var outcomePrograms = []struct {
+	name, src string
+	line      int      // the marked line
+	code      int      // mpidbg's exit status; -1: any failure but 0, 1 and 2
+	want      []string // in the terminal report
+	wantNot   []string
+}{
+	{"segv", `#include <mpi.h>
+int *p;
+int main(int argc, char **argv) {
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 1)
+		*p = 3; /* here */
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+`, 9, -1, []string{"rank 1 died (signal 11, SIGSEGV) at segv.c:9 in main", "rank 1 died of signal 11 (SIGSEGV: address not mapped, at 0x0)"}, nil},
+	{"abort3", `#include <mpi.h>
+int main(int argc, char **argv) {
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0)
+		MPI_Abort(MPI_COMM_WORLD, 3); /* here */
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+`, 8, 3, []string{"rank 0 called MPI_Abort(MPI_COMM_WORLD, 3) at abort3.c:8 in main", "the job ended with code 3"}, nil},
+	{"exit2", `#include <mpi.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 1)
+		exit(2); /* here */
+	MPI_Finalize();
+	return 0;
+}
+`, 9, -1, []string{"missing-finalize", "exit(2) was called", "rank 1 exited without MPI_Finalize at exit2.c:9 in main"}, []string{"rank 1 died"}},
+	{"return", `#include <mpi.h>
+int main(int argc, char **argv) {
+	MPI_Init(&argc, &argv);
+	MPI_Barrier(MPI_COMM_WORLD);
+	return 0; /* here */
+}
+`, 5, -2, []string{"missing-finalize", "ranks 0,1 exited without calling MPI_Finalize: main returned 0"}, []string{"died"}},
+	{"noinit", `#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+	puts("noinit: OK"); /* here */
+	return 0;
+}
+`, 4, -2, nil, []string{"missing-finalize"}},
+}
+
+func TestRunOutcome(t *testing.T) {
+	for _, lib := range []mpilib.MPI{mpilib.MPICH, mpilib.OpenMPI} {
+		t.Run(lib.String(), func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("runs MPI")
+			}
+			testenv.NeedMPI(t, lib)
+			shim := testenv.NeedShim(t, lib)
+			cc := testenv.NeedCompiler(t, lib)
+			dir := t.TempDir()
+			for _, p := range outcomePrograms {
+				t.Run(p.name, func(t *testing.T) {
+					src, exe := filepath.Join(dir, p.name+".c"), filepath.Join(dir, p.name)
+					if !strings.Contains(strings.Split(p.src, "\n")[p.line-1], "/* here */") {
+						t.Fatalf("line %d is not the marked one", p.line)
+					}
+					if err := os.WriteFile(src, []byte(p.src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if b, err := exec.Command(cc, "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
+						t.Fatalf("%s: %v\n%s", cc, err, b)
+					}
+					out := filepath.Join(dir, p.name+".json")
+					t.Setenv(envvar.MPIExecTimeout, "60")
+					t.Setenv(envvar.NoColor, "1")
+					_, stderr, code := runWith(t, "", "run", "-n", "2", "--shim", shim, "--json", out, exe)
+					switch {
+					case p.code == -1 && code == 0,
+						p.code >= 0 && code != p.code,
+						p.code == -2 && code == 2:
+						t.Errorf("exit status %d, want %d; stderr:\n%s", code, p.code, stderr)
+					}
+					for _, w := range p.want {
+						if !strings.Contains(stderr, w) {
+							t.Errorf("no %q in:\n%s", w, stderr)
+						}
+					}
+					for _, w := range p.wantNot {
+						if strings.Contains(stderr, w) {
+							t.Errorf("%q in:\n%s", w, stderr)
+						}
+					}
+					b, err := os.ReadFile(out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var doc struct {
+						Findings []report.Finding `json:"findings"`
+						Outcome  struct {
+							Ranks []report.RankEnd `json:"ranks"`
+						} `json:"outcome"`
+					}
+					if err := json.Unmarshal(b, &doc); err != nil {
+						t.Fatalf("%v\n%s", err, b)
+					}
+					if p.name == "return" {
+						if len(doc.Findings) != 1 || doc.Findings[0].ID != "missing-finalize" || len(doc.Findings[0].Ranks) != 2 {
+							t.Errorf("want one missing-finalize of ranks 0 and 1:\n%s", b)
+						}
+						return
+					}
+					if p.name == "noinit" {
+						if len(doc.Findings) != 0 {
+							t.Errorf("findings for a program that never called MPI_Init:\n%s", b)
+						}
+						return
+					}
+					found := false
+					for _, e := range doc.Outcome.Ranks {
+						if e.Location != nil && e.Location.File == src && e.Location.Line == p.line && e.How != report.Finalized {
+							found = true
+						}
+					}
+					if !found {
+						t.Errorf("no rank ended at %s:%d in the JSON outcome:\n%s", src, p.line, b)
+					}
+				})
+			}
+		})
+	}
+}

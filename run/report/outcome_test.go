@@ -1,0 +1,95 @@
+package report
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// TestOutcome: a job of 6 ranks as the collector sees it. Rank 1 crashes
+// in a library without debug information called from the program; rank 2
+// calls MPI_Abort; rank 3 calls exit() and rank 4 returns from main
+// without MPI_Finalize; rank 0 finalizes; rank 5 never connects.
+func TestOutcome(t *testing.T) {
+	c := NewCollector()
+	hello6 := func(rank int) wire.Message {
+		return wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: 6, PID: 100 + rank, Host: "n", Exe: "/bin/app"}}
+	}
+	run := func(rank int, msgs ...wire.Message) {
+		cn := c.Conn()
+		cn.Handle(hello6(rank))
+		for _, m := range msgs {
+			cn.Handle(m)
+		}
+		cn.End(nil)
+	}
+	run(0, bye(0, 0))
+	run(1, wire.Message{Kind: wire.KindCrash, Crash: &wire.Crash{Rank: 1, PID: 101, Signal: 11, Code: 1, Addr: 8,
+		Stack: []checks.Site{{Module: "nodebug", Offset: 10}, {Module: "/proc/self/exe", Offset: 40}, {Offset: 0x7f}}}})
+	run(2, wire.Message{Kind: wire.KindAbort, Abort: &wire.Abort{Rank: 2, Code: 3, Comm: "MPI_COMM_WORLD", Site: checks.Site{Module: "/bin/app", Offset: 60}}})
+	run(3, wire.Message{Kind: wire.KindExit, Exit: &wire.Exit{Rank: 3, Status: 2, Site: checks.Site{Module: "/bin/app", Offset: 80}}})
+	run(4, wire.Message{Kind: wire.KindExit, Exit: &wire.Exit{Rank: 4, Status: 0, Returned: true}})
+	c.ProcessStatus(101, "n", "signal 11")
+	r := Build(c, Job{Size: 6, Exit: "exit status 3", LaunchError: ""}, fakeResolver{})
+	two, zero := 2, 0
+	want := []RankEnd{
+		{Ranks: []int{0}, How: Finalized},
+		{Ranks: []int{1}, How: Signalled, Signal: 11, SignalName: "SIGSEGV", Fault: "address not mapped", Addr: 8,
+			Location: &checks.Location{File: "/src/app.c", Line: 20, Function: "main"},
+			Frames:   []checks.Location{{Function: "f"}, {File: "/src/app.c", Line: 20, Function: "main"}, {}}, Status: "signal 11"},
+		{Ranks: []int{2}, How: Aborted, AbortCode: 3, Comm: "MPI_COMM_WORLD", Location: &checks.Location{File: "/src/app.c", Line: 30, Function: "main"}},
+		{Ranks: []int{3}, How: NoFinalize, ExitCode: &two, Location: &checks.Location{File: "/src/app.c", Line: 40, Function: "main"}},
+		{Ranks: []int{4}, How: NoFinalize, ExitCode: &zero, Returned: true},
+		{Ranks: []int{5}, How: NeverStarted},
+	}
+	if !reflect.DeepEqual(r.Outcome.Ranks, want) {
+		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
+	}
+	if !r.Outcome.Abnormal() {
+		t.Error("not abnormal")
+	}
+}
+
+// TestOutcomeGroups: ranks that ended alike are one group; a rank the
+// launcher says was killed after mpidbg ended the job was ended by it.
+func TestOutcomeGroups(t *testing.T) {
+	c := NewCollector()
+	for rank := 0; rank < 4; rank++ {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 10+rank))
+		if rank < 2 {
+			cn.Handle(bye(rank, 0))
+		}
+		if rank == 3 {
+			c.EndedJob("deadlock")
+		}
+		cn.End(nil)
+	}
+	r := Build(c, Job{Size: 4}, nil)
+	want := []RankEnd{
+		{Ranks: []int{0, 1}, How: Finalized},
+		{Ranks: []int{2}, How: Vanished},
+		{Ranks: []int{3}, How: EndedByTool, Status: "ended by mpidbg: deadlock"},
+	}
+	if !reflect.DeepEqual(r.Outcome.Ranks, want) {
+		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
+	}
+}
+
+func dump(es []RankEnd) string {
+	s := ""
+	for _, e := range es {
+		loc, code := "-", "-"
+		if e.Location != nil {
+			loc = e.Location.String()
+		}
+		if e.ExitCode != nil {
+			code = fmt.Sprint(*e.ExitCode)
+		}
+		s += fmt.Sprintf("%v %s sig=%s code=%s at=%s status=%q frames=%v\n", e.Ranks, e.How, e.SignalName, code, loc, e.Status, e.Frames)
+	}
+	return s
+}

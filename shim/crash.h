@@ -1,0 +1,31 @@
+/*
+ * How a rank ends: its fatal signals (crash.c), MPI_Abort and an exit
+ * without MPI_Finalize (ending.c), each told to mpidbg.
+ */
+#ifndef MPIDBG_CRASH_H
+#define MPIDBG_CRASH_H
+
+#include <stdint.h>
+
+#define CRASH_NSIG 5
+
+/* mpidbg_crash_init installs the fatal-signal handlers (after the Go
+ * runtime's, before the race tracker's); fd is the shim's own copy of the
+ * launcher connection, -1 without one. */
+void mpidbg_crash_init(int fd) __attribute__((visibility("hidden")));
+void mpidbg_crash_fini(void) __attribute__((visibility("hidden")));
+extern int mpidbg_crashed __attribute__((visibility("hidden"))); /* a fatal signal was reported */
+
+/* mpidbg_ending_init registers the exit hook (MPI_Init); the fini says
+ * MPI_Finalize was reached; aborting says the rank is calling MPI_Abort
+ * (the program, or the shim for --on-error abort). */
+void mpidbg_ending_init(void) __attribute__((visibility("hidden")));
+void mpidbg_ending_fini(void) __attribute__((visibility("hidden")));
+extern int mpidbg_aborting __attribute__((visibility("hidden")));
+
+/* Go entry points (outcome.go) */
+extern int mpidbg_go_report_fd(void);
+extern void mpidbg_go_exit(int32_t status, uint64_t site);
+extern void mpidbg_go_abort(int32_t code, const char *comm, uint64_t site);
+
+#endif

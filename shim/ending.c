@@ -1,0 +1,126 @@
+/*
+ * MPI_Abort, by hand, and a rank that exits without MPI_Finalize.
+ *
+ * MPI_Abort: before PMPI_Abort, the rank tells mpidbg its error code, the
+ * communicator and where the program called it (MPI libraries end the
+ * job without saying which rank asked, or where).
+ *
+ * Exit: MPI-4.1 §11.2.2 says a process that initialised the World Model
+ * must finalize it exactly once during its lifetime. An exit hook
+ * registered at MPI_Init (on_exit, which also gives the status) reports
+ * missing-finalize when the process exits before MPI_Finalize: with the
+ * call of exit() as the site, or none when main returned. Not after
+ * MPI_Abort (MPI libraries exit from inside it) nor after a fatal signal
+ * (a handler that exits). _exit() and a kill run no hooks: those ranks
+ * are reported as dead by the launcher's account.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "crash.h"
+#include "objects.h"
+
+/* where debuggers stop on a finding (finding.c) */
+void mpidbg_break(const struct mpidbg_finding *f);
+
+int mpidbg_aborting;
+static int finalized, hooked, on_error_abort;
+
+static void comm_words(MPI_Comm comm, char *out, int n)
+{
+    out[0] = 0;
+    if (comm == MPI_COMM_WORLD)
+        snprintf(out, n, "MPI_COMM_WORLD");
+    else if (comm == MPI_COMM_SELF)
+        snprintf(out, n, "MPI_COMM_SELF");
+    else if (comm == MPI_COMM_NULL)
+        snprintf(out, n, "MPI_COMM_NULL");
+    else {
+        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(comm));
+        if (co && co->rec && co->rec->name[0])
+            snprintf(out, n, "%s", co->rec->name);
+        else if (co)
+            snprintf(out, n, "a communicator");
+        else
+            snprintf(out, n, "an unknown communicator");
+    }
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_Abort(comm, errorcode);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Abort, ra);
+    __atomic_store_n(&mpidbg_aborting, 1, __ATOMIC_RELEASE);
+    char name[MPI_MAX_OBJECT_NAME + 32];
+    comm_words(comm, name, sizeof name);
+    mpidbg_go_abort(errorcode, name, cx.site);
+    mpidbg_leave(&cx);
+    return PMPI_Abort(comm, errorcode);
+}
+
+/* exit_site is the call of exit() in the hook's stack, 0 when main
+ * returned (exit's caller is the C library's start code) or it cannot be
+ * told. */
+static uint64_t exit_site(void)
+{
+    void *bt[32];
+    int n = backtrace(bt, 32);
+    Dl_info exit_info, fi;
+    void *exit_fn = dlsym(RTLD_DEFAULT, "exit");
+    if (!exit_fn || !dladdr(exit_fn, &exit_info))
+        return 0;
+    for (int i = 1; i + 1 < n; i++) {
+        if (!dladdr((char *)bt[i] - 1, &fi) || fi.dli_saddr != exit_fn)
+            continue;
+        void *caller = bt[i + 1];
+        if (dladdr((char *)caller - 1, &fi) && fi.dli_fbase == exit_info.dli_fbase)
+            return 0; /* __libc_start_call_main: main returned */
+        return (uint64_t)(uintptr_t)mpidbg_binding_caller(caller);
+    }
+    return 0;
+}
+
+static void on_exit_hook(int status, void *arg)
+{
+    (void)arg;
+    if (finalized || __atomic_load_n(&mpidbg_aborting, __ATOMIC_ACQUIRE) || __atomic_load_n(&mpidbg_crashed, __ATOMIC_ACQUIRE))
+        return;
+    /* --on-error abort: the shim called PMPI_Abort after a finding, and
+     * the MPI library exits from inside it */
+    if (on_error_abort && mpidbg_registry.findings_total > 0)
+        return;
+    uint64_t site = exit_site();
+    mpidbg_go_exit(status, site);
+    if (!mpidbg_enabled(MPIDBG_F_MISSING_FINALIZE))
+        return;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, NULL, MPIDBG_F_MISSING_FINALIZE, site ? "exit" : "return");
+    ev.site = site;
+    ev.val = status;
+    /* not mpidbg_report: --on-error abort must not call MPI_Abort from
+     * inside exit() */
+    struct mpidbg_finding *f = mpidbg_go_report(&ev);
+    if (f)
+        mpidbg_break(f);
+}
+
+void mpidbg_ending_init(void)
+{
+    const char *oe = getenv("MPIDBG_ON_ERROR");
+    on_error_abort = oe && strcmp(oe, "abort") == 0;
+    if (!hooked && on_exit(on_exit_hook, NULL) == 0)
+        hooked = 1;
+}
+
+void mpidbg_ending_fini(void)
+{
+    finalized = 1;
+}

@@ -1,0 +1,64 @@
+package main
+
+/*
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"syscall"
+
+	"github.com/mpidbg/mpidbg/wire"
+)
+
+// How the rank ends, told to the launcher: MPI_Abort from ending.c, and
+// the descriptor crash.c writes a fatal signal's message on.
+
+// mpidbg_go_abort sends Abort: the program calls MPI_Abort with code on
+// comm (in words) at site.
+//
+//export mpidbg_go_abort
+func mpidbg_go_abort(code C.int32_t, comm *C.char, pc C.uint64_t) {
+	defer func() { _ = recover() }()
+	launch.mu.Lock()
+	defer launch.mu.Unlock()
+	launch.send(wire.Message{Kind: wire.KindAbort, Abort: &wire.Abort{
+		Rank: worldRank(), Code: int(code), Comm: C.GoString(comm), Site: site(uint64(pc)),
+	}})
+}
+
+// mpidbg_go_exit sends Exit: the program exits with status without
+// MPI_Finalize, by exit() at site, or returned from main (site 0).
+//
+//export mpidbg_go_exit
+func mpidbg_go_exit(status C.int32_t, pc C.uint64_t) {
+	defer func() { _ = recover() }()
+	launch.mu.Lock()
+	defer launch.mu.Unlock()
+	launch.send(wire.Message{Kind: wire.KindExit, Exit: &wire.Exit{
+		Rank: worldRank(), Status: int(status), Returned: pc == 0, Site: site(uint64(pc)),
+	}})
+}
+
+// mpidbg_go_report_fd returns a copy of the launcher connection's
+// descriptor (close-on-exec) for crash.c, which cannot call Go from a
+// signal handler; -1 without a connection. A copy: the connection's own
+// may be closed and its number reused while the handler holds it.
+//
+//export mpidbg_go_report_fd
+func mpidbg_go_report_fd() (fd C.int) {
+	fd = -1
+	defer func() { _ = recover() }()
+	launch.mu.Lock()
+	defer launch.mu.Unlock()
+	if launch.raw == nil {
+		return -1
+	}
+	launch.raw.Control(func(f uintptr) {
+		nfd, _, e := syscall.Syscall(syscall.SYS_FCNTL, f, syscall.F_DUPFD_CLOEXEC, 0)
+		if e == 0 {
+			fd = C.int(nfd)
+		}
+	})
+	return fd
+}
