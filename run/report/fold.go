@@ -529,7 +529,6 @@ func varRefs(t tuple, vars [][]int) []string {
 // ("ranks 1,2 called MPI_Bcast here") and each rank's own account after
 // the groups'.
 func foldCollectives(in []instance) []instance {
-	type ckey struct{ id, text string }
 	idx := map[ckey][]int{}
 	var keys []ckey
 	for i, x := range in {
@@ -556,6 +555,7 @@ func foldCollectives(in []instance) []instance {
 		}
 		made = append(made, collective(k.text, xs))
 	}
+	made = append(made, foldOwnAccounts(in, idx, keys, done)...)
 	if len(made) == 0 {
 		return in
 	}
@@ -567,6 +567,86 @@ func foldCollectives(in []instance) []instance {
 	}
 	return append(out, made...)
 }
+
+// foldOwnAccounts makes one the reports of a collective mismatch whose
+// ranks each give an account naming only themselves ("rank 2 found a
+// block whose count or type signature differs", from rank 2): what is
+// left of them after the same accounts were made one (groups of one
+// instance in idx), with the same id, call and account once the own
+// rank is taken out, from different ranks (a rank reports a mismatch
+// once: two reports of one rank are two bugs).
+func foldOwnAccounts(in []instance, idx map[ckey][]int, keys []ckey, done map[int]bool) []instance {
+	type okey struct{ id, call, text string }
+	groups := map[okey][]int{}
+	var order []okey
+	for _, k := range keys {
+		if len(idx[k]) != 1 {
+			continue
+		}
+		i := idx[k][0]
+		x := &in[i]
+		if x.own < 0 {
+			continue
+		}
+		ok := okey{x.f.ID, x.f.Call, ownOut(k.text, x.own)}
+		if groups[ok] == nil {
+			order = append(order, ok)
+		}
+		groups[ok] = append(groups[ok], i)
+	}
+	var made []instance
+	for _, ok := range order {
+		is := groups[ok]
+		if len(is) < 2 || !disjoint(in, is) {
+			continue
+		}
+		var xs []*instance
+		var owners, all []int
+		for _, i := range is {
+			xs = append(xs, &in[i])
+			owners = append(owners, in[i].own)
+			all = append(all, in[i].ranks...)
+			done[i] = true
+		}
+		slices.Sort(owners)
+		slices.Sort(all)
+		all = slices.Compact(all)
+		text := strings.ReplaceAll(ok.text, ownMark, eachRef("rank", owners, all))
+		made = append(made, collective(text, xs))
+	}
+	return made
+}
+
+// ownMark stands for the own rank's reference in ownOut's text.
+const ownMark = "rank \x01"
+
+// ownOut replaces the references to rank own in text by ownMark.
+func ownOut(text string, own int) string {
+	t := templateOf(text)
+	for j, ref := range t.refs {
+		if r, one := refRank(ref); one && r == own && !isHandle(ref) {
+			t.refs[j] = ownMark
+		}
+	}
+	return fill(t.text, t.refs)
+}
+
+func disjoint(in []instance, is []int) bool {
+	seen := map[int]bool{}
+	for _, i := range is {
+		for _, r := range in[i].ranks {
+			if seen[r] {
+				return false
+			}
+			seen[r] = true
+		}
+	}
+	return true
+}
+
+// ckey groups the reports of a collective mismatch: its id and the
+// account of the groups.
+type ckey struct{ id, text string }
 
 const hereSep = "; here: "
 

@@ -367,3 +367,25 @@ func TestTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldOwnAccounts: ranks that each name only themselves in the
+// account of a collective mismatch, at two calls, are one bug.
+func TestFoldOwnAccounts(t *testing.T) {
+	r := job64(t, func(rank int) []*checks.Finding {
+		if rank > 2 {
+			return nil
+		}
+		f := &checks.Finding{ID: "collective-type-mismatch", Category: checks.CatCollective, Severity: checks.SevError, Call: "MPI_Iallgatherv",
+			Message: fmt.Sprintf("the blocks of MPI_Iallgatherv do not pair up: rank %d found a block whose count or type signature differs from its partner's; here: rank 1 sends 6 element(s), this rank receives recvcounts[1] = 3 of its recvtype", rank),
+			Site:    at(48)}
+		if rank == 1 {
+			f.Site = at(46)
+		}
+		return []*checks.Finding{f}
+	})
+	f := only1(t, r)
+	want := "the blocks of MPI_Iallgatherv do not pair up: each rank found a block whose count or type signature differs from its partner's; rank 1 sends 6 element(s), each of ranks 0-2 receives recvcounts[1] = 3 of its recvtype"
+	if f.Message != want || f.Location.Line != 48 || len(f.Related) != 1 || f.Related[0].Location.Line != 46 || f.Related[0].Message != "rank 1 called MPI_Iallgatherv here" {
+		t.Errorf("got %q at %v, related %+v\nwant %q at line 48, rank 1's call at 46 related", f.Message, f.Location, f.Related, want)
+	}
+}

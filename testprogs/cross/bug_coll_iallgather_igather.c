@@ -8,8 +8,8 @@
 // counts, post MPI_Iallgather.
 // Breaks MPI-4.1 §6.12 and §6.1: the n-th collective on a communicator
 // must be the same operation on every process.
-// Expected: collective-mismatch at the MPI_Igather (rank 0) and at the
-// MPI_Iallgather (ranks 1, 2); deadlock where rank 0 blocks, and mpidbg
+// Expected: collective-mismatch at the MPI_Igather (rank 0), with the
+// MPI_Iallgather (ranks 1, 2) as a related line; deadlock where rank 0 blocks, and mpidbg
 // ends the job. With MPICH rank 0 blocks in its MPI_Wait; Open MPI
 // completes the root's MPI_Igather from the data the other ranks'
 // MPI_Iallgather sends it, and rank 0 blocks in MPI_Finalize instead.
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     if (rank == 0)
         MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD, &r); // want "collective-mismatch"
     else
-        MPI_Iallgather(&n, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD, &r); // want "collective-mismatch"
+        MPI_Iallgather(&n, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD, &r); // related "collective-mismatch"
     for (i = 0; i < 32; i++) // sort stand-in: some local work
         x[i] = (double)((i * 7 + rank) % 32);
     MPI_Wait(&r, MPI_STATUS_IGNORE); // want[mpich] "deadlock"

@@ -9,8 +9,9 @@
 // Breaks MPI-4.1 §6.7 (MPI_ALLGATHERV) and §6.1: the type signature of
 // sendcount, sendtype at process j must equal that of recvcounts[j],
 // recvtype at every process.
-// Expected: collective-type-mismatch at the MPI_Iallgatherv (every rank
-// receives rank 1's block, and finds it), when the request is waited for.
+// Expected: collective-type-mismatch (every rank receives rank 1's block,
+// and finds it), when the request is waited for: one finding at the
+// MPI_Iallgatherv of ranks 0 and 2, with rank 1's as a related line.
 //
 // Natively MPICH and Open MPI complete, with rank 1's coordinates read as
 // doubles.
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
         fx[i] = (float)dx[i];
     }
     if (rank == 1) // bug: the single-precision copy, sent as floats
-        MPI_Iallgatherv(fx, 2 * n, MPI_FLOAT, all, counts, displs, point, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "the blocks of MPI_Iallgatherv do not pair up"
+        MPI_Iallgatherv(fx, 2 * n, MPI_FLOAT, all, counts, displs, point, MPI_COMM_WORLD, &r); // related "collective-type-mismatch"
     else
         MPI_Iallgatherv(dx, n, point, all, counts, displs, point, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "the blocks of MPI_Iallgatherv do not pair up"
     for (i = 0; i < 2 * n; i++)

@@ -11,8 +11,9 @@
 // Breaks MPI-4.1 §6.12: nonblocking collectives match in the order they
 // are called on a communicator, and the n-th must be the same operation
 // on every process (§6.1).
-// Expected: collective-mismatch at the MPI_Ibarrier (rank 0) and at the
-// MPI_Ibcast (ranks 1-3), found when the requests are waited for;
+// Expected: collective-mismatch at the MPI_Ibarrier (rank 0), with the
+// MPI_Ibcast (ranks 1-3) as a related line, found when the requests are
+// waited for;
 // deadlock at rank 0's MPI_Wait, where each side waits in a collective
 // the other never joins, and mpidbg ends the job.
 //
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
         MPI_Wait(&r, MPI_STATUS_IGNORE); // want "deadlock"
         MPI_Bcast(params, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     } else {
-        MPI_Ibcast(params, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r); // want "collective-mismatch"
+        MPI_Ibcast(params, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r); // related "collective-mismatch"
         for (i = 0; i < NCELLS; i++)
             sum += 0.5 * cells[i];
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -5,9 +5,9 @@
 // work (MPI_Iallreduce, then MPI_Wait); the odd ranks call MPI_Allreduce.
 // Breaks MPI-4.1 §6.12: a nonblocking collective never matches a blocking
 // one (§6.1: all ranks must call the same collective in the same order).
-// Expected: collective-mismatch at the MPI_Iallreduce (ranks 0, 2) and at
-// the MPI_Allreduce (ranks 1, 3); deadlock at rank 0's MPI_Wait, where
-// the lowest rank of the deadlock blocks.
+// Expected: collective-mismatch at the MPI_Iallreduce (ranks 0, 2), with
+// the MPI_Allreduce (ranks 1, 3) as a related line; deadlock at rank 0's
+// MPI_Wait, where the lowest rank of the deadlock blocks.
 //
 // Natively MPICH hangs: the two operations do not exchange messages with
 // each other.
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
             work += 0.5 * i;
         MPI_Wait(&r, MPI_STATUS_IGNORE); // want "deadlock"
     } else {
-        MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); // want "collective-mismatch"
+        MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); // related "collective-mismatch"
     }
 
     MPI_Finalize();

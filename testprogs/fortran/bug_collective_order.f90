@@ -20,7 +20,7 @@ program bug_collective_order
     call MPI_Bcast(dt, 1, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr) ! want "collective-mismatch"
     call MPI_Allreduce(resid, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr) ! want "deadlock"
   else
-    call MPI_Allreduce(resid, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr) ! want "collective-mismatch"
+    call MPI_Allreduce(resid, total, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr) ! related "collective-mismatch"
     call MPI_Bcast(dt, 1, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
   end if
   if (dt < 0d0 .or. total < 0d0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)

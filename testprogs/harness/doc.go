@@ -125,9 +125,10 @@
 //     that named the receive's buffer and datatype (MPI_Recv, MPI_Irecv
 //     rather than its MPI_Wait, MPI_Recv_init, MPI_Mrecv, MPI_Imrecv,
 //     MPI_Sendrecv); collective-mismatch, collective-root-mismatch,
-//     collective-op-mismatch and collective-type-mismatch at every rank's
-//     own collective call (so two lines when ranks call different
-//     collectives), a persistent collective at its _init call;
+//     collective-op-mismatch and collective-type-mismatch once, at the
+//     collective call of the lowest rank (a persistent collective at its
+//     _init call), the other ranks' calls, when on other lines, being
+//     related lines (marked // related "collective-mismatch");
 //     message-race at the wildcard receive; lost-message at the send
 //     nobody received; deadlock and potential-deadlock once, at the call
 //     where the lowest-numbered rank of the deadlock blocks (an
@@ -213,7 +214,7 @@
 //
 // with the library's mpiexec and shim (lib/libmpidbg.so,
 // lib/libmpidbg-openmpi.so), and reads out.json
-// ({"version":2,"findings":[...],"outcome":{...}}); with "// runs: N" it does so N times
+// ({"version":1,"findings":[...]}); with "// runs: N" it does so N times
 // and stops at the first run that fails. The annotations that hold are those
 // without a library and those for this one. Then:
 //

@@ -8,8 +8,8 @@
 # collective of the others: a broadcast against an allreduce.
 # Breaks MPI-4.1 §6.1: all processes of a communicator must call the
 # same collective operations in the same order.
-# Expected: collective-mismatch at rank 0's Bcast and at the others'
-# Allreduce (each rank at its own line of the script), and deadlock at
+# Expected: collective-mismatch at rank 0's Bcast, with the others'
+# Allreduce as a related line of the script, and deadlock at
 # rank 0's Allreduce (the lowest rank of the deadlock; mpidbg then ends
 # the job).
 #
@@ -27,7 +27,7 @@ def step(comm, boundary, local):
         comm.Bcast([boundary, MPI.DOUBLE], root=0)  # want "collective-mismatch"
         comm.Allreduce([residual, MPI.DOUBLE], [total, MPI.DOUBLE], op=MPI.SUM)  # want "deadlock"
     else:
-        comm.Allreduce([residual, MPI.DOUBLE], [total, MPI.DOUBLE], op=MPI.SUM)  # want "collective-mismatch"
+        comm.Allreduce([residual, MPI.DOUBLE], [total, MPI.DOUBLE], op=MPI.SUM)  # related "collective-mismatch"
         comm.Bcast([boundary, MPI.DOUBLE], root=0)
     return total[0]
 
