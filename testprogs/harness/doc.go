@@ -214,7 +214,7 @@
 //
 // with the library's mpiexec and shim (lib/libmpidbg.so,
 // lib/libmpidbg-openmpi.so), and reads out.json
-// ({"version":1,"findings":[...]}); with "// runs: N" it does so N times
+// ({"version":2,"findings":[...],"outcome":{...}}); with "// runs: N" it does so N times
 // and stops at the first run that fails. The annotations that hold are those
 // without a library and those for this one. Then:
 //
