@@ -256,7 +256,7 @@ func keywords(cs *callSite, lines []string, l lang) {
 // argSpan is where the argument param of call is in the call found, by
 // keyword, else (C and Fortran) by its position in the standard's
 // parameter list.
-func (cs callSite) argSpan(call, param string, l lang) (srcSpan, bool) {
+func (cs callSite) argSpan(lines []string, call, param string, l lang) (srcSpan, bool) {
 	if param == "" {
 		return srcSpan{}, false
 	}
@@ -266,7 +266,7 @@ func (cs callSite) argSpan(call, param string, l lang) (srcSpan, bool) {
 		}
 	}
 	if l == langPython {
-		return srcSpan{}, false
+		return cs.pyType(lines, call, param)
 	}
 	for k, p := range calls.Params(call) {
 		if p.Name != param {
@@ -295,4 +295,65 @@ func anyCall(s string, l lang) string {
 		return ""
 	}
 	return m[2]
+}
+
+// pyType finds a datatype argument in an mpi4py call, where it is the
+// last entry of the buffer's list ([buf, MPI.INT], [buf, n, MPI.INT]):
+// the buffer passed by its keyword (buf=, recvbuf=), or first when it is
+// the C binding's first parameter.
+func (cs callSite) pyType(lines []string, call, param string) (srcSpan, bool) {
+	ps := calls.Params(call)
+	buf := -1
+	for i, p := range ps {
+		if p.Type == param && p.Role != "" {
+			buf = i
+			break
+		}
+	}
+	if buf < 0 {
+		return srcSpan{}, false
+	}
+	var a srcSpan
+	found := false
+	for k, kw := range cs.kw {
+		if kw == ps[buf].Name {
+			a, found = cs.args[k], true
+		}
+	}
+	if !found && buf == 0 && len(cs.args) > 0 && cs.kw[0] == "" {
+		a, found = cs.args[0], true
+	}
+	if !found || a.line < 0 {
+		return srcSpan{}, false
+	}
+	text := lines[a.line][a.col:a.end]
+	if !strings.HasPrefix(text, "[") && !strings.HasPrefix(text, "(") {
+		return srcSpan{}, false
+	}
+	// the last top-level entry of the list, when it is one of mpi4py's datatypes
+	depth, last := 0, -1
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '[', '(', '{':
+			depth++
+			if depth == 1 {
+				last = i + 1
+			}
+		case ']', ')', '}':
+			depth--
+			if depth == 0 {
+				entry := strings.TrimSpace(text[last:i])
+				if last < 0 || !strings.HasPrefix(entry, "MPI.") || last == 1 && !strings.Contains(text[:i], ",") {
+					return srcSpan{}, false
+				}
+				col := a.col + last + (len(text[last:i]) - len(strings.TrimLeft(text[last:i], " \t")))
+				return srcSpan{a.line, col, col + len(entry)}, true
+			}
+		case ',':
+			if depth == 1 {
+				last = i + 1
+			}
+		}
+	}
+	return srcSpan{}, false
 }

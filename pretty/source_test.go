@@ -172,6 +172,11 @@ func TestFindCall(t *testing.T) {
 		{"fixed form", []string{"      CALL MPI_SEND(BUF, N, MPI_REAL,", "     &              1, 0, COMM, IERR)"}, 1, "MPI_Send", "dest", langFixedFortran, "1"},
 		{"python keyword", []string{"comm.Recv([buf, MPI.INT], source=MPI.ANY_SOURCE)"}, 0, "MPI_Recv", "source", langPython, "MPI.ANY_SOURCE"},
 		{"python positional", []string{"comm.Recv([buf, MPI.INT], 0)"}, 0, "MPI_Recv", "source", langPython, "Recv"},
+		{"python datatype", []string{"comm.Recv([buf, MPI.INT], source=0)"}, 0, "MPI_Recv", "datatype", langPython, "MPI.INT"},
+		{"python datatype with count", []string{"comm.Send(buf=[data, 4, MPI.DOUBLE], dest=1)"}, 0, "MPI_Send", "datatype", langPython, "MPI.DOUBLE"},
+		{"python buffer alone", []string{"comm.Recv(buf, source=0)"}, 0, "MPI_Recv", "datatype", langPython, "Recv"},
+		{"python recvbuf by position", []string{"comm.Sendrecv([a, MPI.INT], 1, 0, [b, MPI.INT], 0, 0)"}, 0, "MPI_Sendrecv", "recvtype", langPython, "Sendrecv"},
+		{"python recvbuf by keyword", []string{"comm.Sendrecv([a, MPI.INT], 1, 0, recvbuf=[b, MPI.DOUBLE])"}, 0, "MPI_Sendrecv", "recvtype", langPython, "MPI.DOUBLE"},
 		{"python method", []string{"sub = comm.Split(color, key)"}, 0, "MPI_Comm_split", "color", langPython, "Split"},
 	}
 	for _, tt := range tests {
@@ -180,7 +185,7 @@ func TestFindCall(t *testing.T) {
 			got := ""
 			if ok {
 				at := cs.name
-				if a, ok := cs.argSpan(tt.call, tt.arg, tt.l); ok {
+				if a, ok := cs.argSpan(tt.src, tt.call, tt.arg, tt.l); ok {
 					at = a
 				}
 				got = tt.src[at.line][at.col:at.end]

@@ -112,7 +112,7 @@ func (r *Renderer) source(marks []mark, dir string, indent int, st lipgloss.Styl
 			continue
 		}
 		at, label := cs.name, ""
-		if a, ok := cs.argSpan(call, m.arg, l); ok {
+		if a, ok := cs.argSpan(lines, call, m.arg, l); ok {
 			at, label = a, m.arg
 			if strings.TrimSpace(lines[a.line][a.col:a.end]) == m.arg {
 				label = "" // the argument says its name itself
