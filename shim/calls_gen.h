@@ -393,7 +393,8 @@ enum mpidbg_call {
     MPIDBG_CALL_MPI_File_iwrite_all_c = 386,
     MPIDBG_CALL_MPI_File_iread_at_all_c = 387,
     MPIDBG_CALL_MPI_File_iwrite_at_all_c = 388,
-    MPIDBG_NCALLS = 389
+    MPIDBG_CALL_MPI_Abort = 389,
+    MPIDBG_NCALLS = 390
 };
 
 extern const char *const mpidbg_call_names[MPIDBG_NCALLS] __attribute__((visibility("hidden")));

@@ -18,6 +18,7 @@ enum mpidbg_cat {
     MPIDBG_CAT_DEADLOCK,
     MPIDBG_CAT_MESSAGE_RACE,
     MPIDBG_CAT_LOST_MESSAGE,
+    MPIDBG_CAT_PROCESS_LIFECYCLE,
     MPIDBG_NCAT
 };
 
@@ -35,7 +36,8 @@ enum mpidbg_cat {
     "epoch-lifecycle", \
     "deadlock", \
     "message-race", \
-    "lost-message"
+    "lost-message", \
+    "process-lifecycle"
 
 /* X(NAME, "id", category) for every finding (checks.All): the ids
  * of enum mpidbg_fid are MPIDBG_F_NAME. */
@@ -103,7 +105,8 @@ enum mpidbg_cat {
     X(DEADLOCK, "deadlock", MPIDBG_CAT_DEADLOCK) \
     X(POTENTIAL_DEADLOCK, "potential-deadlock", MPIDBG_CAT_DEADLOCK) \
     X(MESSAGE_RACE, "message-race", MPIDBG_CAT_MESSAGE_RACE) \
-    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST_MESSAGE)
+    X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST_MESSAGE) \
+    X(MISSING_FINALIZE, "missing-finalize", MPIDBG_CAT_PROCESS_LIFECYCLE)
 
 /* Which form of its message a finding takes (checks.Variant). */
 enum mpidbg_variant {

@@ -911,6 +911,9 @@ T(mpi_file_write_shared_f08ts_, 818)
 T(mpi_file_write_ordered_, 819)
 T(mpi_file_write_ordered_f08_, 820)
 T(mpi_file_write_ordered_f08ts_, 821)
+T(mpi_abort_, 822)
+T(mpi_abort_f08_, 823)
+T(mpi_abort_f08ts_, 824)
 
 /* The entry points by number, for mpidbg_fortran_resolve: name, slot. */
     .data
@@ -1740,9 +1743,12 @@ mpidbg_fortran_entries:
     .quad mpi_file_write_ordered___str, mpi_file_write_ordered___next
     .quad mpi_file_write_ordered_f08___str, mpi_file_write_ordered_f08___next
     .quad mpi_file_write_ordered_f08ts___str, mpi_file_write_ordered_f08ts___next
+    .quad mpi_abort___str, mpi_abort___next
+    .quad mpi_abort_f08___str, mpi_abort_f08___next
+    .quad mpi_abort_f08ts___str, mpi_abort_f08ts___next
     .globl mpidbg_fortran_nentries
     .hidden mpidbg_fortran_nentries
 mpidbg_fortran_nentries:
-    .quad 822
+    .quad 825
     .section .note.GNU-stack, "", @progbits
 #endif

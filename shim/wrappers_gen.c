@@ -402,6 +402,7 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_File_iwrite_all_c",
     "MPI_File_iread_at_all_c",
     "MPI_File_iwrite_at_all_c",
+    "MPI_Abort",
 };
 
 /* ---- hand ----
@@ -15780,3 +15781,8 @@ int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
     return rc;
 }
 #endif
+
+/* ---- hand ----
+ * Hand-written (see the file named in calls.tbl): the generator gives it a
+ * call id only.
+ */

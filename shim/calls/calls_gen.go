@@ -394,6 +394,7 @@ var names = [...]string{
 	"MPI_File_iwrite_all_c",
 	"MPI_File_iread_at_all_c",
 	"MPI_File_iwrite_at_all_c",
+	"MPI_Abort",
 }
 
 // params are each call's parameters in order, by call id: the C
@@ -789,4 +790,5 @@ var params = [...][]Param{
 	{{"fh", "", ""}, {"buf", "S", "datatype"}, {"count", "count", ""}, {"datatype", "type", ""}, {"request", "reqout", ""}},
 	{{"fh", "", ""}, {"offset", "", ""}, {"buf", "R", "datatype"}, {"count", "count", ""}, {"datatype", "type", ""}, {"request", "reqout", ""}},
 	{{"fh", "", ""}, {"offset", "", ""}, {"buf", "S", "datatype"}, {"count", "count", ""}, {"datatype", "type", ""}, {"request", "reqout", ""}},
+	{{"comm", "", ""}, {"errorcode", "", ""}},
 }
