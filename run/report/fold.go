@@ -290,7 +290,7 @@ func foldGroup(insts []*instance, fos []folding, size int) *Finding {
 		return out
 	}
 	render(example, slices.Clone(example.refs))
-	out.Pattern = alsoList(tuples, vars)
+	out.Pattern = alsoList(tuples, vars, ranks)
 	return out
 }
 
@@ -488,10 +488,11 @@ func offset(d int) string {
 	return "r+" + strconv.Itoa(d)
 }
 
-// alsoList names the other instances of a bug whose reports differ in
-// more than one peer: the references of each variable, in the message's
-// order ("also: rank 3 … ranks 4,5; rank 6 … ranks 7,8").
-func alsoList(ts []tuple, vars [][]int) string {
+// alsoList names the ranks and the other instances of a bug whose
+// reports differ in more than one peer: the references of each variable,
+// in the message's order ("ranks 0-8; the same with rank 3 … ranks 4,5;
+// rank 6 … ranks 7,8").
+func alsoList(ts []tuple, vars [][]int, ranks []int) string {
 	var items []string
 	seen := map[string]bool{strings.Join(varRefs(ts[0], vars), " … "): true}
 	for _, t := range ts[1:] {
@@ -510,7 +511,7 @@ func alsoList(ts []tuple, vars [][]int) string {
 		more = fmt.Sprintf(" and %d more", len(items)-maxListed)
 		items = items[:maxListed]
 	}
-	return "also: " + strings.Join(items, "; ") + more
+	return ranklist.Phrase(ranks) + "; the same with " + strings.Join(items, "; ") + more
 }
 
 func varRefs(t tuple, vars [][]int) []string {

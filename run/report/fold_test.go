@@ -339,7 +339,7 @@ func TestFoldCommunicators(t *testing.T) {
 		return []*checks.Finding{{ID: "collective-op-mismatch", Category: checks.CatCollective, Severity: checks.SevError, Call: "MPI_Allreduce", Message: msg, Site: at(70)}}
 	})
 	f := only1(t, r)
-	if !strings.Contains(f.Message, "rank 0 MPI_Allreduce with op MPI_MAX") || f.Pattern != "also: rank 32 … ranks 33-63" || f.Count != 64 {
+	if !strings.Contains(f.Message, "rank 0 MPI_Allreduce with op MPI_MAX") || f.Pattern != "ranks 0-63; the same with rank 32 … ranks 33-63" || f.Count != 64 {
 		t.Errorf("got %q x%d, pattern %q", f.Message, f.Count, f.Pattern)
 	}
 }
