@@ -49,9 +49,6 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 		b.WriteString("\n")
 	}
 	b.WriteString("],\n")
-	if n := len(rep.Suppressed); n > 0 { // findings suppression rules took out (run/report/suppress.go)
-		fmt.Fprintf(&b, "\"suppressed\":%d,\n", n)
-	}
 	job, err := json.Marshal(struct {
 		Size        int    `json:"size"`
 		Exit        string `json:"exit,omitempty"`
