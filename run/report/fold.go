@@ -17,7 +17,8 @@ import (
 // site and its related sites, as an unordered set, so that the two ends
 // of a message or the two sides of a collective are one place set), the
 // datatypes' shapes (the type-tree path and the message's text), but not
-// the numbers of the ranks its texts name. "rank 0 sends (STRUCT)[0] where
+// the numbers of the ranks its texts name, nor the handles (Open MPI's
+// are pointers, another value in each rank). "rank 0 sends (STRUCT)[0] where
 // rank 1 receives MPI_DOUBLE[0]" from rank 1 and "rank 6 sends ... where
 // rank 7 receives ..." from rank 7 are one bug; the numbers are what the
 // folded finding's Pattern describes.
@@ -373,6 +374,8 @@ func pairs(ts []tuple, vars [][]int, self []bool, ctx template) (pairing, bool) 
 		switch {
 		case strings.HasPrefix(after, " sends") || strings.HasPrefix(after, " sent") || strings.HasSuffix(before, "message of "):
 			p.verb, peerSends = verbSend, true
+		case strings.HasPrefix(after, " receives") || strings.HasSuffix(before, "receive of "):
+			p.verb = verbSend
 		case strings.HasSuffix(before, "target ") || strings.HasSuffix(before, "operation to "):
 			p.verb = verbTarget
 		}

@@ -389,3 +389,25 @@ func TestFoldOwnAccounts(t *testing.T) {
 		t.Errorf("got %q at %v, related %+v\nwant %q at line 48, rank 1's call at 46 related", f.Message, f.Location, f.Related, want)
 	}
 }
+
+// TestPairVerbs: the words around the peer give the direction.
+func TestPairVerbs(t *testing.T) {
+	tests := []struct{ msg, want string }{
+		{"rank %[1]d sends MPI_INT where rank %[2]d receives MPI_FLOAT", "each rank r sends to r+1 (mod 64); ranks 0-63"},
+		{"the receive of rank %[1]d got 3 elements from this rank", "each rank r sends to r-1 (mod 64); ranks 0-63"},
+		{"rank %[1]d receives what this rank sent", "each rank r sends to r-1 (mod 64); ranks 0-63"},
+		{"the operation to rank %[1]d was held back", "each rank r targets r-1 (mod 64); ranks 0-63"},
+		{"this rank and rank %[1]d disagree", "each rank r with r-1 (mod 64); ranks 0-63"},
+	}
+	for _, tt := range tests {
+		r := job64(t, func(rank int) []*checks.Finding {
+			// the peer is the left neighbour, except in the first message,
+			// where the receiver (this rank) names its sender on the left
+			peer := (rank + 63) % 64
+			return []*checks.Finding{{ID: "invalid-tag", Call: "MPI_Send", Site: at(10), Message: fmt.Sprintf(tt.msg, peer, rank)}}
+		})
+		if f := only1(t, r); f.Pattern != tt.want {
+			t.Errorf("%q: pattern %q, want %q", tt.msg, f.Pattern, tt.want)
+		}
+	}
+}
