@@ -11,6 +11,10 @@ type Entry struct {
 	Title    string // one line
 	Rule     string // the MPI standard's section and rule
 	Doc      string // why it matters, an example, the fix
+	// OptIn marks a finding that is off unless asked for by id
+	// (`--checks +ID`): context a user wants only while reviewing, such as
+	// the nondeterminism a correct program handles.
+	OptIn bool
 }
 
 // Check is one kind of finding, defined once: its catalogue entry and the

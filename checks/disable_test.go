@@ -13,7 +13,10 @@ func TestValidateDisabled(t *testing.T) {
 		{"-leak,overlap", `"overlap": want -CATEGORY, a category to turn off`},
 		{"-leak,", `"": want -CATEGORY, a category to turn off`},
 		{"-leaks", `unknown category "leaks" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message, process-lifecycle)`},
-		{"+leak", `"+leak": want -CATEGORY, a category to turn off`},
+		{"+leak", `"+leak": +ID turns on a finding that is off by default (message-race-info)`},
+		{"+message-race-info", ""},
+		{"-leak, +message-race-info", ""},
+		{"+message-race", `"+message-race": +ID turns on a finding that is off by default (message-race-info)`},
 	} {
 		err := ValidateDisabled(tc.list)
 		switch {

@@ -196,6 +196,8 @@ const (
 	VariantFence                 // a fence epoch with RMA calls of this process
 	VariantAccAlign              // rma-conflict: accumulates whose elements overlap at different displacements
 	VariantAccNoOp               // rma-conflict: MPI_NO_OP against another op under accumulate_ops=same_op
+	VariantLaterRecv             // message-race: the later receive is the one that fails under the other order
+	VariantStarved               // message-race: under the other order a later receive waits for a message that never comes
 )
 
 // Variants names every Variant, in value order, for the C enum.
@@ -204,7 +206,7 @@ var Variants = []string{
 	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
 	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS", "NO_TOPOLOGY", "CART", "GRAPH", "DIST_GRAPH",
 	"NOT_IN_GROUP", "REQUEST_BASED", "LOCK", "LOCK_ALL", "START", "POST", "FENCE",
-	"ACC_ALIGN", "ACC_NO_OP",
+	"ACC_ALIGN", "ACC_NO_OP", "LATER_RECV", "STARVED",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that
@@ -238,10 +240,11 @@ const (
 	RelatedKeptCalling             // the rank kept calling that function there
 	RelatedOpened                  // that call opened the one-sided epoch concerned there
 	RelatedClosed                  // that call closed the one-sided epoch concerned there
+	RelatedLaterRecv               // a later receive, the one the other order changes, was there
 )
 
 // RelatedKinds names every RelatedKind, in value order.
-var RelatedKinds = []string{"NONE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING", "OPENED", "CLOSED"}
+var RelatedKinds = []string{"NONE", "STARTED", "CREATED", "FINALIZE", "FREED", "KEPT_CALLING", "OPENED", "CLOSED", "LATER_RECV"}
 
 // The access tracker's modes, as rma-origin-race and the buffer-race
 // findings receive them in Val: what MPI does with the watched buffer.

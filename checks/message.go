@@ -214,6 +214,8 @@ func relatedText(k RelatedKind, call string) string {
 		return "the epoch was opened here by " + call
 	case RelatedClosed:
 		return "the epoch was closed here by " + call
+	case RelatedLaterRecv:
+		return "the later " + call + " here"
 	}
 	return "related"
 }

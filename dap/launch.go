@@ -42,6 +42,8 @@ type launchArgs struct {
 	Shim            string             `json:"shim"`
 	Buffering       string             `json:"buffering"`
 	AttachTimeout   string             `json:"attachTimeout"`
+	Suppress        []string           `json:"suppress"` // suppression files (run/report/suppress.go)
+	rules           suppressRules      // read from Suppress and the program's .mpidbg-suppress by jobConfig
 }
 
 // job is a launched MPI job.
@@ -111,6 +113,7 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 	s.mu.Unlock()
 	ss.job = j
 	ss.noFindings = a.StopOnError != nil && !*a.StopOnError
+	ss.suppress = a.rules
 
 	col := report.NewCollector()
 	go func() {
@@ -182,6 +185,11 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 			return cfg, nil, fmt.Errorf("%s=%q in the adapter's environment: %v", envvar.Checks, v, err)
 		}
 	}
+	rules, err := report.LoadRules(a.Suppress, program)
+	if err != nil {
+		return cfg, nil, err
+	}
+	a.rules = rules
 	tools, err := s.cfg.Tools(program, a.MPI, a.Shim, a.MPIExec)
 	if err != nil {
 		return cfg, nil, err

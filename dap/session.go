@@ -49,6 +49,8 @@ type session struct {
 	halted     bool     // all-stop: the client was told of a stop, and nothing runs
 	lastStop   int      // the thread of the last stop the client was told of, as gdb named it (the one to resume from)
 	signalled  *rank    // ended with no exit code, until the *stopped that names the signal
+
+	suppress suppressRules // findings that do not stop a rank (suppress.go)
 }
 
 type rank struct {

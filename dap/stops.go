@@ -247,6 +247,10 @@ func (ss *session) onFindingStop(tid int) {
 	if err != nil {
 		ss.srv.output("console", fmt.Sprintf("mpidbg: a finding in thread %d, but it cannot be read: %v\n", tid, err))
 	}
+	if ss.suppress.covers(f) { // a reviewed site: the job goes on (suppress.go)
+		ss.resume(tid)
+		return
+	}
 	ss.srv.mu.Lock()
 	want := f != nil && ss.srv.filters.wants(f.severity)
 	ss.srv.mu.Unlock()

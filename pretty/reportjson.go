@@ -28,6 +28,8 @@ const ReportJSONVersion = 2
 // ("interrupted"), the launcher's error ("launch_error") and the ranks
 // grouped by how they ended (report.RankEnd's JSON form). "suppressed",
 // before the outcome and only when not 0, counts the findings suppression
+// rules took out of the report. "suppressed",
+// before the outcome and only when not 0, counts the findings suppression
 // rules took out of the report.
 func ReportJSON(rep *report.Report) ([]byte, error) {
 	var b bytes.Buffer
@@ -49,6 +51,9 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 		b.WriteString("\n")
 	}
 	b.WriteString("],\n")
+	if n := len(rep.Suppressed); n > 0 { // findings suppression rules took out (run/report/suppress.go)
+		fmt.Fprintf(&b, "\"suppressed\":%d,\n", n)
+	}
 	job, err := json.Marshal(struct {
 		Size        int    `json:"size"`
 		Exit        string `json:"exit,omitempty"`

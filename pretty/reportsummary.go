@@ -53,6 +53,9 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 	default:
 		line += strings.Join(parts, ", ") + " in " + plural(with, "rank", "ranks")
 	}
+	if n := len(rep.Suppressed); n > 0 { // by the user's suppression rules (run/report/suppress.go)
+		line += fmt.Sprintf("; %d suppressed", n)
+	}
 	if len(rep.Outcome.Ranks) > 0 { // how the ranks ended, as they said (outcome.go)
 		for _, s := range r.endPhrases(rep) {
 			line += "; " + s

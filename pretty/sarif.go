@@ -65,6 +65,7 @@ type (
 		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 		OccurrenceCount  int             `json:"occurrenceCount,omitempty"`
 		Properties       map[string]any  `json:"properties,omitempty"`
+		Suppressions     []sarifSuppr    `json:"suppressions,omitempty"` // sarifsuppress.go
 	}
 	sarifLocation struct {
 		ID               *int                   `json:"id,omitempty"`
@@ -119,7 +120,8 @@ type (
 // with its ranks, the location, the related locations, occurrenceCount,
 // and properties ranks, call, path). Files inside dir get URIs relative
 // to it, under the base id %SRCROOT% (which originalUriBaseIds maps to
-// dir); others get absolute file: URIs.
+// dir); others get absolute file: URIs. Findings suppression rules took
+// out of the report follow, marked with suppressions (kind "external").
 func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byte, error) {
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "mpidbg", Version: version, Rules: []sarifRule{}}}, Results: []sarifResult{}}
 	index := map[string]int{}
@@ -170,7 +172,7 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 		}
 		return []sarifLogicalLocation{{Name: l.Function, Kind: "function"}}
 	}
-	for _, f := range rep.Findings {
+	for n, f := range withSuppressed(rep) {
 		i, ok := index[f.ID]
 		if !ok {
 			i = len(run.Tool.Driver.Rules)
@@ -192,6 +194,7 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 		if len(f.Ranks) == 0 {
 			res.Message.Text = f.Message
 		}
+		res.Suppressions = suppressions(rep, n)
 		if f.Call != "" {
 			res.Properties["call"] = f.Call
 		}

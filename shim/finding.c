@@ -29,9 +29,15 @@ const char *mpidbg_fid_name(int fid)
 
 unsigned mpidbg_disabled;
 
+/* The findings that are off unless asked for (MPIDBG_OPT_IN), 1 while
+ * off: set here, cleared by a +id of MPIDBG_CHECKS (mpidbg_checks_init). */
+#define OPT_IN_OFF(n) [MPIDBG_F_##n] = 1,
+static unsigned char opt_in_off[MPIDBG_NFID] = {MPIDBG_OPT_IN(OPT_IN_OFF)};
+#undef OPT_IN_OFF
+
 int mpidbg_enabled(int fid)
 {
-    return fid >= 0 && fid < MPIDBG_NFID && !(mpidbg_disabled & (1u << fid_cats[fid]));
+    return fid >= 0 && fid < MPIDBG_NFID && !(mpidbg_disabled & (1u << fid_cats[fid])) && !opt_in_off[fid];
 }
 
 enum { ON_CONTINUE, ON_ABORT, ON_STOP };
@@ -42,7 +48,8 @@ __attribute__((visibility("default"), used)) volatile int mpidbg_resume;
 
 /* mpidbg_checks_init reads MPIDBG_CHECKS into mpidbg_disabled, once: a
  * comma-separated list of categories to turn off, each with a leading
- * '-', as mpidbg run's --checks takes it (checks.ValidateDisabled, which
+ * '-', and of findings that are off by default to turn on, each with a
+ * leading '+', as mpidbg run's --checks takes it (checks.ValidateDisabled, which
  * refuses the same lists). A name that is no category ends the process
  * with the list of valid ones: a check the user meant to turn off must
  * not run, and one the user meant to keep must not vanish, silently. It
@@ -67,6 +74,17 @@ void mpidbg_checks_init(void)
         while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
             len--;
         int found = -1;
+        if (len > 1 && name[0] == '+') { /* a finding that is off by default, turned on */
+            int fid = -1;
+            for (int i = 0; i < MPIDBG_NFID; i++)
+                if (opt_in_off[i] && strlen(fid_names[i]) == len - 1 && strncmp(fid_names[i], name + 1, len - 1) == 0)
+                    fid = i;
+            if (fid >= 0) {
+                opt_in_off[fid] = 0;
+                c = end ? end + 1 : NULL;
+                continue;
+            }
+        }
         if (len > 1 && name[0] == '-')
             for (int i = 0; i < MPIDBG_NCAT; i++)
                 if (strlen(cats[i]) == len - 1 && strncmp(cats[i], name + 1, len - 1) == 0)

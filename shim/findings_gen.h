@@ -105,8 +105,14 @@ enum mpidbg_cat {
     X(DEADLOCK, "deadlock", MPIDBG_CAT_DEADLOCK) \
     X(POTENTIAL_DEADLOCK, "potential-deadlock", MPIDBG_CAT_DEADLOCK) \
     X(MESSAGE_RACE, "message-race", MPIDBG_CAT_MESSAGE_RACE) \
+    X(MESSAGE_RACE_INFO, "message-race-info", MPIDBG_CAT_MESSAGE_RACE) \
     X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST_MESSAGE) \
     X(MISSING_FINALIZE, "missing-finalize", MPIDBG_CAT_PROCESS_LIFECYCLE)
+
+/* X(NAME) for every finding that is off unless MPIDBG_CHECKS turns it
+ * on with +id (checks.Entry.OptIn). */
+#define MPIDBG_OPT_IN(X) \
+    X(MESSAGE_RACE_INFO)
 
 /* Which form of its message a finding takes (checks.Variant). */
 enum mpidbg_variant {
@@ -146,6 +152,8 @@ enum mpidbg_variant {
     MPIDBG_V_FENCE = 33,
     MPIDBG_V_ACC_ALIGN = 34,
     MPIDBG_V_ACC_NO_OP = 35,
+    MPIDBG_V_LATER_RECV = 36,
+    MPIDBG_V_STARVED = 37,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */
@@ -169,6 +177,7 @@ enum mpidbg_related {
     MPIDBG_REL_KEPT_CALLING = 5,
     MPIDBG_REL_OPENED = 6,
     MPIDBG_REL_CLOSED = 7,
+    MPIDBG_REL_LATER_RECV = 8,
 };
 
 /* What a one-sided operation does to the target's bytes (checks.Access). */

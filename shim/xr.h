@@ -151,6 +151,28 @@ MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);
 MPIDBG_HIDDEN_XR void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c);
 MPIDBG_HIDDEN_XR int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc);
 
+/* xr_race.c: message races. A message a receive took, as its shadow
+ * described it (sig NULL when the sender's type is not modelled), and
+ * the receive; wanted with mpidbg_xr_mu held. */
+struct mpidbg_xr_msg {
+    int32_t src, world, tag, call; /* source in the communicator, in MPI_COMM_WORLD; the send's call */
+    uint64_t clock, site_off;
+    uint32_t site_mod, siglen;
+    int64_t count;
+    const uint8_t *sig;
+    int32_t clock_ok, pad; /* the shadow is this message's own: its clock holds */
+};
+struct mpidbg_xr_recv {
+    int32_t source, tag, call, pad; /* as the program asked; MPI_ANY_SOURCE - 1 for a matched probe's */
+    MPI_Datatype type;
+    int64_t count;
+    uint64_t site;
+};
+MPIDBG_HIDDEN_XR void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
+MPIDBG_HIDDEN_XR void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
+MPIDBG_HIDDEN_XR void mpidbg_xr_race_finalize(void);
+MPIDBG_HIDDEN_XR const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen);
+
 /* xr_threads.c: which pairs of shadows and messages threads may have
  * mixed up. The ends say EXACT (the pair is right), SWAP (it may be
  * another's, but one just like it: the signature check holds, the clock

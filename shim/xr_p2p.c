@@ -26,7 +26,7 @@
  * Message races use a scalar (Lamport) clock: a message whose send clock
  * is not above a wildcard receive's clock was not sent after that receive
  * completed, so it could have matched it (docs/DESIGN-SCALE.md: what
- * scalar clocks miss).
+ * scalar clocks miss); xr_race.c decides what the other order does.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -253,80 +253,11 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
     XR_UNLOCK();
 }
 
-/* ---- wildcard receives remembered for the race check ---- */
-#define NRACE 8
-struct mpidbg_xrace {
-    struct xrace_note {
-        uint64_t clock, site, site_off;
-        uint32_t site_mod;
-        int32_t src, rtag, call, scall, used;
-        uint32_t tslot, tcount; /* the receive as a thread-clock event (tclock.h); tcount 0: none */
-    } r[NRACE];
-    unsigned next;
-};
-
-/* after is the clock above which a send came after the noted receive:
- * its own clock, or under thread clocks the first clock with which a
- * thread that knew the receive sent anything (a message another thread
- * sent later in time, without knowing of the receive, does not order
- * it: MPI-4.1 §3.5). */
-static uint64_t after(const struct xrace_note *n)
+/* mpidbg_xr_type_blob is a datatype's signature (and constructor
+ * expression after it) for the race check (xr_race.c). */
+const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
 {
-    if (!n->tcount || !mpidbg_tc_running())
-        return n->clock;
-    return mpidbg_tc_published(n->tslot, n->tcount);
-}
-
-static void race_check(struct mpidbg_cobj *co, const struct xr_hdr *h, int src)
-{
-    struct mpidbg_xrace *rs = co->races;
-    if (!rs)
-        return;
-    for (int i = 0; i < NRACE; i++) {
-        if (!rs->r[i].used || rs->r[i].src == src || h->clock > after(&rs->r[i]))
-            continue;
-        if (rs->r[i].rtag != MPI_ANY_TAG && rs->r[i].rtag != h->tag)
-            continue;
-        if (mpidbg_seen_pair(rs->r[i].site, h->site_off ^ ((uint64_t)h->site_mod << 40) ^ (uint64_t)h->world << 20))
-            continue;
-        struct mpidbg_cx cx;
-        memset(&cx, 0, sizeof cx);
-        cx.call = rs->r[i].call;
-        cx.site = rs->r[i].site;
-        mpidbg_depth++;
-        struct mpidbg_ev ev;
-        mpidbg_ev_init(&ev, &cx, MPIDBG_F_MESSAGE_RACE, "source");
-        ev.val = h->tag;
-        ev.nremote = 2;
-        ev.remote_rank[0] = mpidbg_xr_world_of(co, rs->r[i].src);
-        ev.remote_mod[0] = rs->r[i].site_mod;
-        ev.remote_off[0] = rs->r[i].site_off;
-        ev.remote_call[0] = rs->r[i].scall;
-        ev.remote_rank[1] = mpidbg_xr_world_of(co, src);
-        ev.remote_mod[1] = h->site_mod;
-        ev.remote_off[1] = h->site_off;
-        ev.remote_call[1] = h->call;
-        mpidbg_report(&cx, &ev);
-        mpidbg_depth--;
-    }
-}
-
-static void race_note(struct mpidbg_cobj *co, const struct xr_hdr *h, int src, int rtag, uint64_t site, int call)
-{
-    if (!co->races && !(co->races = calloc(1, sizeof *co->races)))
-        return;
-    struct mpidbg_xrace *rs = co->races;
-    unsigned i = rs->next++ % NRACE;
-    rs->r[i].clock = mpidbg_xr_clock;
-    rs->r[i].site = site;
-    rs->r[i].site_off = h->site_off;
-    rs->r[i].site_mod = h->site_mod;
-    rs->r[i].src = src;
-    rs->r[i].rtag = rtag;
-    rs->r[i].call = call;
-    rs->r[i].scall = h->call;
-    rs->r[i].tcount = mpidbg_tc_running() ? mpidbg_tc_tick(&rs->r[i].tslot) : 0;
-    rs->r[i].used = 1;
+    return type_blob(t, siglen, exprlen);
 }
 
 /* ---- the receive side ---- */
@@ -424,11 +355,16 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     /* a wildcard receive is noted with this rank's clock and the
      * message's source, which hold whatever shadow it pulled (the send's
      * place may be that of another message of the same source) */
-    if (mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
-        if (clock_ok)
-            race_check(co, &h, src);
+    if (mpidbg_enabled(MPIDBG_F_MESSAGE_RACE) || mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO)) {
+        struct mpidbg_xr_msg m = {src, h.world, h.tag, h.call, h.clock, h.site_off, h.site_mod, 0, h.count, NULL, clock_ok, 0};
+        if ((h.flags & XR_KNOWN) && types_ok) {
+            m.sig = (const uint8_t *)buf + sizeof h;
+            m.siglen = h.siglen;
+        }
+        struct mpidbg_xr_recv r = {rsource, rtag, call, 0, rtype, rcount, site};
+        mpidbg_xr_race(co, &m, &r);
         if (rsource == MPI_ANY_SOURCE)
-            race_note(co, &h, src, rtag, site, call);
+            mpidbg_xr_race_note(co, &m, &r);
     }
     XR_UNLOCK();
     if (types_ok)
@@ -803,6 +739,9 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
     if (!mpidbg_xr_on)
         return;
     reap(0);
+    XR_LOCK();
+    mpidbg_xr_race_finalize();
+    XR_UNLOCK();
     if (!mpidbg_world || !mpidbg_xr_has(mpidbg_world) || !mpidbg_enabled(MPIDBG_F_LOST_MESSAGE))
         return;
     int64_t *to_me = calloc((size_t)world_size, sizeof *to_me);

@@ -111,13 +111,14 @@ Examples:
 		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
 		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the MPI's in ../lib beside mpidbg)")
 		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
-		fs.StringVar(&r.checks, "checks", "", "categories to turn off, a `LIST` such as -leak,-overlap (see 'mpidbg explain')")
+		fs.StringVar(&r.checks, "checks", "", "categories to turn off (-CATEGORY) and findings that are off by default to turn on (+ID), a `LIST` such as -leak,-overlap,+message-race-info (see 'mpidbg explain')")
 		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
 		fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
 		fs.StringVar(&r.listen, "listen", "", "listen for the ranks on TCP `HOST:PORT` instead of a Unix socket (multi-node jobs)")
 		fs.DurationVar(&r.deadlockTimeout, "deadlock-timeout", 2*time.Second, "report a deadlock once every rank has been blocked this `DURATION` (0: never)")
 		fs.StringVar(&r.buffering, "buffering", "eager", "standard-mode sends, `MODE`: eager (as MPI does) or zero (synchronous: finds programs that rely on buffering)")
 		fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
+		fs.StringArrayVar(&r.suppress, "suppress", nil, "leave out the findings the rules of suppression `FILE` cover (repeatable; ./"+report.SuppressFile+" beside the program is read too)")
 		r.nasty.register(fs)
 		return r.run
 	},
@@ -131,6 +132,7 @@ type runFlags struct {
 	quiet                                            bool
 	deadlockTimeout                                  time.Duration
 	nasty                                            nastyFlags // run_nasty.go
+	suppress                                         []string   // suppression files (run/report/suppress.go)
 }
 
 // exitStatus is an error that only carries run's exit status: the
@@ -190,6 +192,10 @@ func (rf *runFlags) run(o *output, args []string) error {
 		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
 			return &usageError{cmd: "run", msg: fmt.Sprintf("program %s: no such file", program)}
 		}
+	}
+	rules, err := report.LoadRules(rf.suppress, program) // a bad rule is refused before the job runs
+	if err != nil {
+		return &usageError{cmd: "run", msg: err.Error()}
 	}
 	tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
 	if err != nil {
@@ -251,6 +257,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 
 	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted}, symbolize.New())
+	report.Suppress(rep, rules)
 	dir, _ := os.Getwd()
 	failed := false
 	if jsonFile != nil {

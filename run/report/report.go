@@ -51,7 +51,10 @@ type Report struct {
 	Died     []Death   // ordered by first rank
 	Silent   []int     // ranks of the job that never connected, sorted
 	Notes    []string  // about the run itself: protocol trouble, missing debug information
-	Outcome  Outcome   // how each rank ended (outcome.go)
+	// Suppressed are the findings suppression rules took out of Findings
+	// (suppress.go).
+	Suppressed []Suppressed
+	Outcome    Outcome // how each rank ended (outcome.go)
 }
 
 // Resolver turns a site into a source location (package symbolize).

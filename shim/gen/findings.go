@@ -45,6 +45,14 @@ func findingsH() string {
 	}
 	b.WriteString("\n\n")
 
+	b.WriteString("/* X(NAME) for every finding that is off unless MPIDBG_CHECKS turns it\n * on with +id (checks.Entry.OptIn). */\n#define MPIDBG_OPT_IN(X)")
+	for _, e := range checks.All() {
+		if e.OptIn {
+			fmt.Fprintf(&b, " \\\n    X(%s)", cName(e.ID))
+		}
+	}
+	b.WriteString("\n\n")
+
 	enum := func(doc, name, prefix string, first int, names []string) {
 		fmt.Fprintf(&b, "/* %s */\nenum %s {\n", doc, name)
 		for i, n := range names {

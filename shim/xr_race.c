@@ -1,0 +1,295 @@
+/*
+ * Message races (checks/messages.go): a wildcard receive R that took one
+ * rank's message while another rank's message, not sent after R by any
+ * chain of messages, could have matched it. What matters is what the
+ * other order does, decided here from what this rank knows: R's datatype
+ * and count, the signatures and counts both messages' shadows carried,
+ * and the later receive that took the other message (R2):
+ *
+ *   - the other message does not fit R (type mismatch, truncation) where
+ *     it fits R2, which took it: message-race;
+ *   - R2 is a wildcard receive that accepts R's message, and R's message
+ *     does not fit R2 where it fits R: message-race (LATER_RECV);
+ *   - R2 accepts only the other rank: under the other order R2 waits for
+ *     a second message of that rank, unless a later wildcard receive took
+ *     one of its messages (which could take R's message instead); decided
+ *     at MPI_Finalize, when no such receive came: message-race (STARVED);
+ *   - otherwise every candidate fits and the order is the program's:
+ *     message-race-info, off unless asked for.
+ * A message that fails where it was taken is type-mismatch or
+ * message-truncated already (xr_p2p.c): the race adds nothing then.
+ *
+ * Candidates follow MPI's non-overtaking rule (MPI-4.1 §3.5): of another
+ * rank's messages R accepts, only the first one received after R could
+ * have matched R; a later one would have had to overtake it.
+ *
+ * Every function here wants mpidbg_xr_mu held (xr_p2p.c takes it).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shim.h"
+#include "xr_race.h"
+
+#define NRACE 8   /* wildcard receives remembered per communicator */
+#define NPASSED 8 /* other ranks whose first candidate a note has seen */
+#define SIGMAX 48 /* signature bytes a note keeps of the message it took */
+#define NSTARVE 16
+
+struct mpidbg_xrace {
+    struct xrace_note {
+        uint64_t clock, site, site_off;
+        uint32_t site_mod;
+        int32_t src, rtag, call, scall, used;
+        uint32_t tslot, tcount; /* the receive as a thread-clock event (tclock.h); tcount 0: none */
+        /* the receive's datatype: its blob, never freed (xr_p2p.c), so
+         * the type may be freed or its handle reused meanwhile */
+        const uint8_t *rsig;
+        uint32_t rsiglen;
+        int32_t ttag; /* the message it took: tag, count, signature */
+        int64_t rcount, tcount_msg;
+        uint32_t tsiglen;
+        int32_t tknown, tfits; /* the signature is kept; it fits the receive */
+        uint8_t tsig[SIGMAX];
+        int32_t passed[NPASSED], npassed;
+    } r[NRACE];
+    unsigned next;
+};
+
+/* a receive the other order leaves waiting (STARVED), until a later
+ * wildcard receive takes a message of the other rank */
+static struct starve {
+    int used;
+    uint64_t comm;
+    int32_t other; /* the other rank, in the communicator */
+    uint64_t site, rsite;
+    int32_t call, rcall;
+    int32_t val;
+    int32_t rank[2], scall[2];
+    uint32_t mod[2];
+    uint64_t off[2];
+} starving[NSTARVE];
+
+/* after is the clock above which a send came after the noted receive:
+ * its own clock, or under thread clocks the first clock with which a
+ * thread that knew the receive sent anything (a message another thread
+ * sent later in time, without knowing of the receive, does not order
+ * it: MPI-4.1 §3.5). */
+static uint64_t after(const struct xrace_note *n)
+{
+    if (!n->tcount || !mpidbg_tc_running())
+        return n->clock;
+    return mpidbg_tc_published(n->tslot, n->tcount);
+}
+
+/* fit says whether scount x ssig fits a receive of rcount x rsig: 0 yes,
+ * 1 no (text says how), -1 unknown. Equal signatures and a count no
+ * larger settle it without the model. */
+static int fit(const uint8_t *ssig, uint32_t ssiglen, int64_t scount, const uint8_t *rsig, uint32_t rsiglen, int64_t rcount,
+               char *text, size_t n)
+{
+    if (!ssig || !rsig || !ssiglen || !rsiglen)
+        return -1;
+    if (ssiglen == rsiglen && memcmp(ssig, rsig, ssiglen) == 0 && scount <= rcount)
+        return 0;
+    struct mpidbg_xrfit f;
+    memset(&f, 0, sizeof f);
+    f.ssig = ssig;
+    f.ssiglen = (int32_t)ssiglen;
+    f.scount = scount;
+    f.rsig = rsig;
+    f.rsiglen = (int32_t)rsiglen;
+    f.rcount = rcount;
+    mpidbg_depth++;
+    int r = mpidbg_go_race_fit(&f);
+    mpidbg_depth--;
+    if (r == 1 && text)
+        snprintf(text, n, "%s", f.text);
+    return r;
+}
+
+static int passed(struct xrace_note *n, int src)
+{
+    for (int i = 0; i < n->npassed && i < NPASSED; i++)
+        if (n->passed[i] == src)
+            return 1;
+    if (n->npassed >= NPASSED)
+        return 1; /* too many ranks to follow: no more candidates, rather than wrong ones */
+    n->passed[n->npassed++] = src;
+    return 0;
+}
+
+static void report(struct mpidbg_cobj *co, const struct xrace_note *n, const struct mpidbg_xr_msg *m, int fid, int variant,
+                   const char *text, uint64_t rsite, int rcall)
+{
+    struct mpidbg_cx cx;
+    memset(&cx, 0, sizeof cx);
+    cx.call = n->call;
+    cx.site = n->site;
+    mpidbg_depth++;
+    struct mpidbg_ev ev;
+    mpidbg_ev_init(&ev, &cx, fid, "source");
+    ev.variant = variant;
+    ev.val = m->tag;
+    ev.text = text;
+    ev.nremote = 2;
+    ev.remote_rank[0] = mpidbg_xr_world_of(co, n->src);
+    ev.remote_mod[0] = n->site_mod;
+    ev.remote_off[0] = n->site_off;
+    ev.remote_call[0] = n->scall;
+    ev.remote_rank[1] = m->world;
+    ev.remote_mod[1] = m->site_mod;
+    ev.remote_off[1] = m->site_off;
+    ev.remote_call[1] = m->call;
+    if (rsite) {
+        ev.related_site = rsite;
+        ev.related_call = rcall;
+        ev.related_kind = MPIDBG_REL_LATER_RECV;
+    }
+    mpidbg_report(&cx, &ev);
+    mpidbg_depth--;
+}
+
+static void starve(struct mpidbg_cobj *co, const struct xrace_note *n, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+{
+    for (int i = 0; i < NSTARVE; i++) {
+        struct starve *s = &starving[i];
+        if (s->used)
+            continue;
+        *s = (struct starve){1, co->handle, m->src, n->site, r->site, n->call, r->call, m->tag,
+                             {mpidbg_xr_world_of(co, n->src), m->world}, {n->scall, m->call},
+                             {n->site_mod, m->site_mod}, {n->site_off, m->site_off}};
+        return;
+    }
+    /* no room: not reported, rather than guessed */
+}
+
+void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+{
+    int wild = r->source == MPI_ANY_SOURCE;
+    /* a later wildcard receive took a message of the other rank: it could
+     * take the first message instead, so nothing need wait */
+    if (wild)
+        for (int i = 0; i < NSTARVE; i++)
+            if (starving[i].used && starving[i].comm == co->handle && starving[i].other == m->src)
+                starving[i].used = 0;
+    struct mpidbg_xrace *rs = co->races;
+    int info = mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO);
+    uint32_t rsiglen = 0, rexprlen = 0;
+    const uint8_t *rsig = NULL;
+    int rsig_done = 0;
+    for (int i = 0; rs && i < NRACE; i++) {
+        struct xrace_note *n = &rs->r[i];
+        if (!n->used || n->src == m->src)
+            continue;
+        if (n->rtag != MPI_ANY_TAG && n->rtag != m->tag)
+            continue;
+        if (passed(n, m->src) || !m->clock_ok || m->clock > after(n))
+            continue;
+        if (!rsig_done) {
+            rsig = mpidbg_xr_type_blob(r->type, &rsiglen, &rexprlen);
+            rsig_done = 1;
+        }
+        char text[512] = "";
+        int variant = MPIDBG_V_PLAIN, fid = MPIDBG_F_MESSAGE_RACE_INFO;
+        uint64_t rsite = 0;
+        /* the other message where it was taken, and in R */
+        int here = fit(m->sig, m->siglen, m->count, rsig, rsiglen, r->count, NULL, 0);
+        int there = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, text, sizeof text);
+        int unknown = here < 0 || there < 0;
+        if (there == 1 && here == 0) {
+            fid = MPIDBG_F_MESSAGE_RACE;
+        } else if (wild && (r->tag == MPI_ANY_TAG || r->tag == n->ttag)) {
+            /* R2 takes R's message instead */
+            int later = n->tknown ? fit(n->tsig, n->tsiglen, n->tcount_msg, rsig, rsiglen, r->count, text, sizeof text) : -1;
+            unknown = unknown || later < 0 || n->tfits < 0;
+            if (later == 1 && n->tfits == 0) {
+                fid = MPIDBG_F_MESSAGE_RACE;
+                variant = MPIDBG_V_LATER_RECV;
+                rsite = r->site;
+            }
+        } else if (r->source == m->src && mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
+            starve(co, n, m, r);
+            continue; /* decided at MPI_Finalize */
+        }
+        if (fid == MPIDBG_F_MESSAGE_RACE_INFO) {
+            if (!info)
+                continue;
+            if (unknown)
+                variant = MPIDBG_V_UNKNOWN;
+        } else if (!mpidbg_enabled(fid)) {
+            continue;
+        }
+        if (mpidbg_seen_pair(n->site ^ (uint64_t)fid << 56,
+                             m->site_off ^ ((uint64_t)m->site_mod << 40) ^ (uint64_t)m->world << 20))
+            continue;
+        report(co, n, m, fid, variant, text, rsite, r->call);
+    }
+}
+
+void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+{
+    if (!co->races && !(co->races = calloc(1, sizeof *co->races)))
+        return;
+    struct mpidbg_xrace *rs = co->races;
+    struct xrace_note *n = &rs->r[rs->next++ % NRACE];
+    memset(n, 0, sizeof *n);
+    n->clock = mpidbg_xr_clock;
+    n->site = r->site;
+    n->site_off = m->site_off;
+    n->site_mod = m->site_mod;
+    n->src = m->src;
+    n->rtag = r->tag;
+    n->call = r->call;
+    n->scall = m->call;
+    n->tcount = mpidbg_tc_running() ? mpidbg_tc_tick(&n->tslot) : 0;
+    uint32_t exprlen = 0;
+    n->rsig = mpidbg_xr_type_blob(r->type, &n->rsiglen, &exprlen);
+    n->rcount = r->count;
+    n->ttag = m->tag;
+    n->tcount_msg = m->count;
+    if (m->sig && m->siglen <= SIGMAX) {
+        memcpy(n->tsig, m->sig, m->siglen);
+        n->tsiglen = m->siglen;
+        n->tknown = 1;
+    }
+    n->tfits = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, NULL, 0);
+    n->used = 1;
+}
+
+void mpidbg_xr_race_finalize(void)
+{
+    for (int i = 0; i < NSTARVE; i++) {
+        struct starve *s = &starving[i];
+        if (!s->used)
+            continue;
+        s->used = 0;
+        if (!mpidbg_enabled(MPIDBG_F_MESSAGE_RACE) ||
+            mpidbg_seen_pair(s->site ^ (uint64_t)MPIDBG_F_MESSAGE_RACE << 56 ^ 0x5354u,
+                             s->off[1] ^ ((uint64_t)s->mod[1] << 40) ^ (uint64_t)s->rank[1] << 20))
+            continue;
+        struct mpidbg_cx cx;
+        memset(&cx, 0, sizeof cx);
+        cx.call = s->call;
+        cx.site = s->site;
+        mpidbg_depth++;
+        struct mpidbg_ev ev;
+        mpidbg_ev_init(&ev, &cx, MPIDBG_F_MESSAGE_RACE, "source");
+        ev.variant = MPIDBG_V_STARVED;
+        ev.val = s->val;
+        ev.nremote = 2;
+        for (int k = 0; k < 2; k++) {
+            ev.remote_rank[k] = s->rank[k];
+            ev.remote_mod[k] = s->mod[k];
+            ev.remote_off[k] = s->off[k];
+            ev.remote_call[k] = s->scall[k];
+        }
+        ev.related_site = s->rsite;
+        ev.related_call = s->rcall;
+        ev.related_kind = MPIDBG_REL_LATER_RECV;
+        mpidbg_report(&cx, &ev);
+        mpidbg_depth--;
+    }
+}
