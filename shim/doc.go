@@ -29,6 +29,9 @@
 //	hooks*            the hand-written parts of generated wrappers (+pre, +post); hooks_topo.c
 //	                    the colour of MPI_Comm_split, Cartesian grids, topology queries
 //	lifecycle.c       MPI_Init, MPI_Init_thread, MPI_Finalize
+//	crash.c, ending.c how a rank ends, told to mpidbg: fatal signals with the program's
+//	                    frames (then handed on, past the Go runtime's forwarding), MPI_Abort,
+//	                    an exit without MPI_Finalize (missing-finalize); outcome.go their Go side
 //	objects*          the records of datatypes, communicators, groups, ops and windows
 //	probe.c           handles the shim never saw made: adopted when MPI accepts them
 //	requests*         requests: records and minted handles, the completion and start
