@@ -28,8 +28,6 @@ const ReportJSONVersion = 2
 // ("interrupted"), the launcher's error ("launch_error") and the ranks
 // grouped by how they ended (report.RankEnd's JSON form). "suppressed",
 // before the outcome and only when not 0, counts the findings suppression
-// rules took out of the report. "suppressed",
-// before the outcome and only when not 0, counts the findings suppression
 // rules took out of the report.
 func ReportJSON(rep *report.Report) ([]byte, error) {
 	var b bytes.Buffer
