@@ -30,7 +30,7 @@ func (r *Renderer) Report(rep *report.Report, dir string) string {
 	}
 	b.WriteString(r.Outcome(rep, dir)) // how the ranks ended (outcome.go)
 	for _, n := range rep.Notes {
-		b.WriteString(r.dim.Render("mpidbg: note: "+n) + "\n")
+		b.WriteString(r.wrap([]piece{{"mpidbg: note: " + n, &r.dim}}, 0, 2) + "\n")
 	}
 	b.WriteString(r.ReportSummary(rep))
 	return b.String()
