@@ -229,18 +229,24 @@ static uint64_t context_pc(void *ctx)
 #endif
 }
 
-static void report(int sig, siginfo_t *si, uint64_t pc)
+/* report sends the Crash message. pc is where the signal interrupted the
+ * thread: for a fault, the faulting instruction; for a signal sent, the
+ * instruction after the system call that sent it, in the C library. */
+static void report(int sig, siginfo_t *si, uint64_t pc, int fault)
 {
     int fd = __atomic_load_n(&crash_fd, __ATOMIC_ACQUIRE);
     if (fd < 0)
         return;
     void *bt[STACK];
-    int n = backtrace(bt, STACK), from = n;
+    int n = backtrace(bt, STACK), at = -1;
     for (int i = 0; i < n; i++)
-        if ((uint64_t)(uintptr_t)bt[i] == pc) {
-            from = i + 1; /* the frames the faulting one returns to */
+        if (pc && (uint64_t)(uintptr_t)bt[i] == pc) {
+            at = i; /* the interrupted frame: the unwinder crossed the signal frame */
             break;
         }
+    if (at < 0) /* past this handler's own frames, at least */
+        for (at = 0; at < n && (uint64_t)(uintptr_t)bt[at] - self_lo < self_hi - self_lo; at++)
+            ;
     int saved = errno;
     struct out o = {msg, 0, (int)sizeof msg - 2};
     /* a newline first: another thread may have left a line unfinished */
@@ -252,17 +258,18 @@ static void report(int sig, siginfo_t *si, uint64_t pc)
     put_i(&o, sig);
     put(&o, ",\"code\":");
     put_i(&o, si->si_code);
-    if (sig != SIGABRT && si->si_code > 0) {
+    if (fault) {
         put(&o, ",\"addr\":");
         put_u(&o, (uint64_t)(uintptr_t)si->si_addr);
     }
     put(&o, ",\"stack\":[");
-    int k = 0;
-    if (pc) {
+    int k = 0, from = at;
+    if (fault && pc) {
         put_site(&o, pc + 1); /* the faulting instruction, as if it were a return address */
         k++;
-    } else
-        from = 0;
+        if (at < n && (uint64_t)(uintptr_t)bt[at] == pc)
+            from = at + 1;
+    }
     for (int i = from; i < n && k < SITES; i++, k++) {
         if (k > 0)
             put(&o, ",");
@@ -314,7 +321,7 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
     }
     if (!__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
         __atomic_store_n(&mpidbg_crashed, 1, __ATOMIC_RELEASE);
-        report(sig, si, fault ? pc : 0);
+        report(sig, si, pc, fault);
     }
     sigaction(sig, &handover[i], NULL);
     if (!fault)
