@@ -493,6 +493,7 @@ func TestChecksVariable(t *testing.T) {
 		}{
 			{"-leak", true}, {" -leak , -overlap", true}, {"", true},
 			{"-leaks", false}, {"leak", false}, {"-leak,", false}, {"-leak,,-overlap", false},
+			{"+message-race-info", true}, {"-leak,+message-race-info", true}, {"+message-race", false}, {"+leak", false},
 		} {
 			if err := checks.ValidateDisabled(tt.list); (err == nil) != tt.ok {
 				t.Errorf("checks.ValidateDisabled(%q): %v, want ok %v", tt.list, err, tt.ok)
