@@ -81,8 +81,8 @@ EXPR is evaluated in the selected frame: a variable of type MPI_Datatype,
 a handle number, or a predefined name (MPI_INT, MPI_DOUBLE_PRECISION:
 a macro or libmpi's global, which gdb may not know, is found by its name
 in the registry). MPI_DATATYPE_NULL says so; a handle the registry does
-not know is a freed or unknown one. Without an option: a summary (constructor,
-size, lower bound, extent). --tree: the constructor tree. --typemap: every
+not know is a freed or unknown one. Without an option: a summary
+(constructor, size, lower bound, extent). --tree: the constructor tree. --typemap: every
 basic element with its offset and type-tree path. --signature: the
 sequence of basic types. --expanded: the type written out in full.
 --limit N caps the lines (32 by default, at most 65536)."""
