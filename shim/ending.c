@@ -83,6 +83,9 @@ static uint64_t exit_site(void)
         void *caller = bt[i + 1];
         if (dladdr((char *)caller - 1, &fi) && fi.dli_fbase == exit_info.dli_fbase)
             return 0; /* __libc_start_call_main: main returned */
+        /* past a language runtime's own stop (Fortran's STOP, ERROR STOP) */
+        for (int j = i + 1; j < n && dladdr((char *)bt[j] - 1, &fi) && fi.dli_fname && strstr(fi.dli_fname, "libgfortran"); j++)
+            caller = j + 1 < n ? bt[j + 1] : caller;
         return (uint64_t)(uintptr_t)mpidbg_binding_caller(caller);
     }
     return 0;
