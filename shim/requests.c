@@ -96,6 +96,14 @@ static uint64_t next_post(void)
     return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
 }
 
+/* mpidbg_next_post numbers a blocking receive's posting among the
+ * requests' (xr_race.c: of two receives that match a message, MPI gives
+ * it to the one posted first). */
+uint64_t mpidbg_next_post(void)
+{
+    return next_post();
+}
+
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
  * kind from the call's buffer sides. */
 void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)

@@ -60,6 +60,7 @@ struct mpidbg_xp {
     struct mpidbg_cobj *co;     /* the communicator, when checked */
     struct mpidbg_xsend xs;     /* MPI_THREAD_MULTIPLE: the send's window */
     int32_t rwin;               /* MPI_THREAD_MULTIPLE: the receive's window */
+    uint64_t post;              /* a blocking receive: when it was posted, in requests' order (mpidbg_next_post) */
 };
 
 /* A collective call. Per side: a block count, or a counts array (v),
@@ -167,10 +168,12 @@ struct mpidbg_xr_recv {
     MPI_Datatype type;
     int64_t count;
     uint64_t site;
+    uint64_t post; /* when it was posted (mpidbg_next_post), 0 unknown */
 };
 MPIDBG_HIDDEN_XR void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_finalize(void);
+MPIDBG_HIDDEN_XR uint64_t mpidbg_next_post(void); /* requests.c: postings and starts numbered in the rank's order */
 MPIDBG_HIDDEN_XR const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen);
 
 /* xr_threads.c: which pairs of shadows and messages threads may have

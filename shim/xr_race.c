@@ -21,7 +21,8 @@
  *
  * Candidates follow MPI's non-overtaking rule (MPI-4.1 §3.5): of another
  * rank's messages R accepts, only the first one received after R could
- * have matched R; a later one would have had to overtake it.
+ * have matched R; a later one would have had to overtake it. A message
+ * taken by a receive posted before R was never R's to take.
  *
  * Every function here wants mpidbg_xr_mu held (xr_p2p.c takes it).
  */
@@ -54,6 +55,7 @@ struct mpidbg_xrace {
         int32_t tknown, tfits; /* the signature is kept; it fits the receive */
         uint8_t tsig[SIGMAX];
         int32_t passed[NPASSED], npassed;
+        uint64_t post; /* when the receive was posted, 0 unknown */
     } r[NRACE];
     unsigned next;
 };
@@ -186,6 +188,10 @@ void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const
             continue;
         if (n->rtag != MPI_ANY_TAG && n->rtag != m->tag)
             continue;
+        /* a receive posted before R that matches the message gets it
+         * first (MPI-4.1 §3.5): R could not have */
+        if (r->post && n->post && r->post < n->post)
+            continue;
         if (passed(n, m->src) || !m->clock_ok || m->clock > after(n))
             continue;
         if (!rsig_done) {
@@ -248,6 +254,7 @@ void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, 
     uint32_t exprlen = 0;
     n->rsig = mpidbg_xr_type_blob(r->type, &n->rsiglen, &exprlen);
     n->rcount = r->count;
+    n->post = r->post;
     n->ttag = m->tag;
     n->tcount_msg = m->count;
     if (m->sig && m->siglen <= SIGMAX) {
