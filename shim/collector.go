@@ -35,6 +35,12 @@ type launcher struct {
 	w     *wire.Writer
 	sent  int
 	where string // MPIDBG_REPORT, for the message when it fails
+	// For a rank that must not outlive mpidbg (peer.go): the process at
+	// the other end of a Unix connection, why the rank gave the
+	// connection up, and whether it said Bye.
+	peer peer
+	lost error
+	said bool
 }
 
 func (l *launcher) start() {
@@ -66,6 +72,9 @@ func (l *launcher) start() {
 		return
 	}
 	l.conn, l.raw = c, raw
+	if network == "unix" {
+		l.peer = peerOf(raw)
+	}
 	l.w = wire.NewWriter(l)
 	host, _ := os.Hostname()
 	exe, _ := os.Executable()
@@ -114,6 +123,7 @@ func (l *launcher) send(m wire.Message) bool {
 		return false
 	}
 	if err := l.w.Write(m); err != nil {
+		l.lost = err
 		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: lost the launcher at %s (%v); findings go to standard error\n", worldRank(), l.where, err)
 		l.conn.Close()
 		l.conn, l.raw, l.w = nil, nil, nil
@@ -135,6 +145,7 @@ func (l *launcher) finding(f checks.Finding) {
 func (l *launcher) bye(findings int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.said = true // from now on the connection may close: the rank is done with mpidbg
 	if l.send(wire.Message{Kind: wire.KindBye, Bye: &wire.Bye{Rank: worldRank(), Findings: l.sent}}) {
 		l.conn.Close()
 		l.conn, l.raw, l.w = nil, nil, nil

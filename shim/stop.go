@@ -12,7 +12,8 @@ import (
 
 // commands reads what the launcher sends on conn until it closes: Stop
 // stops the rank for a debugger; kinds this rank does not know (from a
-// newer launcher) are ignored.
+// newer launcher) are ignored. When the connection ends, the rank
+// checks that mpidbg still lives (peer.go).
 func (l *launcher) commands(conn net.Conn) {
 	defer func() { _ = recover() }()
 	r := wire.NewReader(conn)
@@ -22,6 +23,7 @@ func (l *launcher) commands(conn net.Conn) {
 			continue
 		}
 		if err != nil {
+			l.lostLauncher(err) // ends the rank should mpidbg be gone (peer.go)
 			return
 		}
 		if m.Kind == wire.KindStop {

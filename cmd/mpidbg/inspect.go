@@ -35,7 +35,12 @@ Examples:
   mpidbg inspect 's_type=struct([1,5,7,2,1],[-4,0,47,76,100],[LB,INT,CHAR,DOUBLE,UB])'
   mpidbg inspect --path 's_type[2][5]' 's_type=struct(...)'
   mpidbg inspect --count 2 --offset 150 's_type=struct(...)'
-  mpidbg inspect --match 'contiguous(10,INT)' 'vector(2,5,3,INT)'`,
+  mpidbg inspect --match 'contiguous(10,INT)' 'vector(2,5,3,INT)'
+
+Exit status: 1 when --match finds that the receiver's type does not
+match the sender's (a mismatch, or a message that does not fit: truncated;
+a message shorter than the receive buffer, legal for point-to-point, is
+0); 2 for bad input; else 0.`,
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
 		in := &inspect{fs: fs}
 		fs.BoolVar(&in.signature, "signature", false, "print the type signature in regular form")
@@ -92,6 +97,7 @@ func (in *inspect) run(o *output, args []string) error {
 		return err
 	}
 	var recv *datatype.Type
+	matched := true // what --match found, for the exit status
 	if in.fs.Changed("match") {
 		if recv, err = parseExpr("--match", in.match); err != nil {
 			return err
@@ -164,6 +170,8 @@ func (in *inspect) run(o *output, args []string) error {
 	}
 	if recv != nil {
 		m := datatype.MatchTypes(t, in.sendCount, recv, in.recvCount)
+		// A prefix is legal for point-to-point (MPI-4.1 §3.2.4).
+		matched = m.Kind == datatype.Match || m.Kind == datatype.Prefix
 		var se, re *datatype.Element
 		if m.Kind != datatype.Match {
 			if el, err := t.ElementAtPacked(in.sendCount, m.Byte); err == nil {
@@ -175,7 +183,13 @@ func (in *inspect) run(o *output, args []string) error {
 		}
 		add(fmt.Sprintf("%d x %s sent, %d x %s received", in.sendCount, t.Label(), in.recvCount, recv.Label()), r.Match(m, se, re))
 	}
-	return writeSections(o, r, sections)
+	if err := writeSections(o, r, sections); err != nil {
+		return err
+	}
+	if !matched {
+		return exitStatus(1)
+	}
+	return nil
 }
 
 func (in *inspect) typeMapTitle(t *datatype.Type) string {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -85,15 +87,38 @@ order's seed is printed; --nasty-seed replays a run. Each --nasty flag
 has an environment variable (MPIDBG_NASTY, MPIDBG_NASTY_SEED,
 MPIDBG_NASTY_ORDER, ...) that is its default.
 
-Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
-report of what was collected is still printed.
+PROGRAM is found the way mpiexec will look for it: a name with a slash
+is a path, a bare name is looked up on PATH only (./app for a program
+in the current directory). mpidbg refuses a program that is missing or
+not executable, and a script whose interpreter (the #! line) is.
+When no rank connects, nothing was checked, and mpidbg says so instead
+of the report: with mpiexec's own message (the last lines of its
+standard error) when mpiexec failed before any rank started, or, when
+the program ran without ever calling MPI_Init with the shim loaded (not
+an MPI program, or a statically linked one), that nothing was checked.
+When mpidbg ends the job, the launcher's banner about the ranks it lost
+(Hydra's "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES", Open
+MPI's "mpiexec noticed that process rank ...") is left out: the report
+says why the job ended. Everything else the program and mpiexec write
+passes through unchanged. Should standard output close (mpidbg run ...
+| head), the rest of the program's output is dropped and the job runs
+on; the report still goes to standard error.
 
-Exit status: 1 when mpidbg found a deadlock or ended a stuck job (so
-mpiexec's status says nothing about the program); otherwise the
-program's (mpiexec's) when it failed; 128+N after signal N interrupted
-the job; otherwise 1 when there is an error finding, else 0; 2 when
-mpidbg cannot run the job (a bad flag, no program, mpiexec or the shim
-missing).
+Ctrl-C or SIGTERM goes to mpiexec (which passes it to the ranks); the
+report of what was collected is still printed. Should mpidbg itself die
+(SIGKILL included), mpiexec gets SIGTERM, and each rank that called
+MPI_Init ends itself when its connection to mpidbg closes before
+MPI_Finalize: no part of the job outlives mpidbg.
+
+Exit status: 1 when mpidbg found a deadlock or a job stuck at its
+errors (so mpiexec's status says nothing about the program); otherwise
+128+N after signal N interrupted the job (130 for SIGINT, 143 for
+SIGTERM); otherwise the program's (mpiexec's) when it failed, a launch
+that failed included; 1 when no rank connected although mpiexec
+succeeded (nothing was checked), when there is an error finding, or
+when a --json or --sarif file could not be written; else 0. 2 only for
+usage errors: a bad flag, no program or one that cannot run, mpiexec or
+the shim missing, --json and --sarif naming the same file.
 
 Examples:
   mpidbg run -n 4 ./app input.dat
@@ -142,8 +167,9 @@ type exitStatus int
 func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // Hooks for tests: the program's standard input, the signals to
-// forward, and the time between SIGTERM and SIGKILL when mpidbg ends a
-// deadlocked job (0: launch's default).
+// forward, the time between SIGTERM and SIGKILL when mpidbg ends a
+// deadlocked job (0: launch's default), and how the program is found
+// (the fake mpiexec's scenarios are not on PATH).
 var (
 	runKillGrace time.Duration
 	runStdin     io.Reader = os.Stdin
@@ -152,6 +178,7 @@ var (
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 		return ch, func() { signal.Stop(ch) }
 	}
+	runResolve = launch.Resolve
 )
 
 func (rf *runFlags) run(o *output, args []string) error {
@@ -188,14 +215,16 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return bad("%v", err)
 	}
 	program := args[0]
-	if strings.Contains(program, "/") {
-		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
-			return &usageError{cmd: "run", msg: fmt.Sprintf("program %s: no such file", program)}
-		}
+	// as mpiexec will run it: refused now rather than by every rank
+	if _, err := runResolve(program, ""); err != nil {
+		return &usageError{cmd: "run", msg: "program " + err.Error()}
 	}
 	rules, err := report.LoadRules(rf.suppress, program) // a bad rule is refused before the job runs
 	if err != nil {
 		return &usageError{cmd: "run", msg: err.Error()}
+	}
+	if rf.json != "" && rf.sarif != "" && samePath(rf.json, rf.sarif) {
+		return bad("--json and --sarif name the same file %s", rf.sarif)
 	}
 	tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
 	if err != nil {
@@ -239,6 +268,15 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 	sigs, stop := runSignals()
 	defer stop()
+	// A reader of standard output that goes away (mpidbg run ... | head)
+	// must not take the report on standard error with it: with SIGPIPE
+	// caught, a write to a closed pipe fails with EPIPE instead of ending
+	// mpidbg, and launch drops the rest of the program's output. Caught,
+	// not ignored: an ignored signal would stay ignored in mpiexec and
+	// the ranks.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	col := report.NewCollector()
 	res, err := launch.Run(launch.Config{
 		MPIExec: mpiexec, LauncherArgs: rf.launcherArgs, NP: rf.np, Env: env,
@@ -256,7 +294,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return &usageError{cmd: "run", msg: err.Error()}
 	}
 
-	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted}, symbolize.New())
+	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError}, symbolize.New())
 	report.Suppress(rep, rules)
 	dir, _ := os.Getwd()
 	failed := false
@@ -267,6 +305,14 @@ func (rf *runFlags) run(o *output, args []string) error {
 		failed = writeReport(o, sarifFile, func() ([]byte, error) { return pretty.SARIF(rep, checks.All(), dir, versionString()) }) || failed
 	}
 	r := pretty.New(o.stderr, wantColor(o.stderr))
+	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
+		// Nothing was checked: no findings would read as a pass.
+		notStarted(o, res, program, filepath.Base(mpiexec))
+		if res.ExitCode != 0 {
+			return exitStatus(res.ExitCode)
+		}
+		return exitStatus(1)
+	}
 	switch {
 	case !rf.quiet:
 		fmt.Fprintln(o.stderr, r.Report(rep, dir))
@@ -276,19 +322,59 @@ func (rf *runFlags) run(o *output, args []string) error {
 			fmt.Fprintln(o.stderr, rf.nasty.seedLine())
 		}
 	}
+	return exitStatus(runStatus(res, rep.HasErrors(), failed))
+}
+
+// runStatus is run's exit status for a job that ran: 1 when mpidbg found
+// a deadlock or a job stuck at its errors (mpiexec's status is about how
+// it was ended, by mpidbg or, with the ranks stopped for a debugger, by
+// the user's Ctrl-C); 128+N when signal N interrupted it (mpiexec's own
+// status then says how it took the signal: Hydra exits 0 after passing
+// SIGINT on, or 2); the program's (mpiexec's) when it failed; 1 when
+// there is an error finding or a report file could not be written; else
+// 0.
+func runStatus(res launch.Result, errors, failed bool) int {
 	switch {
-	case res.Deadlock, res.Stuck: // mpidbg ended the job: mpiexec's status is about that
-		return exitStatus(1)
+	case res.Deadlock, res.Stuck:
+		return 1
+	case res.Signal != 0:
+		return 128 + res.Signal
 	case res.ExitCode != 0:
-		return exitStatus(res.ExitCode)
-	case res.Signal != 0: // Hydra exits with 0 after passing SIGINT on
-		return exitStatus(128 + res.Signal)
-	case failed:
-		return exitStatus(2)
-	case rep.HasErrors():
-		return exitStatus(1)
+		return res.ExitCode
+	case errors, failed:
+		return 1
 	}
-	return nil
+	return 0
+}
+
+// notStarted says, instead of the report, that no rank connected: either
+// mpiexec could not start the program (its own message), or the program
+// ran without ever calling MPI_Init with the shim loaded, so that
+// nothing was checked.
+func notStarted(o *output, res launch.Result, program, mpiexec string) {
+	if res.LaunchError != "" {
+		fmt.Fprintf(o.stderr, "mpidbg: error: no rank reached MPI_Init under mpidbg, so nothing was checked: %s ended with %s, saying:\n", mpiexec, cmp.Or(res.Status, "exit status 0"))
+		for _, l := range strings.Split(res.LaunchError, "\n") {
+			fmt.Fprintf(o.stderr, "  %s\n", l)
+		}
+		return
+	}
+	fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s never called MPI_Init (not an MPI program), or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)\n", program)
+	if res.Status != "" {
+		fmt.Fprintf(o.stderr, "mpidbg: %s ended with %s\n", mpiexec, res.Status)
+	}
+}
+
+// samePath reports whether a and b name one file (it need not exist).
+func samePath(a, b string) bool {
+	fa, ea := os.Stat(a)
+	fb, eb := os.Stat(b)
+	if ea == nil && eb == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, e1 := filepath.Abs(a)
+	ab, e2 := filepath.Abs(b)
+	return e1 == nil && e2 == nil && aa == ab
 }
 
 // writeReport writes what render makes to f; it says what went wrong and

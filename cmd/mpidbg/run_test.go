@@ -168,6 +168,42 @@ func fakeMPIExec(args []string) int {
 		return untilInterrupt(sigs)
 	case "deadlock", "deadlock_stop", "deadlock_stubborn", "ring_zero":
 		return fakeDeadlock(rec, connect, bye)
+	case "deadlock_banner", "deadlock_ompi_banner": // ended by mpidbg, the launcher says so
+		terms := make(chan os.Signal, 1)
+		signal.Notify(terms, syscall.SIGTERM)
+		fmt.Print("step 1\npartial")
+		go fakeDeadlock(rec, connect, bye)
+		<-terms
+		if rec.Program == "deadlock_banner" {
+			fmt.Print(" line end\n" + hydraTerm + "after banner\n")
+		} else {
+			fmt.Print(" line end\nafter banner\n")
+			fmt.Fprint(os.Stderr, ompiFrame+"mpiexec noticed that process rank 0 with PID 0 on node node1 exited on signal 15 (Terminated).\n"+ompiFrame+
+				ompiFrame+"a message of the program's own\n"+ompiFrame)
+		}
+		return 15
+	case "interrupt_2": // ranks report, then hang until SIGINT or SIGTERM, and exit 2 as Hydra may
+		sigs := make(chan os.Signal, 1)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+		eachRank(func(r int) { connect(r) })
+		fmt.Println("ready")
+		select {
+		case <-sigs:
+			return 2
+		case <-time.After(time.Minute):
+			return 98
+		}
+	case "execfail": // Hydra cannot start the program
+		for range rec.NP {
+			fmt.Fprintf(os.Stderr, "[proxy:0:0@node1] HYDU_create_process (utils/launch/launch.c:73): execvp error on file %s (No such file or directory)\n", rec.Program)
+		}
+		return 255
+	case "slots": // Open MPI refuses to oversubscribe
+		fmt.Fprint(os.Stderr, ompiFrame+"There are not enough slots available in the system to satisfy the 5\nslots that were requested by the application:\n\n  slots\n\n"+
+			"Either request fewer slots for your application, or make more slots\navailable for use.\n"+ompiFrame)
+		return 1
+	case "fail_silent": // no rank connects, mpiexec fails without a word
+		return 6
 	}
 	fmt.Fprintf(os.Stderr, "fake mpiexec: unknown scenario %q\n", rec.Program)
 	return 97
@@ -254,6 +290,17 @@ const hydraCrash = "\n==========================================================
 	"===================================================================================\n" +
 	"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Segmentation fault (signal 11)\n"
 
+// hydraTerm is Hydra's banner when mpidbg's SIGTERM ended a rank.
+const hydraTerm = "\n===================================================================================\n" +
+	"=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 4000000 RUNNING AT node1\n=   EXIT CODE: 15\n" +
+	"=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW CLEANUP MESSAGES\n" +
+	"===================================================================================\n" +
+	"YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)\n" +
+	"This typically refers to a problem with your application.\nPlease see the FAQ page for debugging suggestions\n"
+
+// ompiFrame opens and closes Open MPI's messages.
+const ompiFrame = "--------------------------------------------------------------------------\n"
+
 func loc(file string, line int, fn string) checks.Location {
 	return checks.Location{File: file, Line: line, Function: fn}
 }
@@ -270,6 +317,15 @@ func fakeEnv(t *testing.T) (shim, record string) {
 	t.Setenv(envvar.FakeMPIExec, "1")
 	t.Setenv(envvar.FakeRecord, record)
 	t.Setenv(envvar.NoColor, "1")
+	// the scenarios are bare names, not on PATH
+	resolve := runResolve
+	runResolve = func(program, dir string) (string, error) {
+		if !strings.Contains(program, "/") {
+			return program, nil
+		}
+		return resolve(program, dir)
+	}
+	t.Cleanup(func() { runResolve = resolve })
 	return shim, record
 }
 
@@ -311,13 +367,18 @@ func TestRunFake(t *testing.T) {
 		{"warnings", []string{"-n", "2", "warnings"}, 0, ""},
 		{"crash", []string{"-n", "3", "crash"}, 11, hydraCrash},
 		{"fail", []string{"-n", "2", "fail"}, 3, ""},
-		{"silent", []string{"-n", "2", "silent"}, 0, ""},
+		{"silent", []string{"-n", "2", "silent"}, 1, ""},
 		{"quiet_clean", []string{"-n", "2", "--quiet", "--", "clean"}, 0, "stdin: input line\nprogram output\n"},
 		{"quiet_findings", []string{"-n", "2", "-q", "findings"}, 1, ""},
 		{"deadlock", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock"}, 1, ""},
 		{"deadlock_stubborn", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock_stubborn"}, 1, ""},
 		{"ring_zero", []string{"-n", "3", "--buffering", "zero", "--deadlock-timeout", "100ms", "--json", jsonDeadlock, "ring_zero"}, 1, ""},
 		{"ring_eager", []string{"-n", "3", "--deadlock-timeout", "100ms", "ring_zero"}, 1, ""},
+		{"deadlock_banner", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock_banner"}, 1, "step 1\npartial line end\nafter banner\n"},
+		{"deadlock_ompi_banner", []string{"-n", "3", "--deadlock-timeout", "100ms", "deadlock_ompi_banner"}, 1, "step 1\npartial line end\nafter banner\n"},
+		{"execfail", []string{"-n", "2", "execfail"}, 255, ""},
+		{"slots", []string{"-n", "2", "slots"}, 1, ""},
+		{"fail_silent", []string{"-n", "2", "fail_silent"}, 6, ""},
 	}
 	oldGrace := runKillGrace
 	runKillGrace = 100 * time.Millisecond // deadlock_stubborn ignores SIGTERM

@@ -78,6 +78,19 @@ type Result struct {
 	// the calls where they reported errors; mpidbg ended it (or stopped
 	// the ranks) as for a deadlock.
 	Stuck bool
+	// Connected counts the ranks that said hello (called MPI_Init with
+	// the shim loaded).
+	Connected int
+	// LaunchError is mpiexec's own message (the last lines of its
+	// standard error, made short) when no rank connected and mpiexec
+	// failed, or said that it could not start the program: "execvp error
+	// on file ring", Open MPI's "not enough slots"; "" when it said
+	// nothing (a program that is not an MPI program may have failed).
+	LaunchError string
+	// OutputLost is why the program's standard output stopped reaching
+	// Stdout (a reader that went away: EPIPE), or nil; the rest was
+	// dropped and the job ran on.
+	OutputLost error
 }
 
 // Run runs the job and returns when mpiexec has exited and the ranks'
@@ -100,26 +113,30 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	env := append(append([]Var(nil), cfg.Env...), Var{envvar.Report, ln.Report()})
 	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
 	cmd.Dir = cfg.Dir
-	// Both streams pass through unchanged; a copy of each is scanned for
-	// Hydra's account of processes that died (it prints it on standard
-	// output).
+	// Both streams pass through unchanged (but for the launcher's banner
+	// once mpidbg ends the job: bannerFilter); a copy of each is scanned
+	// for Hydra's account of processes that died (it prints it on
+	// standard output), and the end of standard error is kept for
+	// mpiexec's own message should no rank start.
 	scanOut, scanErr := &statusScanner{report: col.ProcessStatus}, &statusScanner{report: col.ProcessStatus}
+	tail := &tailWriter{}
 	// mpidbg writes to standard error too while the job runs (how to
 	// attach to stopped ranks): one writer at a time.
-	stderr := &lockedWriter{w: cfg.Stderr}
+	stderr := &lockedWriter{w: orDiscard(cfg.Stderr)}
+	stdout := &lossyWriter{w: orDiscard(cfg.Stdout)}
+	outFilter, errFilter := newBannerFilter(stdout), newBannerFilter(&lossyWriter{w: stderr})
 	cmd.Stdin = cfg.Stdin
-	cmd.Stdout = io.MultiWriter(cfg.Stdout, scanOut)
-	cmd.Stderr = io.MultiWriter(stderr, scanErr)
+	cmd.Stdout = io.MultiWriter(outFilter, scanOut)
+	cmd.Stderr = io.MultiWriter(errFilter, scanErr, tail)
 	// Should a process that outlives mpiexec hold its standard streams,
 	// stop copying them this long after mpiexec exits rather than hang.
 	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	done, err := startOwned(cmd)
+	if err != nil {
 		ln.Drain(0, 0)
 		return Result{}, fmt.Errorf("start %s: %w", cfg.MPIExec, err)
 	}
-
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	ending := func() { outFilter.End(); errFilter.End() }
 	res := Result{Report: ln.Report()}
 	deadlocked := make(chan found, 1)
 	stopDetector := make(chan struct{})
@@ -133,7 +150,7 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 		killGrace = 3 * time.Second
 	}
 	var kill <-chan time.Time // armed once the job is being ended
-	var ending string         // the signal that began it, for the note
+	var endedBy string        // the signal that began it, for the note
 	var why string            // the deadlock finding's id
 	var werr error
 wait:
@@ -168,17 +185,19 @@ wait:
 			} else {
 				col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.text(), filepath.Base(cfg.MPIExec))
 			}
+			ending()
 			cmd.Process.Signal(syscall.SIGTERM)
-			kill, ending = time.After(killGrace), "SIGTERM"
+			kill, endedBy = time.After(killGrace), "SIGTERM"
 		case <-kill:
 			col.EndedJob(why) // already so unless the ranks were stopped
-			col.Notef("%s did not end within %v of %s: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace, ending)
+			col.Notef("%s did not end within %v of %s: SIGKILL to it and the processes below it", filepath.Base(cfg.MPIExec), killGrace, endedBy)
+			ending()
 			killTree(cmd.Process.Pid)
 		case sig := <-cfg.Signals:
 			if (res.Deadlock || res.Stuck) && kill == nil {
 				// The ranks are stopped for a debugger and take no
 				// signal: the user ends the job, mpidbg makes sure.
-				kill, ending = time.After(killGrace), signalName(sig)
+				kill, endedBy = time.After(killGrace), signalName(sig)
 			}
 			if res.Interrupted == "" {
 				res.Interrupted = signalName(sig)
@@ -194,6 +213,9 @@ wait:
 	}
 	scanOut.flush()
 	scanErr.flush()
+	outFilter.Flush()
+	errFilter.Flush()
+	res.OutputLost = stdout.Lost()
 
 	res.ExitCode = cmd.ProcessState.ExitCode()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
@@ -215,7 +237,20 @@ wait:
 		drain = 3 * time.Second
 	}
 	ln.Drain(grace, drain)
+	res.Connected = ln.Connected()
+	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
+		if res.ExitCode != 0 || tail.launcherSaid() {
+			res.LaunchError = tail.message()
+		}
+	}
 	return res, nil
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
 
 // lockedWriter serialises writes to w.

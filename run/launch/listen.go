@@ -24,6 +24,7 @@ type Listener struct {
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
 	ranks  map[int]*rankConn // by the rank its Hello named
+	hellos int               // connections that said Hello
 	wg     sync.WaitGroup    // one per reader
 	accept sync.WaitGroup    // the accept loop
 }
@@ -152,10 +153,18 @@ func (l *Listener) read(c net.Conn, cn *report.Conn) {
 		if m.Kind == wire.KindHello {
 			l.mu.Lock()
 			l.ranks[m.Hello.Rank] = rc
+			l.hellos++
 			l.mu.Unlock()
 		}
 		cn.Handle(m)
 	}
+}
+
+// Connected counts the connections that said Hello so far.
+func (l *Listener) Connected() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.hellos
 }
 
 // Send writes m to the connection of rank, within sendTimeout.
