@@ -283,7 +283,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 		Program: program, Args: args[1:], Listen: rf.listen,
 		Stdin: runStdin, Stdout: o.stdout, Stderr: o.stderr, Signals: sigs,
 		DeadlockTimeout: rf.deadlockTimeout, ZeroBuffering: rf.buffering == "zero", StopOnDeadlock: rf.onError == "stop",
-		KillGrace: runKillGrace,
+		KillGrace: runKillGrace, AbortOnError: rf.onError == "abort",
 	}, col)
 	if err != nil {
 		for _, f := range []*os.File{jsonFile, sarifFile} {

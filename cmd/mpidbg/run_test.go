@@ -202,6 +202,19 @@ func fakeMPIExec(args []string) int {
 		fmt.Fprint(os.Stderr, ompiFrame+"There are not enough slots available in the system to satisfy the 5\nslots that were requested by the application:\n\n  slots\n\n"+
 			"Either request fewer slots for your application, or make more slots\navailable for use.\n"+ompiFrame)
 		return 1
+	case "abort_banner": // --on-error=abort: rank 0's error ends the job, Open MPI says so
+		eachRank(func(r int) {
+			w := connect(r)
+			if r == 0 {
+				w.Write(finding(r, "type-not-committed", send, "rank 0 sends with datatype 0x8c000001, which is not committed"))
+			}
+		})
+		time.Sleep(100 * time.Millisecond) // mpiexec's banner comes after the finding
+		fmt.Fprint(os.Stderr, "program stderr\n"+ompiFrame+"MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n\n"+
+			"NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n"+ompiFrame+
+			"[node1:09237] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n"+
+			"[node1:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n")
+		return 1
 	case "fail_silent": // no rank connects, mpiexec fails without a word
 		return 6
 	}
@@ -379,6 +392,7 @@ func TestRunFake(t *testing.T) {
 		{"execfail", []string{"-n", "2", "execfail"}, 255, ""},
 		{"slots", []string{"-n", "2", "slots"}, 1, ""},
 		{"fail_silent", []string{"-n", "2", "fail_silent"}, 6, ""},
+		{"abort_banner", []string{"-n", "2", "--on-error", "abort", "abort_banner"}, 1, ""},
 	}
 	oldGrace := runKillGrace
 	runKillGrace = 100 * time.Millisecond // deadlock_stubborn ignores SIGTERM

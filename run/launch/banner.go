@@ -10,11 +10,12 @@ import (
 
 // bannerFilter passes one of mpiexec's streams through to w unchanged,
 // except that once mpidbg has begun to end the job (a deadlock, ranks
-// stuck at their errors) it drops the launcher's account of the ranks
-// it lost: the report says why the job ended, in one line, and the
-// launcher's banner ("BAD TERMINATION OF ONE OF YOUR APPLICATION
-// PROCESSES ... This typically refers to a problem with your
-// application") would blame the program for mpidbg's SIGTERM.
+// stuck at their errors, an error finding under --on-error=abort) it
+// drops the launcher's account of the ranks it lost: the report says
+// why the job ended, in one line, and the launcher's banner ("BAD
+// TERMINATION OF ONE OF YOUR APPLICATION PROCESSES ... This typically
+// refers to a problem with your application") would blame the program
+// for mpidbg's SIGTERM.
 //
 // Hydra prints on standard output, after an optional blank line:
 //
@@ -30,9 +31,13 @@ import (
 // Open MPI frames its messages with lines of dashes, on standard error:
 // "mpiexec noticed that process rank 0 with PID 0 on node vm exited on
 // signal 9 (Killed).", "prterun noticed that ...", "mpiexec has exited
-// due to process rank 1 ...". Only a whole framed message that is one of
-// these is dropped; any other line, and everything before mpidbg began
-// to end the job, passes byte for byte. Once ending, a line is held until
+// due to process rank 1 ...", and, after the rank that --on-error=abort
+// made call MPI_Abort, "MPI_ABORT was invoked on rank 0 ..." with its
+// "[vm:123] 1 more process has sent help message help-mpi-api.txt /
+// mpi-abort" and "Set MCA parameter ..." lines. Only a whole framed
+// message that is one of these is dropped, and those two lines; any
+// other line, and everything before mpidbg began to end the job, passes
+// byte for byte. Once ending, a line is held until
 // its newline comes (to be judged whole), a blank line or a frame until
 // the next lines say whether they are the banner; Flush lets out what is
 // still held when mpiexec has exited.
@@ -46,6 +51,7 @@ type bannerFilter struct {
 	held      [][]byte // lines held for judgement, with their newlines
 	state     bannerState
 	afterBad  bool // the lines that follow Hydra's banner go too
+	afterMore bool // Open MPI's advice after its count of left-out copies goes too
 	heldBytes int
 }
 
@@ -65,7 +71,11 @@ var (
 	hydraFrame = regexp.MustCompile(`^={20,}$`)
 	hydraBad   = regexp.MustCompile(`^=\s+BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES`)
 	hydraAfter = regexp.MustCompile(`^(YOUR APPLICATION TERMINATED WITH THE EXIT STRING:|This typically refers to a problem with your application\.|Please see the FAQ page for debugging suggestions)`)
-	ompiLost   = regexp.MustCompile(`^\S+ (noticed that process rank \d+ with PID|has exited due to process rank \d+)`)
+	ompiLost   = regexp.MustCompile(`^(\S+ noticed that process rank \d+ with PID|\S+ has exited due to process rank \d+|MPI_ABORT was invoked on rank \d+)`)
+	// Open MPI's count of the copies of a help message it left out, and
+	// the advice after it.
+	ompiMore   = regexp.MustCompile(`^\[[^\]]+\] \d+ more process(es)? ha(s|ve) sent help message help-mpi-api\.txt / mpi-abort`)
+	ompiAdvice = regexp.MustCompile(`^\[[^\]]+\] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages`)
 )
 
 func newBannerFilter(w io.Writer) *bannerFilter { return &bannerFilter{w: w} }
@@ -156,6 +166,11 @@ func (b *bannerFilter) line(raw []byte) error {
 		return nil
 	}
 	b.afterBad = false
+	if b.afterMore && ompiAdvice.MatchString(text) {
+		b.afterMore = false
+		return nil
+	}
+	b.afterMore = false
 	switch {
 	case hydraFrame.MatchString(trimmed):
 		b.state = bannerHydra
@@ -171,6 +186,9 @@ func (b *bannerFilter) line(raw []byte) error {
 		return nil
 	case ompiLost.MatchString(text):
 		return b.release() // unframed: the line alone goes, not what was held
+	case ompiMore.MatchString(text):
+		b.afterMore = true
+		return b.release()
 	case trimmed == "" && len(b.held) == 0:
 		b.hold(raw) // may open Hydra's banner
 		return nil

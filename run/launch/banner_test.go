@@ -35,6 +35,10 @@ func TestBannerFilter(t *testing.T) {
 		{"ompi_other", "", dashes + "a help message\n" + dashes, dashes + "a help message\n" + dashes},
 		{"ompi_unframed", "", "c\n" + ompiLine + "d\n", "c\nd\n"},
 		{"prterun", "", dashes + "prterun has exited due to process rank 1 with PID 0 on node x calling\n\"abort\".\n" + dashes, ""},
+		{"ompi_abort", "", dashes + "MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n\nNOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n" + dashes +
+			"[vm:09237] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\nmine\n", "mine\n"},
+		{"ompi_advice_alone", "", "[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n",
+			"[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n"},
 		{"crlf", "", "x\r\n\r\ny\r\n", "x\r\n\r\ny\r\n"},
 		{"no_newline_at_end", "", "last words", "last words"},
 	}

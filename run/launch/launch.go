@@ -59,6 +59,11 @@ type Config struct {
 	ZeroBuffering   bool
 	StopOnDeadlock  bool
 	KillGrace       time.Duration
+	// AbortOnError: the ranks run with MPIDBG_ON_ERROR=abort, so the
+	// first error finding ends the job (the rank calls MPI_Abort): from
+	// then on the launcher's abort banner is left out, as when mpidbg
+	// ends the job itself.
+	AbortOnError bool
 	// OnDeadlock, when set, is told of the deadlock instead: the job runs
 	// on (mpidbg dap stops the ranks in the debugger).
 	OnDeadlock func(checks.Finding)
@@ -137,6 +142,9 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 		return Result{}, fmt.Errorf("start %s: %w", cfg.MPIExec, err)
 	}
 	ending := func() { outFilter.End(); errFilter.End() }
+	if cfg.AbortOnError {
+		ln.onError = ending
+	}
 	res := Result{Report: ln.Report()}
 	deadlocked := make(chan found, 1)
 	stopDetector := make(chan struct{})

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/run/report"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -25,8 +26,11 @@ type Listener struct {
 	conns  map[net.Conn]bool
 	ranks  map[int]*rankConn // by the rank its Hello named
 	hellos int               // connections that said Hello
-	wg     sync.WaitGroup    // one per reader
-	accept sync.WaitGroup    // the accept loop
+	// onError, when set, is called at each error finding, before the
+	// Collector has it.
+	onError func()
+	wg      sync.WaitGroup // one per reader
+	accept  sync.WaitGroup // the accept loop
 }
 
 // rankConn is a rank's connection, for the commands the launcher sends
@@ -155,6 +159,9 @@ func (l *Listener) read(c net.Conn, cn *report.Conn) {
 			l.ranks[m.Hello.Rank] = rc
 			l.hellos++
 			l.mu.Unlock()
+		}
+		if m.Kind == wire.KindFinding && m.Finding.Severity == checks.SevError && l.onError != nil {
+			l.onError()
 		}
 		cn.Handle(m)
 	}
