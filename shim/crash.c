@@ -124,12 +124,15 @@ static int mod_of(uint64_t pc)
 struct out {
     char *b;
     int n, cap;
+    int full; /* something did not fit: the message would be malformed */
 };
 
 static void put(struct out *o, const char *s)
 {
     while (*s && o->n < o->cap)
         o->b[o->n++] = *s++;
+    if (*s)
+        o->full = 1;
 }
 
 static void put_u(struct out *o, uint64_t v)
@@ -142,6 +145,8 @@ static void put_u(struct out *o, uint64_t v)
     } while (v);
     while (k > 0 && o->n < o->cap)
         o->b[o->n++] = d[--k];
+    if (k > 0)
+        o->full = 1;
 }
 
 static void put_i(struct out *o, int64_t v)
@@ -168,6 +173,8 @@ static void put_str(struct out *o, const char *s)
         } else
             o->b[o->n++] = (char)c;
     }
+    if (*s)
+        o->full = 1;
     put(o, "\"");
 }
 
@@ -248,7 +255,7 @@ static void report(int sig, siginfo_t *si, uint64_t pc, int fault)
         for (at = 0; at < n && (uint64_t)(uintptr_t)bt[at] - self_lo < self_hi - self_lo; at++)
             ;
     int saved = errno;
-    struct out o = {msg, 0, (int)sizeof msg - 2};
+    struct out o = {msg, 0, (int)sizeof msg, 0};
     /* a newline first: another thread may have left a line unfinished */
     put(&o, "\n{\"kind\":\"crash\",\"crash\":{\"rank\":");
     put_i(&o, mpidbg_world_rank);
@@ -270,13 +277,14 @@ static void report(int sig, siginfo_t *si, uint64_t pc, int fault)
         if (at < n && (uint64_t)(uintptr_t)bt[at] == pc)
             from = at + 1;
     }
-    for (int i = from; i < n && k < SITES; i++, k++) {
+    /* a frame names its module: stop while a long path still fits */
+    for (int i = from; i < n && k < SITES && o.cap - o.n > 4200; i++, k++) {
         if (k > 0)
             put(&o, ",");
         put_site(&o, (uint64_t)(uintptr_t)bt[i]);
     }
     put(&o, "]}}\n");
-    if (o.n < o.cap) /* a message cut short would be malformed */
+    if (!o.full) /* a message cut short would be malformed */
         send_all(fd, msg, o.n);
     errno = saved;
 }
