@@ -76,6 +76,11 @@ func TestTailMessage(t *testing.T) {
 		{"hydra", "program noise\n" + hydra + hydra, "[proxy:0:0@vm] HYDU_create_process (utils/launch/launch.c:73): execvp error on file ring (No such file or directory)"},
 		{"ompi", "noise\n" + dashes + "mpiexec.openmpi was unable to launch the specified application as it could not access\nor execute an executable:\n\nExecutable: ./x\nNode: vm\n" + dashes + "2 total processes failed to start\n",
 			"mpiexec.openmpi was unable to launch the specified application as it could not access\nor execute an executable:\nExecutable: ./x\nNode: vm\n2 total processes failed to start"},
+		{"ompi_two", dashes + "Open MPI tried to fork a new process via the \"execve\" system call but\nfailed.\n\n  Local host: vm\n  Error: ./x has a bad interpreter on the first line.\n\nadvice\n" + dashes +
+			dashes + "mpiexec.openmpi was unable to start the specified application\n" + dashes +
+			"[vm:27372] 1 more process has sent help message help-orte-odls-default.txt / execve error\n" +
+			"[vm:27372] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n",
+			"Open MPI tried to fork a new process via the \"execve\" system call but\nfailed.\nLocal host: vm\nError: ./x has a bad interpreter on the first line."},
 		{"plain", "one\ntwo", "one\ntwo"},
 		{"empty", "", ""},
 	}

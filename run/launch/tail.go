@@ -58,8 +58,8 @@ func (t *tailWriter) add(line string) {
 
 // message is what mpiexec said last, made short: Hydra's own lines
 // ("[proxy:0:0@vm] ...", "[mpiexec@vm] ...") when there are any, else
-// the first paragraphs of Open MPI's last framed message (between lines
-// of dashes) and what follows it, else the last lines; repeated lines (one per
+// the first paragraphs of Open MPI's first framed message (between lines
+// of dashes) and what follows the last, else the last lines; repeated lines (one per
 // rank) once, without blank lines and frames, at most maxMessageLines.
 func (t *tailWriter) message() string {
 	t.mu.Lock()
@@ -79,7 +79,7 @@ func (t *tailWriter) message() string {
 	}
 	if len(hydra) > 0 {
 		lines = hydra
-	} else if i := lastFrameStart(lines); i >= 0 {
+	} else if i := firstFrameStart(lines); i >= 0 {
 		lines = framed(lines[i:])
 	}
 	var out []string
@@ -121,17 +121,19 @@ var (
 	frameLine = regexp.MustCompile(`^-{20,}$`)
 )
 
-// framed shortens the framed message that opens lines to its first two
-// paragraphs (what failed, and for which program or node: the rest of
-// Open MPI's help is advice), and keeps what follows the frame ("2 total
-// processes failed to start").
+// framed shortens Open MPI's framed messages, which open lines, to the
+// first two paragraphs of the first (what failed, and for which program
+// or node: the rest of Open MPI's help is advice, and a later message
+// tends to be the generic consequence of the first), and keeps what
+// follows the last frame ("2 total processes failed to start") but for
+// Open MPI's count of the messages it left out.
 func framed(lines []string) []string {
 	var out []string
-	paragraphs := 0
-	for i := 1; i < len(lines); i++ {
+	paragraphs, i := 0, 1
+	for ; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if frameLine.MatchString(l) {
-			return append(out, lines[i+1:]...)
+			break
 		}
 		switch {
 		case l == "" && len(out) > 0 && out[len(out)-1] != "":
@@ -141,26 +143,31 @@ func framed(lines []string) []string {
 			out = append(out, l)
 		}
 	}
+	last := i
+	for k := i; k < len(lines); k++ {
+		if frameLine.MatchString(strings.TrimSpace(lines[k])) {
+			last = k
+		}
+	}
+	for _, l := range lines[min(last+1, len(lines)):] {
+		if !ompiHelpCount.MatchString(l) && !ompiAdvice.MatchString(l) {
+			out = append(out, l)
+		}
+	}
 	return out
 }
 
-// lastFrameStart is the index of the line that opens the last framed
-// message in lines, or -1.
-func lastFrameStart(lines []string) int {
-	var frames []int
+// ompiHelpCount is Open MPI's count of the copies of a help message it
+// left out.
+var ompiHelpCount = regexp.MustCompile(`^\[[^\]]+\] \d+ more process(es)? ha(s|ve) sent help message`)
+
+// firstFrameStart is the index of the first line of dashes in lines,
+// or -1.
+func firstFrameStart(lines []string) int {
 	for i, l := range lines {
 		if frameLine.MatchString(strings.TrimSpace(l)) {
-			frames = append(frames, i)
+			return i
 		}
 	}
-	switch len(frames) {
-	case 0:
-		return -1
-	case 1:
-		return frames[0]
-	}
-	// The last two frame the last message (should the tail have cut off
-	// an earlier message's opening frame, the count is odd; the last
-	// pair is still the last whole message).
-	return frames[len(frames)-2]
+	return -1
 }
