@@ -91,7 +91,7 @@ static void start(void)
     mpidbg_go_init();
     mpidbg_crash_init(mpidbg_go_report_fd()); /* after Go's handlers, before the tracker's, which chain to it */
     mpidbg_ending_init();
-    mpidbg_track_init(); /* after the Go runtime's signal handlers: ours chain to them */
+    mpidbg_track_init(); /* after the crash handlers: the tracker's chain to them */
     __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
 }
 

@@ -1,7 +1,7 @@
 /*
  * The tracker's signal handlers. SIGSEGV with SEGV_ACCERR on a page the
  * tracker knows is its own; everything else goes to the handler that was
- * installed before (the Go runtime's, or the default action).
+ * installed before (crash.c's, which reports a crash and hands it on).
  *
  * A fault is one of:
  *   - the library's: this thread is inside a wrapper (mpidbg_depth > 0),
