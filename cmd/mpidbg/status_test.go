@@ -65,3 +65,35 @@ func TestRunSameReportFile(t *testing.T) {
 		}
 	}
 }
+
+// TestRunProgramRefused: a program that mpiexec could not start is
+// refused before anything runs (status 2), with the reason: a bare name
+// that is not on PATH (the one in the current directory needs ./), a
+// file that is not executable, a script whose interpreter is missing.
+func TestRunProgramRefused(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"ring": "\x7fELF", "noexec.sh": "#!/bin/sh\n", "app.py": "#!/usr/bin/no-such-python3\n"} {
+		mode := os.FileMode(0o755)
+		if name == "noexec.sh" {
+			mode = 0o644
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, tt := range []struct{ program, want string }{
+		{"ring", "mpidbg run: program ring: not found on PATH; did you mean ./ring?\n"},
+		{"./noexec.sh", "mpidbg run: program ./noexec.sh: not executable (its mode is -rw-r--r--; chmod +x it)\n"},
+		{"./app.py", "mpidbg run: program ./app.py: its interpreter /usr/bin/no-such-python3 (the #! line): no such file\n"},
+	} {
+		_, stderr, code := runWith(t, "", "run", "-n", "2", tt.program)
+		if code != 2 || stderr != tt.want {
+			t.Errorf("%s: got exit %d, stderr %q; want 2, %q", tt.program, code, stderr, tt.want)
+		}
+	}
+}
