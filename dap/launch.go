@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -148,21 +147,13 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if a.NP < 0 {
 		return cfg, nil, fmt.Errorf("\"np\": %d: want at least 1", a.NP)
 	}
-	program := a.Program
-	if a.Cwd != "" && !filepath.IsAbs(program) && strings.Contains(program, "/") {
-		program = filepath.Join(a.Cwd, program)
+	// as mpiexec will find it, in the job's directory (run/launch)
+	program, err := launch.Resolve(a.Program, a.Cwd)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("program %v", err)
 	}
-	if strings.Contains(program, "/") {
-		if fi, err := os.Stat(program); err != nil || fi.IsDir() {
-			return cfg, nil, fmt.Errorf("program %s: no such file (build it first, with -g)", program)
-		}
-		if abs, err := filepath.Abs(program); err == nil {
-			program = abs
-		}
-	} else if p, err := exec.LookPath(program); err == nil {
-		program = p
-	} else {
-		return cfg, nil, fmt.Errorf("program %s: not found on PATH", program)
+	if abs, err := filepath.Abs(program); err == nil {
+		program = abs
 	}
 	if err := notScript(a.Program, program); err != nil {
 		return cfg, nil, err
