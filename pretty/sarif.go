@@ -51,7 +51,8 @@ type (
 		Properties           map[string]string `json:"properties,omitempty"`
 	}
 	sarifConfig struct {
-		Level string `json:"level"`
+		Level   string `json:"level"`
+		Enabled *bool  `json:"enabled,omitempty"` // false: a finding that is off unless asked for (checks.Entry.OptIn)
 	}
 	sarifText struct {
 		Text string `json:"text"`
@@ -132,7 +133,7 @@ func SARIF(rep *report.Report, rules []checks.Entry, dir, version string) ([]byt
 			ShortDescription:     &sarifText{e.Title},
 			FullDescription:      &sarifText{e.Rule},
 			Help:                 &sarifText{e.Doc},
-			DefaultConfiguration: &sarifConfig{sarifLevel(e.Severity)},
+			DefaultConfiguration: &sarifConfig{Level: sarifLevel(e.Severity), Enabled: offByDefault(e)},
 			Properties:           map[string]string{"category": string(e.Category)},
 		})
 	}

@@ -3,6 +3,7 @@ package pretty
 import (
 	"slices"
 
+	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -36,4 +37,15 @@ func suppressions(rep *report.Report, n int) []sarifSuppr {
 	}
 	s := rep.Suppressed[i]
 	return []sarifSuppr{{Kind: "external", Justification: "suppressed by " + s.Rule.Source + " (" + s.Rule.String() + ")"}}
+}
+
+// offByDefault is a rule's defaultConfiguration.enabled (SARIF 2.1.0
+// §3.50.3): false for a finding that is off unless asked for, left out
+// (true) for the others.
+func offByDefault(e checks.Entry) *bool {
+	if !e.OptIn {
+		return nil
+	}
+	off := false
+	return &off
 }
