@@ -59,6 +59,15 @@ mpiexec.openmpi), else mpiexec. Open MPI's mpiexec refuses to run as root
 unless OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are
 set, and more ranks than cores unless OMPI_MCA_rmaps_base_oversubscribe=1.
 
+Suppressions: a finding reviewed and found harmless is left out of the
+report by a rule in a --suppress FILE (repeatable) or in .mpidbg-suppress
+beside the program, one per line, '#' for comments: a finding id or
+category, then FILE:LINE, FILE, function=NAME or '*':
+  message-race   src/master.c:40
+  leak           *
+The summary says how many were suppressed ("1 suppressed"); a bad line is
+a usage error naming its file and line (docs/run.md, "Suppressions").
+
 Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
 100 ms. When every rank that has not finished has been blocked for
 --deadlock-timeout (2s; 0 turns the detector off) with nothing changing,
@@ -124,6 +133,7 @@ Examples:
   mpidbg run -n 4 ./app input.dat
   mpidbg run -n 2 --json report.json --sarif report.sarif ./app
   mpidbg run -n 8 --checks -leak,-overlap --on-error stop ./app
+  mpidbg run -n 4 --checks +message-race-info --suppress reviewed.supp ./app
   mpidbg run -n 4 --buffering zero --deadlock-timeout 5s ./app
   mpidbg run -n 4 --nasty --nasty-seed=1234 ./app
   mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app`,
