@@ -613,8 +613,10 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
     xp.source = source;
     xp.rtag = tag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
@@ -677,8 +679,10 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     xp.source = source;
     xp.rtag = recvtag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
@@ -725,8 +729,10 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
     xp.source = source;
     xp.rtag = recvtag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
@@ -765,8 +771,10 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
     xp.rtype = datatype;
     xp.message = message;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv(buf, count, datatype, message, status);
@@ -1499,8 +1507,10 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     xp.rtag = tag;
     xp.probe = 1;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Probe(source, tag, comm, status);
@@ -1528,8 +1538,10 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     xp.probe = 1;
     xp.nonblocking = 1;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Iprobe(source, tag, comm, flag, status);
@@ -1557,8 +1569,10 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     xp.message = message;
     xp.probe = 1;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mprobe(source, tag, comm, message, status);
@@ -1587,8 +1601,10 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     xp.probe = 1;
     xp.nonblocking = 1;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Improbe(source, tag, comm, flag, message, status);
@@ -9846,8 +9862,10 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
     xp.source = source;
     xp.rtag = tag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Recv_c(buf, count, datatype, source, tag, comm, status);
@@ -9912,8 +9930,10 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     xp.source = source;
     xp.rtag = recvtag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status);
@@ -9962,8 +9982,10 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
     xp.source = source;
     xp.rtag = recvtag;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
@@ -10004,8 +10026,10 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
     xp.rtype = datatype;
     xp.message = message;
     MPI_Status xp_st;
-    if (status == MPI_STATUS_IGNORE)
+    if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
+        xp.status_ignored = 1;
+    }
     xp.status = status;
     mpidbg_xp_pre(&cx, &xp);
     int rc = PMPI_Mrecv_c(buf, count, datatype, message, status);

@@ -53,6 +53,8 @@ struct mpidbg_xp {
     int64_t scount, rcount;
     MPI_Datatype stype, rtype;
     MPI_Status *status;         /* never MPI_STATUS_IGNORE: the wrapper substitutes */
+    int32_t status_ignored;     /* the program passed MPI_STATUS_IGNORE */
+    int32_t pad_;
     MPI_Message *message;       /* MPI_Mprobe, MPI_Mrecv... */
     /* set by mpidbg_xp_pre */
     int32_t sync;               /* --buffering=zero: call the synchronous form */
@@ -164,7 +166,8 @@ struct mpidbg_xr_msg {
     int32_t clock_ok, pad; /* the shadow is this message's own: its clock holds */
 };
 struct mpidbg_xr_recv {
-    int32_t source, tag, call, pad; /* as the program asked; MPI_ANY_SOURCE - 1 for a matched probe's */
+    int32_t source, tag, call; /* as the program asked; MPI_ANY_SOURCE - 1 for a matched probe's */
+    int32_t blind;             /* the program asked for no status (MPI_STATUS_IGNORE): it cannot know the source */
     MPI_Datatype type;
     int64_t count;
     uint64_t site;

@@ -310,7 +310,7 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
 /* shadow_recv takes the shadow of the message a receive on co took and
  * checks it. src and tag come from the receive's status. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
-                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post)
+                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
         mpidbg_xrw_end(rwin, -1, 0);
@@ -361,7 +361,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
             m.sig = (const uint8_t *)buf + sizeof h;
             m.siglen = h.siglen;
         }
-        struct mpidbg_xr_recv r = {rsource, rtag, call, 0, rtype, rcount, site, post};
+        struct mpidbg_xr_recv r = {rsource, rtag, call, blind, rtype, rcount, site, post};
         mpidbg_xr_race(co, &m, &r);
         if (rsource == MPI_ANY_SOURCE)
             mpidbg_xr_race_note(co, &m, &r);
@@ -494,7 +494,8 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->status &&
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
-                    xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post);
+                    xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post,
+                    xp->status_ignored);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
     return mpidbg_eh_restore(&xp->eh, rc);
@@ -632,7 +633,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
     int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call,
-                rwin, s->post);
+                rwin, s->post, 0);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)

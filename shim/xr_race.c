@@ -13,7 +13,12 @@
  *   - R2 accepts only the other rank: under the other order R2 waits for
  *     a second message of that rank, unless a later wildcard receive took
  *     one of its messages (which could take R's message instead); decided
- *     at MPI_Finalize, when no such receive came: message-race (STARVED);
+ *     at MPI_Finalize, when no such receive came: message-race (STARVED).
+ *     Only when R ignored its status (MPI_STATUS_IGNORE): a program that
+ *     reads R's MPI_SOURCE may have chosen R2's source from it ("receive
+ *     from anyone, then from the other one"), which the other order
+ *     changes with it; that is message-race-info. A source chosen from
+ *     the message's data instead is not told apart (docs/cross-rank.md);
  *   - otherwise every candidate fits and the order is the program's:
  *     message-race-info, off unless asked for.
  * A message that fails where it was taken is type-mismatch or
@@ -56,6 +61,7 @@ struct mpidbg_xrace {
         uint8_t tsig[SIGMAX];
         int32_t passed[NPASSED], npassed;
         uint64_t post; /* when the receive was posted, 0 unknown */
+        int32_t blind; /* the program could not see which rank it took (MPI_STATUS_IGNORE) */
     } r[NRACE];
     unsigned next;
 };
@@ -216,7 +222,7 @@ void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const
                 variant = MPIDBG_V_LATER_RECV;
                 rsite = r->site;
             }
-        } else if (r->source == m->src && mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
+        } else if (r->source == m->src && n->blind && mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
             starve(co, n, m, r);
             continue; /* decided at MPI_Finalize */
         }
@@ -255,6 +261,7 @@ void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, 
     n->rsig = mpidbg_xr_type_blob(r->type, &n->rsiglen, &exprlen);
     n->rcount = r->count;
     n->post = r->post;
+    n->blind = r->blind;
     n->ttag = m->tag;
     n->tcount_msg = m->count;
     if (m->sig && m->siglen <= SIGMAX) {

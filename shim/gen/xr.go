@@ -120,8 +120,10 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 		}
 		if s := statusParam(c); s != "" {
 			w.f("MPI_Status xp_st;")
-			w.f("if (%s == MPI_STATUS_IGNORE)", s)
+			w.f("if (%s == MPI_STATUS_IGNORE) {", s)
 			w.f("    %s = &xp_st;", s)
+			w.f("    xp.status_ignored = 1;")
+			w.f("}")
 			w.f("xp.status = %s;", s)
 		}
 		w.f("mpidbg_xp_pre(&cx, &xp);")
