@@ -1,4 +1,5 @@
 # ranks: 4
+# flags: --checks=+message-race-info
 #
 # bug_py_message_race_farm.py: a task farm (mpi4py, numpy) that tabulates
 # a cumulative distribution: rank 0 sends each worker the bounds of one
@@ -9,7 +10,10 @@
 # Breaks MPI-4.1 §3.5: with MPI_ANY_SOURCE the message matched depends on
 # arrival order, which MPI does not fix; nothing orders the workers'
 # sends, so the table comes out permuted from run to run.
-# Expected: message-race at rank 0's Recv.
+# Every candidate message fits the receive, so no other order makes MPI
+# fail: the bug is in what the program does with the order, which mpidbg
+# reports only when asked.
+# Expected: message-race-info at rank 0's Recv (--checks +message-race-info).
 import numpy as np
 from mpi4py import MPI
 
@@ -33,7 +37,7 @@ def main():
         piece = np.zeros(nworker)
         part = np.empty(1)
         for k in range(nworker):
-            comm.Recv([part, MPI.DOUBLE], source=MPI.ANY_SOURCE, tag=2)  # want "message-race"
+            comm.Recv([part, MPI.DOUBLE], source=MPI.ANY_SOURCE, tag=2)  # want "message-race-info"
             piece[k] = part[0]
         cdf = np.concatenate(([0.5], 0.5 + np.cumsum(piece)))
         assert cdf[-1] > 0.99
