@@ -208,7 +208,7 @@ func (r *Renderer) endPhrases(rep *report.Report) []string {
 			if e.Status != "" {
 				s = r.bad.Render(who + " died (" + e.Status + ")")
 			} else {
-				s = r.bad.Render(who + " died before MPI_Finalize")
+				s = r.bad.Render(who + " ended before MPI_Finalize")
 			}
 		case report.EndedByTool:
 			s = r.bad.Render(who + " died (" + e.Status + ")")

@@ -56,7 +56,7 @@ func TestOutcomeSummary(t *testing.T) {
 		"rank 1 died (signal 11, SIGSEGV) at fill.c:8 in fill",
 		"rank 3 called MPI_Abort(MPI_COMM_WORLD, 3) at main.c:31 in main",
 		"rank 4 exited without MPI_Finalize at main.c:40 in main",
-		"ranks 0,2 died before MPI_Finalize",
+		"ranks 0,2 ended before MPI_Finalize",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
