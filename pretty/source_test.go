@@ -3,18 +3,17 @@ package pretty
 import (
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
 
-	"github.com/muesli/termenv"
-
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/golden"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/run/report"
+	"github.com/muesli/termenv"
 )
 
 // sourceFindings are findings in the files of testdata/src (read relative
@@ -221,7 +220,7 @@ func TestOutputWidth(t *testing.T) {
 	if got := outputWidth(f); got != 100 {
 		t.Errorf("a file: width %d, want 100", got)
 	}
-	pty := openPty(t)
+	pty := testenv.Pty(t)
 	ws := struct{ rows, cols, x, y uint16 }{24, 93, 0, 0}
 	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, pty.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); e != 0 {
 		t.Skipf("TIOCSWINSZ: %v", e)
@@ -236,28 +235,4 @@ func TestOutputWidth(t *testing.T) {
 	if got := New(pty, false).width; got != 93 {
 		t.Errorf("New on a terminal of 93 columns: width %d", got)
 	}
-}
-
-// openPty opens a pseudo-terminal and returns its terminal side, or skips.
-func openPty(t *testing.T) *os.File {
-	t.Helper()
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { m.Close() })
-	var n uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		t.Skipf("TIOCGPTN: %v", e)
-	}
-	var unlock int32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Skipf("TIOCSPTLCK: %v", e)
-	}
-	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
