@@ -143,7 +143,9 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	}
 	ending := func() { outFilter.End(); errFilter.End() }
 	if cfg.AbortOnError {
+		ln.mu.Lock() // the listener already serves
 		ln.onError = ending
+		ln.mu.Unlock()
 	}
 	res := Result{Report: ln.Report()}
 	deadlocked := make(chan found, 1)

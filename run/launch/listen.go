@@ -27,7 +27,7 @@ type Listener struct {
 	ranks  map[int]*rankConn // by the rank its Hello named
 	hellos int               // connections that said Hello
 	// onError, when set, is called at each error finding, before the
-	// Collector has it.
+	// Collector has it; set and read under mu (set while serving).
 	onError func()
 	wg      sync.WaitGroup // one per reader
 	accept  sync.WaitGroup // the accept loop
@@ -160,8 +160,13 @@ func (l *Listener) read(c net.Conn, cn *report.Conn) {
 			l.hellos++
 			l.mu.Unlock()
 		}
-		if m.Kind == wire.KindFinding && m.Finding.Severity == checks.SevError && l.onError != nil {
-			l.onError()
+		if m.Kind == wire.KindFinding && m.Finding.Severity == checks.SevError {
+			l.mu.Lock()
+			onError := l.onError
+			l.mu.Unlock()
+			if onError != nil {
+				onError()
+			}
 		}
 		cn.Handle(m)
 	}
