@@ -219,7 +219,7 @@ func TestDeadlockStopMPICH(t *testing.T) {
 			t.Errorf("rank pid %d is still there (state %s)", pid, s)
 		}
 	}
-	if !strings.Contains(errOut.buf.String(), "deadlock · deadlock · MPI_Recv · ranks 0,1") {
+	if !strings.Contains(errOut.buf.String(), "error · deadlock · MPI_Recv · ranks 0,1") {
 		t.Errorf("no deadlock in the report:\n%s", errOut.buf.String())
 	}
 }
