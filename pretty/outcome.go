@@ -211,7 +211,7 @@ func (r *Renderer) endPhrases(rep *report.Report) []string {
 				s = r.bad.Render(who + " ended before MPI_Finalize")
 			}
 		case report.EndedByTool:
-			s = r.bad.Render(who + " died (" + e.Status + ")")
+			s = r.bad.Render(who + " " + e.Status) // "ended by mpidbg: deadlock"
 		default:
 			continue // finalized; never started: the silent ranks' phrase
 		}
