@@ -1537,6 +1537,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     xp.rtag = tag;
     xp.probe = 1;
     xp.nonblocking = 1;
+    xp.flag = flag;
     MPI_Status xp_st;
     if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;
@@ -1600,6 +1601,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     xp.message = message;
     xp.probe = 1;
     xp.nonblocking = 1;
+    xp.flag = flag;
     MPI_Status xp_st;
     if (status == MPI_STATUS_IGNORE) {
         status = &xp_st;

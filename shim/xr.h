@@ -56,6 +56,7 @@ struct mpidbg_xp {
     int32_t status_ignored;     /* the program passed MPI_STATUS_IGNORE */
     int32_t pad_;
     MPI_Message *message;       /* MPI_Mprobe, MPI_Mrecv... */
+    int *flag;                  /* MPI_Iprobe, MPI_Improbe: whether the probe matched */
     /* set by mpidbg_xp_pre */
     int32_t sync;               /* --buffering=zero: call the synchronous form */
     struct mpidbg_ehswap eh;    /* a blocking receive's communicator */
@@ -176,6 +177,7 @@ struct mpidbg_xr_recv {
 MPIDBG_HIDDEN_XR void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_finalize(void);
+MPIDBG_HIDDEN_XR void mpidbg_xr_race_probed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR uint64_t mpidbg_next_post(void); /* requests.c: postings and starts numbered in the rank's order */
 MPIDBG_HIDDEN_XR const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen);
 

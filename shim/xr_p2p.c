@@ -474,6 +474,14 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         mpidbg_blocked_end();
         cx->xr_blocked = 0;
     }
+    /* a wildcard probe the program saw the status of: a later receive
+     * may take its source from it (xr_race.c, STARVED) */
+    if (xp->probe && xp->co && rc == MPI_SUCCESS && xp->source == MPI_ANY_SOURCE && !xp->status_ignored &&
+        (!xp->flag || *xp->flag) && (mpidbg_enabled(MPIDBG_F_MESSAGE_RACE) || mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO))) {
+        XR_LOCK();
+        mpidbg_xr_race_probed(xp->co);
+        XR_UNLOCK();
+    }
     if (xp->probe && xp->message) {
         if (rc == MPI_SUCCESS)
             mpidbg_xr_message(*xp->message, xp->comm, xp->rwin); /* MPI_Mprobe, MPI_Improbe */

@@ -17,8 +17,14 @@
  *     Only when R ignored its status (MPI_STATUS_IGNORE): a program that
  *     reads R's MPI_SOURCE may have chosen R2's source from it ("receive
  *     from anyone, then from the other one"), which the other order
- *     changes with it; that is message-race-info. A source chosen from
- *     the message's data instead is not told apart (docs/cross-rank.md);
+ *     changes with it; that is message-race-info. So is it when a
+ *     wildcard probe whose status the program saw (MPI_Probe,
+ *     MPI_Iprobe that matched, MPI_Mprobe, MPI_Improbe) completed on the
+ *     communicator after R and before R2 was posted: R2's source may be
+ *     the probe's MPI_SOURCE ("receive from anyone, then probe for the
+ *     next one"), which under the other order names the other rank too.
+ *     A source chosen from the message's data instead is not told apart
+ *     (docs/cross-rank.md);
  *   - otherwise every candidate fits and the order is the program's:
  *     message-race-info, off unless asked for.
  * A message that fails where it was taken is type-mismatch or
@@ -61,6 +67,7 @@ struct mpidbg_xrace {
         uint8_t tsig[SIGMAX];
         int32_t passed[NPASSED], npassed;
         uint64_t post; /* when the receive was posted, 0 unknown */
+        uint64_t probed; /* when the first wildcard probe with a status completed after it, 0 none */
         int32_t blind; /* the program could not see which rank it took (MPI_STATUS_IGNORE) */
     } r[NRACE];
     unsigned next;
@@ -222,7 +229,8 @@ void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const
                 variant = MPIDBG_V_LATER_RECV;
                 rsite = r->site;
             }
-        } else if (r->source == m->src && n->blind && mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
+        } else if (r->source == m->src && n->blind && !(n->probed && (!r->post || n->probed < r->post)) &&
+                   mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
             starve(co, n, m, r);
             continue; /* decided at MPI_Finalize */
         }
@@ -271,6 +279,26 @@ void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, 
     }
     n->tfits = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, NULL, 0);
     n->used = 1;
+}
+
+/* mpidbg_xr_race_probed says a wildcard probe with a visible status
+ * completed on co: the receives noted before it keep the first such
+ * time, in postings' order (mpidbg_next_post), to compare with when a
+ * later receive was posted. */
+void mpidbg_xr_race_probed(struct mpidbg_cobj *co)
+{
+    struct mpidbg_xrace *rs = co->races;
+    if (!rs)
+        return;
+    uint64_t now = 0;
+    for (int i = 0; i < NRACE; i++) {
+        struct xrace_note *n = &rs->r[i];
+        if (!n->used || n->probed)
+            continue;
+        if (!now)
+            now = mpidbg_next_post();
+        n->probed = now;
+    }
 }
 
 void mpidbg_xr_race_finalize(void)

@@ -117,6 +117,11 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 			if strings.HasPrefix(c.Name, "MPI_Ip") || strings.HasPrefix(c.Name, "MPI_Imp") {
 				w.f("xp.nonblocking = 1;")
 			}
+			for _, p := range c.Params {
+				if p.Name == "flag" {
+					w.f("xp.flag = flag;")
+				}
+			}
 		}
 		if s := statusParam(c); s != "" {
 			w.f("MPI_Status xp_st;")
