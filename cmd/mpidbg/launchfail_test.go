@@ -157,3 +157,49 @@ int main(int argc, char **argv) {
 		})
 	}
 }
+
+// TestRunBareNameMPI: a bare program name that is not on PATH but is in
+// the current directory runs under Open MPI, whose mpiexec looks there,
+// and is refused under MPICH, whose mpiexec (Hydra) does not, with the
+// ./NAME that would work.
+func TestRunBareNameMPI(t *testing.T) {
+	for _, m := range bothMPIs {
+		t.Run(m.String(), func(t *testing.T) {
+			cc := needCompiler(t, m)
+			shim := needShim(t, m)
+			t.Setenv(envvar.NoColor, "1")
+			dir := t.TempDir()
+			buildWith(t, cc, dir, "hello", `#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    int rank;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    printf("hello from rank %d\n", rank);
+    MPI_Finalize();
+    return 0;
+}
+`)
+			wd, err := os.Getwd()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chdir(dir); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Chdir(wd)
+			stdout, stderr, code := runWith(t, "", "run", "-n", "1", "--mpi", m.String(), "--shim", shim, "hello")
+			switch m {
+			case mpilib.OpenMPI:
+				if code != 0 || !strings.Contains(stdout, "hello from rank 0\n") || !strings.Contains(stderr, "no findings") {
+					t.Errorf("got exit %d, want 0 and the program's line:\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+				}
+			default:
+				want := "mpidbg run: program hello: not found on PATH; did you mean ./hello?\n"
+				if code != 2 || stderr != want {
+					t.Errorf("got exit %d, stderr %q; want 2, %q", code, stderr, want)
+				}
+			}
+		})
+	}
+}

@@ -29,7 +29,15 @@ type jobTools struct {
 func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
 	var linked mpilib.MPI
 	if program != "" {
-		if p, err := exec.LookPath(program); err == nil {
+		p, err := exec.LookPath(program)
+		if err != nil && !strings.Contains(program, "/") {
+			// a bare name in the current directory: Open MPI's mpiexec
+			// runs it, so what it links still says which MPI
+			if fi, serr := os.Stat(program); serr == nil && fi.Mode().IsRegular() {
+				p, err = "./"+program, nil
+			}
+		}
+		if err == nil {
 			if m, err := mpilib.Detect(p); err == nil {
 				linked = m
 			} else if m, err := mpilib.DetectPython(p); err == nil {

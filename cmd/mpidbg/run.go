@@ -96,10 +96,13 @@ order's seed is printed; --nasty-seed replays a run. Each --nasty flag
 has an environment variable (MPIDBG_NASTY, MPIDBG_NASTY_SEED,
 MPIDBG_NASTY_ORDER, ...) that is its default.
 
-PROGRAM is found the way mpiexec will look for it: a name with a slash
-is a path, a bare name is looked up on PATH only (./app for a program
-in the current directory). mpidbg refuses a program that is missing or
-not executable, and a script whose interpreter (the #! line) is.
+PROGRAM is found the way the MPI's mpiexec will look for it: a name with
+a slash is a path; a bare name is looked up on PATH, and under Open MPI,
+when it is not there, in the current directory (Open MPI's mpiexec runs
+it from there); MPICH's mpiexec (Hydra) does not look there, so under
+MPICH a program in the current directory needs ./app. mpidbg refuses a
+program that is missing or not executable, and a script whose
+interpreter (the #! line) is.
 When no rank connects, nothing was checked, and mpidbg says so instead
 of the report: with mpiexec's own message (the last lines of its
 standard error) when mpiexec failed before any rank started, or, when
@@ -188,7 +191,7 @@ var (
 		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 		return ch, func() { signal.Stop(ch) }
 	}
-	runResolve = launch.Resolve
+	runResolve = launch.ResolveFor
 )
 
 func (rf *runFlags) run(o *output, args []string) error {
@@ -225,11 +228,22 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return bad("%v", err)
 	}
 	program := args[0]
-	// as mpiexec will run it: refused now rather than by every rank
-	if _, err := runResolve(program, ""); err != nil {
+	// as mpiexec will run it: refused now rather than by every rank.
+	// Which mpiexec decides whether a bare name is looked for in the
+	// current directory; when there is none, findTools says so below.
+	flavor := launch.Hydra
+	if m, err := chooseMPI(program, rf.mpi, rf.shim); err == nil {
+		if p, err := findMPIExec(rf.mpiexec, m); err == nil {
+			flavor = launch.FlavorOf(p)
+		}
+	}
+	found, err := runResolve(flavor, program, "")
+	if err != nil {
 		return &usageError{cmd: "run", msg: "program " + err.Error()}
 	}
-	rules, err := report.LoadRules(rf.suppress, program) // a bad rule is refused before the job runs
+	// .mpidbg-suppress beside the program mpiexec will run; a bad rule is
+	// refused before the job runs
+	rules, err := report.LoadRules(rf.suppress, found)
 	if err != nil {
 		return &usageError{cmd: "run", msg: err.Error()}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -332,11 +333,11 @@ func fakeEnv(t *testing.T) (shim, record string) {
 	t.Setenv(envvar.NoColor, "1")
 	// the scenarios are bare names, not on PATH
 	resolve := runResolve
-	runResolve = func(program, dir string) (string, error) {
+	runResolve = func(f launch.Flavor, program, dir string) (string, error) {
 		if !strings.Contains(program, "/") {
 			return program, nil
 		}
-		return resolve(program, dir)
+		return resolve(f, program, dir)
 	}
 	t.Cleanup(func() { runResolve = resolve })
 	return shim, record

@@ -22,16 +22,24 @@ type ProgramError struct {
 
 func (e *ProgramError) Error() string { return e.Program + ": " + e.Reason }
 
-// Resolve finds program the way the launcher's execvp will, in the
-// working directory dir ("": this process's): a name with a slash is a
-// path; a bare name is looked up on PATH only (mpiexec does not look in
-// the working directory; Open MPI's does, but then a name that works
-// under one MPI fails under the other). The file must be a regular,
-// executable file; a script's interpreter (its #! line) must exist and
-// be executable too, as must the command of "#!/usr/bin/env CMD". It
-// returns the path found, absolute for a bare name; the caller still
-// passes program on to mpiexec as the user wrote it.
+// Resolve finds program as Hydra's mpiexec (MPICH's) will: see
+// ResolveFor.
 func Resolve(program, dir string) (string, error) {
+	return ResolveFor(Hydra, program, dir)
+}
+
+// ResolveFor finds program the way the launcher of flavor f will, in
+// the working directory dir ("": this process's): a name with a slash is
+// a path; a bare name is looked up on PATH, and under Open MPI, when it
+// is not there, in the working directory too (Open MPI's mpiexec runs an
+// executable file of that name from there; Hydra's execvp does not, so
+// under Hydra a bare name found only there is refused with a did-you-mean
+// ./NAME). The file must be a regular, executable file; a script's
+// interpreter (its #! line) must exist and be executable too, as must
+// the command of "#!/usr/bin/env CMD". It returns the path found,
+// absolute for a bare name; the caller still passes program on to
+// mpiexec as the user wrote it.
+func ResolveFor(f Flavor, program, dir string) (string, error) {
 	bad := func(format string, a ...any) (string, error) {
 		return "", &ProgramError{Program: program, Reason: fmt.Sprintf(format, a...)}
 	}
@@ -42,14 +50,23 @@ func Resolve(program, dir string) (string, error) {
 	if !strings.Contains(program, "/") {
 		p, err := lookPath(program)
 		if err != nil {
-			local := program
-			if dir != "" {
-				local = filepath.Join(dir, program)
+			local, err := filepath.Abs(filepath.Join(dir, program))
+			if err != nil {
+				return bad("not found on PATH")
 			}
-			if fi, err := os.Stat(local); err == nil && fi.Mode().IsRegular() {
+			fi, err := os.Stat(local)
+			switch {
+			case err != nil || !fi.Mode().IsRegular():
+				return bad("not found on PATH")
+			case f != OpenMPI:
 				return bad("not found on PATH; did you mean ./%s?", program)
+			case syscall.Access(local, 1 /* X_OK */) != nil:
+				// Open MPI looks for an executable file only: this one
+				// it would not find
+				return bad("not found on PATH, and ./%s is not executable (its mode is %v; chmod +x it)", program,
+					fi.Mode().Perm())
 			}
-			return bad("not found on PATH")
+			p = local
 		}
 		path = p
 	} else if dir != "" && !filepath.IsAbs(program) {

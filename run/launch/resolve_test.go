@@ -77,3 +77,51 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveOpenMPI: Open MPI's mpiexec runs a bare name from the
+// working directory when PATH does not have it (PATH first), an
+// executable file only; Hydra's does not (TestResolve).
+func TestResolveOpenMPI(t *testing.T) {
+	dir := t.TempDir()
+	for name, mode := range map[string]os.FileMode{"ring": 0o755, "noexec": 0o644, "onpath": 0o755} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("\x7fELF"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "onpath"), []byte("\x7fELF"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	other := t.TempDir()
+	tests := []struct {
+		program, dir string
+		want         string
+		ok           bool
+	}{
+		{"ring", "", filepath.Join(dir, "ring"), true},
+		{"ring", other, "ring: not found on PATH", false},
+		{"onpath", "", filepath.Join(bin, "onpath"), true}, // PATH first
+		{"noexec", "", "noexec: not found on PATH, and ./noexec is not executable (its mode is -rw-r--r--; chmod +x it)", false},
+		{"sub", "", "sub: not found on PATH", false},
+		{"nothing", "", "nothing: not found on PATH", false},
+	}
+	for _, tt := range tests {
+		got, err := ResolveFor(OpenMPI, tt.program, tt.dir)
+		switch {
+		case tt.ok && (err != nil || got != tt.want):
+			t.Errorf("ResolveFor(OpenMPI, %q, %q) = %q, %v; want %q", tt.program, tt.dir, got, err, tt.want)
+		case !tt.ok && (err == nil || err.Error() != tt.want):
+			t.Errorf("ResolveFor(OpenMPI, %q, %q) = %q, %v; want the error %q", tt.program, tt.dir, got, err, tt.want)
+		}
+	}
+}
