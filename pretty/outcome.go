@@ -26,7 +26,7 @@ func (r *Renderer) Outcome(rep *report.Report, dir string) string {
 	}
 	failed := false
 	for _, e := range rep.Outcome.Ranks {
-		if e.How == report.Signalled || e.How == report.Aborted || e.How == report.NoFinalize || e.How == report.ExitedBadly {
+		if e.How == report.Signalled || e.How == report.Aborted || e.How == report.NoFinalize || e.How == report.ExitedBadly || e.How == report.MPIEnded {
 			failed = true
 		}
 	}
@@ -49,7 +49,7 @@ func (r *Renderer) Outcome(rep *report.Report, dir string) string {
 
 func endOrder(h report.How) int {
 	switch h {
-	case report.Signalled, report.Aborted, report.NoFinalize, report.ExitedBadly:
+	case report.Signalled, report.Aborted, report.NoFinalize, report.ExitedBadly, report.MPIEnded:
 		return 0
 	case report.NeverStarted:
 		return 2
@@ -98,6 +98,8 @@ func (r *Renderer) endLine(e report.RankEnd, rep *report.Report, dir string, fai
 			}
 		}
 		return r.bad.Render(who+" exited without calling MPI_Finalize") + ": " + how + at
+	case report.MPIEnded:
+		return r.bad.Render("MPI ended "+who+" on a fatal error") + fmt.Sprintf(" (exit code %d)", *e.ExitCode)
 	case report.ExitedBadly:
 		return r.bad.Render(fmt.Sprintf("%s exited with code %d", who, *e.ExitCode)) + afterWords(e.After)
 	case report.Vanished:
@@ -202,6 +204,8 @@ func (r *Renderer) endPhrases(rep *report.Report) []string {
 			s = r.bad.Render(fmt.Sprintf("%s called MPI_Abort(%s, %d)", who, e.Comm, e.AbortCode)) + at
 		case report.NoFinalize:
 			s = r.bad.Render(who+" exited without MPI_Finalize") + at
+		case report.MPIEnded:
+			s = r.bad.Render("MPI ended " + who + " on a fatal error")
 		case report.ExitedBadly:
 			s = r.bad.Render(fmt.Sprintf("%s exited with code %d%s", who, *e.ExitCode, afterWords(e.After)))
 		case report.Vanished:

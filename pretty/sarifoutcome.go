@@ -95,7 +95,7 @@ func sarifInvocations(rep *report.Report, dir string) []sarifInvocation {
 		n := sarifNotification{Level: "note", Locations: loc(e.Location),
 			Properties: map[string]any{"ranks": e.Ranks, "how": string(e.How)}}
 		switch e.How {
-		case report.Signalled, report.Aborted, report.NoFinalize, report.ExitedBadly:
+		case report.Signalled, report.Aborted, report.NoFinalize, report.ExitedBadly, report.MPIEnded:
 			n.Level = "error"
 			failed = true
 		}

@@ -21,11 +21,31 @@
  * kernel's backtraces show the program's frames); a signal sent (abort,
  * kill) is raised again and delivered when this handler returns.
  *
+ * When the handler to hand over to is the program's own (installed
+ * before MPI_Init, neither the default, nor ignored, nor MPI's, nor Go's),
+ * this handler calls it instead, and stays installed: a program may
+ * handle a fault and go on (a memory probe that returns with
+ * siglongjmp), and a later real crash must still be reported. Putting the
+ * program's handler in place for the re-executed instruction would lose
+ * ours for good, since the program's handler never puts it back. The
+ * report sent before the call is provisional: the report ignores it when
+ * the rank later says Bye or Exit.
+ *
  * A fault in the shim itself (Go code or C) goes to the handler that was
- * installed before ours, as before: Go turns a fault in Go code into a
- * panic. The race tracker's SIGSEGV handler (track_fault.c) is installed
- * after this one and passes on what is not its own, so its faults never
- * reach this handler.
+ * installed when ours was: the Go runtime's, which turns a fault in Go
+ * code into a panic, or MPI's when MPI installed its own after the Go
+ * runtime (Open MPI, during MPI_Init). The race tracker's SIGSEGV handler
+ * (track_fault.c) is installed after this one and passes on what is not
+ * its own, so its faults never reach this handler.
+ *
+ * Only the process that called MPI_Init reports: a child forked after it
+ * inherits the handlers and the descriptor, and must not speak for the
+ * rank (the descriptor is closed in the child at fork).
+ *
+ * Several threads may fault at once (OpenMP threads on the same bad
+ * pointer): the first reports; the others wait (a bounded sleep) until
+ * its report is sent before they hand over, or the process would die of
+ * the second before the first's report left.
  *
  * Async-signal-safe: the module table is taken at MPI_Init; the message
  * is formatted by hand into a static buffer and written with send(2) on
@@ -38,10 +58,12 @@
 #include <execinfo.h>
 #include <link.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -53,9 +75,18 @@ static struct sigaction before_go[CRASH_NSIG]; /* the process's handlers before 
 static int before_go_taken;
 static struct sigaction in_front[CRASH_NSIG]; /* what was installed when ours was */
 static struct sigaction handover[CRASH_NSIG]; /* where a signal from the program goes after the report */
+static struct sigaction at_init[CRASH_NSIG]; /* the program's at MPI_Init's entry */
+static int at_init_taken;
+static int own[CRASH_NSIG]; /* the handover is the program's own handler: called, not put in place */
 static int installed;
 static int crash_fd = -1;
-static int crashing; /* the first crash reports; others only hand over */
+static pid_t crash_pid; /* the process that called MPI_Init */
+/* Who uses msg: FREE; BUSY while a thread reports a crash the program may
+ * survive; DOWN once a thread reports the crash the process dies of
+ * (then no one else reports). */
+enum { FREE, BUSY, DOWN };
+static int crashing;
+static int reported; /* DOWN's report was sent */
 int mpidbg_crashed;
 
 __attribute__((constructor(101))) static void crash_before_go(void)
@@ -316,6 +347,51 @@ static void call(const struct sigaction *h, int sig, siginfo_t *si, void *ctx)
     }
 }
 
+/* nap sleeps 10 ms; nap's callers give up after about 3 s (a stuck
+ * send must not keep the process from dying). */
+#define NAPS 300
+static void nap(void)
+{
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* take makes this thread the one that reports (crashing = to), waiting
+ * while another reports a crash the program may survive; 0 when another
+ * reports the process's end, or after the wait. */
+static int take(int to)
+{
+    for (int k = 0; k < NAPS; k++) {
+        int want = FREE;
+        if (__atomic_compare_exchange_n(&crashing, &want, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return 1;
+        if (want == DOWN)
+            return 0;
+        nap();
+    }
+    return 0;
+}
+
+static void wait_reported(void)
+{
+    for (int k = 0; k < NAPS && !__atomic_load_n(&reported, __ATOMIC_ACQUIRE); k++)
+        nap();
+}
+
+/* call_own runs the program's handler h as the kernel would have: with
+ * its mask added (the signal itself is blocked already, in ours). It may
+ * not return (siglongjmp restores the mask it saved). */
+static void call_own(const struct sigaction *h, int sig, siginfo_t *si, void *ctx)
+{
+    sigset_t old;
+    pthread_sigmask(SIG_BLOCK, &h->sa_mask, &old);
+    if (h->sa_flags & SA_SIGINFO)
+        h->sa_sigaction(sig, si, ctx);
+    else
+        h->sa_handler(sig);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 static void on_crash(int sig, siginfo_t *si, void *ctx)
 {
     int i = sig_index(sig);
@@ -324,12 +400,25 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
     uint64_t pc = context_pc(ctx);
     int fault = si->si_code > 0 && sig != SIGABRT;
     if (fault && pc - self_lo < self_hi - self_lo) {
-        call(&in_front[i], sig, si, ctx); /* the shim's own: Go's handler, or whoever was first */
+        call(&in_front[i], sig, si, ctx); /* the shim's own: Go's handler, MPI's, or whoever was first */
         return;
     }
-    if (!__atomic_exchange_n(&crashing, 1, __ATOMIC_ACQ_REL)) {
-        __atomic_store_n(&mpidbg_crashed, 1, __ATOMIC_RELEASE);
-        report(sig, si, pc, fault);
+    int speak = getpid() == crash_pid; /* not a forked child */
+    if (own[i]) {
+        if (speak && take(BUSY)) {
+            report(sig, si, pc, fault); /* provisional: the program may survive it */
+            __atomic_store_n(&crashing, FREE, __ATOMIC_RELEASE);
+        }
+        call_own(&handover[i], sig, si, ctx);
+        return; /* a fault: the instruction runs again, as after the program's handler natively */
+    }
+    if (speak) {
+        if (take(DOWN)) {
+            __atomic_store_n(&mpidbg_crashed, 1, __ATOMIC_RELEASE);
+            report(sig, si, pc, fault);
+            __atomic_store_n(&reported, 1, __ATOMIC_RELEASE);
+        } else
+            wait_reported();
     }
     sigaction(sig, &handover[i], NULL);
     if (!fault)
@@ -343,10 +432,46 @@ static int in_self(const struct sigaction *h)
     return a - self_lo < self_hi - self_lo;
 }
 
+static int same_handler(const struct sigaction *a, const struct sigaction *b)
+{
+    return (uintptr_t)a->sa_sigaction == (uintptr_t)b->sa_sigaction;
+}
+
+/* is_own says h is the program's own handler: there at MPI_Init's entry
+ * but not when the library was loaded (MPI's network layers install
+ * theirs then, MPI_Init's are not there yet), and neither the default,
+ * ignored, nor the shim's (Go's). A one-shot handler (SA_RESETHAND) is
+ * put in place as the kernel would. */
+static int is_own(int i, const struct sigaction *h)
+{
+    if (!at_init_taken || !same_handler(h, &at_init[i]) || in_self(h) || (h->sa_flags & SA_RESETHAND))
+        return 0;
+    if (before_go_taken && same_handler(h, &before_go[i]))
+        return 0;
+    return h->sa_handler != SIG_DFL && h->sa_handler != SIG_IGN;
+}
+
+/* after_fork: a child forked after MPI_Init does not speak for the rank. */
+static void after_fork(void)
+{
+    int fd = __atomic_exchange_n(&crash_fd, -1, __ATOMIC_ACQ_REL);
+    if (fd >= 0)
+        close(fd);
+}
+
+void mpidbg_crash_before_init(void)
+{
+    for (int i = 0; i < CRASH_NSIG; i++)
+        sigaction(crash_sigs[i], NULL, &at_init[i]);
+    at_init_taken = 1;
+}
+
 void mpidbg_crash_init(int fd)
 {
     if (installed)
         return;
+    crash_pid = getpid();
+    pthread_atfork(NULL, NULL, after_fork);
     dl_iterate_phdr(mods_cb, NULL);
     struct mpidbg_text t = mpidbg_text_of((uintptr_t)&mpidbg_crash_init);
     self_lo = t.lo;
@@ -367,6 +492,7 @@ void mpidbg_crash_init(int fd)
         handover[i] = in_front[i];
         if (in_self(&in_front[i]) && before_go_taken && !in_self(&before_go[i]))
             handover[i] = before_go[i]; /* past Go's forwarding frames */
+        own[i] = is_own(i, &handover[i]);
         sigaction(crash_sigs[i], &sa, NULL);
     }
     installed = 1;

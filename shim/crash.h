@@ -16,16 +16,24 @@ void mpidbg_crash_init(int fd) __attribute__((visibility("hidden")));
 void mpidbg_crash_fini(void) __attribute__((visibility("hidden")));
 extern int mpidbg_crashed __attribute__((visibility("hidden"))); /* a fatal signal was reported */
 
-/* mpidbg_ending_init registers the exit hook (MPI_Init); the fini says
- * MPI_Finalize was reached; aborting says the rank is calling MPI_Abort
- * (the program, or the shim for --on-error abort). */
+/* mpidbg_crash_before_init takes the handlers the program has at
+ * MPI_Init's entry: the program's own, which crash.c calls itself. */
+void mpidbg_crash_before_init(void) __attribute__((visibility("hidden")));
+
+/* mpidbg_ending_init arms the exit hook (MPI_Init; the hook is registered
+ * by a constructor); the fini says MPI_Finalize was reached; aborting
+ * says the rank is calling MPI_Abort (the program, or the shim for
+ * --on-error abort). */
 void mpidbg_ending_init(void) __attribute__((visibility("hidden")));
 void mpidbg_ending_fini(void) __attribute__((visibility("hidden")));
 extern int mpidbg_aborting __attribute__((visibility("hidden")));
 
+/* mpidbg_on_error_abort says MPIDBG_ON_ERROR is abort (finding.c). */
+int mpidbg_on_error_abort(void) __attribute__((visibility("hidden")));
+
 /* Go entry points (outcome.go) */
 extern int mpidbg_go_report_fd(void);
-extern void mpidbg_go_exit(int32_t status, uint64_t site);
+extern void mpidbg_go_exit(int32_t status, uint64_t site, int how);
 extern void mpidbg_go_abort(int32_t code, const char *comm, uint64_t site);
 
 #endif

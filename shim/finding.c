@@ -108,6 +108,11 @@ void mpidbg_checks_init(void)
     mpidbg_disabled = off;
 }
 
+int mpidbg_on_error_abort(void)
+{
+    return on_error == ON_ABORT;
+}
+
 void mpidbg_report_init(void)
 {
     const char *e = getenv("MPIDBG_ON_ERROR");

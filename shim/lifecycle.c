@@ -100,6 +100,7 @@ int MPI_Init(int *argc, char ***argv)
     if (mpidbg_depth || mpidbg_active)
         return PMPI_Init(argc, argv);
     mpidbg_depth++;
+    mpidbg_crash_before_init(); /* the program's handlers, before MPI's */
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         start();
@@ -112,6 +113,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     if (mpidbg_depth || mpidbg_active)
         return PMPI_Init_thread(argc, argv, required, provided);
     mpidbg_depth++;
+    mpidbg_crash_before_init(); /* the program's handlers, before MPI's */
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         start();

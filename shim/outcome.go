@@ -27,17 +27,33 @@ func mpidbg_go_abort(code C.int32_t, comm *C.char, pc C.uint64_t) {
 	}})
 }
 
-// mpidbg_go_exit sends Exit: the program exits with status without
-// MPI_Finalize, by exit() at site, or returned from main (site 0).
+// How exit() was reached, as ending.c's exit_site says.
+const (
+	exitCall     = 0 // exit() at site
+	exitReturned = 1 // main returned
+	exitUnknown  = 2 // the stack did not say
+	exitMPI      = 3 // the MPI library called exit() (a fatal MPI error)
+)
+
+// mpidbg_go_exit sends Exit: the process exits with status after
+// MPI_Init without MPI_Finalize, reached as how says (exit() at site for
+// exitCall).
 //
 //export mpidbg_go_exit
-func mpidbg_go_exit(status C.int32_t, pc C.uint64_t) {
+func mpidbg_go_exit(status C.int32_t, pc C.uint64_t, how C.int) {
 	defer func() { _ = recover() }()
 	launch.mu.Lock()
 	defer launch.mu.Unlock()
-	launch.send(wire.Message{Kind: wire.KindExit, Exit: &wire.Exit{
-		Rank: worldRank(), Status: int(status), Returned: pc == 0, Site: site(uint64(pc)),
-	}})
+	x := &wire.Exit{Rank: worldRank(), Status: int(status)}
+	switch how {
+	case exitCall:
+		x.Site = site(uint64(pc))
+	case exitReturned:
+		x.Returned = true
+	case exitMPI:
+		x.ByMPI = true
+	}
+	launch.send(wire.Message{Kind: wire.KindExit, Exit: x})
 }
 
 // mpidbg_go_report_fd returns a copy of the launcher connection's

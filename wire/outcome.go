@@ -35,10 +35,15 @@ type Abort struct {
 }
 
 // Exit says the rank exits after MPI_Init without MPI_Finalize (the
-// missing-finalize finding comes with it).
+// missing-finalize finding comes with it, unless ByMPI). Neither
+// Returned, ByMPI nor a Site: the shim could not tell how exit() was
+// reached.
 type Exit struct {
-	Rank     int         `json:"rank"`
-	Status   int         `json:"status"`             // exit's argument, or main's return value
-	Returned bool        `json:"returned,omitempty"` // main returned; Site is empty
-	Site     checks.Site `json:"site"`               // the call of exit()
+	Rank     int  `json:"rank"`
+	Status   int  `json:"status"`             // exit's argument, or main's return value
+	Returned bool `json:"returned,omitempty"` // main returned; Site is empty
+	// ByMPI: the MPI library called exit() itself, ending the rank on a
+	// fatal error (MPI_ERRORS_ARE_FATAL); no finding.
+	ByMPI bool        `json:"by_mpi,omitempty"`
+	Site  checks.Site `json:"site"` // the call of exit()
 }

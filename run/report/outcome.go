@@ -31,6 +31,7 @@ const (
 	Signalled    How = "signal"        // a fatal signal: Signal, SignalName; Location when the rank said where
 	Aborted      How = "abort"         // called MPI_Abort: AbortCode, Comm, Location
 	NoFinalize   How = "exit"          // exited after MPI_Init without MPI_Finalize: ExitCode, Location (exit's call) or Returned
+	MPIEnded     How = "mpi-error"     // the MPI library ended the rank on a fatal error (exit from inside it): ExitCode
 	ExitedBadly  How = "exit-status"   // ended with a non-zero exit code the launcher reported, without a word
 	Vanished     How = "died"          // ended without MPI_Finalize and without a word; Status has the launcher's, if any
 	EndedByTool  How = "ended"         // ended by mpidbg (Status says why: a deadlock)
@@ -72,10 +73,14 @@ type RankEnd struct {
 }
 
 // rankEnd is what a rank said of its end (collector state, under c.mu).
+// A crash is provisional: a program may handle the signal and go on, so
+// a crash the rank said before an Exit or a Bye is not how it ended.
 type rankEnd struct {
 	crash *wire.Crash
 	abort *wire.Abort
 	exit  *wire.Exit
+	// crashSeq and exitSeq order the crash and the exit (later is more)
+	crashSeq, exitSeq, seq int
 }
 
 // outcomes is the collector's record of the ranks' last words.
@@ -110,6 +115,8 @@ func (cn *Conn) outcome(m wire.Message) {
 			cr.Stack[i] = programSite(cr.Stack[i], exe)
 		}
 		e.crash = &cr
+		e.seq++
+		e.crashSeq = e.seq
 	case m.Abort != nil:
 		a := *m.Abort
 		a.Site = programSite(a.Site, exe)
@@ -118,6 +125,8 @@ func (cn *Conn) outcome(m wire.Message) {
 		x := *m.Exit
 		x.Site = programSite(x.Site, exe)
 		e.exit = &x
+		e.seq++
+		e.exitSeq = e.seq
 	}
 }
 
@@ -179,9 +188,17 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		}
 		e := RankEnd{Ranks: []int{rank}}
 		said := c.outs.byRank[rank]
+		var crash *wire.Crash
+		var exit *wire.Exit
+		if said != nil && !st.bye { // said before the Bye: the rank went on
+			crash, exit = said.crash, said.exit
+			if crash != nil && exit != nil && said.crashSeq < said.exitSeq {
+				crash = nil // the program handled the signal, then exited
+			}
+		}
 		switch {
-		case said != nil && said.crash != nil:
-			cr := said.crash
+		case crash != nil:
+			cr := crash
 			e.How, e.Signal, e.SignalName = Signalled, cr.Signal, SignalName(cr.Signal)
 			if cr.Code > 0 {
 				e.Fault, e.Addr = faultWords(cr.Signal, cr.Code), cr.Addr
@@ -190,16 +207,17 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 				e.Frames = append(e.Frames, resolve(s))
 			}
 			e.Location = known(crashSite(e.Frames, cr.Stack, st.hello.Exe))
-			e.After = st.bye
 		case said != nil && said.abort != nil:
 			a := said.abort
 			e.How, e.AbortCode, e.Comm, e.Location = Aborted, a.Code, a.Comm, known(resolve(a.Site))
-		case said != nil && said.exit != nil:
-			x := said.exit
-			code := x.Status
-			e.How, e.ExitCode, e.Returned = NoFinalize, &code, x.Returned
-			if !x.Returned {
-				e.Location = known(resolve(x.Site))
+		case exit != nil && exit.ByMPI:
+			code := exit.Status & 0xff // MPICH exits with its error code: the process's status is its low byte
+			e.How, e.ExitCode = MPIEnded, &code
+		case exit != nil:
+			code := exit.Status
+			e.How, e.ExitCode, e.Returned = NoFinalize, &code, exit.Returned
+			if !exit.Returned {
+				e.Location = known(resolve(exit.Site))
 			}
 		case strings.HasPrefix(status, "signal "):
 			n, _ := strconv.Atoi(strings.TrimPrefix(status, "signal "))

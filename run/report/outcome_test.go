@@ -93,3 +93,46 @@ func dump(es []RankEnd) string {
 	}
 	return s
 }
+
+// TestOutcomeProvisional: a crash the rank reported is how it ended only
+// when nothing came after it. A program that handles the signal and goes
+// on finalizes (Bye) or exits (Exit) later: rank 0 handled a fault and
+// finalized; rank 1 handled one and exited without MPI_Finalize; rank 2
+// said Exit from an exit handler that ran before the one that called
+// MPI_Finalize (Bye); rank 3 exited, then crashed in a later exit handler
+// (the crash is how it ended); rank 4's MPI library exited on a fatal
+// error.
+func TestOutcomeProvisional(t *testing.T) {
+	c := NewCollector()
+	crash := func(rank int) wire.Message {
+		return wire.Message{Kind: wire.KindCrash, Crash: &wire.Crash{Rank: rank, PID: 10 + rank, Signal: 11, Code: 1, Addr: 16}}
+	}
+	exit := func(rank, status int) wire.Message {
+		return wire.Message{Kind: wire.KindExit, Exit: &wire.Exit{Rank: rank, Status: status, Returned: true}}
+	}
+	for rank, msgs := range [][]wire.Message{
+		{crash(0), bye(0, 0)},
+		{crash(1), exit(1, 3)},
+		{exit(2, 0), bye(2, 0)},
+		{exit(3, 0), crash(3)},
+		{{Kind: wire.KindExit, Exit: &wire.Exit{Rank: 4, Status: 0x1402000f, ByMPI: true}}},
+	} {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 10+rank))
+		for _, m := range msgs {
+			cn.Handle(m)
+		}
+		cn.End(nil)
+	}
+	r := Build(c, Job{Size: 5}, nil)
+	three, fifteen := 3, 15
+	want := []RankEnd{
+		{Ranks: []int{0, 2}, How: Finalized},
+		{Ranks: []int{1}, How: NoFinalize, ExitCode: &three, Returned: true},
+		{Ranks: []int{3}, How: Signalled, Signal: 11, SignalName: "SIGSEGV", Fault: "address not mapped", Addr: 16},
+		{Ranks: []int{4}, How: MPIEnded, ExitCode: &fifteen},
+	}
+	if !reflect.DeepEqual(r.Outcome.Ranks, want) {
+		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
+	}
+}
