@@ -67,6 +67,9 @@ category, then FILE:LINE, FILE, function=NAME or '*':
   leak           *
 The summary says how many were suppressed ("1 suppressed"); a bad line is
 a usage error naming its file and line (docs/run.md, "Suppressions").
+The rules apply to the report, after the job: --on-error abort or stop,
+which the ranks act on at the finding's call, is refused beside a rule
+that can cover an error.
 
 Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
 100 ms. When every rank that has not finished has been blocked for
@@ -194,6 +197,22 @@ var (
 	runResolve = launch.ResolveFor
 )
 
+// errorRule is the first rule that can cover an error finding (one of
+// severity error: the only ones --on-error acts on).
+func errorRule(rules []report.Rule) (report.Rule, bool) {
+	for _, r := range rules {
+		if r.What == "*" {
+			return r, true
+		}
+		for _, e := range checks.All() {
+			if e.Severity == checks.SevError && (e.ID == r.What || string(e.Category) == r.What) {
+				return r, true
+			}
+		}
+	}
+	return report.Rule{}, false
+}
+
 func (rf *runFlags) run(o *output, args []string) error {
 	bad := func(format string, a ...any) error {
 		return &usageError{cmd: "run", msg: fmt.Sprintf(format, a...), hint: true}
@@ -246,6 +265,15 @@ func (rf *runFlags) run(o *output, args []string) error {
 	rules, err := report.LoadRules(rf.suppress, found)
 	if err != nil {
 		return &usageError{cmd: "run", msg: err.Error()}
+	}
+	if r, ok := errorRule(rules); ok && rf.onError != "continue" {
+		// the ranks act on an error themselves, at the call (MPI_Abort,
+		// SIGSTOP), and the rules apply to the report only, after the
+		// job: a suppressed error would still end or stop it
+		verb := map[string]string{"abort": "ending", "stop": "stopping"}[rf.onError]
+		return &usageError{cmd: "run", msg: fmt.Sprintf("--on-error %s with suppression rules: the ranks %s at an error "+
+			"finding, before the rules apply, so the rule %q (%s) would not keep a suppressed error from %s the job; "+
+			"drop --on-error or the rule", rf.onError, rf.onError, r.String(), r.Source, verb)}
 	}
 	if rf.json != "" && rf.sarif != "" && samePath(rf.json, rf.sarif) {
 		return bad("--json and --sarif name the same file %s", rf.sarif)

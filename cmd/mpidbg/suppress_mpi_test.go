@@ -95,6 +95,27 @@ func TestRunSuppress(t *testing.T) {
 				t.Errorf("%s: exit %d, want 0 and 1 suppressed; stderr:\n%s", report.SuppressFile, code, stderr)
 			}
 
+			// --on-error abort|stop acts in the ranks, before the rules
+			// apply: refused with a rule that can cover an error (here
+			// .mpidbg-suppress's), not with one that covers warnings only
+			for _, mode := range []string{"abort", "stop"} {
+				_, stderr, code = runWith(t, "", "run", "-n", "3", "--shim", shim, "--on-error", mode, exe)
+				want := "mpidbg run: --on-error " + mode + " with suppression rules: the ranks " + mode +
+					" at an error finding, before the rules apply, so the rule \"message-race function=main\" (" +
+					filepath.Join(dir, report.SuppressFile) + ":1) would not keep a suppressed error from"
+				if code != 2 || !strings.HasPrefix(stderr, want) {
+					t.Errorf("--on-error %s with rules: exit %d, stderr %q; want 2 and %q", mode, code, stderr, want)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, report.SuppressFile), []byte("commit-twice *\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code = runWith(t, "", "run", "-n", "3", "--shim", shim, "--on-error", "abort", exe)
+			if code == 2 || strings.Contains(stderr, "suppression rules") || !strings.Contains(stderr, "message-race") {
+				t.Errorf("--on-error abort with a warning's rule: exit %d, want the job to run and abort at the race; stderr:\n%s", code, stderr)
+			}
+			os.Remove(filepath.Join(dir, report.SuppressFile))
+
 			// a bad line: a usage error before the job runs
 			if err := os.WriteFile(rules, []byte("message-race\n"), 0o644); err != nil {
 				t.Fatal(err)
