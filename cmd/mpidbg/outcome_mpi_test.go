@@ -14,9 +14,10 @@ import (
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
-// How a job ended, with each MPI: a segfault, MPI_Abort, an exit and a
-// return from main without MPI_Finalize, and a program that never calls
-// MPI_Init. Line numbers are the lines marked in each program.
+// How a job ended, with each MPI: a segfault (also in several threads at
+// once: the first thread's report must leave before the process dies),
+// MPI_Abort, an exit and a return from main without MPI_Finalize, MPI's
+// own exit on a fatal error, and a program that never calls MPI_Init. Line numbers are the lines marked in each program.
 var outcomePrograms = []struct {
 	name, src string
 	line      int      // the marked line
@@ -78,6 +79,47 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `, 9, -1, []string{"missing-finalize", "exit(2) was called", "rank 1 exited without MPI_Finalize at exit2.c:9 in main"}, []string{"rank 1 died"}},
+	{"segvthreads", `#include <mpi.h>
+#include <pthread.h>
+int *volatile p;
+pthread_barrier_t together;
+static void *worker(void *a) {
+	(void)a;
+	pthread_barrier_wait(&together);
+	*p = 3; /* here */
+	return 0;
+}
+int main(int argc, char **argv) {
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 1) {
+		pthread_t t[4];
+		pthread_barrier_init(&together, 0, 4);
+		for (int i = 0; i < 4; i++)
+			pthread_create(&t[i], 0, worker, 0);
+		for (int i = 0; i < 4; i++)
+			pthread_join(t[i], 0);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+`, 8, -1, []string{"rank 1 died (signal 11, SIGSEGV) at segvthreads.c:8 in worker"}, nil},
+	{"mpifatal", `#include <mpi.h>
+int main(int argc, char **argv) {
+	int rank, v[2] = {1, 2};
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 1)
+		MPI_Send(v, 2, MPI_INT, 0, 0, MPI_COMM_WORLD);
+	else
+		MPI_Recv(v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* here */
+	MPI_Finalize();
+	return 0;
+}
+`, 9, -2, []string{"message-truncated"}, []string{"missing-finalize", "without calling MPI_Finalize"}},
 	{"return", `#include <mpi.h>
 int main(int argc, char **argv) {
 	MPI_Init(&argc, &argv);
@@ -165,6 +207,20 @@ func TestRunOutcome(t *testing.T) {
 						// rank that exits without MPI_Finalize is a failure to it.
 						if len(doc.Findings) != 1 || doc.Findings[0].ID != "missing-finalize" {
 							t.Errorf("want one missing-finalize:\n%s", b)
+						}
+						return
+					}
+					if p.name == "mpifatal" {
+						// MPICH's fatal-error path (MPI_ERRORS_ARE_FATAL) calls
+						// exit() from inside the library: MPI ended the rank, the
+						// program did not leave MPI_Finalize out. Open MPI aborts.
+						for _, f := range doc.Findings {
+							if f.ID != "message-truncated" {
+								t.Errorf("finding %s besides message-truncated:\n%s", f.ID, b)
+							}
+						}
+						if lib == mpilib.MPICH && !strings.Contains(stderr, "MPI ended rank 0 on a fatal error") {
+							t.Errorf("no 'MPI ended rank 0 on a fatal error' in:\n%s", stderr)
 						}
 						return
 					}
