@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -56,6 +57,65 @@ func TestKillRunEndsJob(t *testing.T) {
 			waitGone(t, append(ranks, mpiexec), exe)
 		})
 	}
+}
+
+// TestKillRunAndLauncherEndsJob: SIGKILL to mpidbg run and to everything
+// between it and the ranks (mpiexec, Hydra's proxies, Open MPI's daemon),
+// so that no launcher passes the end on: the ranks' own watch of their
+// connection to mpidbg (shim/peer.go) must end them. The launcher's
+// processes are stopped first, so that mpiexec cannot act on the SIGTERM
+// of its parent-death signal, nor mpidbg on mpiexec's end, before both
+// are killed. Under MPICH nothing else ends the ranks (without the watch
+// they are left running); Open MPI's ranks end themselves too when the
+// daemon they were started by is gone, so there the test says only
+// that none survives.
+func TestKillRunAndLauncherEndsJob(t *testing.T) {
+	for _, m := range []mpilib.MPI{mpilib.MPICH, mpilib.OpenMPI} {
+		t.Run(m.String(), func(t *testing.T) {
+			cc := needCompiler(t, m)
+			shim := needShim(t, m)
+			dir := t.TempDir()
+			exe := buildWith(t, cc, dir, "hang_"+m.String(), hangSrc)
+			mpidbg := buildMpidbg(t, dir)
+			cmd := exec.Command(mpidbg, "run", "-n", "2", "--shim", shim, "--deadlock-timeout", "0", exe)
+			ranks, _ := startJob(t, cmd, 2)
+			var launcher []int
+			for _, p := range descendants(cmd.Process.Pid) {
+				if !slices.Contains(ranks, p) {
+					launcher = append(launcher, p)
+				}
+			}
+			t.Cleanup(func() {
+				for _, p := range launcher {
+					syscall.Kill(p, syscall.SIGKILL)
+				}
+			})
+			for _, p := range launcher {
+				syscall.Kill(p, syscall.SIGSTOP)
+			}
+			cmd.Process.Kill()
+			cmd.Wait()
+			for _, p := range launcher {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			for _, p := range ranks { // the ranks' own watch, nothing else, is left to end them
+				if st := procState(p); st == "" || st == "Z" || st == "X" {
+					t.Fatalf("rank %d ended before its launcher was gone (%q)", p, st)
+				}
+			}
+			waitGone(t, append(ranks, launcher...), exe)
+		})
+	}
+}
+
+// descendants is every process below pid, read from /proc.
+func descendants(pid int) []int {
+	var out []int
+	for _, c := range allChildren(pid) {
+		out = append(out, c)
+		out = append(out, descendants(c)...)
+	}
+	return out
 }
 
 // startJob starts cmd (mpidbg, running hangSrc with n ranks), waits for

@@ -11,8 +11,7 @@ import (
 // mpidbg, SIGKILL included; mpiexec then ends the ranks as it does on a
 // Ctrl-C. SIGTERM rather than SIGKILL: a killed mpiexec could not pass
 // the end on to its proxies and the ranks. The ranks also watch their
-// connection to mpidbg (the shim's collector.go) for a launcher that
-// cannot.
+// connection to mpidbg (the shim's peer.go) for a launcher that cannot.
 //
 // The parent-death signal is tied to the thread that forked, not to the
 // process: Go may end an idle thread (one a goroutine locked and left),
