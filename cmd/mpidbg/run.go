@@ -29,10 +29,13 @@ var runCommand = &command{
 preloaded into every rank. The shim checks each MPI call as it happens and
 sends what it finds to mpidbg at once, so nothing is lost when a rank
 crashes. When the job ends, mpidbg prints one report on standard error:
-findings merged across ranks (ranks folded into ranges such as 0-63), with
-file:line from the program's debug information (build with -g), and which
-ranks died. The program's standard input, output and error pass through
-unchanged.
+one entry per bug, however many ranks made it (their ranks folded into a
+pattern such as "each rank r sends to r+1; ranks 0-63"), with file:line
+from the program's debug information (build with -g) and the faulty
+call's source line with the argument at fault marked, then how each rank
+ended (a signal at the program's line, MPI_Abort, an exit without
+MPI_Finalize). The program's standard input, output and error pass
+through unchanged.
 
 mpidbg's flags come before PROGRAM; everything after PROGRAM is the
 program's ("--" ends mpidbg's flags, for a program whose name starts with
