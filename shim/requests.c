@@ -89,19 +89,13 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
     return 1;
 }
 
-/* next_post numbers postings and starts in the rank's order. */
-static uint64_t next_post(void)
+/* mpidbg_next_post numbers postings and starts, requests' and blocking
+ * receives', in the rank's order (xr_race.c: of two receives that match
+ * a message, MPI gives it to the one posted first). */
+uint64_t mpidbg_next_post(void)
 {
     static uint64_t n;
     return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
-}
-
-/* mpidbg_next_post numbers a blocking receive's posting among the
- * requests' (xr_race.c: of two receives that match a message, MPI gives
- * it to the one posted first). */
-uint64_t mpidbg_next_post(void)
-{
-    return next_post();
 }
 
 /* mpidbg_req_new records the request a call returned; kind 0 takes the
@@ -182,7 +176,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
      * copy of it (mpidbg_xr_snap), not here */
     o->xr_rwin = cx->xr_rwin;
     o->xr_xs.on = 0;
-    o->xr_post = next_post();
+    o->xr_post = mpidbg_next_post();
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -222,7 +216,7 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
 
 void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
 {
-    o->xr_post = next_post();
+    o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;

@@ -54,7 +54,6 @@ struct mpidbg_xp {
     MPI_Datatype stype, rtype;
     MPI_Status *status;         /* never MPI_STATUS_IGNORE: the wrapper substitutes */
     int32_t status_ignored;     /* the program passed MPI_STATUS_IGNORE */
-    int32_t pad_;
     MPI_Message *message;       /* MPI_Mprobe, MPI_Mrecv... */
     int *flag;                  /* MPI_Iprobe, MPI_Improbe: whether the probe matched */
     /* set by mpidbg_xp_pre */
