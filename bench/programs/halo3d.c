@@ -3,10 +3,17 @@
  * six faces exchanged every iteration with MPI_Type_create_subarray types
  * through MPI_Irecv/MPI_Isend/MPI_Waitall. Median time per iteration in
  * microseconds. This is the shape of real stencil codes: derived
- * datatypes, nonblocking calls, and computation between exchanges. */
+ * datatypes, nonblocking calls, and computation between exchanges.
+ *
+ *     halo3d [N [ITERS]]
+ *
+ * N defaults to 48; the result is named halo3d_<N>_iteration. ITERS
+ * defaults to a count that keeps a run near a tenth of a second natively
+ * on 2 ranks: the smaller the block, the larger the exchange's share of an
+ * iteration, and the more iterations the median needs to settle. */
 #include "common.h"
 
-enum { N = 48, ITERS = 240 };
+static int N;
 #define IDX(i, j, k) (((size_t)(i) * (N + 2) + (j)) * (N + 2) + (k))
 
 /* face types of dimension d: the ghost layer (side 0 or N+1) to receive,
@@ -27,6 +34,12 @@ int main(int argc, char **argv)
     int size, dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
     MPI_Comm cart;
     MPI_Init(&argc, &argv);
+    N = argc > 1 ? atoi(argv[1]) : 48;
+    int iters = argc > 2 ? atoi(argv[2]) : N <= 16 ? 2000 : N <= 32 ? 600 : 240;
+    if (N < 1 || iters < 1) {
+        fprintf(stderr, "usage: halo3d [N [ITERS]], N and ITERS at least 1\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Dims_create(size, 3, dims);
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart);
@@ -43,8 +56,8 @@ int main(int argc, char **argv)
     for (size_t c = 0; c < cells; c++)
         u[c] = (double)(c % 97);
 
-    double samples[ITERS];
-    for (int it = 0; it < ITERS; it++) {
+    double *samples = malloc((size_t)iters * sizeof *samples);
+    for (int it = 0; it < iters; it++) {
         double t0 = MPI_Wtime();
         MPI_Request req[12];
         int r = 0;
@@ -63,13 +76,16 @@ int main(int argc, char **argv)
         u = v, v = t;
         samples[it] = (MPI_Wtime() - t0) * 1e6;
     }
-    result("halo3d_iteration", median(samples, ITERS), "us");
+    char name[64];
+    snprintf(name, sizeof name, "halo3d_%d_iteration", N);
+    result(name, median(samples, iters), "us");
     for (int d = 0; d < 3; d++)
         for (int s = 0; s < 2; s++) {
             MPI_Type_free(&send[d][s]);
             MPI_Type_free(&recv[d][s]);
         }
     MPI_Comm_free(&cart);
+    free(samples);
     free(u);
     free(v);
     MPI_Finalize();

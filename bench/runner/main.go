@@ -1,6 +1,7 @@
 // Command runner measures what mpidbg costs a running MPI program: it
-// builds the overhead benchmarks in bench/programs with MPICH and runs
-// each in four modes in the same invocation:
+// builds the overhead benchmarks in bench/programs with one MPI library
+// (MPICH or Open MPI, by -mpicc and -mpiexec) and runs each, at the rank
+// counts of the jobs table below, in these modes in the same invocation:
 //
 //   - native: mpiexec alone;
 //   - local: mpidbg run with the cross-rank and race categories off (the
@@ -8,16 +9,36 @@
 //     agreement, no access tracking);
 //   - cross: mpidbg run with the race categories off (the cross-rank
 //     checks added);
-//   - all: mpidbg run with every check (the access tracker added).
+//   - all: mpidbg run with its default checks (every category on; the
+//     opt-in findings stay off), what a user gets;
+//   - all without X, for every category X that `mpidbg explain` lists:
+//     mpidbg run --checks -X. Only the breakdown jobs run these: ping-pong,
+//     msgrate, msgrate_stack, halo3d 48³ on 2 ranks and collbench (whose
+//     Allreduce and Alltoallv are the collectives of interest; its
+//     Barrier and Bcast come with the same runs). Every category on every
+//     program would take about twice as long as `make bench` may: each
+//     run costs mpiexec's and mpidbg's start, 0.3-0.6 s, whatever the
+//     program does.
 //
-// The order of the modes rotates every round, so that drift on a shared
-// machine hits all of them alike. It prints medians, ratios, the time the
-// shim adds (local − native), the time the cross-rank checks add (cross −
-// local) and the time race detection adds (all − cross), per MPI call and
-// per message or collective, as Markdown tables (the form
-// docs/PERFORMANCE.md keeps).
+// The order of a job's modes rotates every round, so that drift on a
+// shared machine hits all of them alike. It prints the machine (CPU,
+// cores, load average at the start and the end), the MPI library's
+// version, the date and the mpidbg it ran (commit, shim), then medians,
+// ratios and the time each layer adds, per MPI call and per message,
+// collective or iteration, and the per-category breakdown: all − (all
+// without X) is what X costs; a category without checks on these
+// programs' paths shows ~1.00x and a cost within the noise. The tables
+// are Markdown (the form docs/PERFORMANCE.md keeps).
 //
-//	go run ./bench/runner [-rounds 5] [-np 2] [-mpidbg bin/mpidbg] [-v]
+// Results are named by the program's RESULT line and the rank count, e.g.
+// "halo3d_32_iteration, 4 ranks". Jobs with more ranks than CPUs
+// oversubscribe the machine: Open MPI's mpiexec refuses that unless
+// OMPI_MCA_rmaps_base_oversubscribe is 1, which the runner then sets in
+// the environment of the runs (mpidbg run's mpiexec inherits it); MPICH
+// oversubscribes by itself. Oversubscribed ranks share cores, so those
+// numbers say as much about the scheduler as about MPI or mpidbg.
+//
+//	go run ./bench/runner [-rounds 5] [-mpidbg bin/mpidbg] [-mpicc mpicc.mpich] [-mpiexec mpiexec.mpich] [-only PROGS] [-np N] [-breakdown=false] [-v]
 package main
 
 import (
@@ -30,47 +51,51 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
 )
 
-// programs are the sources in bench/programs, in report order. Each
-// prints one or more lines "RESULT <name> <value> <unit>" on rank 0.
-var programs = []string{"pingpong", "msgrate", "msgrate_stack", "msgrate_mt", "halo3d", "halo3d_stack", "collbench", "rmabench"}
+// job is one program run at one rank count.
+type job struct {
+	prog string   // the source bench/programs/<prog>.c
+	args []string // the program's arguments
+	np   int
+	// breakdown: also run "all without X" for every category X
+	breakdown bool
+	// optional: only when -only names the program
+	optional bool
+}
+
+// jobs are the runs, in report order. Each program prints one or more
+// lines "RESULT <name> <value> <unit>" on rank 0. The halo's iteration
+// counts at 4 ranks are lower than its defaults (halo3d.c): on 2 cores
+// an oversubscribed MPICH iteration takes milliseconds (its ranks spin
+// until the scheduler switches), and a run must stay well under 2 s.
+// msgrate_mt is optional: its 8 threads on 2 cores measure the scheduler
+// (docs/PERFORMANCE.md), and a run takes seconds.
+var jobs = []job{
+	{prog: "pingpong", np: 2, breakdown: true},
+	{prog: "msgrate", np: 2, breakdown: true},
+	{prog: "msgrate_stack", np: 2, breakdown: true},
+	{prog: "msgrate_mt", np: 2, optional: true},
+	{prog: "halo3d", args: []string{"16"}, np: 2},
+	{prog: "halo3d", args: []string{"32"}, np: 2},
+	{prog: "halo3d", args: []string{"48"}, np: 2, breakdown: true},
+	{prog: "halo3d", args: []string{"16", "100"}, np: 4},
+	{prog: "halo3d", args: []string{"32", "100"}, np: 4},
+	{prog: "halo3d", args: []string{"48", "40"}, np: 4},
+	{prog: "halo3d_stack", np: 2},
+	{prog: "collbench", np: 2, breakdown: true},
+	{prog: "rmabench", np: 2},
+}
 
 // cflags are the build flags a program needs besides the common ones.
 var cflags = map[string][]string{
 	"msgrate_mt": {"-pthread"}, // its threads stream under MPI_THREAD_MULTIPLE
-}
-
-// account says how to turn a result into per-call costs.
-type account struct {
-	// calls is how many wrapped MPI calls lie on the measured path per
-	// reported unit: a one-way ping-pong trip is one send and one
-	// receive; a message of the rate test is one Isend and one Irecv
-	// (the Waitalls are shared by 64 messages); a collective is one call
-	// on each rank. 0: not meaningful (the halo mixes computation in).
-	calls float64
-	// ops is how many messages or collectives (op) one unit holds.
-	ops float64
-	op  string
-}
-
-var accounts = map[string]account{
-	"pingpong_8B_one_way":              {2, 1, "message"},
-	"msgrate_8B_per_message":           {2, 1, "message"},
-	"msgrate_stack_8B_per_message":     {2, 1, "message"},
-	"msgrate_mt_8B_per_message":        {2, 1, "message"},
-	"halo3d_iteration":                 {0, 0, ""},
-	"halo3d_stack_faces_iteration":     {0, 0, ""},
-	"collbench_barrier":                {1, 1, "collective"},
-	"collbench_allreduce_8B":           {1, 1, "collective"},
-	"collbench_bcast_1KB":              {1, 1, "collective"},
-	"collbench_alltoallv_16B_per_peer": {1, 1, "collective"},
-	"rma_lock_round":                   {0, 0, ""},
-	"rma_fence_round":                  {0, 0, ""},
 }
 
 // crossRank lists the categories whose checks travel between ranks
@@ -83,138 +108,195 @@ const crossRank = "-type-mismatch,-collective-mismatch,-message-race,-lost-messa
 // decision 8): with both off it protects no page (shim/track.c).
 const races = "-buffer-race,-rma-race"
 
-type mode int
+// mode is one way of running a job: natively, or under mpidbg run with
+// the --checks list given (none: the defaults).
+type mode struct {
+	name   string
+	native bool
+	checks string
+}
 
-const (
-	native mode = iota
-	local
-	cross
-	all
-	nmodes
+var (
+	native = mode{name: "native", native: true}
+	local  = mode{name: "local", checks: crossRank + "," + races}
+	cross  = mode{name: "cross", checks: races}
+	all    = mode{name: "all"}
 )
+
+// without is the mode "all without category cat".
+func without(cat string) mode {
+	return mode{name: "-" + cat, checks: "-" + cat}
+}
+
+// modesOf returns a job's modes: the four layers, then one per category
+// for a breakdown job.
+func modesOf(j job, categories []string) []mode {
+	ms := []mode{native, local, cross, all}
+	if j.breakdown {
+		for _, c := range categories {
+			ms = append(ms, without(c))
+		}
+	}
+	return ms
+}
+
+// series is one result of one job: its samples by mode name.
+type series struct {
+	key       string // name and ranks, as the tables show it
+	name      string // as the program's RESULT line has it
+	unit      string
+	np        int
+	breakdown bool
+	samples   map[string][]float64
+}
 
 func main() {
 	rounds := flag.Int("rounds", 5, "runs of each program in each mode")
-	np := flag.Int("np", 2, "ranks")
-	mpidbg := flag.String("mpidbg", "bin/mpidbg", "the mpidbg command")
+	mpidbg := flag.String("mpidbg", "bin/mpidbg", "the mpidbg command (it preloads the shim in ../lib beside itself unless $"+envvar.Shim+" says otherwise)")
 	mpicc := flag.String("mpicc", "mpicc.mpich", "MPI C compiler")
-	mpiexec := flag.String("mpiexec", "mpiexec.mpich", "MPI launcher for the native runs")
+	mpiexec := flag.String("mpiexec", "mpiexec.mpich", "MPI launcher (native runs, and mpidbg run --mpiexec)")
 	only := flag.String("only", "", "comma-separated programs to run (default: all)")
+	np := flag.Int("np", 0, "run only the jobs at this many ranks (default: every job)")
+	breakdown := flag.Bool("breakdown", true, "run the per-category breakdown on its jobs")
 	verbose := flag.Bool("v", false, "print every run's results to standard error as it finishes")
 	flag.Parse()
-	progs := programs
+	js := slices.DeleteFunc(slices.Clone(jobs), func(j job) bool { return j.optional })
 	if *only != "" {
-		progs = strings.Split(*only, ",")
+		want := strings.Split(*only, ",")
+		js = nil
+		for _, j := range jobs {
+			if slices.Contains(want, j.prog) {
+				js = append(js, j)
+			}
+		}
+		if len(js) == 0 {
+			fmt.Fprintf(os.Stderr, "bench: -only %s: no such program\n", *only)
+			os.Exit(2)
+		}
+	}
+	if *np > 0 {
+		js = slices.DeleteFunc(slices.Clone(js), func(j job) bool { return j.np != *np })
+		if len(js) == 0 {
+			fmt.Fprintf(os.Stderr, "bench: no job runs at -np %d\n", *np)
+			os.Exit(2)
+		}
+	}
+	if !*breakdown {
+		js = slices.Clone(js)
+		for i := range js {
+			js[i].breakdown = false
+		}
 	}
 	var log io.Writer = io.Discard
 	if *verbose {
 		log = os.Stderr
 	}
-	if err := run(progs, *rounds, *np, *mpidbg, *mpicc, *mpiexec, log); err != nil {
+	if err := run(os.Stdout, js, *rounds, *mpidbg, *mpicc, *mpiexec, log); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(progs []string, rounds, np int, mpidbg, mpicc, mpiexec string, log io.Writer) error {
+func run(w io.Writer, js []job, rounds int, mpidbg, mpicc, mpiexec string, log io.Writer) error {
 	if rounds < 1 {
 		return fmt.Errorf("-rounds %d: want at least 1", rounds)
+	}
+	if _, err := os.Stat(mpidbg); err != nil {
+		return fmt.Errorf("%s: %w (run make build first)", mpidbg, err)
 	}
 	dir, err := os.MkdirTemp("", "mpidbg-bench-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if _, err := os.Stat(mpidbg); err != nil {
-		return fmt.Errorf("%s: %w (run make build first)", mpidbg, err)
-	}
 	src := filepath.Join("bench", "programs")
-	for _, p := range progs {
-		args := append([]string{"-O2", "-Wall", "-Wno-stringop-overflow"}, cflags[p]...)
-		args = append(args, "-o", filepath.Join(dir, p), filepath.Join(src, p+".c"))
+	built := map[string]bool{}
+	for _, j := range js {
+		if built[j.prog] {
+			continue
+		}
+		built[j.prog] = true
+		args := append([]string{"-O2", "-Wall", "-Wno-stringop-overflow"}, cflags[j.prog]...)
+		args = append(args, "-o", filepath.Join(dir, j.prog), filepath.Join(src, j.prog+".c"))
 		out, err := exec.Command(mpicc, args...).CombinedOutput()
 		if err != nil {
-			return fmt.Errorf("build %s: %v\n%s", p, err, out)
+			return fmt.Errorf("build %s: %v\n%s", j.prog, err, out)
 		}
 	}
-	n := strconv.Itoa(np)
-	// samples[name][mode] holds one value per round
-	samples := map[string]*[nmodes][]float64{}
-	units := map[string]string{}
-	var names []string // results in the order the programs print them
+	var categories []string
+	if slices.ContainsFunc(js, func(j job) bool { return j.breakdown }) {
+		out, err := exec.Command(mpidbg, "explain").Output()
+		if err != nil {
+			return fmt.Errorf("%s explain: %v", mpidbg, err)
+		}
+		if categories = parseCategories(string(out)); len(categories) == 0 {
+			return fmt.Errorf("%s explain listed no categories:\n%s", mpidbg, out)
+		}
+	}
+
 	start := time.Now()
+	describe(w, mpidbg, mpicc, mpiexec, rounds, start)
+
+	var list []*series
+	byKey := map[string]*series{}
 	for r := 0; r < rounds; r++ {
-		for _, p := range progs {
-			prog := filepath.Join(dir, p)
-			argv := [nmodes][]string{
-				native: {mpiexec, "-n", n, prog},
-				local:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", crossRank + "," + races, prog},
-				cross:  {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, "--checks", races, prog},
-				all:    {mpidbg, "run", "-n", n, "--mpiexec", mpiexec, prog},
-			}
-			for i := 0; i < int(nmodes); i++ {
-				m := mode((i + r) % int(nmodes))
-				res, err := results(argv[m])
+		for _, j := range js {
+			ms := modesOf(j, categories)
+			for i := range ms {
+				m := ms[(i+r)%len(ms)]
+				t0 := time.Now()
+				res, err := results(argv(j, m, dir, mpidbg, mpiexec), env(j, mpiexec))
 				if err != nil {
 					return err
 				}
+				fmt.Fprintf(log, "round %d %-22s %s %s: %s\n", r+1, m.name, j.prog, strings.Join(j.args, " "), time.Since(t0).Round(time.Millisecond))
 				for _, x := range res {
-					s := samples[x.name]
+					key := fmt.Sprintf("%s, %d ranks", x.name, j.np)
+					s := byKey[key]
 					if s == nil {
-						s = new([nmodes][]float64)
-						samples[x.name] = s
-						names = append(names, x.name)
+						s = &series{key: key, name: x.name, unit: x.unit, np: j.np, breakdown: j.breakdown, samples: map[string][]float64{}}
+						byKey[key] = s
+						list = append(list, s)
 					}
-					s[m] = append(s[m], x.value)
-					units[x.name] = x.unit
-					fmt.Fprintf(log, "round %d %-6s %s %.1f %s\n", r+1, m, x.name, x.value, x.unit)
+					s.samples[m.name] = append(s.samples[m.name], x.value)
+					fmt.Fprintf(log, "round %d %-22s %s %.1f %s\n", r+1, m.name, key, x.value, x.unit)
 				}
 			}
 		}
 	}
-	host, _ := os.Hostname()
-	fmt.Printf("%s (%s), %d ranks, %d rounds, %s, %d CPUs, %s/%s, %s, %s (%s)\n\n", filepath.Base(mpiexec), filepath.Base(mpicc), np, rounds,
-		cpuModel(), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, host, time.Now().Format("2006-01-02"), time.Since(start).Round(time.Second))
-	fmt.Println("Modes: native = mpiexec alone; local = mpidbg run --checks " + crossRank + "," + races + " (local checks only);")
-	fmt.Println("cross = mpidbg run --checks " + races + " (race detection off); all = mpidbg run (every check, races on).")
-	fmt.Println("Medians over rounds, [min-max] after them.")
-	fmt.Println()
-	fmt.Println("| benchmark | native | local | cross | all | local/native | cross/local | all/cross (races) | all/native |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, name := range names {
-		s, u := samples[name], units[name]
-		med := medians(s)
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, cell(s[native], u), cell(s[local], u), cell(s[cross], u), cell(s[all], u),
-			ratio(med[local], med[native]), ratio(med[cross], med[local]), ratio(med[all], med[cross]), ratio(med[all], med[native]))
-	}
-	fmt.Println()
-	fmt.Println("Added time: shim = local − native (the local checks and the wrappers); cross-rank = cross − local")
-	fmt.Println("(shadow messages, collective agreement); races = all − cross (the access tracker); per MPI call on the")
-	fmt.Println("measured path and per message or collective.")
-	fmt.Println()
-	fmt.Println("| benchmark | per | shim per MPI call | shim per op | cross-rank per op | races per op | all per op |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
-	for _, name := range names {
-		a, ok := accounts[name]
-		if !ok || a.calls == 0 {
-			continue
-		}
-		scale, ok := nanoseconds(units[name])
-		if !ok {
-			continue
-		}
-		med := medians(samples[name])
-		shim := (med[local] - med[native]) * scale
-		xr := (med[cross] - med[local]) * scale
-		rc := (med[all] - med[cross]) * scale
-		fmt.Printf("| %s | %s | %.0f ns | %.0f ns | %.0f ns | %.0f ns | %.0f ns |\n", name, a.op,
-			shim/a.calls, shim/a.ops, xr/a.ops, rc/a.ops, (shim+xr+rc)/a.ops)
-	}
+	fmt.Fprintf(w, "Finished %s after %s; load average at the end: %s.\n\n", time.Now().Format("2006-01-02 15:04:05 MST"),
+		time.Since(start).Round(time.Second), loadAverage())
+	layers(w, list)
+	added(w, list)
+	breakdownTable(w, list, categories)
 	return nil
 }
 
-func (m mode) String() string {
-	return [...]string{"native", "local", "cross", "all"}[m]
+// argv is the command line of job j in mode m.
+func argv(j job, m mode, dir, mpidbg, mpiexec string) []string {
+	n := strconv.Itoa(j.np)
+	prog := append([]string{filepath.Join(dir, j.prog)}, j.args...)
+	if m.native {
+		return append([]string{mpiexec, "-n", n}, prog...)
+	}
+	a := []string{mpidbg, "run", "-n", n, "--mpiexec", mpiexec}
+	if m.checks != "" {
+		a = append(a, "--checks", m.checks)
+	}
+	return append(a, prog...)
+}
+
+// env is the environment of job j's runs: the runner's own, plus Open
+// MPI's permission to oversubscribe when the job has more ranks than the
+// machine has CPUs (unless the environment already decides).
+func env(j job, mpiexec string) []string {
+	e := os.Environ()
+	if j.np > runtime.NumCPU() && strings.Contains(filepath.Base(mpiexec), "openmpi") {
+		if _, set := os.LookupEnv(envvar.OMPIOversubscribe); !set {
+			e = append(e, envvar.OMPIOversubscribe+"=1")
+		}
+	}
+	return e
 }
 
 type result struct {
@@ -224,24 +306,16 @@ type result struct {
 }
 
 // results runs one benchmark and returns the values of its RESULT lines.
-func results(argv []string) ([]result, error) {
+func results(argv, env []string) ([]result, error) {
 	var out, errb bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Stdout, cmd.Stderr, cmd.Env = &out, &errb, env
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%s: %v\n%s%s", strings.Join(argv, " "), err, out.String(), errb.String())
 	}
-	var res []result
-	s := bufio.NewScanner(&out)
-	for s.Scan() {
-		f := strings.Fields(s.Text())
-		if len(f) == 4 && f[0] == "RESULT" {
-			v, err := strconv.ParseFloat(f[2], 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %q: %v", strings.Join(argv, " "), s.Text(), err)
-			}
-			res = append(res, result{f[1], v, f[3]})
-		}
+	res, err := parseResults(&out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", strings.Join(argv, " "), err)
 	}
 	if len(res) == 0 {
 		return nil, fmt.Errorf("%s printed no RESULT line:\n%s%s", strings.Join(argv, " "), out.String(), errb.String())
@@ -249,74 +323,36 @@ func results(argv []string) ([]result, error) {
 	return res, nil
 }
 
-func nanoseconds(unit string) (float64, bool) {
-	switch unit {
-	case "ns":
-		return 1, true
-	case "us":
-		return 1e3, true
-	case "ms":
-		return 1e6, true
-	}
-	return 0, false
-}
-
-func medians(s *[nmodes][]float64) (m [nmodes]float64) {
-	for i := range s {
-		m[i] = median(s[i])
-	}
-	return m
-}
-
-// cell is a median with its unit and the range of the samples.
-func cell(v []float64, unit string) string {
-	if len(v) == 0 {
-		return "-"
-	}
-	lo, hi := v[0], v[0]
-	for _, x := range v {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	return fmt.Sprintf("%s %s [%s-%s]", num(median(v)), unit, num(lo), num(hi))
-}
-
-func num(x float64) string {
-	if x >= 100 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 1, 64)
-}
-
-func ratio(a, b float64) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.2fx", a/b)
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s) == 0 {
-		return 0
-	}
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown CPU"
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "model name") {
-			if i := strings.Index(l, ":"); i >= 0 {
-				return strings.TrimSpace(l[i+1:])
+// parseResults reads the "RESULT <name> <value> <unit>" lines of a run's
+// output and ignores the rest (mpidbg's summary, MPI's chatter).
+func parseResults(r io.Reader) ([]result, error) {
+	var res []result
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		f := strings.Fields(s.Text())
+		if len(f) == 4 && f[0] == "RESULT" {
+			v, err := strconv.ParseFloat(f[2], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %v", s.Text(), err)
 			}
+			res = append(res, result{f[1], v, f[3]})
 		}
 	}
-	return "unknown CPU"
+	return res, s.Err()
+}
+
+// parseCategories returns the categories `mpidbg explain` lists, in its
+// order: each heads a group of indented finding ids.
+func parseCategories(explain string) []string {
+	var cats []string
+	lines := strings.Split(explain, "\n")
+	for i, l := range lines {
+		if l == "" || l[0] == ' ' || l[0] == '\t' || strings.ContainsAny(l, " \t") {
+			continue
+		}
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "  ") {
+			cats = append(cats, l)
+		}
+	}
+	return cats
 }
