@@ -20,6 +20,7 @@
 #include "calls_gen.h"
 #include "engine.h"
 #include "xr.h"
+#include "xr_node.h"
 #include "rma.h"
 #include "track.h"
 #include "tclock.h"
@@ -224,7 +225,7 @@ struct mpidbg_tobj {
     int32_t refs;            /* handles the program holds (MPI_Type_get_contents adds) */
     int32_t call;
     int32_t opaque;          /* valid for MPI, made where the shim did not see it: not modelled */
-    int32_t pad;
+    uint32_t xr_node;        /* its description in this rank's node arena (xr_node.h): offset + 1; 0 not yet; UINT32_MAX no room */
     int64_t size, lb, extent, true_lb, true_ub;
     /* cross-rank checks: the signature sent with messages, made once (xr_p2p.c) */
     uint8_t *xr_blob;        /* header, signature bytes, constructor expression */
@@ -283,6 +284,7 @@ struct mpidbg_robj {
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
     uint64_t xr_post;       /* when it was last posted (started), in the rank's order: completions pull shadows so */
     struct mpidbg_xsend xr_xs; /* MPI_THREAD_MULTIPLE: a started persistent send's window */
+    struct mpidbg_rslot *xr_slot; /* a persistent send being started: its description in the node ring (xr_p2p.c) */
     struct mpidbg_seg inl[2];
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */

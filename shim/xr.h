@@ -25,6 +25,7 @@
 #include "calls_gen.h"
 
 struct mpidbg_cx;
+struct mpidbg_rslot;
 
 /* Error handlers swapped for one call: the communicators of its receives
  * get MPI_ERRORS_RETURN, so that a truncation is reported before MPI's
@@ -63,6 +64,7 @@ struct mpidbg_xp {
     struct mpidbg_xsend xs;     /* MPI_THREAD_MULTIPLE: the send's window */
     int32_t rwin;               /* MPI_THREAD_MULTIPLE: the receive's window */
     uint64_t post;              /* a blocking receive: when it was posted, in requests' order (mpidbg_next_post) */
+    struct mpidbg_rslot *slot;   /* a send: its description in the node ring, written before MPI sees the send */
 };
 
 /* A collective call. Per side: a block count, or a counts array (v),

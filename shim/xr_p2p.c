@@ -260,6 +260,93 @@ const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *e
     return type_blob(t, siglen, exprlen);
 }
 
+/* ---- on one host: the node ring instead of a shadow message ---- */
+
+/* ring_peer is the host index of a peer whose messages are described in
+ * the node rings, -1 when they take shadow messages: another host, an
+ * intercommunicator, threads (mpidbg_node_p2p). Both ends decide alike. */
+static int ring_peer(struct mpidbg_cobj *co, int peer)
+{
+    if (!mpidbg_node_p2p || !co->gid || co->inter || peer < 0)
+        return -1;
+    return mpidbg_node_index(mpidbg_xr_world_of(co, peer));
+}
+
+/* node_blob is a datatype's description in this rank's node arena,
+ * copied there once: offset + 1, 0 when there is none */
+static uint32_t node_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
+{
+    const uint8_t *blob = type_blob(t, siglen, exprlen);
+    struct mpidbg_tobj *o = blob ? mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t)) : NULL;
+    if (!o)
+        return 0;
+    if (!o->xr_node) {
+        uint32_t off = mpidbg_node_put(blob, *siglen + *exprlen);
+        o->xr_node = off ? off : UINT32_MAX;
+    }
+    return o->xr_node == UINT32_MAX ? 0 : o->xr_node;
+}
+
+/* ring_send describes a send in the ring to its destination before MPI
+ * sees the send (a receive may complete before the send returns): the
+ * slot, or NULL when the send takes a shadow message after it. */
+static struct mpidbg_rslot *ring_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int dest, int tag, int64_t count,
+                                     MPI_Datatype t)
+{
+    int d = ring_peer(co, dest);
+    struct mpidbg_rslot *s = d >= 0 ? mpidbg_ring_claim(d) : NULL;
+    if (!s)
+        return NULL;
+    uint32_t siglen = 0, exprlen = 0;
+    uint32_t blob = node_blob(t, &siglen, &exprlen);
+    s->gid = co->gid;
+    s->tag = tag;
+    s->call = (int16_t)call;
+    s->count = count;
+    mpidbg_site_code(site, &s->site_off, &s->site_mod);
+    s->blob = blob;
+    s->siglen = blob ? siglen : 0;
+    s->exprlen = blob ? exprlen : 0;
+    s->flags = (uint16_t)((blob ? XR_KNOWN : 0) | (mpidbg_xr_unsure ? XR_UNSURE : 0));
+    s->clock = ++mpidbg_xr_clock; /* no threads: no lock (mpidbg_node_p2p) */
+    mpidbg_tc_publish(s->clock);
+    if (mpidbg_rma_ticking)
+        ++mpidbg_xr_clock; /* as shadow_send */
+    mpidbg_ring_publish(d, s);
+    return s;
+}
+
+/* ring_sent counts a send described in the ring once MPI accepted it */
+static void ring_sent(struct mpidbg_cobj *co, int dest)
+{
+    int32_t w = mpidbg_xr_world_of(co, dest);
+    if (w >= 0 && w < world_size && sent_to)
+        sent_to[w]++;
+}
+
+/* ring_recv takes a received message's description from the ring of
+ * its source into h and body: 1 taken, 0 it is on the shadow
+ * communicator, -1 there is none. */
+static int ring_recv(struct mpidbg_cobj *co, int src, int tag, struct xr_hdr *h, const uint8_t **body)
+{
+    int s = ring_peer(co, src);
+    if (s < 0)
+        return 0;
+    struct mpidbg_rslot sl;
+    int r = mpidbg_ring_take(s, co->gid, tag, &sl);
+    if (r <= 0)
+        return r;
+    struct xr_hdr x = {XR_MAGIC, sl.call, sl.clock, sl.count, sl.site_off, sl.site_mod, sl.flags, sl.siglen, sl.exprlen,
+                       mpidbg_node_world(s), sl.tag};
+    *body = (sl.flags & XR_KNOWN) ? mpidbg_node_at(s, sl.blob, sl.siglen + sl.exprlen) : NULL;
+    if (!*body) {
+        x.flags &= ~XR_KNOWN;
+        x.siglen = x.exprlen = 0;
+    }
+    *h = x;
+    return 1;
+}
+
 /* ---- the receive side ---- */
 static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype rtype, int64_t rcount, uint64_t site,
                        int call)
@@ -317,15 +404,22 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
         return;
     }
     uint64_t buf[XR_MAX / 8];
-    MPI_Status st;
-    int pulled = PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
-    int n = 0, valid = 0;
-    struct xr_hdr h;
-    if (pulled) {
-        PMPI_Get_count(&st, MPI_BYTE, &n);
-        if (n >= (int)sizeof h) {
-            memcpy(&h, buf, sizeof h);
-            valid = h.magic == XR_MAGIC && sizeof h + (uint64_t)h.siglen + h.exprlen <= (uint64_t)n;
+    struct xr_hdr h = {0};
+    const uint8_t *body = (const uint8_t *)buf + sizeof h;
+    int pulled = 0, valid = 0;
+    int ring = ring_recv(co, src, tag, &h, &body);
+    if (ring > 0) {
+        pulled = valid = 1;
+    } else if (ring == 0) {
+        MPI_Status st;
+        int n = 0;
+        pulled = PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
+        if (pulled) {
+            PMPI_Get_count(&st, MPI_BYTE, &n);
+            if (n >= (int)sizeof h) {
+                memcpy(&h, buf, sizeof h);
+                valid = h.magic == XR_MAGIC && sizeof h + (uint64_t)h.siglen + h.exprlen <= (uint64_t)n;
+            }
         }
     }
     /* The window ends with the pull, under the lock that also covers the
@@ -358,7 +452,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     if (mpidbg_enabled(MPIDBG_F_MESSAGE_RACE) || mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO)) {
         struct mpidbg_xr_msg m = {src, h.world, h.tag, h.call, h.clock, h.site_off, h.site_mod, 0, h.count, NULL, clock_ok, 0};
         if ((h.flags & XR_KNOWN) && types_ok) {
-            m.sig = (const uint8_t *)buf + sizeof h;
+            m.sig = body;
             m.siglen = h.siglen;
         }
         struct mpidbg_xr_recv r = {rsource, rtag, call, blind, rtype, rcount, site, post};
@@ -368,7 +462,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     }
     XR_UNLOCK();
     if (types_ok)
-        type_check(&h, (const uint8_t *)buf + sizeof h, rtype, rcount, site, call);
+        type_check(&h, body, rtype, rcount, site, call);
 }
 
 /* ---- error handlers: a truncation is reported before MPI's handler ---- */
@@ -446,6 +540,8 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
         mt_windows(cx, xp, co);
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
         xp->sync = 1;
+    if (xp->send && !xp->persistent && xp->dest != MPI_PROC_NULL)
+        xp->slot = ring_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
     if (xp->recv && !xp->nonblocking && !xp->persistent) {
         mpidbg_eh_swap(&xp->eh, xp->comm);
         xp->post = mpidbg_next_post();
@@ -495,10 +591,15 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     /* the shadow follows a send MPI accepted: a rejected send sends
      * nothing, and the receive waits for the shadow only after its own
      * message arrived, which this send's return does not depend on */
-    if (xp->send && !xp->persistent && rc == MPI_SUCCESS)
+    if (xp->send && !xp->persistent && rc == MPI_SUCCESS && xp->slot) {
+        ring_sent(co, xp->dest);
+    } else if (xp->send && !xp->persistent && rc == MPI_SUCCESS) {
         shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs);
-    else
+    } else {
+        if (xp->slot)
+            mpidbg_ring_void(xp->slot);
         mpidbg_xs_abort(&xp->xs);
+    }
     if (xp->recv && !xp->nonblocking && !xp->persistent && xp->status &&
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
@@ -561,8 +662,18 @@ static int persistent_send(int call)
  * what is still open when the start failed. */
 void mpidbg_xr_start(struct mpidbg_robj *o)
 {
-    if (!mpidbg_mt || !mpidbg_xr_on || !o || !o->rec || !o->persistent)
+    if (!mpidbg_xr_on || !o || !o->rec || !o->persistent)
         return;
+    if (!mpidbg_mt) {
+        /* its description goes to the ring before MPI starts it */
+        struct mpidbg_cobj *co = persistent_send(o->call) && o->rec->peer != MPI_PROC_NULL
+                                     ? mpidbg_hmap_get(&mpidbg_comms, o->rec->comm)
+                                     : NULL;
+        if (co && !co->freed && mpidbg_xr_has(co))
+            o->xr_slot = ring_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count,
+                                   (MPI_Datatype)o->rec->datatype);
+        return;
+    }
     if (mpidbg_xr_is_recv(o)) {
         if (!o->xr_rwin)
             o->xr_rwin = mpidbg_xrw_begin(o->rec->comm, o->rec->peer, o->rec->tag,
@@ -578,6 +689,9 @@ void mpidbg_xr_req_gone(struct mpidbg_robj *o)
 {
     if (!o)
         return;
+    if (o->xr_slot)
+        mpidbg_ring_void(o->xr_slot);
+    o->xr_slot = NULL;
     mpidbg_xs_abort(&o->xr_xs);
     int32_t w = o->xr_rwin;
     o->xr_rwin = 0;
@@ -589,6 +703,12 @@ void mpidbg_xr_started(struct mpidbg_robj *o)
     if (!mpidbg_xr_on || !o || !o->rec || !persistent_send(o->call))
         return;
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+    if (o->xr_slot) {
+        o->xr_slot = NULL;
+        if (co)
+            ring_sent(co, o->rec->peer);
+        return;
+    }
     if (!co || co->freed || !mpidbg_xr_has(co)) {
         mpidbg_xs_abort(&o->xr_xs);
         return;
@@ -662,6 +782,8 @@ void mpidbg_xr_init(void)
     unsigned cross = (1u << MPIDBG_CAT_TYPE_MISMATCH) | (1u << MPIDBG_CAT_COLLECTIVE_MISMATCH) | (1u << MPIDBG_CAT_MESSAGE_RACE) |
                      (1u << MPIDBG_CAT_LOST_MESSAGE);
     mpidbg_xr_on = sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
+    if (mpidbg_xr_on)
+        mpidbg_node_init(world_size, mpidbg_mt);
     mpidbg_blocked_init();
 }
 
@@ -741,6 +863,46 @@ static void drain_comm(void *val, void *arg)
     }
 }
 
+struct by_gid {
+    uint64_t gid;
+    struct mpidbg_cobj *co;
+};
+
+static void find_gid(void *val, void *arg)
+{
+    struct mpidbg_cobj *co = val;
+    struct by_gid *b = arg;
+    if (co && co->gid == b->gid && (!b->co || b->co->freed))
+        b->co = co;
+}
+
+/* ring_lost reports the slots of the node rings no receive took */
+static void ring_lost(struct drain *d)
+{
+    struct mpidbg_rslot sl;
+    for (int s = 0; s < mpidbg_node_n; s++) {
+        while (mpidbg_ring_left(s, &sl)) {
+            d->missing--;
+            struct by_gid b = {sl.gid, NULL};
+            mpidbg_hmap_each(&mpidbg_comms, find_gid, &b);
+            int w = mpidbg_node_world(s), src = -1;
+            for (int i = 0; b.co && b.co->peers && i < b.co->npeers; i++)
+                if (b.co->peers[i] == w)
+                    src = i;
+            if (!b.co || src < 0)
+                continue;
+            struct xr_hdr h = {XR_MAGIC, sl.call, sl.clock, sl.count, sl.site_off, sl.site_mod, sl.flags, 0, 0, w, sl.tag};
+            d->co = b.co;
+            d->src = src;
+            d->tag = sl.tag;
+            d->found = 0;
+            mpidbg_hmap_each(&mpidbg_requests, pending_match, d);
+            if (!d->found)
+                report_lost(d->cx, &h, b.co);
+        }
+    }
+}
+
 /* mpidbg_xr_finalize finds the messages sent to this rank that no
  * receive took: the ranks exchange how many messages each sent to each
  * (exact, whatever the timing), and the shadows still queued are those
@@ -768,6 +930,8 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
         for (int i = 0; i < world_size; i++)
             if (to_me[i] > recvd_from[i])
                 d.missing += to_me[i] - recvd_from[i];
+        if (mpidbg_node_p2p && d.missing > 0)
+            ring_lost(&d);
         /* the shadows were sent before the counts: they arrive; wait a
          * little for those still on the way, never long */
         for (int tries = 0; d.missing > 0 && tries < 200; tries++) {
