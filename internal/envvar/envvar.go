@@ -63,6 +63,12 @@ const (
 	RaceStats = "MPIDBG_RACE_STATS"
 )
 
+// The cross-rank checks' transport (docs/cross-rank.md), read at MPI_Init.
+const (
+	// NoNodeSegment, when set, makes the ranks of a host use shadow messages instead of shared memory (to compare the two).
+	NoNodeSegment = "MPIDBG_NO_NODE_SEGMENT"
+)
+
 // The debugger handshake (shim/debugger.c, docs/dap.md): mpidbg dap sets
 // these for every rank; the shim reads them before main.
 const (
