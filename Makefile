@@ -96,7 +96,8 @@ pyunit: $(BIN)
 	cd extensions/gdb && python3 -m unittest discover -s tests -t .
 
 # Go benchmarks of the datatype engine, then what mpidbg costs a running
-# MPI program (bench-mpi). About 12 minutes on the 2-core VM.
+# MPI program (bench-mpi). About 13 minutes on the 2-core VM with other
+# work beside it; -breakdown=false in BENCH_FLAGS halves it.
 bench: deps $(BIN) $(LIB) $(LIB_OPENMPI)
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./datatype/
 	@$(MAKE) --no-print-directory bench-mpi
