@@ -244,7 +244,8 @@ struct mpidbg_cobj {
     uint64_t gid;            /* job-wide id, the same on every member */
     uint64_t coll_seq;       /* collectives called on it so far */
     int32_t *peers;          /* world ranks of the group messages go to (remote group of an intercommunicator) */
-    int32_t npeers, pad2;
+    int32_t npeers;
+    int32_t foreign;         /* a member is outside MPI_COMM_WORLD (spawned): its id is not unique among them */
     struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
 };
 

@@ -90,6 +90,10 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     co->coll_seq = 0;
     co->peers = peers;
     co->npeers = n;
+    co->foreign = 0;
+    for (int i = 0; i < n; i++)
+        if (peers[i] < 0)
+            co->foreign = 1;
     pthread_mutex_unlock(&peers_mu);
     mpidbg_wunlock();
     free(old);

@@ -26,8 +26,8 @@
 int mpidbg_node_on, mpidbg_node_p2p, mpidbg_node_n, mpidbg_node_me;
 uint32_t mpidbg_node_nslot;
 
-#define NODE_MAX 1024          /* ranks on one host; more: no segment */
-#define ARENA (256u << 10)     /* bytes of datatype descriptions per rank */
+#define NODE_MAX 64            /* ranks on one host; more: no segment (its size grows with the square) */
+#define ARENA (128u << 10)     /* bytes of datatype descriptions per rank */
 
 static uint8_t *seg;
 static size_t seg_len, ring_len;
@@ -98,19 +98,22 @@ static uint32_t slots_for(int n)
 void mpidbg_node_init(int world_size, int mt)
 {
     MPI_Comm node = MPI_COMM_NULL;
-    if (getenv("MPIDBG_NO_NODE_SEGMENT") ||
-        PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
         return;
     PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
     int n = 0, me = 0;
     PMPI_Comm_size(node, &n);
     PMPI_Comm_rank(node, &me);
-    int ok = n > 0 && n <= NODE_MAX;
+    /* asked off on one rank is off for the host: the ranks agree below */
+    int ok = n > 0 && n <= NODE_MAX && !getenv("MPIDBG_NO_NODE_SEGMENT");
     world_of = calloc((size_t)(n > 0 ? n : 1), sizeof *world_of);
     index_of = malloc(sizeof *index_of * (size_t)(world_size > 0 ? world_size : 1));
     ok = ok && world_of && index_of;
+    /* every rank of the host calls it or none does (n is the same on all) */
+    static int scratch[NODE_MAX];
     int wr = mpidbg_world_rank;
-    if (PMPI_Allgather(&wr, 1, MPI_INT, world_of ? world_of : &wr, 1, MPI_INT, node) != MPI_SUCCESS)
+    if (n > 0 && n <= NODE_MAX &&
+        PMPI_Allgather(&wr, 1, MPI_INT, world_of ? world_of : scratch, 1, MPI_INT, node) != MPI_SUCCESS)
         ok = 0;
     mpidbg_node_n = n;
     mpidbg_node_me = me;
@@ -129,7 +132,10 @@ void mpidbg_node_init(int world_size, int mt)
             for (size_t i = 0; i < sizeof r && k + 2 < (int)sizeof name; i++, k += 2)
                 snprintf(name + k, sizeof name - (size_t)k, "%02x", r[i]);
             fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-            if (fd < 0 || ftruncate(fd, (off_t)seg_len) != 0) {
+            /* the pages reserved now: a shared-memory file system too
+             * small for them fails here, not with SIGBUS at a first
+             * touch in the middle of the program */
+            if (fd < 0 || ftruncate(fd, (off_t)seg_len) != 0 || posix_fallocate(fd, 0, (off_t)seg_len) != 0) {
                 if (fd >= 0) {
                     close(fd);
                     shm_unlink(name);

@@ -77,6 +77,7 @@ MPIDBG_HIDDEN_NODE const uint8_t *mpidbg_node_at(int idx, uint32_t off, uint32_t
  * none where the sender fell back (0) or none at all (-1); at
  * MPI_Finalize it takes what is left. */
 MPIDBG_HIDDEN_NODE struct mpidbg_rslot *mpidbg_ring_claim(int d);
+MPIDBG_HIDDEN_NODE void mpidbg_ring_fall_back(int d);
 MPIDBG_HIDDEN_NODE void mpidbg_ring_publish(int d, struct mpidbg_rslot *s);
 MPIDBG_HIDDEN_NODE void mpidbg_ring_void(struct mpidbg_rslot *s);
 MPIDBG_HIDDEN_NODE int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out);

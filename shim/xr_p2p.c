@@ -267,13 +267,14 @@ const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *e
  * intercommunicator, threads (mpidbg_node_p2p). Both ends decide alike. */
 static int ring_peer(struct mpidbg_cobj *co, int peer)
 {
-    if (!mpidbg_node_p2p || !co->gid || co->inter || peer < 0)
+    if (!mpidbg_node_p2p || !co->gid || co->inter || co->foreign || peer < 0)
         return -1;
     return mpidbg_node_index(mpidbg_xr_world_of(co, peer));
 }
 
 /* node_blob is a datatype's description in this rank's node arena,
- * copied there once: offset + 1, 0 when there is none */
+ * copied there once: offset + 1; 0 when the model does not know the
+ * type; UINT32_MAX when the arena has no room for it */
 static uint32_t node_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
 {
     const uint8_t *blob = type_blob(t, siglen, exprlen);
@@ -284,7 +285,7 @@ static uint32_t node_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
         uint32_t off = mpidbg_node_put(blob, *siglen + *exprlen);
         o->xr_node = off ? off : UINT32_MAX;
     }
-    return o->xr_node == UINT32_MAX ? 0 : o->xr_node;
+    return o->xr_node;
 }
 
 /* ring_send describes a send in the ring to its destination before MPI
@@ -294,11 +295,19 @@ static struct mpidbg_rslot *ring_send(struct mpidbg_cobj *co, int32_t call, uint
                                      MPI_Datatype t)
 {
     int d = ring_peer(co, dest);
-    struct mpidbg_rslot *s = d >= 0 ? mpidbg_ring_claim(d) : NULL;
-    if (!s)
+    if (d < 0)
         return NULL;
     uint32_t siglen = 0, exprlen = 0;
     uint32_t blob = node_blob(t, &siglen, &exprlen);
+    if (blob == UINT32_MAX) {
+        /* a signature the arena has no room for: the shadow message
+         * carries it, for this message and every later one of the pair */
+        mpidbg_ring_fall_back(d);
+        return NULL;
+    }
+    struct mpidbg_rslot *s = mpidbg_ring_claim(d);
+    if (!s)
+        return NULL;
     s->gid = co->gid;
     s->tag = tag;
     s->call = (int16_t)call;
@@ -591,9 +600,12 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     /* the shadow follows a send MPI accepted: a rejected send sends
      * nothing, and the receive waits for the shadow only after its own
      * message arrived, which this send's return does not depend on */
-    if (xp->send && !xp->persistent && rc == MPI_SUCCESS && xp->slot) {
+    /* a truncation reported by a send-receive is its receive's: the
+     * message it sent is on its way */
+    int sent = rc == MPI_SUCCESS || (xp->recv && mpidbg_xr_truncated(rc));
+    if (xp->send && !xp->persistent && sent && xp->slot) {
         ring_sent(co, xp->dest);
-    } else if (xp->send && !xp->persistent && rc == MPI_SUCCESS) {
+    } else if (xp->send && !xp->persistent && sent) {
         shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs);
     } else {
         if (xp->slot)

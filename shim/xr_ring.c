@@ -51,6 +51,24 @@ static struct mpidbg_rslot *slot_at(struct mpidbg_ring *r, uint64_t i)
     return &r->slot[i & (mpidbg_node_nslot - 1)];
 }
 
+/* copy takes a slot's fields; its word, which the other side writes
+ * atomically, is the caller's to read */
+static void copy(struct mpidbg_rslot *out, const struct mpidbg_rslot *sl)
+{
+    out->seq = 0;
+    out->gid = sl->gid;
+    out->clock = sl->clock;
+    out->count = sl->count;
+    out->site_off = sl->site_off;
+    out->site_mod = sl->site_mod;
+    out->tag = sl->tag;
+    out->call = sl->call;
+    out->flags = sl->flags;
+    out->blob = sl->blob;
+    out->siglen = sl->siglen;
+    out->exprlen = sl->exprlen;
+}
+
 static int ready(void)
 {
     if (!tails)
@@ -75,6 +93,11 @@ struct mpidbg_rslot *mpidbg_ring_claim(int d)
     return s;
 }
 
+void mpidbg_ring_fall_back(int d)
+{
+    __atomic_store_n(&mpidbg_node_ring(mpidbg_node_me, d)->mpi, 1, __ATOMIC_RELEASE);
+}
+
 void mpidbg_ring_publish(int d, struct mpidbg_rslot *s)
 {
     __atomic_store_n(&s->seq, word(heads[d]++, MPIDBG_SLOT_VALID), __ATOMIC_RELEASE);
@@ -85,8 +108,10 @@ void mpidbg_ring_publish(int d, struct mpidbg_rslot *s)
 void mpidbg_ring_void(struct mpidbg_rslot *s)
 {
     uint64_t v = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+    /* only while still valid: the receiver may have taken it meanwhile */
     if (v != 0 && state_of(v) == MPIDBG_SLOT_VALID)
-        __atomic_store_n(&s->seq, word(number_of(v), MPIDBG_SLOT_VOID), __ATOMIC_RELEASE);
+        __atomic_compare_exchange_n(&s->seq, &v, word(number_of(v), MPIDBG_SLOT_VOID), 0, __ATOMIC_RELEASE,
+                                    __ATOMIC_RELAXED);
 }
 
 /* advance moves the tail past the messages taken or withdrawn, up to the
@@ -123,7 +148,7 @@ int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out)
             break; /* not written yet: the sender writes in order */
         if (state_of(v) != MPIDBG_SLOT_VALID || sl->gid != gid || sl->tag != tag)
             continue;
-        *out = *sl;
+        copy(out, sl);
         __atomic_store_n(&sl->seq, word(i, MPIDBG_SLOT_FREE), __ATOMIC_RELEASE);
         found = 1;
         break;
@@ -149,7 +174,7 @@ int mpidbg_ring_left(int s, struct mpidbg_rslot *out)
     uint64_t v = __atomic_load_n(&sl->seq, __ATOMIC_ACQUIRE);
     if (v == 0 || number_of(v) != t || state_of(v) != MPIDBG_SLOT_VALID)
         return 0;
-    *out = *sl;
+    copy(out, sl);
     __atomic_store_n(&sl->seq, word(t, MPIDBG_SLOT_FREE), __ATOMIC_RELEASE);
     advance(r, s);
     return 1;
