@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "xr.h"
 #include "xr_node.h"
+#include "xr_coll_node.h"
 #include "rma.h"
 #include "track.h"
 #include "tclock.h"
@@ -246,6 +247,7 @@ struct mpidbg_cobj {
     int32_t *peers;          /* world ranks of the group messages go to (remote group of an intercommunicator) */
     int32_t npeers, pad2;
     struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
+    struct mpidbg_xcn *xcn;     /* its collectives agree through the node segment (xr_coll_node.c) */
 };
 
 struct mpidbg_gobj {
