@@ -27,6 +27,11 @@
  * so differing digests prove a mismatch; a collision could only hide one.
  * MPI_PACKED, which matches any signature of the same size (§5.2), turns
  * the signature comparison off for that collective.
+ *
+ * When every member is on this host, the same entries go through the
+ * node segment instead of the allreduce (shm_blocking, shm_start,
+ * xr_coll_node.c): each rank reads every member's and makes of them what
+ * the allreduce and the exchanges above would have told it.
  */
 #include <stdio.h>
 #include <stdlib.h>
