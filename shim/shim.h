@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "xr.h"
 #include "xr_node.h"
+#include "xr_coll_node.h"
 #include "rma.h"
 #include "track.h"
 #include "tclock.h"
@@ -247,6 +248,7 @@ struct mpidbg_cobj {
     int32_t npeers;
     int32_t foreign;         /* a member is outside MPI_COMM_WORLD (spawned): its id is not unique among them */
     struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
+    struct mpidbg_xcn *xcn;     /* its collectives agree through the node segment (xr_coll_node.c) */
 };
 
 struct mpidbg_gobj {

@@ -207,6 +207,9 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_req_gone(struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc);
 MPIDBG_HIDDEN_XR int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Request *req);
 MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
+/* at a communicator's creation, after its shadow: whether its
+ * collectives agree through the node segment (xr_coll_node.c) */
+MPIDBG_HIDDEN_XR void mpidbg_xc_comm_new(struct mpidbg_cobj *co);
 
 /* xr_comm.c: shadows and job-wide ids. A communicator object the shim
  * made without a shadow holds 0 or MPI_COMM_NULL there. */

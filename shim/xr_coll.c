@@ -27,6 +27,11 @@
  * so differing digests prove a mismatch; a collision could only hide one.
  * MPI_PACKED, which matches any signature of the same size (§5.2), turns
  * the signature comparison off for that collective.
+ *
+ * When every member is on this host, the same entries go through the
+ * node segment instead of the allreduce (shm_blocking, shm_start,
+ * xr_coll_node.c): each rank reads every member's and makes of them what
+ * the allreduce and the exchanges above would have told it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,12 @@ struct blk {
     int64_t sc, sh, ec, eh;
 };
 
+struct rec {
+    int64_t v[NV];
+    int64_t scount, rcount;
+    int32_t world, call;
+};
+
 struct xc_state {
     MPI_Request r;
     int64_t v[2 * NV];   /* in: this rank's entries and their negations; out: minima and negated maxima */
@@ -60,6 +71,11 @@ struct xc_state {
     int32_t paired;       /* it found the same collective and root everywhere */
     MPI_Request rb;       /* MPI_REQUEST_NULL: no exchange */
     struct blk *out, *in; /* this rank's blocks, and those the peers sent it */
+    /* the agreement through the node segment (co->xcn): the members'
+     * descriptors as they are read, and what became of each */
+    int32_t shm, nblk;    /* nblk: this rank wrote its blocks */
+    struct rec *all;
+    int8_t *st;
 };
 
 static int is_packed(MPI_Datatype t)
@@ -173,11 +189,6 @@ static const char *op_name(int64_t op)
     return name ? name : op == 1 ? "a user-defined operation" : "an unknown operation";
 }
 
-struct rec {
-    int64_t v[NV];
-    int64_t scount, rcount;
-    int32_t world, call;
-};
 
 static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, const struct mpidbg_coll_group *groups,
                    int ngroups)
@@ -196,17 +207,28 @@ static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, con
 
 /* disagree gathers every rank's entries and reports what differs: the
  * groups of ranks with equal entries. */
+static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, int call);
+
 static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
 {
     int n = co->size;
     struct rec me = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, call};
     memcpy(me.v, mine, sizeof me.v);
     struct rec *all = calloc((size_t)n, sizeof *all);
+    if (all && PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) == MPI_SUCCESS)
+        judge(co, all, site, call);
+    free(all);
+}
+
+/* judge reports what differs between the members' entries (all, in
+ * communicator rank order). */
+static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, int call)
+{
+    int n = co->size;
     int32_t *grp = calloc((size_t)n, sizeof *grp);
     struct mpidbg_coll_group *groups = calloc((size_t)n, sizeof *groups);
     char *done = calloc((size_t)n, 1);
-    if (!all || !grp || !groups || !done ||
-        PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) != MPI_SUCCESS)
+    if (!grp || !groups || !done)
         goto out;
     int fid = MPIDBG_F_COLLECTIVE_TYPE_MISMATCH, field = V_SIGA;
     for (int i = 1; i < n; i++) {
@@ -259,7 +281,6 @@ static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct m
     }
     report(co, fid, site, call, groups, ngroups);
 out:
-    free(all);
     free(grp);
     free(groups);
     free(done);
@@ -270,7 +291,7 @@ out:
  * collective with the same root, so that the blocks of a v/w form can be
  * paired. */
 static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site,
-                 int call)
+                 int call, const struct rec *all, int complete)
 {
     int64_t maxclock = -res[NV + V_CLOCK];
     if (mpidbg_mt)
@@ -281,8 +302,10 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     mpidbg_tc_import((uint64_t)maxclock);
     /* every rank's clock is now above every clock before the collective:
      * a clock a mixed-up pairing left too low is right again */
-    if (co->npeers == mpidbg_world_size() && (!mpidbg_mt || contrib_clean))
+    if (co->npeers == mpidbg_world_size() && (!mpidbg_mt || contrib_clean) && complete)
         mpidbg_xr_unsure = 0;
+    else if (!complete)
+        mpidbg_xr_unsure = 1; /* a member's clock is unknown: this one may stay below it */
     contrib_clean = 0;
     if (mpidbg_mt)
         pthread_mutex_unlock(&mpidbg_xr_mu);
@@ -295,8 +318,14 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     }
     if (same && res[V_SIGA] != res[V_SIGB] && -res[NV + V_PACKED] == 0)
         same = 0;
-    if (!same && mpidbg_enabled(MPIDBG_F_COLLECTIVE_MISMATCH))
-        disagree(co, mine, xc, site, call);
+    if (!complete)
+        return 0; /* the entries of some members are gone: no finding from the others' alone */
+    if (!same && mpidbg_enabled(MPIDBG_F_COLLECTIVE_MISMATCH)) {
+        if (all)
+            judge(co, all, site, call);
+        else
+            disagree(co, mine, xc, site, call);
+    }
     return res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT];
 }
 
@@ -310,8 +339,197 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct p
 static void report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
                          const struct pairing *pr);
 static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct blk *out);
-static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, const struct blk *out, const struct blk *in,
+static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, int me, const struct blk *out, const struct blk *in,
                        struct pairing *pr);
+
+/* ---- on one host: the agreement through the node segment ----
+ * Every member writes its descriptor (struct rec and, for the v/w forms,
+ * its blocks) into its own area and reads the others' (xr_coll_node.c).
+ * A blocking collective waits until it has read every member's, so that
+ * every rank knows all the entries the allreduce would have told it and
+ * reports at its own call just as that path does; waiting where every
+ * member waits anyway costs little, and a member that never calls the
+ * collective leaves the others waiting in the agreement, as before.
+ * Nonblocking and persistent ones write at the call and read at
+ * completion. */
+
+void mpidbg_xc_comm_new(struct mpidbg_cobj *co)
+{
+    mpidbg_xcn_new(co, sizeof(struct rec), sizeof(struct blk));
+}
+
+/* shm_pass reads the descriptors of collective seq not read yet into
+ * all[] (st[]: their MPIDBG_XCN_ state): with full, each member's n
+ * blocks into b[i * n]; otherwise the block member i wrote for this rank
+ * into b[i]. It returns how many are not there yet. */
+static int shm_pass(struct mpidbg_cobj *co, uint64_t seq, struct rec *all, int8_t *st, struct blk *b, int full)
+{
+    int n = co->size, me = co->rank, left = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == me || st[i] != MPIDBG_XCN_NOTYET)
+            continue;
+        int r;
+        if (!co->xcn)
+            r = MPIDBG_XCN_LOST; /* freed while a request was pending */
+        else if (!b)
+            r = mpidbg_xcn_get(co, seq, i, &all[i], sizeof all[i], NULL, 0, 0);
+        else if (full)
+            r = mpidbg_xcn_get(co, seq, i, &all[i], sizeof all[i], &b[(size_t)i * n], 0, sizeof *b * (size_t)n);
+        else
+            r = mpidbg_xcn_get(co, seq, i, &all[i], sizeof all[i], &b[i], sizeof *b * (size_t)me, sizeof *b);
+        st[i] = (int8_t)r;
+        if (r == MPIDBG_XCN_NOTYET)
+            left++;
+        else if (r == MPIDBG_XCN_LATER || r == MPIDBG_XCN_LOST)
+            __atomic_add_fetch(&mpidbg_xcn_lost, 1, __ATOMIC_RELAXED);
+    }
+    return left;
+}
+
+/* shm_result makes of the descriptors what the allreduce yields: the
+ * minima and negated maxima; 0 when some are gone (a later
+ * collective's descriptor still gives a clock above the lost one's). */
+static int shm_result(struct mpidbg_cobj *co, const struct rec *all, const int8_t *st, int64_t *res)
+{
+    int n = co->size, complete = 1;
+    for (int k = 0; k < NV; k++) {
+        res[k] = INT64_MAX;
+        res[NV + k] = INT64_MAX;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i != co->rank && st[i] != MPIDBG_XCN_FOUND && st[i] != MPIDBG_XCN_FOUND_BLK) {
+            complete = 0;
+            if (st[i] != MPIDBG_XCN_LATER)
+                continue;
+        }
+        for (int k = 0; k < NV; k++) {
+            if (all[i].v[k] < res[k])
+                res[k] = all[i].v[k];
+            if (-all[i].v[k] < res[NV + k])
+                res[NV + k] = -all[i].v[k];
+        }
+    }
+    return complete;
+}
+
+static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidbg_cobj *co, const int64_t *mine)
+{
+    int n = co->size, me = co->rank;
+    int v = is_v(xc->kind) && mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH);
+    struct rec stack_all[8];
+    int8_t stack_st[8];
+    struct rec *all = n <= 8 ? stack_all : calloc((size_t)n, sizeof *all);
+    int8_t *st = n <= 8 ? stack_st : calloc((size_t)n, 1);
+    struct blk *b = v ? calloc((size_t)n * (size_t)n, sizeof *b) : NULL;
+    if (!all || !st || (v && !b))
+        goto out;
+    memset(st, 0, (size_t)n);
+    all[me] = (struct rec){{0}, xc->scount, xc->rcount, mpidbg_world_rank, cx->call};
+    memcpy(all[me].v, mine, sizeof all[me].v);
+    int nblk = v && blocks_of(co, xc, &b[(size_t)me * n]);
+    mpidbg_xcn_put(co, xc->seq, &all[me], sizeof all[me], nblk ? &b[(size_t)me * n] : NULL, nblk ? sizeof *b * (size_t)n : 0);
+    unsigned spins = 0;
+    while (shm_pass(co, xc->seq, all, st, b, 1))
+        mpidbg_xcn_relax(co, &spins);
+    int64_t res[2 * NV];
+    int complete = shm_result(co, all, st, res);
+    int paired = agree(co, res, mine, xc, cx->site, cx->call, all, complete);
+    if (!v || !paired)
+        goto out;
+    /* every member's pairing, as each would find it (pairwise's) */
+    struct blk *in = calloc((size_t)n, sizeof *in);
+    int32_t *bad = calloc((size_t)n, sizeof *bad);
+    struct pairing pr = {0}, mypr = {0};
+    int k = 0, mybad = 0;
+    for (int i = 0; in && bad && i < n; i++) {
+        if (i != me && st[i] != MPIDBG_XCN_FOUND_BLK)
+            continue;
+        if (i == me && !nblk)
+            continue;
+        for (int j = 0; j < n; j++)
+            in[j] = j == me ? (nblk ? b[(size_t)j * n + i] : (struct blk){-1, 0, -1, 0})
+                    : st[j] == MPIDBG_XCN_FOUND_BLK ? b[(size_t)j * n + i] : (struct blk){-1, 0, -1, 0};
+        if (pair_blocks(co, xc->kind, xc->root, i, &b[(size_t)i * n], in, &pr)) {
+            bad[k++] = all[i].world;
+            if (i == me)
+                mybad = 1, mypr = pr;
+        }
+    }
+    if (k)
+        report_pairs(co, cx->site, cx->call, xc->kind, bad, k, mybad, &mypr);
+    free(in);
+    free(bad);
+out:
+    if (all != stack_all)
+        free(all);
+    if (st != stack_st)
+        free(st);
+    free(b);
+}
+
+/* shm_start writes a nonblocking or persistent collective's descriptor
+ * into s, which its completion finishes (finish). */
+static void shm_start(struct xc_state *s, struct mpidbg_cobj *co, const int64_t *mine)
+{
+    int n = co->size, me = co->rank;
+    const struct mpidbg_xc *xc = &s->xc;
+    s->shm = 1;
+    s->all = calloc((size_t)n, sizeof *s->all);
+    s->st = calloc((size_t)n, 1);
+    if (is_v(xc->kind) && mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
+        s->out = calloc((size_t)n, sizeof *s->out);
+        s->in = calloc((size_t)n, sizeof *s->in);
+        s->nblk = s->out && s->in && blocks_of(co, xc, s->out);
+    }
+    struct rec me_rec = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, s->call};
+    memcpy(me_rec.v, mine, sizeof me_rec.v);
+    if (s->all)
+        s->all[me] = me_rec;
+    mpidbg_xcn_put(co, xc->seq, &me_rec, sizeof me_rec, s->nblk ? s->out : NULL, s->nblk ? sizeof *s->out * (size_t)n : 0);
+}
+
+/* shm_finish: finish's part for the node segment */
+static int shm_finish(struct xc_state *s, int wait)
+{
+    struct mpidbg_cobj *co = s->co;
+    if (!s->done) {
+        if (!s->all || !s->st) {
+            s->done = 1;
+            return 1;
+        }
+        unsigned spins = 0;
+        while (shm_pass(co, s->xc.seq, s->all, s->st, s->nblk ? s->in : NULL, 0)) {
+            if (!wait)
+                return 0;
+            mpidbg_xcn_relax(co, &spins);
+        }
+        s->done = 1;
+        int64_t res[2 * NV];
+        int complete = shm_result(co, s->all, s->st, res);
+        s->paired = agree(co, res, s->mine, &s->xc, s->site, s->call, s->all, complete);
+    }
+    if (!s->nblk || !s->paired)
+        return 1;
+    for (int j = 0; j < co->size; j++)
+        if (j != co->rank && s->st[j] != MPIDBG_XCN_FOUND_BLK)
+            s->in[j] = (struct blk){-1, 0, -1, 0};
+    s->in[co->rank] = s->out[co->rank];
+    struct pairing pr = {0};
+    if (pair_blocks(co, s->xc.kind, s->xc.root, co->rank, s->out, s->in, &pr)) {
+        int32_t me = mpidbg_world_rank;
+        report_pairs(co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
+    }
+    return 1;
+}
+
+static void xs_free(struct xc_state *s)
+{
+    free(s->out);
+    free(s->in);
+    free(s->all);
+    free(s->st);
+    free(s);
+}
 
 void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
 {
@@ -331,6 +549,24 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         return; /* intercommunicators: only the blocked-call record */
     int64_t mine[NV], buf[2 * NV], res[2 * NV];
     vector(xc, co, mine);
+    if (co->xcn) {
+        if (xc->mode == MPIDBG_CALLMODE_BLOCKING) {
+            shm_blocking(cx, xc, co, mine);
+            return;
+        }
+        struct xc_state *s = calloc(1, sizeof *s);
+        if (!s)
+            return;
+        s->xc = *xc;
+        s->site = cx->site;
+        s->call = cx->call;
+        s->co = co;
+        s->rb = MPI_REQUEST_NULL;
+        memcpy(s->mine, mine, sizeof s->mine);
+        shm_start(s, co, mine);
+        cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
+        return;
+    }
     for (int i = 0; i < NV; i++) {
         buf[i] = mine[i];
         buf[NV + i] = -mine[i];
@@ -374,7 +610,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
     if (PMPI_Iallreduce(buf, res, 2 * NV, MPI_INT64_T, MPI_MIN, co->xr, &r) != MPI_SUCCESS ||
         PMPI_Wait(&r, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return;
-    agree(co, res, mine, xc, cx->site, cx->call);
+    agree(co, res, mine, xc, cx->site, cx->call, NULL, 1);
     if (is_v(xc->kind) && res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT] &&
         mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
         struct pairing pr = {0};
@@ -414,9 +650,7 @@ int mpidbg_xc_post(struct mpidbg_cx *cx, struct mpidbg_xc *xc, int rc, MPI_Reque
     /* no request to wait with: finish now */
     if (finish(s, 1) != 1)
         return rc; /* left in flight: MPI writes into s */
-    free(s->out);
-    free(s->in);
-    free(s);
+    xs_free(s);
     return rc;
 }
 
@@ -438,11 +672,13 @@ static int step(MPI_Request *r, int wait)
  * since MPI may still write into it. */
 static int finish(struct xc_state *s, int wait)
 {
+    if (s->shm)
+        return shm_finish(s, wait);
     if (!s->done) {
         if (!step(&s->r, wait))
             return 0;
         s->done = 1;
-        s->paired = agree(s->co, s->v, s->mine, &s->xc, s->site, s->call);
+        s->paired = agree(s->co, s->v, s->mine, &s->xc, s->site, s->call, NULL, 1);
     }
     if (s->rb == MPI_REQUEST_NULL)
         return 1;
@@ -452,7 +688,7 @@ static int finish(struct xc_state *s, int wait)
         return 0;
     s->rb = MPI_REQUEST_NULL;
     struct pairing pr = {0};
-    if (pair_blocks(s->co, s->xc.kind, s->xc.root, s->out, s->in, &pr)) {
+    if (pair_blocks(s->co, s->xc.kind, s->xc.root, s->co->rank, s->out, s->in, &pr)) {
         int32_t me = mpidbg_world_rank;
         report_pairs(s->co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
     }
@@ -472,9 +708,7 @@ void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
     o->xc = NULL;
     if (f < 0)
         return; /* left in flight: MPI writes into s */
-    free(s->out);
-    free(s->in);
-    free(s);
+    xs_free(s);
 }
 
 /* ---- the v and w forms: each block against its partner ---- */
@@ -661,10 +895,10 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
 
 /* pair_blocks compares this rank's blocks (out) with what its peers sent
  * it (in): 1 and pr at the first that does not pair. */
-static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, const struct blk *out, const struct blk *in,
+static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, int me, const struct blk *out, const struct blk *in,
                        struct pairing *pr)
 {
-    int n = co->size, me = co->rank;
+    int n = co->size;
     if (kind == MPIDBG_CALL_MPI_Gatherv) {
         /* the sender: what it sends against what the root expects of it */
         if (root < 0 || root >= n || out[root].sc < 0 || in[root].ec < 0 || out[root].sh == in[root].eh)

@@ -97,6 +97,7 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     pthread_mutex_unlock(&peers_mu);
     mpidbg_wunlock();
     free(old);
+    mpidbg_xc_comm_new(co);
 }
 
 /* A communicator may be freed while receives on it are pending (MPI-4.1
@@ -123,6 +124,7 @@ void mpidbg_xr_comm_freed(struct mpidbg_cobj *co)
     mpidbg_wlock();
     co->xr = MPI_COMM_NULL;
     mpidbg_wunlock();
+    mpidbg_xcn_free(co);
     struct uses u = {xr, 0};
     mpidbg_hmap_each(&mpidbg_requests, count_uses, &u);
     if (!u.n)
