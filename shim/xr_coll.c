@@ -531,6 +531,23 @@ static void xs_free(struct xc_state *s)
     free(s);
 }
 
+/* new_state is a nonblocking or persistent collective's agreement,
+ * carried by its request until completion */
+static struct xc_state *new_state(const struct mpidbg_cx *cx, const struct mpidbg_xc *xc, struct mpidbg_cobj *co,
+                                  const int64_t *mine)
+{
+    struct xc_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->xc = *xc;
+    s->site = cx->site;
+    s->call = cx->call;
+    s->co = co;
+    s->rb = MPI_REQUEST_NULL;
+    memcpy(s->mine, mine, sizeof s->mine);
+    return s;
+}
+
 void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
 {
     if (!mpidbg_xr_on)
@@ -554,15 +571,9 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
             shm_blocking(cx, xc, co, mine);
             return;
         }
-        struct xc_state *s = calloc(1, sizeof *s);
+        struct xc_state *s = new_state(cx, xc, co, mine);
         if (!s)
             return;
-        s->xc = *xc;
-        s->site = cx->site;
-        s->call = cx->call;
-        s->co = co;
-        s->rb = MPI_REQUEST_NULL;
-        memcpy(s->mine, mine, sizeof s->mine);
         shm_start(s, co, mine);
         cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
         return;
@@ -572,7 +583,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         buf[NV + i] = -mine[i];
     }
     if (xc->mode != MPIDBG_CALLMODE_BLOCKING) {
-        struct xc_state *s = calloc(1, sizeof *s);
+        struct xc_state *s = new_state(cx, xc, co, mine);
         if (!s)
             return;
         memcpy(s->v, buf, sizeof buf);
@@ -580,12 +591,6 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
             free(s);
             return;
         }
-        s->xc = *xc;
-        s->site = cx->site;
-        s->call = cx->call;
-        s->co = co;
-        s->rb = MPI_REQUEST_NULL;
-        memcpy(s->mine, mine, sizeof mine);
         /* The v/w forms' blocks go now, in the order of the program's
          * collectives, which every rank follows: exchanged at completion
          * they would interleave differently with later agreements on
