@@ -157,7 +157,7 @@ void mpidbg_node_init(int world_size, int mt)
         p = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (fd >= 0)
         close(fd);
-    ok = ok && p != MAP_FAILED;
+    ok = ok && p != MAP_FAILED && mpidbg_ring_init(n);
     /* every rank of the host has it, or none uses it; the rings only
      * when no rank of the host runs threads that call MPI at once */
     int in[2] = {ok ? 1 : 0, mt ? 1 : 0}, out[2] = {0, 1};

@@ -29,9 +29,8 @@ enum { MPIDBG_SLOT_FREE = 0, MPIDBG_SLOT_VALID = 1, MPIDBG_SLOT_VOID = 2 };
 
 /* A message's description: what the shadow message's header carries
  * (xr_p2p.c), with the sender's datatype description as a reference into
- * the sender's arena. 64 bytes, one cache line. */
-struct mpidbg_rslot {
-    uint64_t seq;      /* (the message's number between the pair + 1) << 2 | MPIDBG_SLOT_*: written last (release); 0 never written */
+ * the sender's arena. */
+struct mpidbg_rdesc {
     uint64_t gid;      /* the communicator's job-wide id (xr_comm.c) */
     uint64_t clock;
     int64_t count;
@@ -42,6 +41,13 @@ struct mpidbg_rslot {
     uint16_t flags;    /* XR_KNOWN, XR_UNSURE (xr_p2p.c) */
     uint32_t blob;     /* offset of the signature in the sender's arena + 1; 0: none */
     uint32_t siglen, exprlen;
+};
+
+/* A ring's slot, one cache line: the description and the word that says
+ * whose it is, which the two sides write atomically. */
+struct mpidbg_rslot {
+    uint64_t seq;      /* (the message's number between the pair + 1) << 2 | MPIDBG_SLOT_*: written last (release); 0 never written */
+    struct mpidbg_rdesc d;
 };
 _Static_assert(sizeof(struct mpidbg_rslot) == 64, "a slot is one cache line");
 
@@ -70,18 +76,20 @@ MPIDBG_HIDDEN_NODE struct mpidbg_ring *mpidbg_node_ring(int s, int d);
  * their offset + 1, or 0 when it is full; at reads another rank's. */
 MPIDBG_HIDDEN_NODE uint32_t mpidbg_node_put(const void *p, uint32_t len);
 MPIDBG_HIDDEN_NODE const uint8_t *mpidbg_node_at(int idx, uint32_t off, uint32_t len);
-/* the rings (xr_ring.c): a sender claims the slot to write for host
+/* the rings (xr_ring.c): made ready at the segment's creation (0: no
+ * memory for this rank's positions in them); a sender claims the slot to write for host
  * rank d (NULL: the pair uses shadow messages from now on), fills it and
  * publishes it, or voids it when MPI refused the send; a receiver takes
  * the oldest slot of a communicator and tag from host rank s (1), finds
  * none where the sender fell back (0) or none at all (-1); at
  * MPI_Finalize it takes what is left. */
+MPIDBG_HIDDEN_NODE int mpidbg_ring_init(int n);
 MPIDBG_HIDDEN_NODE struct mpidbg_rslot *mpidbg_ring_claim(int d);
 MPIDBG_HIDDEN_NODE void mpidbg_ring_fall_back(int d);
 MPIDBG_HIDDEN_NODE void mpidbg_ring_publish(int d, struct mpidbg_rslot *s);
 MPIDBG_HIDDEN_NODE void mpidbg_ring_void(struct mpidbg_rslot *s);
-MPIDBG_HIDDEN_NODE int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out);
-MPIDBG_HIDDEN_NODE int mpidbg_ring_left(int s, struct mpidbg_rslot *out);
+MPIDBG_HIDDEN_NODE int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rdesc *out);
+MPIDBG_HIDDEN_NODE int mpidbg_ring_left(int s, struct mpidbg_rdesc *out);
 /* a rank's collective area, MPIDBG_NODE_COLL bytes */
 #define MPIDBG_NODE_COLL (256u << 10)
 MPIDBG_HIDDEN_NODE uint8_t *mpidbg_node_coll(int idx);

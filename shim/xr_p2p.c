@@ -164,15 +164,14 @@ static void enqueue(MPI_Request r, void *buf)
 }
 
 /* ---- a datatype's description, made once by the Go model ---- */
-static const uint8_t *type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
+static const uint8_t *tobj_blob(struct mpidbg_tobj *o, uint32_t *siglen, uint32_t *exprlen)
 {
-    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
     int32_t state = o ? __atomic_load_n(&o->xr_state, __ATOMIC_ACQUIRE) : -1;
     if (state < 0)
         return NULL;
     if (state == 0) {
         int32_t len = 0;
-        uint8_t *b = mpidbg_go_type_blob(MPIDBG_H(t), &len);
+        uint8_t *b = mpidbg_go_type_blob(o->handle, &len);
         if (!b || len < 8) {
             free(b);
             o->xr_state = -1;
@@ -185,6 +184,36 @@ static const uint8_t *type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *expr
     memcpy(siglen, o->xr_blob, 4);
     memcpy(exprlen, o->xr_blob + 4, 4);
     return o->xr_blob + 8;
+}
+
+static const uint8_t *type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
+{
+    return tobj_blob(mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t)), siglen, exprlen);
+}
+
+/* send_clock stamps a send, under mpidbg_xr_mu when threads share the
+ * clock. While windows whose passive epochs are compared exist, the send
+ * is an event of its own: the sender goes on above the message's clock,
+ * as the receiver does (max + 1). Without it what the sender does right
+ * after the send looked ordered before everything the receiver does
+ * after the receive (docs/rma-races.md, "Passive target: the clock"). A
+ * local tick keeps the clock a Lamport clock: nothing a chain of
+ * messages orders can look concurrent. */
+static uint64_t send_clock(void)
+{
+    uint64_t c = ++mpidbg_xr_clock;
+    mpidbg_tc_publish(c);
+    if (mpidbg_rma_ticking)
+        ++mpidbg_xr_clock;
+    return c;
+}
+
+/* count_sent counts a message MPI accepted, for the lost-message check */
+static void count_sent(struct mpidbg_cobj *co, int dest)
+{
+    int32_t w = mpidbg_xr_world_of(co, dest);
+    if (w >= 0 && w < world_size && sent_to)
+        sent_to[w]++;
 }
 
 /* shadow_send sends the shadow of a send MPI accepted. Under
@@ -213,7 +242,6 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         mpidbg_xs_abort(xs);
         return;
     }
-    int32_t w = mpidbg_xr_world_of(co, dest);
     XR_LOCK();
     switch (mpidbg_xs_end_locked(xs)) {
     case MPIDBG_XR_SWAP:
@@ -225,17 +253,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
     }
     if (mpidbg_xr_unsure)
         h.flags |= XR_UNSURE;
-    h.clock = ++mpidbg_xr_clock;
-    mpidbg_tc_publish(h.clock);
-    /* While windows whose passive epochs are compared exist, the send is
-     * an event of its own: the sender goes on above the message's clock,
-     * as the receiver does (max + 1). Without it what the sender does
-     * right after the send looked ordered before everything the receiver
-     * does after the receive (docs/rma-races.md, "Passive target: the
-     * clock"). A local tick keeps the clock a Lamport clock: nothing a
-     * chain of messages orders can look concurrent. */
-    if (mpidbg_rma_ticking)
-        ++mpidbg_xr_clock;
+    h.clock = send_clock();
     memcpy(buf, &h, sizeof h);
     if (h.siglen)
         memcpy(buf + sizeof h, blob, h.siglen + h.exprlen);
@@ -245,8 +263,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         free(buf);
         return;
     }
-    if (w >= 0 && w < world_size && sent_to)
-        sent_to[w]++;
+    count_sent(co, dest);
     enqueue(r, buf);
     if (out_tail - out_head > 16)
         reap(0);
@@ -277,9 +294,9 @@ static int ring_peer(struct mpidbg_cobj *co, int peer)
  * type; UINT32_MAX when the arena has no room for it */
 static uint32_t node_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *exprlen)
 {
-    const uint8_t *blob = type_blob(t, siglen, exprlen);
-    struct mpidbg_tobj *o = blob ? mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t)) : NULL;
-    if (!o)
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
+    const uint8_t *blob = tobj_blob(o, siglen, exprlen);
+    if (!blob)
         return 0;
     if (!o->xr_node) {
         uint32_t off = mpidbg_node_put(blob, *siglen + *exprlen);
@@ -308,29 +325,27 @@ static struct mpidbg_rslot *ring_send(struct mpidbg_cobj *co, int32_t call, uint
     struct mpidbg_rslot *s = mpidbg_ring_claim(d);
     if (!s)
         return NULL;
-    s->gid = co->gid;
-    s->tag = tag;
-    s->call = (int16_t)call;
-    s->count = count;
-    mpidbg_site_code(site, &s->site_off, &s->site_mod);
-    s->blob = blob;
-    s->siglen = blob ? siglen : 0;
-    s->exprlen = blob ? exprlen : 0;
-    s->flags = (uint16_t)((blob ? XR_KNOWN : 0) | (mpidbg_xr_unsure ? XR_UNSURE : 0));
-    s->clock = ++mpidbg_xr_clock; /* no threads: no lock (mpidbg_node_p2p) */
-    mpidbg_tc_publish(s->clock);
-    if (mpidbg_rma_ticking)
-        ++mpidbg_xr_clock; /* as shadow_send */
+    struct mpidbg_rdesc *m = &s->d;
+    m->gid = co->gid;
+    m->tag = tag;
+    m->call = (int16_t)call;
+    m->count = count;
+    mpidbg_site_code(site, &m->site_off, &m->site_mod);
+    m->blob = blob;
+    m->siglen = blob ? siglen : 0;
+    m->exprlen = blob ? exprlen : 0;
+    m->flags = (uint16_t)((blob ? XR_KNOWN : 0) | (mpidbg_xr_unsure ? XR_UNSURE : 0));
+    m->clock = send_clock(); /* no threads: no lock (mpidbg_node_p2p) */
     mpidbg_ring_publish(d, s);
     return s;
 }
 
-/* ring_sent counts a send described in the ring once MPI accepted it */
-static void ring_sent(struct mpidbg_cobj *co, int dest)
+/* desc_hdr is a ring description as a shadow message's header, of a
+ * message from world rank w */
+static struct xr_hdr desc_hdr(const struct mpidbg_rdesc *m, int32_t w)
 {
-    int32_t w = mpidbg_xr_world_of(co, dest);
-    if (w >= 0 && w < world_size && sent_to)
-        sent_to[w]++;
+    return (struct xr_hdr){XR_MAGIC, m->call, m->clock, m->count, m->site_off, m->site_mod, m->flags, m->siglen, m->exprlen,
+                           w, m->tag};
 }
 
 /* ring_recv takes a received message's description from the ring of
@@ -341,13 +356,12 @@ static int ring_recv(struct mpidbg_cobj *co, int src, int tag, struct xr_hdr *h,
     int s = ring_peer(co, src);
     if (s < 0)
         return 0;
-    struct mpidbg_rslot sl;
-    int r = mpidbg_ring_take(s, co->gid, tag, &sl);
+    struct mpidbg_rdesc m;
+    int r = mpidbg_ring_take(s, co->gid, tag, &m);
     if (r <= 0)
         return r;
-    struct xr_hdr x = {XR_MAGIC, sl.call, sl.clock, sl.count, sl.site_off, sl.site_mod, sl.flags, sl.siglen, sl.exprlen,
-                       mpidbg_node_world(s), sl.tag};
-    *body = (sl.flags & XR_KNOWN) ? mpidbg_node_at(s, sl.blob, sl.siglen + sl.exprlen) : NULL;
+    struct xr_hdr x = desc_hdr(&m, mpidbg_node_world(s));
+    *body = (m.flags & XR_KNOWN) ? mpidbg_node_at(s, m.blob, m.siglen + m.exprlen) : NULL;
     if (!*body) {
         x.flags &= ~XR_KNOWN;
         x.siglen = x.exprlen = 0;
@@ -599,12 +613,12 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         return rc;
     /* the shadow follows a send MPI accepted: a rejected send sends
      * nothing, and the receive waits for the shadow only after its own
-     * message arrived, which this send's return does not depend on */
-    /* a truncation reported by a send-receive is its receive's: the
+     * message arrived, which this send's return does not depend on; a
+     * truncation reported by a send-receive is its receive's, and the
      * message it sent is on its way */
     int sent = rc == MPI_SUCCESS || (xp->recv && mpidbg_xr_truncated(rc));
     if (xp->send && !xp->persistent && sent && xp->slot) {
-        ring_sent(co, xp->dest);
+        count_sent(co, xp->dest);
     } else if (xp->send && !xp->persistent && sent) {
         shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs);
     } else {
@@ -718,7 +732,7 @@ void mpidbg_xr_started(struct mpidbg_robj *o)
     if (o->xr_slot) {
         o->xr_slot = NULL;
         if (co)
-            ring_sent(co, o->rec->peer);
+            count_sent(co, o->rec->peer);
         return;
     }
     if (!co || co->freed || !mpidbg_xr_has(co)) {
@@ -891,11 +905,11 @@ static void find_gid(void *val, void *arg)
 /* ring_lost reports the slots of the node rings no receive took */
 static void ring_lost(struct drain *d)
 {
-    struct mpidbg_rslot sl;
+    struct mpidbg_rdesc m;
     for (int s = 0; s < mpidbg_node_n; s++) {
-        while (mpidbg_ring_left(s, &sl)) {
+        while (mpidbg_ring_left(s, &m)) {
             d->missing--;
-            struct by_gid b = {sl.gid, NULL};
+            struct by_gid b = {m.gid, NULL};
             mpidbg_hmap_each(&mpidbg_comms, find_gid, &b);
             int w = mpidbg_node_world(s), src = -1;
             for (int i = 0; b.co && b.co->peers && i < b.co->npeers; i++)
@@ -903,10 +917,10 @@ static void ring_lost(struct drain *d)
                     src = i;
             if (!b.co || src < 0)
                 continue;
-            struct xr_hdr h = {XR_MAGIC, sl.call, sl.clock, sl.count, sl.site_off, sl.site_mod, sl.flags, 0, 0, w, sl.tag};
+            struct xr_hdr h = desc_hdr(&m, w);
             d->co = b.co;
             d->src = src;
-            d->tag = sl.tag;
+            d->tag = m.tag;
             d->found = 0;
             mpidbg_hmap_each(&mpidbg_requests, pending_match, d);
             if (!d->found)

@@ -51,37 +51,17 @@ static struct mpidbg_rslot *slot_at(struct mpidbg_ring *r, uint64_t i)
     return &r->slot[i & (mpidbg_node_nslot - 1)];
 }
 
-/* copy takes a slot's fields; its word, which the other side writes
- * atomically, is the caller's to read */
-static void copy(struct mpidbg_rslot *out, const struct mpidbg_rslot *sl)
+int mpidbg_ring_init(int n)
 {
-    out->seq = 0;
-    out->gid = sl->gid;
-    out->clock = sl->clock;
-    out->count = sl->count;
-    out->site_off = sl->site_off;
-    out->site_mod = sl->site_mod;
-    out->tag = sl->tag;
-    out->call = sl->call;
-    out->flags = sl->flags;
-    out->blob = sl->blob;
-    out->siglen = sl->siglen;
-    out->exprlen = sl->exprlen;
-}
-
-static int ready(void)
-{
-    if (!tails)
-        tails = calloc((size_t)mpidbg_node_n, sizeof *tails);
-    if (!heads)
-        heads = calloc((size_t)mpidbg_node_n, sizeof *heads);
+    tails = calloc((size_t)n, sizeof *tails);
+    heads = calloc((size_t)n, sizeof *heads);
     return tails && heads;
 }
 
 struct mpidbg_rslot *mpidbg_ring_claim(int d)
 {
     struct mpidbg_ring *r = mpidbg_node_ring(mpidbg_node_me, d);
-    if (!ready() || __atomic_load_n(&r->mpi, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&r->mpi, __ATOMIC_RELAXED))
         return NULL;
     struct mpidbg_rslot *s = slot_at(r, heads[d]);
     uint64_t v = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
@@ -135,10 +115,8 @@ static void advance(struct mpidbg_ring *r, int s)
  * with this communicator and tag: 1 found; 0 none, and the pair fell
  * back to shadow messages (the message's is on the shadow
  * communicator); -1 none at all. */
-int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out)
+int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rdesc *out)
 {
-    if (!ready())
-        return -1;
     struct mpidbg_ring *r = mpidbg_node_ring(s, mpidbg_node_me);
     int found = 0;
     for (uint64_t i = tails[s], end = i + mpidbg_node_nslot; i < end; i++) {
@@ -146,9 +124,9 @@ int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out)
         uint64_t v = __atomic_load_n(&sl->seq, __ATOMIC_ACQUIRE);
         if (v == 0 || number_of(v) != i)
             break; /* not written yet: the sender writes in order */
-        if (state_of(v) != MPIDBG_SLOT_VALID || sl->gid != gid || sl->tag != tag)
+        if (state_of(v) != MPIDBG_SLOT_VALID || sl->d.gid != gid || sl->d.tag != tag)
             continue;
-        copy(out, sl);
+        *out = sl->d;
         __atomic_store_n(&sl->seq, word(i, MPIDBG_SLOT_FREE), __ATOMIC_RELEASE);
         found = 1;
         break;
@@ -163,10 +141,8 @@ int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rslot *out)
 
 /* mpidbg_ring_left copies and frees the oldest message from host rank s
  * still not taken: at MPI_Finalize, a message no receive took. */
-int mpidbg_ring_left(int s, struct mpidbg_rslot *out)
+int mpidbg_ring_left(int s, struct mpidbg_rdesc *out)
 {
-    if (!ready())
-        return 0;
     struct mpidbg_ring *r = mpidbg_node_ring(s, mpidbg_node_me);
     advance(r, s);
     uint64_t t = tails[s];
@@ -174,7 +150,7 @@ int mpidbg_ring_left(int s, struct mpidbg_rslot *out)
     uint64_t v = __atomic_load_n(&sl->seq, __ATOMIC_ACQUIRE);
     if (v == 0 || number_of(v) != t || state_of(v) != MPIDBG_SLOT_VALID)
         return 0;
-    copy(out, sl);
+    *out = sl->d;
     __atomic_store_n(&sl->seq, word(t, MPIDBG_SLOT_FREE), __ATOMIC_RELEASE);
     advance(r, s);
     return 1;
