@@ -50,12 +50,21 @@ static __thread int contrib_clean __attribute__((tls_model("initial-exec")));
 struct blk {
     int64_t sc, sh, ec, eh;
 };
+static const struct blk no_blk = {-1, 0, -1, 0}; /* nothing sent, nothing expected */
 
 struct rec {
     int64_t v[NV];
     int64_t scount, rcount;
     int32_t world, call;
 };
+
+/* rec_of is this rank's entries as the others see them */
+static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call)
+{
+    struct rec r = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, call};
+    memcpy(r.v, mine, sizeof r.v);
+    return r;
+}
 
 struct xc_state {
     MPI_Request r;
@@ -189,7 +198,6 @@ static const char *op_name(int64_t op)
     return name ? name : op == 1 ? "a user-defined operation" : "an unknown operation";
 }
 
-
 static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, const struct mpidbg_coll_group *groups,
                    int ngroups)
 {
@@ -203,21 +211,6 @@ static void report(struct mpidbg_cobj *co, int fid, uint64_t site, int call, con
     ev.groups = groups;
     ev.ngroups = ngroups;
     mpidbg_report(&cx, &ev);
-}
-
-/* disagree gathers every rank's entries and reports what differs: the
- * groups of ranks with equal entries. */
-static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, int call);
-
-static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
-{
-    int n = co->size;
-    struct rec me = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, call};
-    memcpy(me.v, mine, sizeof me.v);
-    struct rec *all = calloc((size_t)n, sizeof *all);
-    if (all && PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) == MPI_SUCCESS)
-        judge(co, all, site, call);
-    free(all);
 }
 
 /* judge reports what differs between the members' entries (all, in
@@ -284,6 +277,18 @@ out:
     free(grp);
     free(groups);
     free(done);
+}
+
+/* disagree gathers every rank's entries and reports what differs: the
+ * groups of ranks with equal entries. */
+static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
+{
+    int n = co->size;
+    struct rec me = rec_of(mine, xc, call);
+    struct rec *all = calloc((size_t)n, sizeof *all);
+    if (all && PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) == MPI_SUCCESS)
+        judge(co, all, site, call);
+    free(all);
 }
 
 /* agree looks at the allreduce's result: v holds minima, then the
@@ -424,8 +429,7 @@ static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpid
     if (!all || !st || (v && !b))
         goto out;
     memset(st, 0, (size_t)n);
-    all[me] = (struct rec){{0}, xc->scount, xc->rcount, mpidbg_world_rank, cx->call};
-    memcpy(all[me].v, mine, sizeof all[me].v);
+    all[me] = rec_of(mine, xc, cx->call);
     int nblk = v && blocks_of(co, xc, &b[(size_t)me * n]);
     mpidbg_xcn_put(co, xc->seq, &all[me], sizeof all[me], nblk ? &b[(size_t)me * n] : NULL, nblk ? sizeof *b * (size_t)n : 0);
     unsigned spins = 0;
@@ -446,9 +450,10 @@ static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpid
             continue;
         if (i == me && !nblk)
             continue;
-        for (int j = 0; j < n; j++)
-            in[j] = j == me ? (nblk ? b[(size_t)j * n + i] : (struct blk){-1, 0, -1, 0})
-                    : st[j] == MPIDBG_XCN_FOUND_BLK ? b[(size_t)j * n + i] : (struct blk){-1, 0, -1, 0};
+        for (int j = 0; j < n; j++) {
+            int wrote = j == me ? nblk : st[j] == MPIDBG_XCN_FOUND_BLK;
+            in[j] = wrote ? b[(size_t)j * n + i] : no_blk;
+        }
         if (pair_blocks(co, xc->kind, xc->root, i, &b[(size_t)i * n], in, &pr)) {
             bad[k++] = all[i].world;
             if (i == me)
@@ -481,8 +486,7 @@ static void shm_start(struct xc_state *s, struct mpidbg_cobj *co, const int64_t 
         s->in = calloc((size_t)n, sizeof *s->in);
         s->nblk = s->out && s->in && blocks_of(co, xc, s->out);
     }
-    struct rec me_rec = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, s->call};
-    memcpy(me_rec.v, mine, sizeof me_rec.v);
+    struct rec me_rec = rec_of(mine, xc, s->call);
     if (s->all)
         s->all[me] = me_rec;
     mpidbg_xcn_put(co, xc->seq, &me_rec, sizeof me_rec, s->nblk ? s->out : NULL, s->nblk ? sizeof *s->out * (size_t)n : 0);
@@ -512,7 +516,7 @@ static int shm_finish(struct xc_state *s, int wait)
         return 1;
     for (int j = 0; j < co->size; j++)
         if (j != co->rank && s->st[j] != MPIDBG_XCN_FOUND_BLK)
-            s->in[j] = (struct blk){-1, 0, -1, 0};
+            s->in[j] = no_blk;
     s->in[co->rank] = s->out[co->rank];
     struct pairing pr = {0};
     if (pair_blocks(co, s->xc.kind, s->xc.root, co->rank, s->out, s->in, &pr)) {
@@ -845,7 +849,7 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
     if (is_packed(xc->stype) || is_packed(xc->rtype))
         return 0;
     for (int j = 0; j < n; j++)
-        out[j] = (struct blk){-1, 0, -1, 0};
+        out[j] = no_blk;
     int sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
     int root = xc->root;
     switch (xc->kind) {
