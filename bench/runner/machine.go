@@ -18,10 +18,11 @@ import (
 func describe(w io.Writer, mpidbg, mpicc, mpiexec string, rounds int, start time.Time) {
 	host, _ := os.Hostname()
 	fmt.Fprintf(w, "Started %s on %s.\n", start.Format("2006-01-02 15:04:05 MST"), host)
-	out, err := exec.Command("lscpu").Output()
-	cpu := fmt.Sprintf("%s, %d CPUs", cpuModel(), runtime.NumCPU())
-	if err == nil {
+	cpu := ""
+	if out, err := exec.Command("lscpu").Output(); err == nil {
 		cpu = parseLscpu(string(out))
+	} else {
+		cpu = fmt.Sprintf("%s, %d CPUs", cpuModel(), runtime.NumCPU())
 	}
 	fmt.Fprintf(w, "Machine: %s; %s/%s; load average at the start: %s.\n", cpu, runtime.GOOS, runtime.GOARCH, loadAverage())
 	v, _ := exec.Command(mpiexec, "--version").CombinedOutput()
@@ -146,6 +147,7 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
+// cpuModel is /proc/cpuinfo's model name, for when lscpu is missing.
 func cpuModel() string {
 	b, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
