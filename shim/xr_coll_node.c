@@ -169,11 +169,6 @@ void mpidbg_xcn_free(struct mpidbg_cobj *co)
     free(x);
 }
 
-int mpidbg_xcn_size(const struct mpidbg_cobj *co)
-{
-    return co->xcn ? co->xcn->n : 0;
-}
-
 void mpidbg_xcn_put(struct mpidbg_cobj *co, uint64_t seq, const void *rec, size_t reclen, const void *blk, size_t blklen)
 {
     struct mpidbg_xcn *x = co->xcn;

@@ -30,7 +30,6 @@ MPIDBG_HIDDEN_XCN extern unsigned long mpidbg_xcn_lost;
  * blk: a block's per member. */
 MPIDBG_HIDDEN_XCN void mpidbg_xcn_new(struct mpidbg_cobj *co, size_t reclen, size_t blk);
 MPIDBG_HIDDEN_XCN void mpidbg_xcn_free(struct mpidbg_cobj *co);
-MPIDBG_HIDDEN_XCN int mpidbg_xcn_size(const struct mpidbg_cobj *co);
 /* put publishes this rank's descriptor of collective seq; get copies
  * member i's (its rec and blklen bytes of its blocks from blkoff). */
 MPIDBG_HIDDEN_XCN void mpidbg_xcn_put(struct mpidbg_cobj *co, uint64_t seq, const void *rec, size_t reclen, const void *blk,
