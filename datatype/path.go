@@ -3,6 +3,7 @@ package datatype
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,10 +36,19 @@ type Step struct {
 	Pair     Basic    // the pair type, when Combiner is CombinerNamed
 	Index    []int64
 	known    bool // Combiner is set: taken from a type, or written in the text
+
+	// the Fortran form (path_fortran.go)
+	fortran bool    // Index was written in Fortran form: from 1, a grid level's as the whole array's
+	array   []int64 // a grid level's element in the whole array, from 0, in argument order
+	order   Order   // a grid level's storage order
 }
 
-// String prints the long form.
+// String prints the long form; a path parsed from the Fortran form prints
+// in that form.
 func (p Path) String() string {
+	if slices.ContainsFunc(p.Steps, func(s Step) bool { return s.fortran }) {
+		return p.Fortran()
+	}
 	var b strings.Builder
 	if p.Rep >= 0 {
 		fmt.Fprintf(&b, "[%d]", p.Rep)
@@ -122,11 +132,25 @@ func ParsePath(s string) (Path, error) {
 			return fail("nothing may follow the element type")
 		}
 		switch c := s[i]; {
-		case c == '.':
+		case c == '.' || c == '%':
 			i++
 			if i >= len(s) || !(s[i] == '_' || isLetter(s[i])) {
-				return fail("'.' must be followed by a type name")
+				return fail(strconv.QuoteRune(rune(c)) + " must be followed by a type name")
 			}
+		case c == '(' && isFortranGroup(s[i+1:]):
+			j := strings.IndexByte(s[i:], ')')
+			if j < 0 {
+				return fail("unclosed '('")
+			}
+			idx, ok := fortranGroup(s[i+1 : i+j])
+			if !ok {
+				return fail("index list " + strconv.Quote(s[i+1:i+j]) + " is not integers separated by ','")
+			}
+			if cur == nil || len(cur.Index) > 0 {
+				cur = newStep()
+			}
+			cur.Index, cur.fortran = idx, true
+			i += j + 1
 		case c == '_' || isLetter(c):
 			j := i
 			for j < len(s) && (s[j] == '_' || isLetter(s[j]) || '0' <= s[j] && s[j] <= '9') {
@@ -148,7 +172,7 @@ func ParsePath(s string) (Path, error) {
 				cur.Combiner, cur.known = comb, true
 			} else if b, ok := ParseBasic(word); ok {
 				rest := s[i+j+1:]
-				if b.IsPair() && strings.HasPrefix(rest, "[") {
+				if b.IsPair() && (strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "(") && isFortranGroup(rest[1:])) {
 					if cur == nil || cur.known || len(cur.Index) > 0 {
 						cur = newStep()
 					}
@@ -171,7 +195,7 @@ func ParsePath(s string) (Path, error) {
 			if err != nil || v < 0 {
 				return fail("index " + strconv.Quote(s[i+1:i+j]) + " is not a non-negative integer")
 			}
-			if cur == nil {
+			if cur == nil || cur.fortran {
 				cur = newStep()
 			}
 			cur.Index = append(cur.Index, v)
@@ -182,6 +206,10 @@ func ParsePath(s string) (Path, error) {
 	}
 	if len(p.Steps) == 0 && !p.Basic.Valid() {
 		return Path{}, &PathError{Text: s, Msg: "empty path"}
+	}
+	f := slices.ContainsFunc(p.Steps, func(s Step) bool { return s.fortran })
+	if f && slices.ContainsFunc(p.Steps, func(s Step) bool { return !s.fortran && len(s.Index) > 0 }) {
+		return Path{}, &PathError{Text: s, Msg: "indices in both forms, [i][j] from 0 and (i,j) from 1"}
 	}
 	return p, nil
 }
@@ -196,8 +224,9 @@ var ErrPathMismatch = errors.New("path does not fit the type")
 // them. With count above one the first index chooses the instance.
 func (t *Type) Resolve(count int64, p Path) (Element, error) {
 	type tok struct {
-		head  *Step // a step's name or combiner
-		index int64
+		head    *Step // a step's name or combiner
+		index   int64
+		fortran bool // index is in Fortran form (path_fortran.go)
 	}
 	var toks []tok
 	for i := range p.Steps {
@@ -206,7 +235,7 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 			toks = append(toks, tok{head: s})
 		}
 		for _, v := range s.Index {
-			toks = append(toks, tok{index: v})
+			toks = append(toks, tok{index: v, fortran: s.fortran})
 		}
 	}
 	bad := func(format string, args ...any) (Element, error) {
@@ -218,8 +247,11 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 	rep := int64(0)
 	if len(toks) > 0 && toks[0].head == nil && (count > 1 || len(toks) > 1 && toks[1].head != nil && matches(toks[1].head, t)) {
 		rep = toks[0].index
+		if toks[0].fortran {
+			rep--
+		}
 		pos = 1
-		if rep >= count {
+		if rep < 0 || rep >= count {
 			return bad("instance %d of a buffer of %d", rep, count)
 		}
 		if count > 1 {
@@ -230,6 +262,7 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 	}
 	el.Offset, el.Index, el.Packed = rep*t.Extent(), rep*t.nelem, rep*t.size
 	cur := t
+	ok := true
 	for !cur.leaf() {
 		k := cur.kids
 		if pos < len(toks) && toks[pos].head != nil {
@@ -240,6 +273,7 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 			}
 		}
 		idx := make([]int64, 0, k.arity())
+		fortran := pos < len(toks) && toks[pos].fortran
 		for len(idx) < k.arity() {
 			if pos >= len(toks) {
 				return bad("%s needs %d indices, the path gives %d", level(cur), k.arity(), len(idx))
@@ -250,8 +284,14 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 			idx = append(idx, toks[pos].index)
 			pos++
 		}
-		i, j, ok := k.block(idx)
-		if !ok {
+		if fortran {
+			written := idx
+			if idx, ok = fromFortran(cur, idx); !ok {
+				return bad("index %v is out of range for %s", written, level(cur))
+			}
+		}
+		var i, j int64
+		if i, j, ok = k.block(idx); !ok {
 			return bad("index %v is out of range for %s", idx, level(cur))
 		}
 		disp, _, c := k.at(i)

@@ -133,6 +133,17 @@ func checkPaths(t *testing.T, ty *Type, count int64) {
 		if err != nil || back.Index != i || back.Offset != disp {
 			t.Fatalf("%s: resolve got %+v %v, want element %d", el.Path, back, err, i)
 		}
+		f := el.Path.Fortran()
+		pf, err := ParsePath(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if back, err := ty.Resolve(count, pf); err != nil || back.Index != i || back.Offset != disp || back.Path.Fortran() != f {
+			t.Fatalf("%s: resolve got %+v %v, want element %d", f, back, err, i)
+		}
+		if pf.String() != f {
+			t.Fatalf("%s: a parsed Fortran path prints as %s", f, pf.String())
+		}
 		if at, ok := ty.ElementAtOffset(count, disp); !ok || at.Offset > disp || at.Offset+at.Basic.Size() <= disp {
 			t.Fatalf("%s: offset %d: got %+v %v", el.Path, disp, at, ok)
 		}
@@ -142,7 +153,7 @@ func checkPaths(t *testing.T, ty *Type, count int64) {
 }
 
 func FuzzPath(f *testing.F) {
-	for _, s := range []string{"s_type[2][5]", "[1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR)", "(DOUBLE_INT)[1](INT)", "r(RESIZED)(CONTIGUOUS)[3]", "[0]"} {
+	for _, s := range []string{"s_type[2][5]", "[1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR)", "(DOUBLE_INT)[1](INT)", "r(RESIZED)(CONTIGUOUS)[3]", "[0]", "(2)halo(VECTOR)(1,2)%s_type(STRUCT)(3,6)(CHAR)", "face(SUBARRAY)(3,-6)(REAL)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

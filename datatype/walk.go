@@ -112,6 +112,7 @@ func stepOf(t *Type, idx []int64) Step {
 	if t.Combiner == CombinerNamed {
 		s.Name, s.Pair = "", t.Basic
 	}
+	arrayIndex(t, &s)
 	return s
 }
 
