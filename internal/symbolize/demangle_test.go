@@ -263,6 +263,9 @@ func TestResolveFortranContained(t *testing.T) {
 	if loc.Function != "face" || loc.Line < 7 || loc.Line > 11 {
 		t.Errorf("got %q at line %d, want face at lines 7-11", loc.Function, loc.Line)
 	}
+	if lang := New().Language(checks.Site{Module: exe, Offset: at + 8}); lang != LangFortran {
+		t.Errorf("language: got %v, want Fortran", lang)
+	}
 }
 
 // TestResolveFortranIntentOut: gfortran 12 puts a call whose arguments

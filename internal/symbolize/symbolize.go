@@ -70,6 +70,7 @@ type Resolver struct {
 	mu      sync.Mutex
 	modules map[string]*module
 	answers map[checks.Site]answer
+	bounds  map[boundsKey][]int64 // LowerBounds (bounds.go)
 }
 
 type answer struct {

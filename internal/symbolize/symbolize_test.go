@@ -90,6 +90,9 @@ func TestResolve(t *testing.T) {
 	nopie, nopieOff := build(t, dir, "nopie", "-g", "-fno-pie", "-no-pie")
 	rdyn, rdynOff := build(t, dir, "rdyn", "-g", "-rdynamic")
 	src := filepath.Join(dir, "prog.c")
+	if lang := New().Language(checks.Site{Module: pie, Offset: pieOff}); lang != LangC {
+		t.Errorf("language: got %v, want C", lang)
+	}
 	tests := []struct {
 		name   string
 		site   checks.Site

@@ -1,0 +1,74 @@
+package symbolize
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/testenv"
+)
+
+// TestLowerBounds: the arrays a Fortran main program declares answer by
+// their shape; two of one shape with different bounds answer nothing, and
+// an allocatable array is no candidate.
+func TestLowerBounds(t *testing.T) {
+	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "prog.f90")
+	prog := `program bounds
+  implicit none
+  double precision :: u(0:5, -1:3), w(7, 5), a(4, 4), b(0:3, 0:3)
+  real, allocatable :: z(:, :)
+  allocate(z(0:8, 0:8))
+  u = 1d0; w = 2d0; a = 3d0; b = 4d0; z = 5.0
+  print *, sum(u) + sum(w) + sum(a) + sum(b) + sum(z)
+end program bounds
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "prog")
+	if out, err := exec.Command(gfortran, "-g", "-O0", "-J", dir, "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var main uint64
+	for _, s := range syms {
+		if s.Name == "MAIN__" {
+			main = s.Value
+		}
+	}
+	if main == 0 {
+		t.Fatal("no MAIN__ symbol")
+	}
+	r := New()
+	at := checks.Site{Module: exe, Offset: main + 8}
+	for _, tt := range []struct {
+		shape, want []int64
+	}{
+		{[]int64{6, 5}, []int64{0, -1}},
+		{[]int64{7, 5}, []int64{1, 1}},
+		{[]int64{4, 4}, nil}, // a and b disagree
+		{[]int64{9, 9}, nil}, // z's bounds are known only at run time
+		{[]int64{6}, nil},
+	} {
+		if got := r.LowerBounds(at, tt.shape); !slices.Equal(got, tt.want) {
+			t.Errorf("shape %v: got %v, want %v", tt.shape, got, tt.want)
+		}
+	}
+	if got := r.LowerBounds(checks.Site{Module: exe, Offset: 1}, []int64{6, 5}); got != nil {
+		t.Errorf("outside any unit: got %v", got)
+	}
+}
