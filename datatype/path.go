@@ -41,6 +41,7 @@ type Step struct {
 	fortran bool    // Index was written in Fortran form: from 1, a grid level's as the whole array's
 	array   []int64 // a grid level's element in the whole array, from 0, in argument order
 	order   Order   // a grid level's storage order
+	shape   []int64 // a grid level's whole array, in argument order
 }
 
 // String prints the long form; a path parsed from the Fortran form prints

@@ -23,9 +23,14 @@ import (
 // reversed for MPI_ORDER_C, whose first dimension varies slowest. ParsePath
 // reads this form too, and Type.Resolve takes it.
 
-// Fortran prints the path in Fortran form. The program's lower bounds are
-// not known: array indices assume the default lower bound 1.
-func (p Path) Fortran() string {
+// Fortran prints the path in Fortran form, a grid level's array indices
+// for an array declared with the default lower bounds, 1.
+func (p Path) Fortran() string { return p.FortranBounds(nil) }
+
+// FortranBounds prints the path in Fortran form, asking lower for the
+// lower bounds of the array that a grid level describes, given its shape
+// (in Fortran order); when lower is nil or answers nil, they are 1.
+func (p Path) FortranBounds(lower func(shape []int64) []int64) string {
 	var b strings.Builder
 	if p.Rep >= 0 {
 		fmt.Fprintf(&b, "(%d)", p.Rep+1)
@@ -44,7 +49,7 @@ func (p Path) Fortran() string {
 		default:
 			b.WriteString("(" + s.Combiner.String() + ")")
 		}
-		if idx := s.fortranIndex(); len(idx) > 0 {
+		if idx := s.fortranIndex(lower); len(idx) > 0 {
 			b.WriteByte('(')
 			for i, v := range idx {
 				if i > 0 {
@@ -62,20 +67,32 @@ func (p Path) Fortran() string {
 }
 
 // fortranIndex is the step's indices as Fortran counts them.
-func (s Step) fortranIndex() []int64 {
+func (s Step) fortranIndex(lower func(shape []int64) []int64) []int64 {
 	if s.fortran {
 		return s.Index
 	}
-	src := s.Index
-	if s.array != nil {
-		src = s.array
+	if s.array == nil {
+		out := make([]int64, len(s.Index))
+		for i, v := range s.Index {
+			out[i] = v + 1
+		}
+		return out
 	}
-	out := make([]int64, len(src))
-	for i, v := range src {
-		out[i] = v + 1
-	}
-	if s.array != nil && s.order == OrderC {
+	out, shape := slices.Clone(s.array), slices.Clone(s.shape)
+	if s.order == OrderC {
 		slices.Reverse(out)
+		slices.Reverse(shape)
+	}
+	var lb []int64
+	if lower != nil {
+		lb = lower(shape)
+	}
+	for i := range out {
+		if len(lb) == len(out) {
+			out[i] += lb[i]
+		} else {
+			out[i]++
+		}
 	}
 	return out
 }
@@ -157,4 +174,8 @@ func arrayIndex(t *Type, s *Step) {
 		s.array[d.argPos] = d.global(s.Index[d.argPos])
 	}
 	s.order = t.Order
+	s.shape = t.Sizes
+	if t.Combiner == CombinerDarray {
+		s.shape = t.Gsizes
+	}
 }

@@ -88,3 +88,24 @@ func TestFortranPathErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFortranBounds: the face of an array declared a(0:9, -1:18) is named
+// by the declared indices once the lower bounds are known.
+func TestFortranBounds(t *testing.T) {
+	face := mustType(Subarray([]int64{20, 10}, []int64{4, 3}, []int64{5, 2}, OrderC, Predefined(Real)))
+	el, err := face.ElementAt(1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var asked []int64
+	got := el.Path.FortranBounds(func(shape []int64) []int64 {
+		asked = shape
+		return []int64{0, -1}
+	})
+	if got != "(SUBARRAY)(2,4)(REAL)" || len(asked) != 2 || asked[0] != 10 || asked[1] != 20 {
+		t.Errorf("got %q, asked for shape %v; want (SUBARRAY)(2,4)(REAL) for shape [10 20]", got, asked)
+	}
+	if got := el.Path.FortranBounds(func([]int64) []int64 { return nil }); got != "(SUBARRAY)(3,6)(REAL)" {
+		t.Errorf("without bounds: got %q", got)
+	}
+}
