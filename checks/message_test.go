@@ -220,6 +220,10 @@ func TestTypeMatchText(t *testing.T) {
 			Element: 4, SendPath: "[4](DOUBLE)", SendElements: 8, SendBytes: 64, RecvElements: 4},
 		{Truncated: true, SendRank: 1, RecvRank: 2, SendCount: 2, SendType: "the sender's datatype", RecvCount: 1, RecvType: "contiguous(3,INT)",
 			Element: 3, SendElements: 6, SendBytes: 24, RecvElements: 3},
+		{SendRank: 1, RecvRank: 0, SendCount: 16, SendType: "MPI_INTEGER", RecvCount: 16, RecvType: "MPI_REAL", Element: 0, Byte: 0,
+			SendPath: "MPI_INTEGER(1)", RecvPath: "MPI_REAL(1)", SendBasic: "MPI_INTEGER", RecvBasic: "MPI_REAL", Fortran: true},
+		{Truncated: true, SendRank: 1, RecvRank: 0, SendCount: 1, SendType: "face", RecvCount: 10, RecvType: "MPI_DOUBLE_PRECISION",
+			Element: 10, SendPath: "face(SUBARRAY)(3,7)(DOUBLE_PRECISION)", SendElements: 12, SendBytes: 96, RecvElements: 10, Fortran: true},
 	} {
 		msg, path := tm.Text()
 		fmt.Fprintf(&b, "%s\n  path: %s\n", msg, path)

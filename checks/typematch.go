@@ -82,10 +82,16 @@ type TypeMatch struct {
 	// SendElements and SendBytes are what the message holds,
 	// RecvElements what the receive has room for.
 	SendElements, SendBytes, RecvElements int64
+	// Fortran: the receive is a Fortran call, whose program counts
+	// elements from 1 (the paths are in Fortran form too).
+	Fortran bool
 }
 
 // Text writes the finding's message and element path.
 func (t TypeMatch) Text() (msg, path string) {
+	if t.Fortran {
+		t.Element++
+	}
 	if t.Truncated {
 		msg = fmt.Sprintf("rank %d sends %d element(s) (%d bytes packed: %d x %s) but the receive of rank %d has room for %d (%d x %s); the first element without room is element %d",
 			t.SendRank, t.SendElements, t.SendBytes, t.SendCount, t.SendType, t.RecvRank, t.RecvElements, t.RecvCount, t.RecvType, t.Element)

@@ -22,7 +22,8 @@ import (
 func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 	e := event(ev)
 	recordEvent(e)
-	d := checks.Describe(&e, rankTypes{})
+	at := site(uint64(ev.site))
+	d := checks.Describe(&e, rankTypes{at: at})
 	f := checks.Finding{
 		ID:       d.Entry.ID,
 		Category: d.Entry.Category,
@@ -33,7 +34,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		Arg:      d.Arg,
 		Path:     d.Path,
 		Rule:     d.Entry.Rule,
-		Site:     site(uint64(ev.site)),
+		Site:     at,
 	}
 	crossRank(ev, &e, &d, &f)
 	var rel uint64
@@ -48,6 +49,7 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		f.Related = append(f.Related, checks.Related{Message: d.TypeMade, Site: site(d.TypeSite)})
 	}
 	nativeFrame(&f)
+	speakPython(&f)
 	return f, rel
 }
 
@@ -111,8 +113,8 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 }
 
 // rankTypes answers checks.Types from this rank's registry and datatype
-// model.
-type rankTypes struct{}
+// model, with paths in the language of the finding's code (language.go).
+type rankTypes struct{ at checks.Site }
 
 const maxTypeText = 160
 
@@ -151,7 +153,7 @@ func (rankTypes) Type(h uint64) checks.TypeInfo {
 	return ti
 }
 
-func (rankTypes) ElementAt(h, addr uint64, count int64, at uint64) string {
+func (rt rankTypes) ElementAt(h, addr uint64, count int64, at uint64) string {
 	t, err := modelOf(h)
 	if err != nil {
 		return ""
@@ -160,14 +162,14 @@ func (rankTypes) ElementAt(h, addr uint64, count int64, at uint64) string {
 	if !ok {
 		return ""
 	}
-	return el.Path.String()
+	return pathAt(el.Path, rt.at)
 }
 
 // collisionLimit bounds the bytes of data the search for a colliding pair
 // walks; beyond it the message names no elements.
 const collisionLimit = 1 << 20
 
-func (rankTypes) Collision(h uint64, count int64) (string, string) {
+func (rt rankTypes) Collision(h uint64, count int64) (string, string) {
 	t, err := modelOf(h)
 	if err != nil || count <= 0 || t.TypeSize() > collisionLimit/count {
 		return "", ""
@@ -182,7 +184,7 @@ func (rankTypes) Collision(h uint64, count int64) (string, string) {
 				if err1 != nil || err2 != nil {
 					return "", ""
 				}
-				return e1.Path.String(), e2.Path.String()
+				return pathAt(e1.Path, rt.at), pathAt(e2.Path, rt.at)
 			}
 		}
 		for k := int64(0); k < b.Size(); k++ {

@@ -81,6 +81,10 @@ struct mpidbg_xrmatch {
     uint64_t rtype;       /* the receive's datatype handle */
     int64_t rcount;
     int32_t rcall, pad;
+    /* the two calls' places, for the language of each side's path: the
+     * receive's return address, the sender's module hash and offset */
+    uint64_t rsite, soff;
+    uint32_t smod, pad2;
     /* out */
     char msg[1024];
     char path[256];

@@ -124,14 +124,15 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		sname = describeType(sexpr)
 	}
 	rname := describeType(rt)
+	recvAt, sendAt := site(uint64(m.rsite)), remoteSite(uint32(m.smod), uint64(m.soff))
 	tm := checks.TypeMatch{SendRank: int(m.srank), RecvRank: worldRank(), SendCount: scount, SendType: sname,
-		RecvCount: rcount, RecvType: rname, Element: res.Element, Byte: res.Byte}
+		RecvCount: rcount, RecvType: rname, Element: res.Element, Byte: res.Byte, Fortran: fortranSite(recvAt)}
 	switch res.Kind {
 	case datatype.Match, datatype.Prefix:
 		return 0
 	case datatype.Mismatch:
-		tm.SendPath = elementName(sexpr, scount, res.Element, res.Send)
-		tm.RecvPath = elementName(rt, rcount, res.Element, res.Recv)
+		tm.SendPath = elementName(sexpr, scount, res.Element, res.Send, sendAt)
+		tm.RecvPath = elementName(rt, rcount, res.Element, res.Recv, recvAt)
 		tm.SendBasic, tm.RecvBasic = basicName(res.Send), basicName(res.Recv)
 	case datatype.Truncated:
 		m.fid_truncated = 1
@@ -139,7 +140,7 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		tm.SendElements, tm.SendBytes, tm.RecvElements = ssig.NumElements()*scount, ssig.Size()*scount, rsig.NumElements()*rcount
 		if sexpr != nil {
 			if e, err := sexpr.ElementAt(scount, res.Element); err == nil {
-				tm.SendPath = e.Path.String()
+				tm.SendPath = pathAt(e.Path, sendAt)
 			}
 		}
 	}
@@ -173,15 +174,23 @@ func describeType(t *datatype.Type) string {
 }
 
 // elementName names element i of count instances of t by its type-tree
-// path, or by index and type when t is unknown.
-func elementName(t *datatype.Type, count, i int64, b datatype.Basic) string {
+// path, or by index and type when t is unknown; in the language of the
+// call at (language.go).
+func elementName(t *datatype.Type, count, i int64, b datatype.Basic, at checks.Site) string {
+	fortran := fortranSite(at)
 	if t != nil {
 		if e, err := t.ElementAt(count, i); err == nil {
-			if t.IsPredefined() {
+			switch {
+			case t.IsPredefined() && fortran:
+				return fmt.Sprintf("%s(%d)", basicName(b), i+1)
+			case t.IsPredefined():
 				return fmt.Sprintf("%s[%d]", basicName(b), i)
 			}
-			return e.Path.String()
+			return pathAt(e.Path, at)
 		}
+	}
+	if fortran {
+		i++
 	}
 	return fmt.Sprintf("element %d (%s)", i, basicName(b))
 }

@@ -395,6 +395,9 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     m->rtype = MPIDBG_H(rtype);
     m->rcount = rcount;
     m->rcall = call;
+    m->rsite = site;
+    m->smod = h->site_mod;
+    m->soff = h->site_off;
     if (mpidbg_go_xr_match(m)) {
         struct mpidbg_cx cx;
         memset(&cx, 0, sizeof cx);

@@ -48,7 +48,7 @@ program bug_halo2d_ghost
       call MPI_Irecv(u, 1, recv_t(k), nbr(k), k, grid, reqs(k))
     end do
     ! what goes west arrives as the neighbour's east ghost: tag of the receiving side
-    call MPI_Isend(u, 1, send_t(1), nbr(1), 2, grid, reqs(5)) ! want "buffer-overlap" "reads memory that the MPI_Irecv still in progress writes"
+    call MPI_Isend(u, 1, send_t(1), nbr(1), 2, grid, reqs(5)) ! want "buffer-overlap" "reads memory that the MPI_Irecv still in progress writes.* element \(SUBARRAY\)\(1,1\)\(DOUBLE_PRECISION\) here"
     call MPI_Isend(u, 1, send_t(2), nbr(2), 1, grid, reqs(6))
     call MPI_Isend(u, 1, send_t(3), nbr(3), 4, grid, reqs(7)) ! want "buffer-overlap"
     call MPI_Isend(u, 1, send_t(4), nbr(4), 3, grid, reqs(8)) ! want "buffer-overlap"

@@ -23,7 +23,7 @@ program bug_integer_as_real
   else
     total = 0.0
     do src = 1, nprocs - 1
-      call MPI_Recv(incoming, ncell, MPI_REAL, src, 7, MPI_COMM_WORLD, status, ierr) ! want "type-mismatch" "sends MPI_INTEGER.* receives MPI_REAL"
+      call MPI_Recv(incoming, ncell, MPI_REAL, src, 7, MPI_COMM_WORLD, status, ierr) ! want "type-mismatch" "sends MPI_INTEGER\(1\) where rank 0 receives MPI_REAL\(1\): element 1 "
       total = total + incoming
     end do
     if (sum(total) < 0.0) call MPI_Abort(MPI_COMM_WORLD, 1, ierr)

@@ -23,7 +23,7 @@ program bug_isend_reuse
     do step = 1, steps
       call MPI_Isend(slab, n, MPI_DOUBLE_PRECISION, 1, step, MPI_COMM_WORLD, req, ierr)
       do i = 1, n
-        slab(i) = dble(i + step * n) ! want "send-buffer-write"
+        slab(i) = dble(i + step * n) ! want "send-buffer-write" "element \(1\)\(DOUBLE_PRECISION\), before the send completed"
       end do
       call MPI_Wait(req, status, ierr)
     end do

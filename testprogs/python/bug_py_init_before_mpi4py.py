@@ -32,7 +32,7 @@ def exchange(comm):
         comm.Send([boundary, MPI.INT], dest=1, tag=5)  # related "type-mismatch"
     else:
         ghost = np.zeros(4, dtype=np.float64)
-        comm.Recv([ghost, MPI.DOUBLE], source=0, tag=5)  # want "type-mismatch" "MPI_INT.* MPI_DOUBLE"
+        comm.Recv([ghost, MPI.DOUBLE], source=0, tag=5)  # want "type-mismatch" "sends MPI\.INT\[0\] where rank 1 receives MPI\.DOUBLE\[0\]"
 
 
 def main():

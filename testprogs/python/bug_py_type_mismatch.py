@@ -27,7 +27,7 @@ def migrate(comm, positions):
             comm.Send([p, MPI.DOUBLE], dest=1, tag=20 + s)
     else:
         tallies = np.zeros(NSPECIES, dtype=np.float64)
-        comm.Recv([tallies, MPI.DOUBLE], source=0, tag=11)  # want "type-mismatch" "MPI_INT.* MPI_DOUBLE"
+        comm.Recv([tallies, MPI.DOUBLE], source=0, tag=11)  # want "type-mismatch" "sends MPI\.INT\[0\] where rank 1 receives MPI\.DOUBLE\[0\]"
         for s in range(NSPECIES):
             incoming = np.empty(3 * (s + 1), dtype=np.float64)
             comm.Recv([incoming, MPI.DOUBLE], source=0, tag=20 + s)

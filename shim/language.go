@@ -1,0 +1,63 @@
+package main
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"regexp"
+
+	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/datatype"
+	"github.com/mpidbg/mpidbg/internal/symbolize"
+)
+
+// A finding speaks the language of the code it points at: element paths
+// of a Fortran call or access in Fortran form (indices from 1, a
+// subarray's as the whole array's: datatype.Path.FortranBounds), MPI's constants
+// of a Python call as mpi4py spells them (MPI.INT for MPI_INT).
+
+// fortranSite says whether the code at s is Fortran. Only a process that
+// loaded a Fortran binding can have any; there the unit's DWARF language
+// decides, read with the resolver on a finding's first use of a module.
+func fortranSite(s checks.Site) bool {
+	if C.mpidbg_nbind == 0 || s.Module == "" || s.Script != (checks.Location{}) {
+		return false
+	}
+	return resolver.Language(s) == symbolize.LangFortran
+}
+
+// pathAt prints p in the form of the language of the code at s: for
+// Fortran, a subarray's or darray's indices as those of the array the
+// call sees with that shape, by its declared lower bounds.
+func pathAt(p datatype.Path, s checks.Site) string {
+	if !fortranSite(s) {
+		return p.String()
+	}
+	return p.FortranBounds(func(shape []int64) []int64 { return resolver.LowerBounds(s, shape) })
+}
+
+// mpiConstant is an MPI constant's C name: MPI_ and upper-case letters,
+// digits and underscores (MPI_DOUBLE, MPI_COMM_WORLD, MPI_2INT), never a
+// function (MPI_Send).
+var mpiConstant = regexp.MustCompile(`\bMPI_([A-Z0-9][A-Z0-9_]*)\b`)
+
+// pythonNames spells MPI's constants in text as mpi4py's module does.
+func pythonNames(text string) string {
+	return mpiConstant.ReplaceAllString(text, "MPI.$1")
+}
+
+// speakPython rewrites a finding raised at a Python script's call in
+// mpi4py's names: its message, its path and its related places' messages.
+// The rule keeps the standard's words.
+func speakPython(f *checks.Finding) {
+	if f.Site.Script == (checks.Location{}) {
+		return
+	}
+	f.Message = pythonNames(f.Message)
+	f.Path = pythonNames(f.Path)
+	for i := range f.Related {
+		f.Related[i].Message = pythonNames(f.Related[i].Message)
+	}
+}
