@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,7 @@ import (
 
 var runCommand = &command{
 	name:    "run",
-	args:    "-n N PROGRAM [ARGS...]",
+	args:    "-n N PROGRAM [ARGS...]  |  [flags] -- LAUNCHER [LAUNCHER-ARGS...] PROGRAM [ARGS...]",
 	summary: "run an MPI program with every rank checked; report on standard error",
 	about: `Runs PROGRAM with N ranks under mpiexec, with the shim (libmpidbg.so)
 preloaded into every rank. The shim checks each MPI call as it happens and
@@ -44,6 +45,20 @@ come before the rest of mpiexec's command line:
   mpiexec LAUNCHER-ARGS... -genv LD_PRELOAD SHIM -genv MPIDBG_REPORT ADDR ... -n N PROGRAM ARGS...
 (Open MPI's mpiexec gets -x NAME=VALUE instead of -genv NAME VALUE.)
 The shim goes into the ranks' environment only, never into mpiexec's.
+
+Your own launcher line: when the first word after mpidbg's flags is a
+launcher (srun, mpiexec, mpirun, mpiexec.hydra, mpiexec.mpich,
+mpiexec.openmpi, orterun, prterun), mpidbg runs that line as written and
+adds only its environment for the ranks, in the launcher's form:
+  mpidbg run -- srun -N 2 -n 8 --mpi=pmix ./app      (srun --export=ALL,LD_PRELOAD=SHIM,MPIDBG_REPORT,...)
+  mpidbg run -- mpiexec -f hosts -n 16 ./app       (-genv NAME VALUE, or -x for Open MPI)
+srun gets the shim's path in --export and mpidbg's other variables by
+name, from its own environment; a --export of the line keeps its list
+and gets these added (NONE and NIL become these alone). The program is
+the first word after the launcher's options that names an executable
+file; it decides the MPI as above. -n, --mpiexec and --launcher-arg do
+not go with a launcher line: its own options say that. MPICH under srun
+needs --mpi=pmi2, Open MPI --mpi=pmix (Slurm's PMI).
 
 The ranks reach mpidbg through a Unix socket in a private directory. For a
 job that spans machines, --listen HOST:PORT listens on TCP instead; HOST
@@ -145,7 +160,8 @@ Examples:
   mpidbg run -n 4 --checks +message-race-info --suppress reviewed.supp ./app
   mpidbg run -n 4 --buffering zero --deadlock-timeout 5s ./app
   mpidbg run -n 4 --nasty --nasty-seed=1234 ./app
-  mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app`,
+  mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app
+  mpidbg run --listen node0:0 -- srun -N 4 -n 64 --mpi=pmix ./app`,
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
 		r := &runFlags{}
 		fs.SetInterspersed(false) // the program's arguments are its own
@@ -220,9 +236,20 @@ func (rf *runFlags) run(o *output, args []string) error {
 	bad := func(format string, a ...any) error {
 		return &usageError{cmd: "run", msg: fmt.Sprintf(format, a...), hint: true}
 	}
+	var launcher string // the user's own launcher line: args is LAUNCHER ARGS... PROGRAM ARGS...
+	if len(args) > 0 {
+		if p, _, ok := launch.LauncherOf(args[0]); ok {
+			launcher = p
+		}
+	}
 	switch {
 	case len(args) == 0:
 		return bad("missing the program to run")
+	case launcher != "" && rf.np != 0:
+		return bad("-n %d with a launcher line: the line's own options (%s -n, srun -n) give the number of ranks", rf.np, filepath.Base(args[0]))
+	case launcher != "" && (rf.mpiexec != "" || len(rf.launcherArgs) > 0):
+		return bad("--mpiexec and --launcher-arg with a launcher line: write the launcher's options in the line")
+	case launcher != "":
 	case rf.np == 0:
 		return bad("missing -n N, the number of ranks")
 	case rf.np < 0:
@@ -249,19 +276,31 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if err := rf.nasty.check(); err != nil {
 		return bad("%v", err)
 	}
-	program := args[0]
-	// as mpiexec will run it: refused now rather than by every rank.
-	// Which mpiexec decides whether a bare name is looked for in the
-	// current directory; when there is none, findTools says so below.
-	flavor := launch.Hydra
-	if m, err := chooseMPI(program, rf.mpi, rf.shim); err == nil {
-		if p, err := findMPIExec(rf.mpiexec, m); err == nil {
-			flavor = launch.FlavorOf(p)
+	program, progArgs := args[0], args[1:]
+	var found string
+	if launcher != "" {
+		i := launch.LineProgram(args[1:])
+		if i < 0 {
+			return bad("no program in the launcher line %q: no word after %s names an executable file", strings.Join(args, " "), filepath.Base(args[0]))
 		}
-	}
-	found, err := runResolve(flavor, program, "")
-	if err != nil {
-		return &usageError{cmd: "run", msg: "program " + err.Error()}
+		program, found = args[1+i], args[1+i]
+		if _, err := exec.LookPath(launcher); err != nil {
+			return &usageError{cmd: "run", msg: fmt.Sprintf("launcher %s: not found or not executable", args[0])}
+		}
+	} else {
+		// as mpiexec will run it: refused now rather than by every rank.
+		// Which mpiexec decides whether a bare name is looked for in the
+		// current directory; when there is none, findTools says so below.
+		flavor := launch.Hydra
+		if m, err := chooseMPI(program, rf.mpi, rf.shim); err == nil {
+			if p, err := findMPIExec(rf.mpiexec, m); err == nil {
+				flavor = launch.FlavorOf(p)
+			}
+		}
+		var err error
+		if found, err = runResolve(flavor, program, ""); err != nil {
+			return &usageError{cmd: "run", msg: "program " + err.Error()}
+		}
 	}
 	// .mpidbg-suppress beside the program mpiexec will run; a bad rule is
 	// refused before the job runs
@@ -281,11 +320,23 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if rf.json != "" && rf.sarif != "" && samePath(rf.json, rf.sarif) {
 		return bad("--json and --sarif name the same file %s", rf.sarif)
 	}
-	tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
-	if err != nil {
-		return retag(err, "run")
+	var mpiexec, shim string
+	if launcher != "" {
+		m, err := chooseMPI(program, rf.mpi, rf.shim)
+		if err != nil {
+			return &usageError{cmd: "run", msg: err.Error()}
+		}
+		if shim, err = findShim(rf.shim, m); err != nil {
+			return retag(err, "run")
+		}
+		mpiexec = launcher
+	} else {
+		tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
+		if err != nil {
+			return retag(err, "run")
+		}
+		mpiexec, shim = tools.mpiexec, tools.shim
 	}
-	mpiexec, shim := tools.mpiexec, tools.shim
 
 	// Open the output files first: a typo in a path should not cost a run.
 	var jsonFile, sarifFile *os.File
@@ -333,9 +384,13 @@ func (rf *runFlags) run(o *output, args []string) error {
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 	col := report.NewCollector()
+	var line []string
+	if launcher != "" {
+		line = args[1:]
+	}
 	res, err := launch.Run(launch.Config{
 		MPIExec: mpiexec, LauncherArgs: rf.launcherArgs, NP: rf.np, Env: env,
-		Program: program, Args: args[1:], Listen: rf.listen,
+		Program: program, Args: progArgs, Line: line, Listen: rf.listen,
 		Stdin: runStdin, Stdout: o.stdout, Stderr: o.stderr, Signals: sigs,
 		DeadlockTimeout: rf.deadlockTimeout, ZeroBuffering: rf.buffering == "zero", StopOnDeadlock: rf.onError == "stop",
 		KillGrace: runKillGrace, AbortOnError: rf.onError == "abort",

@@ -117,6 +117,13 @@ const (
 	OMPIAllowRunAsRootConfirm = "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"
 )
 
+// Slurm's commands and daemons read their configuration from SlurmConf;
+// the tests' one-node cluster (internal/testenv) sets it.
+const (
+	// SlurmConf is the path of slurm.conf.
+	SlurmConf = "SLURM_CONF"
+)
+
 // mpidbg's own: where it finds its parts, and how it draws.
 const (
 	// Shim is the shim library to preload when --shim is not given.

@@ -6,18 +6,22 @@ import (
 	"strings"
 )
 
-// Flavor is the family of an mpiexec: how it takes environment variables
-// for the ranks.
+// Flavor is the family of an mpiexec or srun: how it takes environment
+// variables for the ranks.
 type Flavor int
 
 const (
 	Hydra   Flavor = iota // MPICH, Intel MPI, MVAPICH: -genv NAME VALUE
 	OpenMPI               // Open MPI (orterun, prterun): -x NAME=VALUE
+	Slurm                 // srun: --export=ALL,NAME=VALUE (line.go)
 )
 
 func (f Flavor) String() string {
-	if f == OpenMPI {
+	switch f {
+	case OpenMPI:
 		return "Open MPI"
+	case Slurm:
+		return "Slurm"
 	}
 	return "Hydra"
 }

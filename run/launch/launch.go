@@ -25,6 +25,10 @@ type Config struct {
 	Env          []Var    // for the ranks; Run adds MPIDBG_REPORT
 	Program      string
 	Args         []string
+	// Line, when not nil, is the user's own launcher line after the
+	// launcher (MPIExec): it replaces LauncherArgs, NP, Program and Args,
+	// and gets only Env added (line.go).
+	Line []string
 	Dir          string // mpiexec's working directory ("": this process's)
 
 	Listen string // "" for a Unix socket, else HOST:PORT for TCP
@@ -116,7 +120,20 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	ln.Serve(col)
 
 	env := append(append([]Var(nil), cfg.Env...), Var{envvar.Report, ln.Report()})
-	cmd := exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
+	var cmd *exec.Cmd
+	if cfg.Line != nil {
+		_, f, _ := LauncherOf(cfg.MPIExec)
+		argv, proc := LineArgs(f, cfg.Line, env)
+		cmd = exec.Command(cfg.MPIExec, argv...)
+		if len(proc) > 0 {
+			cmd.Env = os.Environ()
+			for _, v := range proc {
+				cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
+			}
+		}
+	} else {
+		cmd = exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
+	}
 	cmd.Dir = cfg.Dir
 	// Both streams pass through unchanged (but for the launcher's banner
 	// once mpidbg ends the job: bannerFilter); a copy of each is scanned

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
+)
+
+const okPairC = `#include <mpi.h>
+int main(int argc, char **argv) {
+	int rank, v[2] = {1, 2}, w[2];
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0)
+		MPI_Send(v, 2, MPI_INT, 1, 0, MPI_COMM_WORLD);
+	else if (rank == 1)
+		MPI_Recv(w, 2, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	MPI_Finalize();
+	return 0;
+}
+`
+
+// TestRunUnderSrun runs jobs under a real Slurm, a one-node cluster the
+// test starts, with the launcher line written out: mpidbg run -- srun
+// ... PROGRAM. MPICH's ranks take Slurm's PMI-2, Open MPI's its PMIx. A
+// planted type mismatch is found and reported at its lines, with srun's
+// --export=NONE too (mpidbg's variables are added to the list); a correct
+// program is clean; a deadlock is found and the job ended through srun.
+func TestRunUnderSrun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster")
+	}
+	conf := testenv.Slurm(t)
+	t.Setenv(envvar.SlurmConf, conf)
+	t.Setenv(envvar.NoColor, "1")
+	for _, m := range mpilib.All {
+		t.Run(m.String(), func(t *testing.T) {
+			cc := needCompiler(t, m)
+			shim := needShim(t, m)
+			dir := t.TempDir()
+			bug := buildWith(t, cc, dir, "pair", pairC)
+			ok := buildWith(t, cc, dir, "okpair", okPairC)
+			hang := buildWith(t, cc, dir, "hang", hangSrc)
+			pmi := map[mpilib.MPI]string{mpilib.MPICH: "--mpi=pmi2", mpilib.OpenMPI: "--mpi=pmix"}[m]
+
+			for _, export := range [][]string{nil, {"--export=NONE"}, {"--export", "ALL"}} {
+				line := append(append([]string{"run", "--shim", shim, "--", "srun", "-n", "2", pmi}, export...), bug)
+				_, stderr, code := runWith(t, "", line...)
+				if code != 1 || !strings.Contains(stderr, "error · type-mismatch · MPI_Recv") ||
+					!strings.Contains(stderr, "pair.c:10") || !strings.Contains(stderr, "1 error in 1 of 2 ranks") {
+					t.Errorf("srun %v: exit %d, want 1 with the type mismatch at pair.c:10; stderr:\n%s", export, code, stderr)
+				}
+			}
+			_, stderr, code := runWith(t, "", "run", "--shim", shim, "--", "srun", "-n", "2", pmi, ok)
+			if code != 0 || !strings.Contains(stderr, "no findings (2 ranks)") {
+				t.Errorf("correct program: exit %d, want 0 and no findings; stderr:\n%s", code, stderr)
+			}
+			_, stderr, code = runWith(t, "", "run", "--shim", shim, "--deadlock-timeout", "1s", "--", "srun", "-n", "2", pmi, hang)
+			if code != 1 || !strings.Contains(stderr, "deadlock") || !strings.Contains(stderr, "SIGTERM to srun") {
+				t.Errorf("deadlock: exit %d, want 1, the deadlock and srun ended; stderr:\n%s", code, stderr)
+			}
+		})
+	}
+}
+
+// TestRunLauncherLineUsage: a launcher line refuses -n and --mpiexec,
+// and one without a program says so.
+func TestRunLauncherLineUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-n", "2", "--", "srun", "-n", "2", "/bin/true"}, "give the number of ranks"},
+		{[]string{"run", "--mpiexec", "mpiexec", "--", "srun", "-n", "2", "/bin/true"}, "write the launcher's options in the line"},
+		{[]string{"run", "--", "srun", "-n", "2", "no-such-program-here"}, "no program in the launcher line"},
+	} {
+		_, stderr, code := runWith(t, "", tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: exit %d, want 2 and %q; stderr:\n%s", tt.args, code, tt.want, stderr)
+		}
+	}
+}
