@@ -11,7 +11,9 @@ set -euo pipefail
 # build the test programs of testprogs/fortran and testprogs/cpp.
 # python3-mpi4py and python3-numpy: MPI programs written in Python
 # (Debian's mpi4py is built with Open MPI, its default MPI).
-packages=(mpich libmpich-dev openmpi-bin libopenmpi-dev gdb gdbserver gcc g++ gfortran make python3-mpi4py python3-numpy)
+# slurm-wlm and munge: the tests start a one-node Slurm cluster of their
+# own (internal/testenv) to run jobs under srun.
+packages=(mpich libmpich-dev openmpi-bin libopenmpi-dev gdb gdbserver gcc g++ gfortran make python3-mpi4py python3-numpy slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
