@@ -29,7 +29,7 @@ type Config struct {
 	// launcher (MPIExec): it replaces LauncherArgs, NP, Program and Args,
 	// and gets only Env added (line.go).
 	Line []string
-	Dir          string // mpiexec's working directory ("": this process's)
+	Dir  string // mpiexec's working directory ("": this process's)
 
 	Listen string // "" for a Unix socket, else HOST:PORT for TCP
 
