@@ -45,7 +45,7 @@ type command struct {
 }
 
 // commands lists the subcommands in the order help shows them.
-var commands = []*command{runCommand, explainCommand, inspectCommand, gdbCommand, dapCommand, versionCommand, gdbHelperCommand}
+var commands = []*command{runCommand, collectCommand, explainCommand, inspectCommand, gdbCommand, dapCommand, versionCommand, gdbHelperCommand}
 
 func lookup(name string) *command {
 	for _, c := range commands {

@@ -162,29 +162,36 @@ Examples:
   mpidbg run -n 4 --nasty --nasty-seed=1234 ./app
   mpidbg run -n 16 --launcher-arg=-f --launcher-arg=hosts --listen node0:0 ./app
   mpidbg run --listen node0:0 -- srun -N 4 -n 64 --mpi=pmix ./app`,
-	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
-		r := &runFlags{}
-		fs.SetInterspersed(false) // the program's arguments are its own
+	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error { return registerRun(fs, false) },
+}
+
+// registerRun declares the flags of run, or of collect, which has those
+// that do not say how to start the job.
+func registerRun(fs *pflag.FlagSet, collect bool) func(o *output, args []string) error {
+	r := &runFlags{collect: collect}
+	fs.SetInterspersed(false) // the program's arguments are its own
+	if !collect {
 		fs.IntVarP(&r.np, "np", "n", 0, "start `N` ranks")
-		fs.StringVar(&r.mpi, "mpi", "", "the MPI library, `NAME`: mpich or openmpi (default: the one PROGRAM links)")
 		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run: a `PATH` or a name on PATH (default: the MPI's own, mpiexec.mpich or mpiexec.openmpi, else mpiexec)")
 		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
-		fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the MPI's in ../lib beside mpidbg)")
-		fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
-		fs.StringVar(&r.checks, "checks", "", "categories to turn off (-CATEGORY) and findings that are off by default to turn on (+ID), a `LIST` such as -leak,-overlap,+message-race-info (see 'mpidbg explain')")
-		fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
-		fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
-		fs.StringVar(&r.listen, "listen", "", "listen for the ranks on TCP `HOST:PORT` instead of a Unix socket (multi-node jobs)")
-		fs.DurationVar(&r.deadlockTimeout, "deadlock-timeout", 2*time.Second, "report a deadlock once every rank has been blocked this `DURATION` (0: never)")
-		fs.StringVar(&r.buffering, "buffering", "eager", "standard-mode sends, `MODE`: eager (as MPI does) or zero (synchronous: finds programs that rely on buffering)")
-		fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
-		fs.StringArrayVar(&r.suppress, "suppress", nil, "leave out the findings the rules of suppression `FILE` cover (repeatable; ./"+report.SuppressFile+" beside the program is read too)")
-		r.nasty.register(fs)
-		return r.run
-	},
+	}
+	fs.StringVar(&r.mpi, "mpi", "", "the MPI library, `NAME`: mpich or openmpi (default: the one PROGRAM links)")
+	fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the MPI's in ../lib beside mpidbg)")
+	fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
+	fs.StringVar(&r.checks, "checks", "", "categories to turn off (-CATEGORY) and findings that are off by default to turn on (+ID), a `LIST` such as -leak,-overlap,+message-race-info (see 'mpidbg explain')")
+	fs.StringVar(&r.json, "json", "", "also write the findings as JSON to `FILE`")
+	fs.StringVar(&r.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to `FILE`")
+	fs.StringVar(&r.listen, "listen", "", "listen for the ranks on TCP `HOST:PORT` instead of a Unix socket (multi-node jobs)")
+	fs.DurationVar(&r.deadlockTimeout, "deadlock-timeout", 2*time.Second, "report a deadlock once every rank has been blocked this `DURATION` (0: never)")
+	fs.StringVar(&r.buffering, "buffering", "eager", "standard-mode sends, `MODE`: eager (as MPI does) or zero (synchronous: finds programs that rely on buffering)")
+	fs.BoolVarP(&r.quiet, "quiet", "q", false, "print only the summary line, and nothing for a clean run")
+	fs.StringArrayVar(&r.suppress, "suppress", nil, "leave out the findings the rules of suppression `FILE` cover (repeatable; ./"+report.SuppressFile+" beside the program is read too)")
+	r.nasty.register(fs)
+	return r.run
 }
 
 type runFlags struct {
+	collect                                          bool // mpidbg collect: the command runs launchers itself
 	np                                               int
 	mpi, mpiexec, shim, onError, checks, json, sarif string
 	listen, buffering                                string
@@ -232,17 +239,30 @@ func errorRule(rules []report.Rule) (report.Rule, bool) {
 	return report.Rule{}, false
 }
 
+func (rf *runFlags) name() string {
+	if rf.collect {
+		return "collect"
+	}
+	return "run"
+}
+
 func (rf *runFlags) run(o *output, args []string) error {
 	bad := func(format string, a ...any) error {
-		return &usageError{cmd: "run", msg: fmt.Sprintf(format, a...), hint: true}
+		return &usageError{cmd: rf.name(), msg: fmt.Sprintf(format, a...), hint: true}
 	}
-	var launcher string // the user's own launcher line: args is LAUNCHER ARGS... PROGRAM ARGS...
+	// the user's own launcher line: args is LAUNCHER ARGS... PROGRAM
+	// ARGS..., or for collect a command that runs launchers
+	var launcher string
 	if len(args) > 0 {
 		if p, _, ok := launch.LauncherOf(args[0]); ok {
 			launcher = p
+		} else if rf.collect {
+			launcher = args[0]
 		}
 	}
 	switch {
+	case len(args) == 0 && rf.collect:
+		return bad("missing the command to run")
 	case len(args) == 0:
 		return bad("missing the program to run")
 	case launcher != "" && rf.np != 0:
@@ -280,13 +300,19 @@ func (rf *runFlags) run(o *output, args []string) error {
 	var found string
 	if launcher != "" {
 		i := launch.LineProgram(args[1:])
-		if i < 0 {
+		switch {
+		case i >= 0:
+			program, found = args[1+i], args[1+i]
+		case rf.collect:
+			program, found = "", "" // the MPI is --mpi's, or MPICH
+		default:
 			return bad("no program in the launcher line %q: no word after %s names an executable file", strings.Join(args, " "), filepath.Base(args[0]))
 		}
-		program, found = args[1+i], args[1+i]
-		if _, err := exec.LookPath(launcher); err != nil {
-			return &usageError{cmd: "run", msg: fmt.Sprintf("launcher %s: not found or not executable", args[0])}
+		p, err := exec.LookPath(launcher)
+		if err != nil {
+			return &usageError{cmd: rf.name(), msg: fmt.Sprintf("%s: not found or not executable", args[0])}
 		}
+		launcher = p
 	} else {
 		// as mpiexec will run it: refused now rather than by every rank.
 		// Which mpiexec decides whether a bare name is looked for in the
@@ -299,21 +325,21 @@ func (rf *runFlags) run(o *output, args []string) error {
 		}
 		var err error
 		if found, err = runResolve(flavor, program, ""); err != nil {
-			return &usageError{cmd: "run", msg: "program " + err.Error()}
+			return &usageError{cmd: rf.name(), msg: "program " + err.Error()}
 		}
 	}
 	// .mpidbg-suppress beside the program mpiexec will run; a bad rule is
 	// refused before the job runs
 	rules, err := report.LoadRules(rf.suppress, found)
 	if err != nil {
-		return &usageError{cmd: "run", msg: err.Error()}
+		return &usageError{cmd: rf.name(), msg: err.Error()}
 	}
 	if r, ok := errorRule(rules); ok && rf.onError != "continue" {
 		// the ranks act on an error themselves, at the call (MPI_Abort,
 		// SIGSTOP), and the rules apply to the report only, after the
 		// job: a suppressed error would still end or stop it
 		verb := map[string]string{"abort": "ending", "stop": "stopping"}[rf.onError]
-		return &usageError{cmd: "run", msg: fmt.Sprintf("--on-error %s with suppression rules: the ranks %s at an error "+
+		return &usageError{cmd: rf.name(), msg: fmt.Sprintf("--on-error %s with suppression rules: the ranks %s at an error "+
 			"finding, before the rules apply, so the rule %q (%s) would not keep a suppressed error from %s the job; "+
 			"drop --on-error or the rule", rf.onError, rf.onError, r.String(), r.Source, verb)}
 	}
@@ -324,16 +350,16 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if launcher != "" {
 		m, err := chooseMPI(program, rf.mpi, rf.shim)
 		if err != nil {
-			return &usageError{cmd: "run", msg: err.Error()}
+			return &usageError{cmd: rf.name(), msg: err.Error()}
 		}
 		if shim, err = findShim(rf.shim, m); err != nil {
-			return retag(err, "run")
+			return retag(err, rf.name())
 		}
 		mpiexec = launcher
 	} else {
 		tools, err := findTools(program, rf.mpi, rf.shim, rf.mpiexec)
 		if err != nil {
-			return retag(err, "run")
+			return retag(err, rf.name())
 		}
 		mpiexec, shim = tools.mpiexec, tools.shim
 	}
@@ -348,7 +374,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 			continue
 		}
 		if *f.out, err = os.Create(f.name); err != nil {
-			return &usageError{cmd: "run", msg: err.Error()}
+			return &usageError{cmd: rf.name(), msg: err.Error()}
 		}
 		defer (*f.out).Close()
 	}
@@ -366,7 +392,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 	nasty, err := rf.nasty.vars()
 	if err != nil {
-		return &usageError{cmd: "run", msg: err.Error()}
+		return &usageError{cmd: rf.name(), msg: err.Error()}
 	}
 	env = append(env, nasty...)
 	if rf.nasty.on && !rf.quiet {
@@ -390,7 +416,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 	res, err := launch.Run(launch.Config{
 		MPIExec: mpiexec, LauncherArgs: rf.launcherArgs, NP: rf.np, Env: env,
-		Program: program, Args: progArgs, Line: line, Listen: rf.listen,
+		Program: program, Args: progArgs, Line: line, Wrap: rf.collect && !isLauncher(args[0]), Listen: rf.listen,
 		Stdin: runStdin, Stdout: o.stdout, Stderr: o.stderr, Signals: sigs,
 		DeadlockTimeout: rf.deadlockTimeout, ZeroBuffering: rf.buffering == "zero", StopOnDeadlock: rf.onError == "stop",
 		KillGrace: runKillGrace, AbortOnError: rf.onError == "abort",
@@ -401,7 +427,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 				os.Remove(f.Name())
 			}
 		}
-		return &usageError{cmd: "run", msg: err.Error()}
+		return &usageError{cmd: rf.name(), msg: err.Error()}
 	}
 
 	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError}, symbolize.New())
@@ -433,6 +459,11 @@ func (rf *runFlags) run(o *output, args []string) error {
 		}
 	}
 	return exitStatus(runStatus(res, rep.HasErrors(), failed))
+}
+
+func isLauncher(word string) bool {
+	_, _, ok := launch.LauncherOf(word)
+	return ok
 }
 
 // runStatus is run's exit status for a job that ran: 1 when mpidbg found

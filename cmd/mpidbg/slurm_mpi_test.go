@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,5 +83,50 @@ func TestRunLauncherLineUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%v: exit %d, want 2 and %q; stderr:\n%s", tt.args, code, tt.want, stderr)
 		}
+	}
+}
+
+// TestCollectBatchScript: mpidbg collect runs a batch script whose
+// launcher lines are left as they are, two srun steps and the MPI's own
+// mpiexec (MPICH's with -genv LD_PRELOAD "$MPIDBG_PRELOAD", which Hydra
+// needs), and reports the findings of every step's ranks; the script's
+// own output passes through, and a script that fails gives its status.
+func TestCollectBatchScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster")
+	}
+	conf := testenv.Slurm(t)
+	t.Setenv(envvar.SlurmConf, conf)
+	t.Setenv(envvar.NoColor, "1")
+	for _, m := range mpilib.All {
+		t.Run(m.String(), func(t *testing.T) {
+			cc := needCompiler(t, m)
+			shim := needShim(t, m)
+			mpi := testenv.NeedMPI(t, m)
+			dir := t.TempDir()
+			bug := buildWith(t, cc, dir, "pair", pairC)
+			ok := buildWith(t, cc, dir, "okpair", okPairC)
+			pmi := map[mpilib.MPI]string{mpilib.MPICH: "--mpi=pmi2", mpilib.OpenMPI: "--mpi=pmix"}[m]
+			mpiexec := mpi.Exec
+			if m == mpilib.MPICH {
+				mpiexec += ` -genv LD_PRELOAD "$MPIDBG_PRELOAD"`
+			}
+			script := filepath.Join(dir, "job.sh")
+			body := "#!/bin/sh\necho step one\nsrun -n 2 " + pmi + " " + ok + "\necho step two\nsrun -n 2 " + pmi + " " + bug +
+				"\n" + mpiexec + " -n 2 " + bug + "\nexit ${JOBSTATUS:-0}\n"
+			if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := runWith(t, "", "collect", "--mpi", m.String(), "--shim", shim, "--", script)
+			if code != 1 || !strings.Contains(stdout, "step one\n") || !strings.Contains(stdout, "step two\n") ||
+				!strings.Contains(stderr, "error · type-mismatch · MPI_Recv · rank 1, 2 times") {
+				t.Errorf("exit %d, want 1, the script's output and the mismatch of both buggy steps; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			t.Setenv("JOBSTATUS", "3")
+			_, stderr, code = runWith(t, "", "collect", "--mpi", m.String(), "--shim", shim, "--", script)
+			if code != 3 {
+				t.Errorf("a script that exits 3: exit %d, want 3; stderr:\n%s", code, stderr)
+			}
+		})
 	}
 }

@@ -122,6 +122,20 @@ const (
 const (
 	// SlurmConf is the path of slurm.conf.
 	SlurmConf = "SLURM_CONF"
+	// SrunExportEnv is srun's --export when the command line has none.
+	SrunExportEnv = "SRUN_EXPORT_ENV"
+)
+
+// Open MPI's mpiexec reads its MCA parameters from OMPI_MCA_ variables.
+const (
+	// OMPIEnvList is mca_base_env_list: NAME=VALUE pairs, ';' between them, set for the ranks (as -x).
+	OMPIEnvList = "OMPI_MCA_mca_base_env_list"
+)
+
+// mpidbg collect sets, for a batch script's own mpiexec (Hydra) lines.
+const (
+	// PreloadForRanks is the LD_PRELOAD value the ranks need: mpiexec -genv LD_PRELOAD "$MPIDBG_PRELOAD".
+	PreloadForRanks = "MPIDBG_PRELOAD"
 )
 
 // mpidbg's own: where it finds its parts, and how it draws.

@@ -27,8 +27,11 @@ type Config struct {
 	Args         []string
 	// Line, when not nil, is the user's own launcher line after the
 	// launcher (MPIExec): it replaces LauncherArgs, NP, Program and Args,
-	// and gets only Env added (line.go).
+	// and gets only Env added (line.go). With Wrap, MPIExec is not a
+	// launcher but a command that runs launchers (a batch script), and
+	// gets Env in its environment (WrapEnv).
 	Line []string
+	Wrap bool
 	Dir  string // mpiexec's working directory ("": this process's)
 
 	Listen string // "" for a Unix socket, else HOST:PORT for TCP
@@ -124,6 +127,9 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	if cfg.Line != nil {
 		_, f, _ := LauncherOf(cfg.MPIExec)
 		argv, proc := LineArgs(f, cfg.Line, env)
+		if cfg.Wrap {
+			argv, proc = cfg.Line, WrapEnv(env)
+		}
 		cmd = exec.Command(cfg.MPIExec, argv...)
 		if len(proc) > 0 {
 			cmd.Env = os.Environ()

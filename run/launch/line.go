@@ -107,6 +107,44 @@ func slurmArgs(args []string, list string) []string {
 	return append([]string{"--export=ALL," + list}, out...)
 }
 
+// WrapEnv is what a command that starts launchers itself (a batch
+// script: mpidbg collect -- ./job.sh) runs with so that the ranks of
+// every launch in it get env unchanged lines: the variables but the
+// preload in its environment, which launchers pass on to the ranks, and
+// the preload through the variables launchers read it from for the ranks
+// only, srun's SRUN_EXPORT_ENV (as --export) and Open MPI's
+// OMPI_MCA_mca_base_env_list (as -x, ';' between variables). Either
+// keeps what the user's environment set it to, with the preload added. A
+// Hydra line has no such variable: it needs -genv LD_PRELOAD
+// "$MPIDBG_PRELOAD", which WrapEnv sets too.
+func WrapEnv(env []Var) []Var {
+	var out []Var
+	var preload string
+	for _, v := range env {
+		if v.Name == envvar.Preload {
+			preload = v.Value
+			continue
+		}
+		out = append(out, v)
+	}
+	if preload == "" {
+		return out
+	}
+	srun := "ALL," + envvar.Preload + "=" + preload
+	if old := os.Getenv(envvar.SrunExportEnv); old != "" {
+		if old == "NONE" || old == "NIL" {
+			srun = envvar.Preload + "=" + preload
+		} else {
+			srun = old + "," + envvar.Preload + "=" + preload
+		}
+	}
+	ompi := envvar.Preload + "=" + preload
+	if old := os.Getenv(envvar.OMPIEnvList); old != "" {
+		ompi = old + ";" + ompi
+	}
+	return append(out, Var{envvar.SrunExportEnv, srun}, Var{envvar.OMPIEnvList, ompi}, Var{envvar.PreloadForRanks, preload})
+}
+
 // LineProgram finds the program in a launcher line: the first word after
 // the launcher's own options that names an executable file (a path, or a
 // name on PATH), for choosing the MPI and reading suppressions beside it.

@@ -73,3 +73,21 @@ func TestLineProgram(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapEnv(t *testing.T) {
+	env := []Var{{"LD_PRELOAD", "/lib/shim.so"}, {"MPIDBG_REPORT", "unix:/tmp/x"}}
+	t.Setenv("SRUN_EXPORT_ENV", "")
+	t.Setenv("OMPI_MCA_mca_base_env_list", "")
+	got := WrapEnv(env)
+	want := []Var{{"MPIDBG_REPORT", "unix:/tmp/x"}, {"SRUN_EXPORT_ENV", "ALL,LD_PRELOAD=/lib/shim.so"},
+		{"OMPI_MCA_mca_base_env_list", "LD_PRELOAD=/lib/shim.so"}, {"MPIDBG_PRELOAD", "/lib/shim.so"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	t.Setenv("SRUN_EXPORT_ENV", "NONE")
+	t.Setenv("OMPI_MCA_mca_base_env_list", "OMP_NUM_THREADS=2")
+	got = WrapEnv(env)
+	if got[1].Value != "LD_PRELOAD=/lib/shim.so" || got[2].Value != "OMP_NUM_THREADS=2;LD_PRELOAD=/lib/shim.so" {
+		t.Errorf("with the user's values: got %v", got)
+	}
+}
