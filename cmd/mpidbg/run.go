@@ -44,11 +44,15 @@ come before the rest of mpiexec's command line:
   mpiexec LAUNCHER-ARGS... -genv LD_PRELOAD SHIM -genv MPIDBG_REPORT ADDR ... -n N PROGRAM ARGS...
 (Open MPI's mpiexec gets -x NAME=VALUE instead of -genv NAME VALUE.)
 The shim goes into the ranks' environment only, never into mpiexec's.
+The job's token, MPIDBG_TOKEN, is the exception: its value is in
+mpiexec's environment, never on its command line (Open MPI gets -x NAME).
 
 The ranks reach mpidbg through a Unix socket in a private directory. For a
 job that spans machines, --listen HOST:PORT listens on TCP instead; HOST
 must be reachable from every node (":0" picks a port and this host's
-name). The TCP port has no authentication: use it on trusted networks.
+name). Every job has a random token that only its ranks receive; a
+connection that does not send it first, and any beyond the job's ranks,
+is closed unread and counted in the report.
 
 MPICH and Open MPI each have their own shim. The MPI is --mpi, else the
 one PROGRAM links (mpidbg reads its ELF dependencies; for a Python
