@@ -41,6 +41,7 @@ type Listener struct {
 	// connections whose token was right so far.
 	want, admitted int
 	refused        Refused
+	tokenWait      time.Duration // tokenTimeout; shorter in tests
 	ranks  map[int]*rankConn // by the rank its Hello named
 	hellos int               // connections that said Hello
 	// onError, when set, is called at each error finding, before the
@@ -122,7 +123,7 @@ func newListener(ln net.Listener, addr string) (*Listener, error) {
 		return nil, err
 	}
 	return &Listener{ln: ln, addr: addr, token: token, conns: map[net.Conn]bool{}, pending: map[net.Conn]bool{},
-		ranks: map[int]*rankConn{}}, nil
+		ranks: map[int]*rankConn{}, tokenWait: tokenTimeout}, nil
 }
 
 // ListenTCP listens on hostport ("node0:7000", ":0" for any port). The
@@ -195,7 +196,7 @@ func (l *Listener) Serve(col *report.Collector) {
 				c.Close()
 				continue
 			}
-			c.SetReadDeadline(time.Now().Add(tokenTimeout))
+			c.SetReadDeadline(time.Now().Add(l.tokenWait))
 			l.pending[c] = true
 			l.conns[c] = true
 			l.mu.Unlock()
