@@ -41,9 +41,9 @@ type Listener struct {
 	// connections whose token was right so far.
 	want, admitted int
 	refused        Refused
-	tokenWait      time.Duration // tokenTimeout; shorter in tests
-	ranks  map[int]*rankConn // by the rank its Hello named
-	hellos int               // connections that said Hello
+	tokenWait      time.Duration     // tokenTimeout; shorter in tests
+	ranks          map[int]*rankConn // by the rank its Hello named
+	hellos         int               // connections that said Hello
 	// onError, when set, is called at each error finding, before the
 	// Collector has it; set and read under mu (set while serving).
 	onError func()
