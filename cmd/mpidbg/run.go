@@ -353,7 +353,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return &usageError{cmd: "run", msg: err.Error()}
 	}
 
-	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError}, symbolize.New())
+	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError,
+		Refused: res.Refused}, symbolize.New())
 	report.Suppress(rep, rules)
 	dir, _ := os.Getwd()
 	failed := false
@@ -367,6 +368,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
 		// Nothing was checked: no findings would read as a pass.
 		notStarted(o, res, program, filepath.Base(mpiexec))
+		for _, s := range rep.Refused.Phrases() {
+			fmt.Fprintf(o.stderr, "mpidbg: %s\n", s)
+		}
 		if res.ExitCode != 0 {
 			return exitStatus(res.ExitCode)
 		}
@@ -375,7 +379,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	switch {
 	case !rf.quiet:
 		fmt.Fprintln(o.stderr, r.Report(rep, dir))
-	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0:
+	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0 || rep.Refused != (report.Refused{}):
 		fmt.Fprintln(o.stderr, r.ReportSummary(rep))
 		if rf.nasty.on {
 			fmt.Fprintln(o.stderr, rf.nasty.seedLine())

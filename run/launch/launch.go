@@ -88,7 +88,7 @@ type Result struct {
 	Connected int
 	// Refused counts the report connections turned away: without the
 	// job's token, or beyond its ranks (Listener).
-	Refused Refused
+	Refused report.Refused
 	// LaunchError is mpiexec's own message (the last lines of its
 	// standard error, made short) when no rank connected and mpiexec
 	// failed, or said that it could not start the program: "execvp error

@@ -40,7 +40,7 @@ type Listener struct {
 	// want is the number of ranks (0: no limit), admitted the
 	// connections whose token was right so far.
 	want, admitted int
-	refused        Refused
+	refused        report.Refused
 	tokenWait      time.Duration     // tokenTimeout; shorter in tests
 	ranks          map[int]*rankConn // by the rank its Hello named
 	hellos         int               // connections that said Hello
@@ -49,12 +49,6 @@ type Listener struct {
 	onError func()
 	wg      sync.WaitGroup // one per reader
 	accept  sync.WaitGroup // the accept loop
-}
-
-// Refused counts the connections the Listener turned away.
-type Refused struct {
-	NoToken int // without the job's token: none, a wrong one, or not within tokenTimeout
-	Surplus int // with the token, after every rank of the job had connected
 }
 
 // tokenTimeout bounds the wait for a connection's token: a rank sends it
@@ -166,8 +160,10 @@ func (l *Listener) Token() string { return l.token }
 // limit.
 func (l *Listener) Expect(ranks int) { l.want = ranks }
 
-// Refused counts the connections turned away so far.
-func (l *Listener) Refused() Refused {
+// Refused counts the connections turned away so far: NoToken those
+// without the job's token (none, a wrong one, or not within
+// tokenTimeout), Surplus those with it after every rank had connected.
+func (l *Listener) Refused() report.Refused {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.refused

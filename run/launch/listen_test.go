@@ -124,7 +124,7 @@ func testListenerToken(t *testing.T, network string) {
 	_ = late
 
 	got := ln.Refused()
-	if want := (Refused{NoToken: 5, Surplus: 1}); got != want {
+	if want := (report.Refused{NoToken: 5, Surplus: 1}); got != want {
 		t.Errorf("Refused() = %+v, want %+v", got, want)
 	}
 	rep := report.Build(col, report.Job{Size: 2}, nil)
