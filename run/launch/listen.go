@@ -35,8 +35,12 @@ type Listener struct {
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
-	// pending are the connections whose token has not been read yet.
+	// pending are the connections whose token has not been read yet;
+	// each holds one of slots.
 	pending map[net.Conn]bool
+	slots   chan struct{}
+	// drainBy, once Drain has begun, is when a token must have come.
+	drainBy time.Time
 	// want is the number of ranks (0: no limit), admitted the
 	// connections whose token was right so far.
 	want, admitted int
@@ -58,7 +62,10 @@ const tokenTimeout = 5 * time.Second
 
 // maxPending bounds the connections waiting to show their token: beyond
 // it, a flood of strangers would take the file descriptors the ranks
-// need. A new connection beyond it is refused at once.
+// need. Connections beyond it wait in the kernel's queue, not accepted
+// yet (a rank's connect and its writes have succeeded all the same),
+// until one is done: a rank is never refused for a stranger's sake,
+// only delayed, by tokenTimeout at most.
 const maxPending = 256
 
 // refuseTimeout bounds the write of Refused to a connection turned away.
@@ -116,7 +123,7 @@ func newListener(ln net.Listener, addr string) (*Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Listener{ln: ln, addr: addr, token: token, conns: map[net.Conn]bool{}, pending: map[net.Conn]bool{},
+	return &Listener{ln: ln, addr: addr, token: token, conns: map[net.Conn]bool{}, pending: map[net.Conn]bool{}, slots: make(chan struct{}, maxPending),
 		ranks: map[int]*rankConn{}, tokenWait: tokenTimeout}, nil
 }
 
@@ -176,8 +183,10 @@ func (l *Listener) Serve(col *report.Collector) {
 	go func() {
 		defer l.accept.Done()
 		for {
+			l.slots <- struct{}{} // freed by admit
 			c, err := l.ln.Accept()
 			if err != nil {
+				<-l.slots
 				var ne net.Error
 				if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, net.ErrClosed) {
 					return
@@ -186,13 +195,11 @@ func (l *Listener) Serve(col *report.Collector) {
 				return
 			}
 			l.mu.Lock()
-			if len(l.pending) >= maxPending {
-				l.refused.NoToken++
-				l.mu.Unlock()
-				c.Close()
-				continue
+			by := time.Now().Add(l.tokenWait)
+			if !l.drainBy.IsZero() && l.drainBy.Before(by) {
+				by = l.drainBy
 			}
-			c.SetReadDeadline(time.Now().Add(l.tokenWait))
+			c.SetReadDeadline(by)
 			l.pending[c] = true
 			l.conns[c] = true
 			l.mu.Unlock()
@@ -206,6 +213,7 @@ func (l *Listener) Serve(col *report.Collector) {
 // rank's.
 func (l *Listener) admit(c net.Conn) (why string) {
 	line, err := wire.ReadTokenLine(c)
+	<-l.slots
 	valid := err == nil && line[wire.TokenLen] == '\n' &&
 		subtle.ConstantTimeCompare(line[:wire.TokenLen], []byte(l.token)) == 1
 	l.mu.Lock()
@@ -313,21 +321,25 @@ func (l *Listener) Send(rank int, m wire.Message) error {
 // taken (it waits grace for them), then waits up to timeout for the open
 // connections to end, and closes those still open.
 func (l *Listener) Drain(grace, timeout time.Duration) {
+	// A connection that has not shown its token within grace is a
+	// stranger's: the job is over, a rank's token would be there already.
+	// (Shortened first, so that an accept loop waiting for a free slot
+	// gets one.)
+	by := time.Now().Add(grace)
+	l.mu.Lock()
+	l.drainBy = by
+	for c := range l.pending {
+		c.SetReadDeadline(by)
+	}
+	l.mu.Unlock()
 	type deadliner interface{ SetDeadline(time.Time) error }
 	if d, ok := l.ln.(deadliner); ok {
-		d.SetDeadline(time.Now().Add(grace))
+		d.SetDeadline(by)
 	} else {
 		l.ln.Close()
 	}
 	l.accept.Wait()
 	l.ln.Close()
-	// A connection accepted by now that has not shown its token is a
-	// stranger's: the job is over, a rank's token would be there already.
-	l.mu.Lock()
-	for c := range l.pending {
-		c.SetReadDeadline(time.Now().Add(grace))
-	}
-	l.mu.Unlock()
 	done := make(chan struct{})
 	go func() { l.wg.Wait(); close(done) }()
 	select {

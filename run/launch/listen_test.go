@@ -169,3 +169,44 @@ func TestArgsSecret(t *testing.T) {
 		t.Errorf("SecretEnv: want MPIDBG_TOKEN set, MPIDBG_REPORT not, got ...%q", e[max(0, len(e)-3):])
 	}
 }
+
+// TestListenerFlood: more silent strangers than may wait for their token
+// at once delay a rank that connects after them, and never refuse it.
+func TestListenerFlood(t *testing.T) {
+	ln, err := ListenTCP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ln.tokenWait = 300 * time.Millisecond
+	ln.Expect(1)
+	col := report.NewCollector()
+	ln.Serve(col)
+	_, addr, _ := strings.Cut(ln.Report(), ":")
+	const strangers = maxPending + 44
+	for range strangers {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write(wire.TokenLine(ln.Token()))
+	wire.NewWriter(c).Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: 0, Size: 1}})
+	deadline := time.Now().Add(10 * time.Second)
+	for ln.Connected() < 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the rank was not read; refused %+v", ln.Refused())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ln.Drain(100*time.Millisecond, time.Second)
+	if got := ln.Refused(); got != (report.Refused{NoToken: strangers}) {
+		t.Errorf("Refused() = %+v, want %d without a token", got, strangers)
+	}
+}
