@@ -105,6 +105,9 @@ func (ss *session) watchJob() {
 	if j.err != nil {
 		ss.srv.output("console", fmt.Sprintf("mpidbg: %v\n", j.err))
 	}
+	for _, s := range j.result.Refused.Phrases() { // connections turned away (run/launch's Listener)
+		ss.srv.output("console", "mpidbg: "+s+"\n")
+	}
 	ev := &dap.ExitedEvent{Event: event("exited")}
 	ev.Body.ExitCode = j.result.ExitCode
 	ss.srv.send(ev)

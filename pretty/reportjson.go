@@ -26,7 +26,9 @@ const ReportJSONVersion = 2
 // (absolute, as a rule). The outcome has the job's size, mpiexec's
 // status ("exit", absent on success), the signal mpidbg passed on
 // ("interrupted"), the launcher's error ("launch_error") and the ranks
-// grouped by how they ended (report.RankEnd's JSON form). "suppressed",
+// grouped by how they ended (report.RankEnd's JSON form); "refused",
+// only when some were, counts the report connections the launcher
+// turned away ({"no_token":N,"surplus":M}, report.Refused). "suppressed",
 // before the outcome and only when not 0, counts the findings suppression
 // rules took out of the report.
 func ReportJSON(rep *report.Report) ([]byte, error) {
@@ -52,12 +54,17 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 	if n := len(rep.Suppressed); n > 0 { // findings suppression rules took out (run/report/suppress.go)
 		fmt.Fprintf(&b, "\"suppressed\":%d,\n", n)
 	}
+	var refused *report.Refused
+	if rep.Refused != (report.Refused{}) {
+		refused = &rep.Refused
+	}
 	job, err := json.Marshal(struct {
-		Size        int    `json:"size"`
-		Exit        string `json:"exit,omitempty"`
-		Interrupted string `json:"interrupted,omitempty"`
-		LaunchError string `json:"launch_error,omitempty"`
-	}{rep.NumRanks(), rep.Exit, rep.Interrupted, rep.LaunchError})
+		Size        int             `json:"size"`
+		Exit        string          `json:"exit,omitempty"`
+		Interrupted string          `json:"interrupted,omitempty"`
+		LaunchError string          `json:"launch_error,omitempty"`
+		Refused     *report.Refused `json:"refused,omitempty"`
+	}{rep.NumRanks(), rep.Exit, rep.Interrupted, rep.LaunchError, refused})
 	if err != nil {
 		return nil, err
 	}

@@ -83,6 +83,9 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 	if rep.Exit != "" {
 		line += "; mpiexec ended with " + rep.Exit
 	}
+	for _, s := range rep.Refused.Phrases() { // connections turned away (run/launch's Listener)
+		line += "; " + r.bad.Render(s)
+	}
 	return line
 }
 

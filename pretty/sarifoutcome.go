@@ -130,6 +130,23 @@ func sarifInvocations(rep *report.Report, dir string) []sarifInvocation {
 				Properties: map[string]any{"ranks": d.Ranks, "how": string(report.Vanished)}})
 		}
 	}
+	// Connections the launcher turned away: someone else's, or a rank
+	// that had no token; what they sent is not in the results.
+	for _, x := range []struct {
+		n   int
+		one report.Refused // x alone, for its phrase
+		how string
+	}{
+		{rep.Refused.NoToken, report.Refused{NoToken: rep.Refused.NoToken}, "no-token"},
+		{rep.Refused.Surplus, report.Refused{Surplus: rep.Refused.Surplus}, "surplus"},
+	} {
+		if x.n == 0 {
+			continue
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "warning",
+			Message:    sarifText{x.one.Phrases()[0]},
+			Properties: map[string]any{"refused": x.n, "why": x.how}})
+	}
 	inv.ExecutionSuccessful = !failed && rep.Exit == "" && rep.LaunchError == ""
 	return []sarifInvocation{inv}
 }

@@ -41,12 +41,20 @@ type launcher struct {
 	peer peer
 	lost error
 	said bool
+	// refused: the launcher turned the connection away (wire.Refused):
+	// it lives, and the rank reports to standard error.
+	refused bool
 }
 
 func (l *launcher) start() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	addr := os.Getenv(envvar.Report)
+	// The job's token is this process's alone: a program it starts (an
+	// MPI program of its own, which the preloaded shim would connect
+	// too) must not pass for one of the job's ranks.
+	token := os.Getenv(envvar.Token)
+	os.Unsetenv(envvar.Token)
 	if addr == "" {
 		return
 	}
@@ -74,6 +82,16 @@ func (l *launcher) start() {
 	l.conn, l.raw = c, raw
 	if network == "unix" {
 		l.peer = peerOf(raw)
+	}
+	if token != "" {
+		// first, before anything else: the launcher reads nothing from a
+		// connection without it (wire/token.go)
+		if _, err := l.Write(wire.TokenLine(token)); err != nil {
+			fmt.Fprintf(os.Stderr, "mpidbg: rank %d: lost the launcher at %s (%v); findings go to standard error\n", worldRank(), addr, err)
+			c.Close()
+			l.conn, l.raw = nil, nil
+			return
+		}
 	}
 	l.w = wire.NewWriter(l)
 	host, _ := os.Hostname()
@@ -130,6 +148,18 @@ func (l *launcher) send(m wire.Message) bool {
 		return false
 	}
 	return true
+}
+
+// refusedBy gives up a connection the launcher turned away.
+func (l *launcher) refusedBy(why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.refused = true
+	fmt.Fprintf(os.Stderr, "mpidbg: rank %d: the launcher at %s refused the connection (%s); findings go to standard error\n", worldRank(), l.where, why)
+	if l.conn != nil {
+		l.conn.Close()
+		l.conn, l.raw, l.w = nil, nil, nil
+	}
 }
 
 func (l *launcher) finding(f checks.Finding) {

@@ -5,7 +5,9 @@
 //
 // A rank connects to the address in the environment variable
 // MPIDBG_REPORT ("unix:/path" or "tcp:host:port") when MPI_Init returns,
-// sends one Hello, then a Finding for each finding as it happens (written
+// sends the job's token from MPIDBG_TOKEN as its first line when it has
+// one (token.go: the launcher drops a connection without it), then one
+// Hello, then a Finding for each finding as it happens (written
 // before the MPI call that found it goes on, so that a rank that crashes
 // afterwards has lost nothing), and a Bye from MPI_Finalize. The launcher
 // takes a connection that closes without Bye as a rank that died. A rank
@@ -15,7 +17,8 @@
 // For the deadlock detector (blocked.go) a rank also sends Blocked when
 // one MPI call has not returned for 100 ms (what it waits for, in
 // MPI_COMM_WORLD ranks, and its stack) and Unblocked when that call
-// returns. The launcher's only message to a rank, on the same connection,
-// is Stop: stop yourself (SIGSTOP) for a debugger. A rank ignores kinds
-// it does not know, so that new commands can be added.
+// returns. The launcher's only messages to a rank, on the same
+// connection, are Stop: stop yourself (SIGSTOP) for a debugger, and
+// Refused, before it closes a connection it turned away (token.go). A
+// rank ignores kinds it does not know, so that new commands can be added.
 package wire

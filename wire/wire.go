@@ -35,6 +35,7 @@ type Message struct {
 	Crash     *Crash          `json:"crash,omitempty"` // outcome.go
 	Abort     *Abort          `json:"abort,omitempty"`
 	Exit      *Exit           `json:"exit,omitempty"`
+	Refused   *Refused        `json:"refused,omitempty"` // token.go
 }
 
 // Hello introduces a rank.
@@ -108,7 +109,7 @@ func (r *Reader) Read() (Message, error) {
 	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil) ||
 		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil) ||
 		(m.Kind == KindCrash && m.Crash != nil) || (m.Kind == KindAbort && m.Abort != nil) ||
-		(m.Kind == KindExit && m.Exit != nil)
+		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindRefused && m.Refused != nil)
 	if !ok {
 		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)
 	}

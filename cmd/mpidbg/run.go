@@ -45,6 +45,8 @@ come before the rest of mpiexec's command line:
   mpiexec LAUNCHER-ARGS... -genv LD_PRELOAD SHIM -genv MPIDBG_REPORT ADDR ... -n N PROGRAM ARGS...
 (Open MPI's mpiexec gets -x NAME=VALUE instead of -genv NAME VALUE.)
 The shim goes into the ranks' environment only, never into mpiexec's.
+The job's token, MPIDBG_TOKEN, is the exception: its value is in
+mpiexec's environment, never on its command line (Open MPI gets -x NAME).
 
 Your own launcher line: when the first word after mpidbg's flags is a
 launcher (srun, mpiexec, mpirun, mpiexec.hydra, mpiexec.mpich,
@@ -63,7 +65,9 @@ needs --mpi=pmi2, Open MPI --mpi=pmix (Slurm's PMI).
 The ranks reach mpidbg through a Unix socket in a private directory. For a
 job that spans machines, --listen HOST:PORT listens on TCP instead; HOST
 must be reachable from every node (":0" picks a port and this host's
-name). The TCP port has no authentication: use it on trusted networks.
+name). Every job has a random token that only its ranks receive; a
+connection that does not send it first, and any beyond the job's ranks,
+is closed unread and counted in the report.
 
 MPICH and Open MPI each have their own shim. The MPI is --mpi, else the
 one PROGRAM links (mpidbg reads its ELF dependencies; for a Python
@@ -430,7 +434,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return &usageError{cmd: rf.name(), msg: err.Error()}
 	}
 
-	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError}, symbolize.New())
+	rep := report.Build(col, report.Job{Size: rf.np, Exit: res.Status, Interrupted: res.Interrupted, LaunchError: res.LaunchError,
+		Refused: res.Refused}, symbolize.New())
 	report.Suppress(rep, rules)
 	dir, _ := os.Getwd()
 	failed := false
@@ -444,6 +449,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
 		// Nothing was checked: no findings would read as a pass.
 		notStarted(o, res, program, filepath.Base(mpiexec))
+		for _, s := range rep.Refused.Phrases() {
+			fmt.Fprintf(o.stderr, "mpidbg: %s\n", s)
+		}
 		if res.ExitCode != 0 {
 			return exitStatus(res.ExitCode)
 		}
@@ -452,7 +460,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	switch {
 	case !rf.quiet:
 		fmt.Fprintln(o.stderr, r.Report(rep, dir))
-	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0:
+	case len(rep.Findings) > 0 || len(rep.Died) > 0 || len(rep.Silent) > 0 || rep.Refused != (report.Refused{}):
 		fmt.Fprintln(o.stderr, r.ReportSummary(rep))
 		if rf.nasty.on {
 			fmt.Fprintln(o.stderr, rf.nasty.seedLine())

@@ -48,11 +48,12 @@ type fakeRecord struct {
 	Program    string
 	ProgArgs   []string
 	OwnPreload string // LD_PRELOAD in its own environment
+	OwnToken   string // MPIDBG_TOKEN in its own environment
 	SocketMode string // permissions of the Unix socket's directory
 }
 
 func fakeMPIExec(args []string) int {
-	rec := fakeRecord{Args: args, Genv: map[string]string{}, OwnPreload: os.Getenv(envvar.Preload)}
+	rec := fakeRecord{Args: args, Genv: map[string]string{}, OwnPreload: os.Getenv(envvar.Preload), OwnToken: os.Getenv(envvar.Token)}
 	i := 0
 	for ; i < len(args) && args[i] != "-genv" && args[i] != "-n"; i++ {
 		rec.Launcher = append(rec.Launcher, args[i])
@@ -91,6 +92,7 @@ func fakeMPIExec(args []string) int {
 			fmt.Fprintf(os.Stderr, "fake rank %d: %v\n", rank, err)
 			os.Exit(99)
 		}
+		c.Write(wire.TokenLine(rec.OwnToken)) // Hydra passes its environment on
 		w := wire.NewWriter(c)
 		w.Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: rec.NP, PID: pid(rank), Host: host, Exe: "/src/app", MPI: "mpich"}})
 		fakeConnsMu.Lock()
@@ -470,6 +472,13 @@ func TestRunCommandLine(t *testing.T) {
 			rec := readRecord(t, record)
 			if rec.OwnPreload != "" {
 				t.Errorf("mpiexec's own environment has LD_PRELOAD=%q", rec.OwnPreload)
+			}
+			// the token is in mpiexec's environment, never its arguments
+			if len(rec.OwnToken) != wire.TokenLen || strings.Contains(strings.Join(rec.Args, " "), rec.OwnToken) {
+				t.Errorf("token %q in mpiexec's environment, want %d digits not in its arguments %q", rec.OwnToken, wire.TokenLen, rec.Args)
+			}
+			if _, ok := rec.Genv[envvar.Token]; ok {
+				t.Errorf("-genv %s on mpiexec's command line", envvar.Token)
 			}
 			if rec.Genv[envvar.Preload] != shim {
 				t.Errorf("-genv LD_PRELOAD: got %q, want %q", rec.Genv[envvar.Preload], shim)

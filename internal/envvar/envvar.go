@@ -20,6 +20,8 @@ package envvar
 const (
 	// Report is where a rank connects to report: "unix:/path" or "tcp:host:port".
 	Report = "MPIDBG_REPORT"
+	// Token is the job's secret a rank sends first on its report connection; in the environment only, never on a command line.
+	Token = "MPIDBG_TOKEN"
 	// OnError is what a rank does after a finding: continue (the default), abort or stop.
 	OnError = "MPIDBG_ON_ERROR"
 	// Checks lists categories to turn off, comma-separated with a leading '-', e.g. "-leak".

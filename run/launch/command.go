@@ -1,7 +1,9 @@
 package launch
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -44,7 +46,31 @@ func FlavorOf(path string) Flavor {
 }
 
 // Var is an environment variable for the ranks.
-type Var struct{ Name, Value string }
+//
+// A Secret one's value never goes on mpiexec's command line, which every
+// user of the machine can read (ps, /proc/PID/cmdline): it goes in
+// mpiexec's own environment (SecretEnv), which only its user can read,
+// and from there to the ranks by name. Hydra passes its whole
+// environment on to the ranks, on every host, by default: over its
+// proxies' control connections, not their command lines; with the
+// user's -genvnone or -genvlist it passes the name in -genvlist. Open
+// MPI passes what -x NAME names, taking the value from its environment.
+type Var struct {
+	Name, Value string
+	Secret      bool
+}
+
+// SecretEnv is the environment for mpiexec: this process's, with the
+// Secret variables of env set.
+func SecretEnv(env []Var) []string {
+	out := os.Environ()
+	for _, v := range env {
+		if v.Secret {
+			out = append(out, v.Name+"="+v.Value) // a later entry wins (os/exec)
+		}
+	}
+	return out
+}
 
 // Args is mpiexec's command line (without mpiexec itself):
 //
@@ -52,16 +78,48 @@ type Var struct{ Name, Value string }
 //
 // Launcher arguments come first so that they can hold global options
 // (-hosts, -ppn, -f HOSTFILE); the environment options are global too;
-// -n and the program form the one executable section.
+// -n and the program form the one executable section. A Secret variable
+// is named, never valued (Var).
 func Args(f Flavor, np int, launcherArgs []string, env []Var, program string, args []string) []string {
-	out := append([]string(nil), launcherArgs...)
+	var secret []string
 	for _, v := range env {
-		if f == OpenMPI {
+		if v.Secret {
+			secret = append(secret, v.Name)
+		}
+	}
+	out := append([]string(nil), launcherArgs...)
+	if f == Hydra && len(secret) > 0 {
+		out = hydraEnvList(out, secret)
+	}
+	for _, v := range env {
+		switch {
+		case f == OpenMPI && v.Secret:
+			out = append(out, "-x", v.Name)
+		case f == OpenMPI:
 			out = append(out, "-x", v.Name+"="+v.Value)
-		} else {
+		case !v.Secret:
 			out = append(out, "-genv", v.Name, v.Value)
 		}
 	}
 	out = append(out, "-n", strconv.Itoa(np), program)
 	return append(out, args...)
+}
+
+// hydraEnvList adds names to the user's -genvlist, or turns -genvnone
+// into -genvlist with names: Hydra then passes only the variables
+// listed (and those of -genv) to the ranks on other hosts, and takes one
+// of the two options at most. Without either it passes everything.
+func hydraEnvList(args, names []string) []string {
+	list := strings.Join(names, ",")
+	for i, a := range args {
+		switch {
+		case a == "-genvnone":
+			args[i] = "-genvlist"
+			return slices.Insert(args, i+1, list)
+		case a == "-genvlist" && i+1 < len(args):
+			args[i+1] += "," + list
+			return args
+		}
+	}
+	return args
 }

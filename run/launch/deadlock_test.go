@@ -190,6 +190,7 @@ func TestSendStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	c.Write(wire.TokenLine(ln.Token()))
 	w := wire.NewWriter(c)
 	w.Write(hello(0, 1))
 	c.Write([]byte("not a message\n"))

@@ -22,7 +22,7 @@ type Config struct {
 	MPIExec      string   // path of mpiexec
 	LauncherArgs []string // passed to mpiexec before everything else
 	NP           int      // number of ranks
-	Env          []Var    // for the ranks; Run adds MPIDBG_REPORT
+	Env          []Var    // for the ranks; Run adds MPIDBG_REPORT and MPIDBG_TOKEN
 	Program      string
 	Args         []string
 	// Line, when not nil, is the user's own launcher line after the
@@ -93,6 +93,9 @@ type Result struct {
 	// Connected counts the ranks that said hello (called MPI_Init with
 	// the shim loaded).
 	Connected int
+	// Refused counts the report connections turned away: without the
+	// job's token, or beyond its ranks (Listener).
+	Refused report.Refused
 	// LaunchError is mpiexec's own message (the last lines of its
 	// standard error, made short) when no rank connected and mpiexec
 	// failed, or said that it could not start the program: "execvp error
@@ -120,9 +123,11 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 		return Result{}, err
 	}
 	defer ln.Close()
+	ln.Expect(cfg.NP)
 	ln.Serve(col)
 
-	env := append(append([]Var(nil), cfg.Env...), Var{envvar.Report, ln.Report()})
+	env := append(append([]Var(nil), cfg.Env...), Var{Name: envvar.Report, Value: ln.Report()},
+		Var{Name: envvar.Token, Value: ln.Token(), Secret: true})
 	var cmd *exec.Cmd
 	if cfg.Line != nil {
 		_, f, _ := LauncherOf(cfg.MPIExec)
@@ -131,14 +136,13 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 			argv, proc = cfg.Line, WrapEnv(env)
 		}
 		cmd = exec.Command(cfg.MPIExec, argv...)
-		if len(proc) > 0 {
-			cmd.Env = os.Environ()
-			for _, v := range proc {
-				cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
-			}
+		cmd.Env = SecretEnv(env)
+		for _, v := range proc {
+			cmd.Env = append(cmd.Env, v.Name+"="+v.Value)
 		}
 	} else {
 		cmd = exec.Command(cfg.MPIExec, Args(FlavorOf(cfg.MPIExec), cfg.NP, cfg.LauncherArgs, env, cfg.Program, cfg.Args)...)
+		cmd.Env = SecretEnv(env)
 	}
 	cmd.Dir = cfg.Dir
 	// Both streams pass through unchanged (but for the launcher's banner
@@ -271,6 +275,7 @@ wait:
 	}
 	ln.Drain(grace, drain)
 	res.Connected = ln.Connected()
+	res.Refused = ln.Refused()
 	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
 		if res.ExitCode != 0 || tail.launcherSaid() {
 			res.LaunchError = tail.message()

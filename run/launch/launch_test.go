@@ -17,7 +17,7 @@ import (
 )
 
 func TestArgs(t *testing.T) {
-	env := []Var{{envvar.Preload, "/lib/libmpidbg.so"}, {envvar.Report, "unix:/tmp/x/report.sock"}}
+	env := []Var{{Name: envvar.Preload, Value: "/lib/libmpidbg.so"}, {Name: envvar.Report, Value: "unix:/tmp/x/report.sock"}}
 	tests := []struct {
 		flavor Flavor
 		extra  []string
@@ -145,6 +145,7 @@ func TestListener(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				c.Write(wire.TokenLine(ln.Token()))
 				w := wire.NewWriter(c)
 				w.Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: 3, PID: 1000 + rank}})
 				w.Write(wire.Message{Kind: wire.KindFinding, Finding: &checks.Finding{ID: "invalid-tag", Severity: checks.SevError, Message: "tag -1", Call: "MPI_Send"}})

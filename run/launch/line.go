@@ -64,12 +64,25 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		return slurmArgs(args, strings.Join(list, ",")), proc
 	case OpenMPI:
 		for _, v := range env {
-			out = append(out, "-x", v.Name+"="+v.Value)
+			if v.Secret {
+				out = append(out, "-x", v.Name) // the value from mpiexec's environment (SecretEnv)
+			} else {
+				out = append(out, "-x", v.Name+"="+v.Value)
+			}
 		}
 	default:
+		// Hydra passes its environment to the ranks unless the line's
+		// -genvnone or -genvlist says otherwise: a secret's name joins
+		// that list
+		var secret []string
 		for _, v := range env {
-			out = append(out, "-genv", v.Name, v.Value)
+			if v.Secret {
+				secret = append(secret, v.Name)
+			} else {
+				out = append(out, "-genv", v.Name, v.Value)
+			}
 		}
+		args = hydraEnvList(slices.Clone(args), secret)
 	}
 	return append(out, args...), nil
 }
@@ -142,7 +155,7 @@ func WrapEnv(env []Var) []Var {
 	if old := os.Getenv(envvar.OMPIEnvList); old != "" {
 		ompi = old + ";" + ompi
 	}
-	return append(out, Var{envvar.SrunExportEnv, srun}, Var{envvar.OMPIEnvList, ompi}, Var{envvar.PreloadForRanks, preload})
+	return append(out, Var{Name: envvar.SrunExportEnv, Value: srun}, Var{Name: envvar.OMPIEnvList, Value: ompi}, Var{Name: envvar.PreloadForRanks, Value: preload})
 }
 
 // LineProgram finds the program in a launcher line: the first word after

@@ -14,7 +14,7 @@ func TestLineArgs(t *testing.T) {
 	if err := os.WriteFile(app, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := []Var{{"LD_PRELOAD", "/lib/shim.so"}, {"MPIDBG_REPORT", "unix:/tmp/x"}, {"MPIDBG_CHECKS", "-leak,-overlap"}}
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}, {Name: "MPIDBG_CHECKS", Value: "-leak,-overlap"}}
 	for _, tt := range []struct {
 		f          Flavor
 		args, want []string
@@ -75,12 +75,12 @@ func TestLineProgram(t *testing.T) {
 }
 
 func TestWrapEnv(t *testing.T) {
-	env := []Var{{"LD_PRELOAD", "/lib/shim.so"}, {"MPIDBG_REPORT", "unix:/tmp/x"}}
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}}
 	t.Setenv("SRUN_EXPORT_ENV", "")
 	t.Setenv("OMPI_MCA_mca_base_env_list", "")
 	got := WrapEnv(env)
-	want := []Var{{"MPIDBG_REPORT", "unix:/tmp/x"}, {"SRUN_EXPORT_ENV", "ALL,LD_PRELOAD=/lib/shim.so"},
-		{"OMPI_MCA_mca_base_env_list", "LD_PRELOAD=/lib/shim.so"}, {"MPIDBG_PRELOAD", "/lib/shim.so"}}
+	want := []Var{{Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}, {Name: "SRUN_EXPORT_ENV", Value: "ALL,LD_PRELOAD=/lib/shim.so"},
+		{Name: "OMPI_MCA_mca_base_env_list", Value: "LD_PRELOAD=/lib/shim.so"}, {Name: "MPIDBG_PRELOAD", Value: "/lib/shim.so"}}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
 	}
@@ -89,5 +89,25 @@ func TestWrapEnv(t *testing.T) {
 	got = WrapEnv(env)
 	if got[1].Value != "LD_PRELOAD=/lib/shim.so" || got[2].Value != "OMP_NUM_THREADS=2;LD_PRELOAD=/lib/shim.so" {
 		t.Errorf("with the user's values: got %v", got)
+	}
+}
+
+// TestLineArgsSecret: the job's token is named on a launcher line at
+// most, never valued.
+func TestLineArgsSecret(t *testing.T) {
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_TOKEN", Value: "s3cr3t", Secret: true}}
+	for _, f := range []Flavor{Hydra, OpenMPI, Slurm} {
+		for _, line := range [][]string{{"-n", "2", "/bin/true"}, {"-genvnone", "-n", "2", "/bin/true"}, {"--export=NONE", "-n", "2", "/bin/true"}} {
+			argv, _ := LineArgs(f, line, env)
+			if strings.Contains(strings.Join(argv, " "), "s3cr3t") {
+				t.Errorf("%v %q: the token's value is on the line: %q", f, line, argv)
+			}
+		}
+	}
+	if argv, _ := LineArgs(Hydra, []string{"-genvnone", "-n", "2", "/bin/true"}, env); !slices.Contains(argv, "MPIDBG_TOKEN") {
+		t.Errorf("Hydra -genvnone: the token is not listed: %q", argv)
+	}
+	if argv, _ := LineArgs(Slurm, []string{"--export=NONE", "/bin/true"}, env); !strings.Contains(argv[0], "MPIDBG_TOKEN") {
+		t.Errorf("srun --export=NONE: the token is not exported: %q", argv)
 	}
 }

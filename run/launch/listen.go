@@ -1,12 +1,14 @@
 package launch
 
 import (
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -17,21 +19,57 @@ import (
 
 // Listener accepts the ranks' report connections and reads each into a
 // Collector.
+//
+// A connection is read only once its first line is the job's token
+// (package wire, token.go), and only as many as the job has ranks:
+// anyone who can reach a TCP port can connect to it, and must neither
+// put findings into the report nor take a rank's place. A connection
+// without the token is closed after at most tokenTimeout, unread; so
+// is one with the token once every rank has connected (a rank connects
+// once, at MPI_Init, and never again). Both are counted (Refused).
 type Listener struct {
-	ln   net.Listener
-	addr string // the value of MPIDBG_REPORT
-	dir  string // the private directory of a Unix socket, removed by Close
+	ln    net.Listener
+	addr  string // the value of MPIDBG_REPORT
+	dir   string // the private directory of a Unix socket, removed by Close
+	token string // the job's (wire.NewToken)
 
-	mu     sync.Mutex
-	conns  map[net.Conn]bool
-	ranks  map[int]*rankConn // by the rank its Hello named
-	hellos int               // connections that said Hello
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+	// pending are the connections whose token has not been read yet;
+	// each holds one of slots.
+	pending map[net.Conn]bool
+	slots   chan struct{}
+	// drainBy, once Drain has begun, is when a token must have come.
+	drainBy time.Time
+	// want is the number of ranks (0: no limit), admitted the
+	// connections whose token was right so far.
+	want, admitted int
+	refused        report.Refused
+	tokenWait      time.Duration     // tokenTimeout; shorter in tests
+	ranks          map[int]*rankConn // by the rank its Hello named
+	hellos         int               // connections that said Hello
 	// onError, when set, is called at each error finding, before the
 	// Collector has it; set and read under mu (set while serving).
 	onError func()
 	wg      sync.WaitGroup // one per reader
 	accept  sync.WaitGroup // the accept loop
 }
+
+// tokenTimeout bounds the wait for a connection's token: a rank sends it
+// as soon as it has connected, a stranger that says nothing must not
+// hold a connection for longer.
+const tokenTimeout = 5 * time.Second
+
+// maxPending bounds the connections waiting to show their token: beyond
+// it, a flood of strangers would take the file descriptors the ranks
+// need. Connections beyond it wait in the kernel's queue, not accepted
+// yet (a rank's connect and its writes have succeeded all the same),
+// until one is done: a rank is never refused for a stranger's sake,
+// only delayed, by tokenTimeout at most.
+const maxPending = 256
+
+// refuseTimeout bounds the write of Refused to a connection turned away.
+const refuseTimeout = 200 * time.Millisecond
 
 // rankConn is a rank's connection, for the commands the launcher sends
 // (package wire: Stop); writes are one at a time.
@@ -70,7 +108,23 @@ func ListenUnix() (*Listener, error) {
 		os.Remove(dir)
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	return &Listener{ln: ln, addr: "unix:" + path, dir: dir, conns: map[net.Conn]bool{}, ranks: map[int]*rankConn{}}, nil
+	l, err := newListener(ln, "unix:"+path)
+	if err != nil {
+		ln.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	l.dir = dir
+	return l, nil
+}
+
+func newListener(ln net.Listener, addr string) (*Listener, error) {
+	token, err := wire.NewToken()
+	if err != nil {
+		return nil, err
+	}
+	return &Listener{ln: ln, addr: addr, token: token, conns: map[net.Conn]bool{}, pending: map[net.Conn]bool{}, slots: make(chan struct{}, maxPending),
+		ranks: map[int]*rankConn{}, tokenWait: tokenTimeout}, nil
 }
 
 // ListenTCP listens on hostport ("node0:7000", ":0" for any port). The
@@ -92,12 +146,35 @@ func ListenTCP(hostport string) (*Listener, error) {
 			return nil, fmt.Errorf("--listen %q: no host given and no host name: %w", hostport, err)
 		}
 	}
-	return &Listener{ln: ln, addr: "tcp:" + net.JoinHostPort(host, port), conns: map[net.Conn]bool{}, ranks: map[int]*rankConn{}}, nil
+	l, err := newListener(ln, "tcp:"+net.JoinHostPort(host, port))
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return l, nil
 }
 
 // Report is the address for MPIDBG_REPORT: "unix:/path" or
 // "tcp:host:port".
 func (l *Listener) Report() string { return l.addr }
+
+// Token is the job's token, for MPIDBG_TOKEN: the ranks' environment
+// only (Var.Secret).
+func (l *Listener) Token() string { return l.token }
+
+// Expect sets how many ranks the job has: connections with the token
+// beyond that many are refused. Before Serve; 0 (the default) sets no
+// limit.
+func (l *Listener) Expect(ranks int) { l.want = ranks }
+
+// Refused counts the connections turned away so far: NoToken those
+// without the job's token (none, a wrong one, or not within
+// tokenTimeout), Surplus those with it after every rank had connected.
+func (l *Listener) Refused() report.Refused {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.refused
+}
 
 // Serve accepts connections in the background, until Drain, and reads
 // each one's messages into col.
@@ -106,8 +183,10 @@ func (l *Listener) Serve(col *report.Collector) {
 	go func() {
 		defer l.accept.Done()
 		for {
+			l.slots <- struct{}{} // freed by admit
 			c, err := l.ln.Accept()
 			if err != nil {
+				<-l.slots
 				var ne net.Error
 				if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, net.ErrClosed) {
 					return
@@ -116,20 +195,49 @@ func (l *Listener) Serve(col *report.Collector) {
 				return
 			}
 			l.mu.Lock()
+			by := time.Now().Add(l.tokenWait)
+			if !l.drainBy.IsZero() && l.drainBy.Before(by) {
+				by = l.drainBy
+			}
+			c.SetReadDeadline(by)
+			l.pending[c] = true
 			l.conns[c] = true
 			l.mu.Unlock()
 			l.wg.Add(1)
-			go l.read(c, col.Conn())
+			go l.read(c, col)
 		}
 	}()
 }
 
-func (l *Listener) read(c net.Conn, cn *report.Conn) {
+// admit reads c's token and says why c is refused, or "" when it is a
+// rank's.
+func (l *Listener) admit(c net.Conn) (why string) {
+	line, err := wire.ReadTokenLine(c)
+	<-l.slots
+	valid := err == nil && line[wire.TokenLen] == '\n' &&
+		subtle.ConstantTimeCompare(line[:wire.TokenLen], []byte(l.token)) == 1
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.pending, c)
+	switch {
+	case !valid:
+		l.refused.NoToken++
+		return "no valid job token"
+	case l.want > 0 && l.admitted >= l.want:
+		l.refused.Surplus++
+		return "all " + strconv.Itoa(l.want) + " ranks of the job are connected"
+	}
+	l.admitted++
+	return ""
+}
+
+func (l *Listener) read(c net.Conn, col *report.Collector) {
 	defer l.wg.Done()
 	rc := &rankConn{c: c}
 	defer func() {
 		l.mu.Lock()
 		delete(l.conns, c)
+		delete(l.pending, c)
 		for n, x := range l.ranks {
 			if x == rc {
 				delete(l.ranks, n)
@@ -138,6 +246,17 @@ func (l *Listener) read(c net.Conn, cn *report.Conn) {
 		l.mu.Unlock()
 		c.Close()
 	}()
+	if why := l.admit(c); why != "" {
+		// Said once, unread: a rank turned away then knows it was, and
+		// does not take the closed connection for mpidbg's end.
+		c.SetWriteDeadline(time.Now().Add(refuseTimeout))
+		wire.NewWriter(c).Write(wire.Message{Kind: wire.KindRefused, Refused: &wire.Refused{Why: why}})
+		return
+	}
+	if err := c.SetReadDeadline(time.Time{}); err != nil {
+		return
+	}
+	cn := col.Conn()
 	r := wire.NewReader(c)
 	for {
 		m, err := r.Read()
@@ -202,9 +321,20 @@ func (l *Listener) Send(rank int, m wire.Message) error {
 // taken (it waits grace for them), then waits up to timeout for the open
 // connections to end, and closes those still open.
 func (l *Listener) Drain(grace, timeout time.Duration) {
+	// A connection that has not shown its token within grace is a
+	// stranger's: the job is over, a rank's token would be there already.
+	// (Shortened first, so that an accept loop waiting for a free slot
+	// gets one.)
+	by := time.Now().Add(grace)
+	l.mu.Lock()
+	l.drainBy = by
+	for c := range l.pending {
+		c.SetReadDeadline(by)
+	}
+	l.mu.Unlock()
 	type deadliner interface{ SetDeadline(time.Time) error }
 	if d, ok := l.ln.(deadliner); ok {
-		d.SetDeadline(time.Now().Add(grace))
+		d.SetDeadline(by)
 	} else {
 		l.ln.Close()
 	}

@@ -41,6 +41,36 @@ type Job struct {
 	// LaunchError is the launcher's own message when it failed before
 	// ranks started (mpiexec's "execvp error on file ring"), or "".
 	LaunchError string
+	// Refused counts the report connections the launcher turned away.
+	Refused Refused
+}
+
+// Refused counts the report connections the launcher closed unread
+// (run/launch's Listener): without the job's token, which only its
+// ranks have, or with it once every rank had connected. Anything a
+// refused connection sent is not in the report.
+type Refused struct {
+	NoToken int `json:"no_token,omitempty"`
+	Surplus int `json:"surplus,omitempty"`
+}
+
+// Phrases says what was refused, one phrase per reason: "2 connections
+// refused: no valid job token"; none when nothing was.
+func (r Refused) Phrases() []string {
+	var out []string
+	conns := func(n int) string {
+		if n == 1 {
+			return "1 connection"
+		}
+		return fmt.Sprintf("%d connections", n)
+	}
+	if r.NoToken > 0 {
+		out = append(out, conns(r.NoToken)+" refused: no valid job token")
+	}
+	if r.Surplus > 0 {
+		out = append(out, conns(r.Surplus)+" refused: every rank of the job had connected")
+	}
+	return out
 }
 
 // Report is everything `mpidbg run` says about one job.
