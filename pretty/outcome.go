@@ -20,6 +20,9 @@ import (
 //	rank 1 died of signal 11 (SIGSEGV: address not mapped, at 0x0) at segv.c:8 in main
 //	    fill at fill.c:8 ← main at segv.c:20
 //	rank 0 called MPI_Abort(MPI_COMM_WORLD, 3) at abort.c:12; the job ended with code 3
+//
+// When the ranks ran on more than one host, each group names its hosts
+// ("rank 3 on node2 died of signal 11 ...").
 func (r *Renderer) Outcome(rep *report.Report, dir string) string {
 	if !rep.Outcome.Abnormal() {
 		return ""
@@ -60,6 +63,9 @@ func endOrder(h report.How) int {
 // endLine is one group's line, "" for ranks that finalized.
 func (r *Renderer) endLine(e report.RankEnd, rep *report.Report, dir string, failed bool) string {
 	who := ranklist.Phrase(e.Ranks)
+	if hosts := rep.Outcome.HostsOf(e.Ranks); len(hosts) > 0 { // a job across machines
+		who += " on " + strings.Join(hosts, ", ")
+	}
 	at := ""
 	if w := report.Where(e.Location, dir); w != "" {
 		if e.Location.File == "" {

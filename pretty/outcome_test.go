@@ -2,6 +2,7 @@ package pretty
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -39,11 +40,19 @@ func finalizedReport() *report.Report {
 		Outcome: report.Outcome{Ranks: []report.RankEnd{{Ranks: []int{0, 1}, How: report.Finalized}}}}
 }
 
+// hostsReport is outcomeReport's job run across hosts: each line of the
+// outcome names its ranks' hosts, and the JSON lists the hosts.
+func hostsReport() *report.Report {
+	r := outcomeReport()
+	r.Outcome.Hosts = []report.HostRanks{{Host: "node1", Ranks: []int{0, 1, 2}}, {Host: "node2", Ranks: []int{3, 4}}}
+	return r
+}
+
 func TestOutcome(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rep  *report.Report
-	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}} {
+	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"hosts", hostsReport()}} {
 		t.Run(tt.name, func(t *testing.T) {
 			golden.Check(t, Plain().Report(tt.rep, "/work/app")+"\n")
 		})
@@ -71,7 +80,7 @@ func TestOutcomeJSON(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rep  *report.Report
-	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}} {
+	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"hosts", hostsReport()}} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := ReportJSON(tt.rep)
 			if err != nil {
@@ -81,8 +90,9 @@ func TestOutcomeJSON(t *testing.T) {
 			var doc struct {
 				Version int `json:"version"`
 				Outcome struct {
-					Size  int              `json:"size"`
-					Ranks []report.RankEnd `json:"ranks"`
+					Size  int                `json:"size"`
+					Ranks []report.RankEnd   `json:"ranks"`
+					Hosts []report.HostRanks `json:"hosts"`
 				} `json:"outcome"`
 			}
 			if err := json.Unmarshal(b, &doc); err != nil {
@@ -94,6 +104,9 @@ func TestOutcomeJSON(t *testing.T) {
 			}
 			if doc.Version != 2 || n != doc.Outcome.Size {
 				t.Errorf("version %d, %d ranks in the outcome of a job of %d", doc.Version, n, doc.Outcome.Size)
+			}
+			if !reflect.DeepEqual(doc.Outcome.Hosts, tt.rep.Outcome.Hosts) {
+				t.Errorf("hosts %+v, want %+v", doc.Outcome.Hosts, tt.rep.Outcome.Hosts)
 			}
 		})
 	}

@@ -26,9 +26,11 @@ const ReportJSONVersion = 2
 // (absolute, as a rule). The outcome has the job's size, mpiexec's
 // status ("exit", absent on success), the signal mpidbg passed on
 // ("interrupted"), the launcher's error ("launch_error") and the ranks
-// grouped by how they ended (report.RankEnd's JSON form); "refused",
-// only when some were, counts the report connections the launcher
-// turned away ({"no_token":N,"surplus":M}, report.Refused). "suppressed",
+// grouped by how they ended (report.RankEnd's JSON form); when the ranks
+// ran on more than one host, "hosts": each host with its ranks
+// ({"host":"node1","ranks":[0,1]}, report.HostRanks); "refused", only
+// when some were, counts the report connections the launcher turned away
+// ({"no_token":N,"surplus":M}, report.Refused). "suppressed",
 // before the outcome and only when not 0, counts the findings suppression
 // rules took out of the report.
 func ReportJSON(rep *report.Report) ([]byte, error) {
@@ -85,6 +87,22 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 	if len(rep.Outcome.Ranks) > 0 {
 		b.WriteString("\n")
 	}
-	b.WriteString("]}}\n")
+	b.WriteString("]")
+	if len(rep.Outcome.Hosts) > 0 { // a job across machines (run/report/hosts.go)
+		b.WriteString(`,"hosts":[`)
+		for i, h := range rep.Outcome.Hosts {
+			line, err := json.Marshal(h)
+			if err != nil {
+				return nil, err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n")
+			b.Write(line)
+		}
+		b.WriteString("\n]")
+	}
+	b.WriteString("}}\n")
 	return b.Bytes(), nil
 }

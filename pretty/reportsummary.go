@@ -53,6 +53,9 @@ func (r *Renderer) ReportSummary(rep *report.Report) string {
 	default:
 		line += strings.Join(parts, ", ") + " in " + plural(with, "rank", "ranks")
 	}
+	if hs := rep.Outcome.Hosts; len(hs) > 0 { // a job across machines (run/report/hosts.go)
+		line += "; " + hostsPhrase(hs)
+	}
 	if n := len(rep.Suppressed); n > 0 { // by the user's suppression rules (run/report/suppress.go)
 		line += fmt.Sprintf("; %d suppressed", n)
 	}
@@ -130,4 +133,22 @@ func mostSevere(rep *report.Report, sev checks.Severity) string {
 		names = append(names, "...")
 	}
 	return " (" + strings.Join(names, ", ") + ")"
+}
+
+// maxHostsNamed bounds the hosts the summary names: a job on a cluster
+// has too many for one line.
+const maxHostsNamed = 4
+
+// hostsPhrase is "on 2 hosts: node1 (ranks 0,1), node2 (ranks 2,3)", the
+// first maxHostsNamed hosts named.
+func hostsPhrase(hs []report.HostRanks) string {
+	var names []string
+	for i, h := range hs {
+		if i == maxHostsNamed {
+			names = append(names, fmt.Sprintf("and %d more", len(hs)-i))
+			break
+		}
+		names = append(names, h.Host+" ("+ranklist.Phrase(h.Ranks)+")")
+	}
+	return fmt.Sprintf("on %d hosts: %s", len(hs), strings.Join(names, ", "))
 }

@@ -179,4 +179,6 @@ const (
 	MPIExecTimeout = "MPIEXEC_TIMEOUT"
 	// Record is a file a shim built with the record tag appends every finding's event to, for checks/testdata.
 	Record = "MPIDBG_RECORD"
+	// CI, true on a CI machine, makes the tests that need root (internal/nshosts) fail instead of skip without it.
+	CI = "CI"
 )

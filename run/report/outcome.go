@@ -21,6 +21,9 @@ type Outcome struct {
 	// Ranks groups the ranks that ended the same way, ordered by first
 	// rank; every rank of the job is in one group.
 	Ranks []RankEnd `json:"ranks"`
+	// Hosts groups the ranks by the host they ran on, ordered by first
+	// rank, when they ran on more than one (hosts.go).
+	Hosts []HostRanks `json:"hosts,omitempty"`
 }
 
 // How a group of ranks ended.
@@ -228,6 +231,9 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		case strings.HasPrefix(status, "exit code "):
 			n, _ := strconv.Atoi(strings.TrimPrefix(status, "exit code "))
 			e.How, e.ExitCode, e.After = ExitedBadly, &n, st.bye
+			if !st.bye && toolSignal(status) && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+				e = RankEnd{Ranks: e.Ranks, How: EndedByTool, Status: "ended by mpidbg: " + c.ended}
+			}
 		case st.bye:
 			e.How = Finalized
 		case c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt):
@@ -248,6 +254,7 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		}
 	}
 	r.Outcome = Outcome{Ranks: groupEnds(ends)}
+	r.buildHosts(c)
 }
 
 // siteResolver resolves a site with res, quietly: a frame in a library

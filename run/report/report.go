@@ -211,7 +211,7 @@ func (r *Report) ranks(c *Collector) {
 			}
 		}
 		// SIGTERM and SIGKILL after the launcher ended the job are its own.
-		if !st.bye && (status == "" || status == "signal 15" || status == "signal 9") && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+		if !st.bye && (status == "" || toolSignal(status)) && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
 			status = "ended by mpidbg: " + c.ended
 		}
 		if !st.bye || status != "" {
@@ -246,6 +246,20 @@ func (r *Report) ranks(c *Collector) {
 			r.Notes = append(r.Notes, "no rank connected to mpidbg: the program never called MPI_Init, or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)")
 		}
 	}
+}
+
+// toolSignal says whether the launcher's status can be the SIGTERM or
+// SIGKILL with which mpidbg ends a job. Hydra gives a signal's number as
+// the EXIT CODE of a process, and only the exit string after it says that
+// it was a signal; when mpidbg ends a job across hosts, a remote proxy's
+// connection breaks and mpiexec (MPICH 4.0.2) exits without that string,
+// leaving "exit code 15" for a rank the SIGTERM ended.
+func toolSignal(status string) bool {
+	switch status {
+	case "signal 15", "signal 9", "exit code 15", "exit code 9":
+		return true
+	}
+	return false
 }
 
 // hostMatch compares host names the launcher and a rank gave, either of
