@@ -22,7 +22,9 @@ import (
 // resized and dup none. A named level is preceded by "." when it follows
 // an index. The short form leaves out combiners, the leaf and inner names:
 // "s_type[2][5]" or just "[2][5]"; Parse reads both, Type.Resolve checks
-// whatever was written against the type.
+// whatever was written against the type. Fortran programs get the
+// Fortran form, indices from 1 in one list per level (path_fortran.go),
+// which Parse and Resolve take too.
 type Path struct {
 	Rep   int64 // instance in the buffer, -1 when not given
 	Steps []Step
@@ -118,7 +120,8 @@ func (e *PathError) Error() string {
 	return fmt.Sprintf("path %q at offset %d: %s", e.Text, e.Offset, e.Msg)
 }
 
-// ParsePath reads a path in the long or the short form.
+// ParsePath reads a path in the long or the short form, or in the
+// Fortran form (path_fortran.go).
 func ParsePath(s string) (Path, error) {
 	p := Path{Rep: -1}
 	i := 0
@@ -253,7 +256,7 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 		}
 		pos = 1
 		if rep < 0 || rep >= count {
-			return bad("instance %d of a buffer of %d", rep, count)
+			return bad("instance %d of a buffer of %d", toks[0].index, count)
 		}
 		if count > 1 {
 			el.Path.Rep = rep
@@ -285,15 +288,15 @@ func (t *Type) Resolve(count int64, p Path) (Element, error) {
 			idx = append(idx, toks[pos].index)
 			pos++
 		}
+		given := idx // as written, for the message
 		if fortran {
-			written := idx
 			if idx, ok = fromFortran(cur, idx); !ok {
-				return bad("index %v is out of range for %s", written, level(cur))
+				return bad("index %v is out of range for %s", given, level(cur))
 			}
 		}
 		var i, j int64
 		if i, j, ok = k.block(idx); !ok {
-			return bad("index %v is out of range for %s", idx, level(cur))
+			return bad("index %v is out of range for %s", given, level(cur))
 		}
 		disp, _, c := k.at(i)
 		el.Path.Steps = append(el.Path.Steps, stepOf(cur, idx))

@@ -12,10 +12,9 @@ import (
 // parenthesized list, and a named level after an index follows "%",
 // Fortran's component selector:
 //
-//	(2)halo(VECTOR)(1,2)%s_type(STRUCT)(3,6)(CHARACTER)
+//	(2)halo(VECTOR)(1,2)%s_type(STRUCT)(3,6)(CHAR)
 //
-// is the C form's [1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR) of a
-// Fortran type. A subarray's or darray's indices are those of the element
+// is the C form's [1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR). A subarray's or darray's indices are those of the element
 // in the whole array the type describes (MPI-4.1 §5.1.3: the subarray
 // starts at starts(i), counted from 0, so the element is the array's
 // element starts(i)+j+1 of an array declared with lower bounds 1), in
@@ -112,10 +111,16 @@ func fortranGroup(list string) ([]int64, bool) {
 }
 
 // isFortranGroup says whether the text after a '(' opens an index group
-// rather than a combiner or type name.
+// rather than a combiner or type name: a list of integers up to the ')'.
+// A pair type's name begins with a digit too ((2INT)), and is a name.
 func isFortranGroup(rest string) bool {
-	rest = strings.TrimLeft(rest, " ")
-	return rest != "" && (rest[0] == '-' || '0' <= rest[0] && rest[0] <= '9')
+	j := strings.IndexByte(rest, ')')
+	if j < 0 {
+		t := strings.TrimLeft(rest, " ")
+		return t != "" && (t[0] == '-' || '0' <= t[0] && t[0] <= '9') // unclosed: the error names the group
+	}
+	_, ok := fortranGroup(rest[:j])
+	return ok
 }
 
 // fromFortran turns the Fortran indices of one level of t into the C

@@ -81,6 +81,31 @@ func TestFortranDarray(t *testing.T) {
 	}
 }
 
+// TestFortranPairs: a pair type's name begins with a digit, and is a
+// name in either form, not an index list.
+func TestFortranPairs(t *testing.T) {
+	for _, b := range []Basic{TwoInt, TwoInteger} {
+		ty := Predefined(b)
+		checkPaths(t, ty, 3)
+		el, _ := ty.ElementAt(3, 3)
+		for _, text := range []string{el.Path.String(), el.Path.Fortran()} {
+			p, err := ParsePath(text)
+			if err != nil {
+				t.Errorf("%s: %v", text, err)
+				continue
+			}
+			if back, err := ty.Resolve(3, p); err != nil || back.Index != 3 {
+				t.Errorf("%s: resolves to %+v %v, want element 3", text, back, err)
+			}
+		}
+	}
+	for _, text := range []string{"(2INT)[1](INT)", "[1](2INT)[1](INT)", "(2)(2INTEGER)(2)(INTEGER)"} {
+		if _, err := ParsePath(text); err != nil {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+}
+
 func TestFortranPathErrors(t *testing.T) {
 	for _, text := range []string{"s(1)[2]", "s[1](2)", "s(1,x)", "s(1", "s%", "(2)(INT)(3)"} {
 		if _, err := ParsePath(text); err == nil {

@@ -153,7 +153,7 @@ func checkPaths(t *testing.T, ty *Type, count int64) {
 }
 
 func FuzzPath(f *testing.F) {
-	for _, s := range []string{"s_type[2][5]", "[1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR)", "(DOUBLE_INT)[1](INT)", "r(RESIZED)(CONTIGUOUS)[3]", "[0]", "(2)halo(VECTOR)(1,2)%s_type(STRUCT)(3,6)(CHAR)", "face(SUBARRAY)(3,-6)(REAL)"} {
+	for _, s := range []string{"s_type[2][5]", "[1]halo(VECTOR)[0][1].s_type(STRUCT)[2][5](CHAR)", "(DOUBLE_INT)[1](INT)", "r(RESIZED)(CONTIGUOUS)[3]", "[0]", "(2)halo(VECTOR)(1,2)%s_type(STRUCT)(3,6)(CHAR)", "face(SUBARRAY)(3,-6)(REAL)", "(2INT)[1](INT)", "(2)(2INTEGER)(2)(INTEGER)"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/datatype"
@@ -18,11 +19,24 @@ import (
 // subarray's as the whole array's: datatype.Path.FortranBounds), MPI's constants
 // of a Python call as mpi4py spells them (MPI.INT for MPI_INT).
 
-// fortranSite says whether the code at s is Fortran. Only a process that
-// loaded a Fortran binding can have any; there the unit's DWARF language
-// decides, read with the resolver on a finding's first use of a module.
+// fortranSite says whether the code at s, a place in this process, is
+// Fortran. Only a process that loaded a Fortran binding can have any;
+// there the unit's DWARF language decides, read with the resolver on a
+// finding's first use of a module (ranks read DWARF only for a finding's
+// path, which is rare; the launcher resolves everything else).
 func fortranSite(s checks.Site) bool {
-	if C.mpidbg_nbind == 0 || s.Module == "" || s.Script != (checks.Location{}) {
+	if C.mpidbg_nbind == 0 {
+		return false
+	}
+	return siteIsFortran(s)
+}
+
+// remoteFortran says whether s, a place in another rank (remoteSite), is
+// Fortran: that rank may be a Fortran program where this one is not.
+func remoteFortran(s checks.Site) bool { return siteIsFortran(s) }
+
+func siteIsFortran(s checks.Site) bool {
+	if s.Module == "" || s.Script != (checks.Location{}) {
 		return false
 	}
 	return resolver.Language(s) == symbolize.LangFortran
@@ -32,7 +46,12 @@ func fortranSite(s checks.Site) bool {
 // Fortran, a subarray's or darray's indices as those of the array the
 // call sees with that shape, by its declared lower bounds.
 func pathAt(p datatype.Path, s checks.Site) string {
-	if !fortranSite(s) {
+	return pathIn(p, s, fortranSite(s))
+}
+
+// pathIn prints p in Fortran form when fortran says the code at s is.
+func pathIn(p datatype.Path, s checks.Site, fortran bool) string {
+	if !fortran {
 		return p.String()
 	}
 	return p.FortranBounds(func(shape []int64) []int64 { return resolver.LowerBounds(s, shape) })
@@ -43,9 +62,17 @@ func pathAt(p datatype.Path, s checks.Site) string {
 // function (MPI_Send).
 var mpiConstant = regexp.MustCompile(`\bMPI_([A-Z0-9][A-Z0-9_]*)\b`)
 
-// pythonNames spells MPI's constants in text as mpi4py's module does.
+// pythonNames spells MPI's constants in text as mpi4py's module does:
+// MPI.INT for MPI_INT, and for the pair types, whose C names begin with
+// a digit, MPI.TWOINT for MPI_2INT.
 func pythonNames(text string) string {
-	return mpiConstant.ReplaceAllString(text, "MPI.$1")
+	return mpiConstant.ReplaceAllStringFunc(text, func(c string) string {
+		name := strings.TrimPrefix(c, "MPI_")
+		if strings.HasPrefix(name, "2") {
+			name = "TWO" + name[1:]
+		}
+		return "MPI." + name
+	})
 }
 
 // speakPython rewrites a finding raised at a Python script's call in

@@ -11,9 +11,11 @@ import (
 )
 
 // Resolving sites to file:line is the launcher's job; a rank resolves
-// only for its standard-error lines, when no launcher listens. It does so
-// with the launcher's resolver, so that a finding names the same line in
-// either place; modules are read on first use and kept.
+// only for its standard-error lines, when no launcher listens, and, in a
+// process with a Fortran binding, for the language and array bounds of a
+// finding's element path (language.go). It does so with the launcher's
+// resolver, so that a finding names the same line in either place;
+// modules are read on first use and kept.
 var resolver = symbolize.New()
 
 // resolve finds the source line of the call that returns to s.Offset.

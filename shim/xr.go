@@ -119,6 +119,9 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 	} else {
 		res = datatype.MatchSig(ssig, scount, rsig, rcount)
 	}
+	if res.Kind == datatype.Match || res.Kind == datatype.Prefix {
+		return 0 // the common case: nothing below runs for it
+	}
 	sname := "the sender's datatype"
 	if sexpr != nil {
 		sname = describeType(sexpr)
@@ -128,11 +131,9 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 	tm := checks.TypeMatch{SendRank: int(m.srank), RecvRank: worldRank(), SendCount: scount, SendType: sname,
 		RecvCount: rcount, RecvType: rname, Element: res.Element, Byte: res.Byte, Fortran: fortranSite(recvAt)}
 	switch res.Kind {
-	case datatype.Match, datatype.Prefix:
-		return 0
 	case datatype.Mismatch:
-		tm.SendPath = elementName(sexpr, scount, res.Element, res.Send, sendAt)
-		tm.RecvPath = elementName(rt, rcount, res.Element, res.Recv, recvAt)
+		tm.SendPath = elementName(sexpr, scount, res.Element, res.Send, sendAt, remoteFortran(sendAt))
+		tm.RecvPath = elementName(rt, rcount, res.Element, res.Recv, recvAt, fortranSite(recvAt))
 		tm.SendBasic, tm.RecvBasic = basicName(res.Send), basicName(res.Recv)
 	case datatype.Truncated:
 		m.fid_truncated = 1
@@ -140,7 +141,7 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		tm.SendElements, tm.SendBytes, tm.RecvElements = ssig.NumElements()*scount, ssig.Size()*scount, rsig.NumElements()*rcount
 		if sexpr != nil {
 			if e, err := sexpr.ElementAt(scount, res.Element); err == nil {
-				tm.SendPath = pathAt(e.Path, sendAt)
+				tm.SendPath = pathIn(e.Path, sendAt, remoteFortran(sendAt))
 			}
 		}
 	}
@@ -176,8 +177,7 @@ func describeType(t *datatype.Type) string {
 // elementName names element i of count instances of t by its type-tree
 // path, or by index and type when t is unknown; in the language of the
 // call at (language.go).
-func elementName(t *datatype.Type, count, i int64, b datatype.Basic, at checks.Site) string {
-	fortran := fortranSite(at)
+func elementName(t *datatype.Type, count, i int64, b datatype.Basic, at checks.Site, fortran bool) string {
 	if t != nil {
 		if e, err := t.ElementAt(count, i); err == nil {
 			switch {
@@ -186,7 +186,7 @@ func elementName(t *datatype.Type, count, i int64, b datatype.Basic, at checks.S
 			case t.IsPredefined():
 				return fmt.Sprintf("%s[%d]", basicName(b), i)
 			}
-			return pathAt(e.Path, at)
+			return pathIn(e.Path, at, fortran)
 		}
 	}
 	if fortran {

@@ -65,13 +65,23 @@ func (m *module) lowerBounds(offset uint64, shape []int64) (lb []int64) {
 	if e, err := rd.Next(); err != nil || e == nil || !e.Children {
 		return nil
 	}
-	arrays, _ := m.visibleArrays(rd, pc)
+	v := &visible{modules: map[dwarf.Offset][]array{}}
+	arrays, _ := m.visibleArrays(rd, pc, v, true)
+	for _, mod := range v.imported {
+		arrays = append(arrays, v.modules[mod]...)
+	}
 	for _, a := range arrays {
-		if len(a) != len(shape) || !slices.EqualFunc(a, shape, func(d dim, n int64) bool { return d.hi-d.lo+1 == n }) {
+		if a.rank != len(shape) {
 			continue
 		}
-		cand := make([]int64, len(a))
-		for i, d := range a {
+		if a.dims == nil {
+			return nil // bounds known at run time only: this may be the buffer
+		}
+		if !slices.EqualFunc(a.dims, shape, func(d dim, n int64) bool { return d.hi-d.lo+1 == n }) {
+			continue
+		}
+		cand := make([]int64, len(a.dims))
+		for i, d := range a.dims {
 			cand[i] = d.lo
 		}
 		if lb != nil && !slices.Equal(lb, cand) {
@@ -84,36 +94,63 @@ func (m *module) lowerBounds(offset uint64, shape []int64) (lb []int64) {
 
 type dim struct{ lo, hi int64 }
 
+// array is a variable of array type: its rank, and its dimensions when
+// all its bounds are constants (nil when some are known at run time).
+type array struct {
+	rank int
+	dims []dim
+}
+
+// visible gathers, over a unit, the arrays of its modules by the
+// module's entry, and the modules the scopes holding the call import
+// (use): only those modules' variables are visible there.
+type visible struct {
+	modules  map[dwarf.Offset][]array
+	imported []dwarf.Offset
+}
+
 // visibleArrays reads the children of the entry rd has just returned and
-// gives the arrays of constant bounds declared among them that a call at
-// pc sees, and whether one of them is a scope holding pc.
-func (m *module) visibleArrays(rd *dwarf.Reader, pc uint64) (arrays [][]dim, hit bool) {
+// gives the arrays declared among them that a call at pc sees, and
+// whether one of them is a scope holding pc. A module's arrays go to
+// v.modules instead; the imports of a scope that holds pc (here: the
+// entry read itself does) go to v.imported.
+func (m *module) visibleArrays(rd *dwarf.Reader, pc uint64, v *visible, here bool) (arrays []array, hit bool) {
+	var imports []dwarf.Offset
 	for {
 		e, err := rd.Next()
 		if err != nil || e == nil || e.Tag == 0 {
-			return arrays, hit
+			break
 		}
 		switch e.Tag {
 		case dwarf.TagVariable, dwarf.TagFormalParameter:
-			if a := m.constantArray(e); a != nil {
+			if a, ok := m.arrayOf(e); ok {
 				arrays = append(arrays, a)
 			}
 			if e.Children {
 				rd.SkipChildren()
 			}
-		case dwarf.TagSubprogram, dwarf.TagLexDwarfBlock, dwarf.TagModule:
+		case dwarf.TagImportedModule:
+			if off, ok := e.Val(dwarf.AttrImport).(dwarf.Offset); ok {
+				imports = append(imports, off)
+			}
+			if e.Children {
+				rd.SkipChildren()
+			}
+		case dwarf.TagModule:
+			if e.Children {
+				inner, _ := m.visibleArrays(rd, pc, &visible{modules: v.modules}, false)
+				v.modules[e.Offset] = append(v.modules[e.Offset], inner...)
+			}
+		case dwarf.TagSubprogram, dwarf.TagLexDwarfBlock, dwarf.TagInlinedSubroutine:
 			if !e.Children {
 				continue
 			}
-			inner, innerHit := m.visibleArrays(rd, pc)
-			here := e.Tag == dwarf.TagModule
-			if !here {
-				rs, err := m.d.Ranges(e)
-				here = err == nil && contains(rs, pc)
-				hit = hit || here || innerHit
-			}
-			if here || innerHit {
+			rs, err := m.d.Ranges(e)
+			holds := err == nil && contains(rs, pc)
+			inner, innerHit := m.visibleArrays(rd, pc, v, holds)
+			if holds || innerHit {
 				arrays = append(arrays, inner...)
+				hit = true
 			}
 		default:
 			if e.Children {
@@ -121,62 +158,81 @@ func (m *module) visibleArrays(rd *dwarf.Reader, pc uint64) (arrays [][]dim, hit
 			}
 		}
 	}
+	if hit || here {
+		v.imported = append(v.imported, imports...)
+	}
+	return arrays, hit
 }
 
-// constantArray is the dimensions of a variable of array type whose
-// bounds are all constants, else nil.
-func (m *module) constantArray(v *dwarf.Entry) []dim {
+// arrayOf is the array a variable holds, and false when it is not an
+// array. An inlined variable names its type through its abstract origin.
+func (m *module) arrayOf(v *dwarf.Entry) (array, bool) {
 	off, ok := v.Val(dwarf.AttrType).(dwarf.Offset)
+	if !ok {
+		if origin, isRef := v.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset); isRef {
+			rd := m.d.Reader()
+			rd.Seek(origin)
+			if o, err := rd.Next(); err == nil && o != nil {
+				off, ok = o.Val(dwarf.AttrType).(dwarf.Offset)
+			}
+		}
+	}
 	rd := m.d.Reader()
 	for hops := 0; ok && hops < 8; hops++ {
 		rd.Seek(off)
 		t, err := rd.Next()
 		if err != nil || t == nil {
-			return nil
+			return array{}, false
 		}
 		switch t.Tag {
-		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType:
+		case dwarf.TagTypedef, dwarf.TagConstType, dwarf.TagVolatileType, dwarf.TagPointerType:
+			// a pointer: gfortran describes an allocatable or pointer
+			// array's data by one, with its bounds in the descriptor
 			off, ok = t.Val(dwarf.AttrType).(dwarf.Offset)
 			continue
 		case dwarf.TagArrayType:
-			if !t.Children || t.Val(dwarf.AttrDataLocation) != nil {
-				return nil
-			}
-			var dims []dim
-			for {
-				s, err := rd.Next()
-				if err != nil || s == nil || s.Tag == 0 {
-					return dims
-				}
-				if s.Tag != dwarf.TagSubrangeType {
-					return nil
-				}
-				d := dim{lo: 1}
-				if v, present := s.Val(dwarf.AttrLowerBound).(int64); present {
-					d.lo = v
-				} else if s.Val(dwarf.AttrLowerBound) != nil {
-					return nil
-				}
-				switch hi, n := s.Val(dwarf.AttrUpperBound), s.Val(dwarf.AttrCount); {
-				case hi != nil:
-					v, isInt := hi.(int64)
-					if !isInt {
-						return nil
-					}
-					d.hi = v
-				case n != nil:
-					v, isInt := n.(int64)
-					if !isInt {
-						return nil
-					}
-					d.hi = d.lo + v - 1
-				default:
-					return nil
-				}
-				dims = append(dims, d)
-			}
+			return m.arrayDims(rd, t), true
 		}
-		return nil
+		return array{}, false
 	}
-	return nil
+	return array{}, false
+}
+
+// arrayDims reads an array type's subranges, which rd is about to return.
+func (m *module) arrayDims(rd *dwarf.Reader, t *dwarf.Entry) array {
+	var a array
+	constant := t.Children && t.Val(dwarf.AttrDataLocation) == nil
+	for t.Children {
+		s, err := rd.Next()
+		if err != nil || s == nil || s.Tag == 0 {
+			break
+		}
+		if s.Tag != dwarf.TagSubrangeType {
+			continue
+		}
+		a.rank++
+		d := dim{lo: 1}
+		if lo := s.Val(dwarf.AttrLowerBound); lo != nil {
+			v, isInt := lo.(int64)
+			constant = constant && isInt
+			d.lo = v
+		}
+		switch hi, n := s.Val(dwarf.AttrUpperBound), s.Val(dwarf.AttrCount); {
+		case hi != nil:
+			v, isInt := hi.(int64)
+			constant = constant && isInt
+			d.hi = v
+		case n != nil:
+			v, isInt := n.(int64)
+			constant = constant && isInt
+			d.hi = d.lo + v - 1
+		default:
+			constant = false
+		}
+		a.dims = append(a.dims, d)
+	}
+	if !constant {
+		a.dims = nil
+	}
+	return a
 }
