@@ -56,20 +56,8 @@ func (p Path) String() string {
 	if p.Rep >= 0 {
 		fmt.Fprintf(&b, "[%d]", p.Rep)
 	}
-	for k, s := range p.Steps {
-		if s.Name != "" && isIdent(s.Name) {
-			if prev := p.Steps[max(k-1, 0)]; k > 0 && len(prev.Index) > 0 && (prev.Name != "" || prev.known) {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		}
-		switch {
-		case !s.known:
-		case s.Combiner == CombinerNamed:
-			b.WriteString("(" + s.Pair.String() + ")")
-		default:
-			b.WriteString("(" + s.Combiner.String() + ")")
-		}
+	for k := range p.Steps {
+		s := p.writeHead(&b, k, '.')
 		for _, i := range s.Index {
 			fmt.Fprintf(&b, "[%d]", i)
 		}
@@ -78,6 +66,27 @@ func (p Path) String() string {
 		b.WriteString("(" + p.Basic.String() + ")")
 	}
 	return b.String()
+}
+
+// writeHead writes step k's name, after sep when it follows an index,
+// and its combiner, for the long and the Fortran form; it returns the
+// step.
+func (p Path) writeHead(b *strings.Builder, k int, sep byte) Step {
+	s := p.Steps[k]
+	if s.Name != "" && isIdent(s.Name) {
+		if prev := p.Steps[max(k-1, 0)]; k > 0 && len(prev.Index) > 0 && (prev.Name != "" || prev.known) {
+			b.WriteByte(sep)
+		}
+		b.WriteString(s.Name)
+	}
+	switch {
+	case !s.known:
+	case s.Combiner == CombinerNamed:
+		b.WriteString("(" + s.Pair.String() + ")")
+	default:
+		b.WriteString("(" + s.Combiner.String() + ")")
+	}
+	return s
 }
 
 // Short prints the short form: the top name and all indices.

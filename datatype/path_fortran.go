@@ -34,20 +34,8 @@ func (p Path) FortranBounds(lower func(shape []int64) []int64) string {
 	if p.Rep >= 0 {
 		fmt.Fprintf(&b, "(%d)", p.Rep+1)
 	}
-	for k, s := range p.Steps {
-		if s.Name != "" && isIdent(s.Name) {
-			if prev := p.Steps[max(k-1, 0)]; k > 0 && len(prev.Index) > 0 && (prev.Name != "" || prev.known) {
-				b.WriteByte('%')
-			}
-			b.WriteString(s.Name)
-		}
-		switch {
-		case !s.known:
-		case s.Combiner == CombinerNamed:
-			b.WriteString("(" + s.Pair.String() + ")")
-		default:
-			b.WriteString("(" + s.Combiner.String() + ")")
-		}
+	for k := range p.Steps {
+		s := p.writeHead(&b, k, '%')
 		if idx := s.fortranIndex(lower); len(idx) > 0 {
 			b.WriteByte('(')
 			for i, v := range idx {

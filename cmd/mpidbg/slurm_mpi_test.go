@@ -25,6 +25,19 @@ int main(int argc, char **argv) {
 }
 `
 
+// startSlurm starts the test's Slurm cluster and points srun at it.
+func startSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster")
+	}
+	t.Setenv(envvar.SlurmConf, testenv.Slurm(t))
+	t.Setenv(envvar.NoColor, "1")
+}
+
+// slurmPMI is the srun --mpi plugin each MPI takes: Debian's MPICH
+// speaks PMI-2, its Open MPI PMIx.
+var slurmPMI = map[mpilib.MPI]string{mpilib.MPICH: "--mpi=pmi2", mpilib.OpenMPI: "--mpi=pmix"}
+
 // TestRunUnderSrun runs jobs under a real Slurm, a one-node cluster the
 // test starts, with the launcher line written out: mpidbg run -- srun
 // ... PROGRAM. MPICH's ranks take Slurm's PMI-2, Open MPI's its PMIx. A
@@ -32,12 +45,7 @@ int main(int argc, char **argv) {
 // --export=NONE too (mpidbg's variables are added to the list); a correct
 // program is clean; a deadlock is found and the job ended through srun.
 func TestRunUnderSrun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Slurm cluster")
-	}
-	conf := testenv.Slurm(t)
-	t.Setenv(envvar.SlurmConf, conf)
-	t.Setenv(envvar.NoColor, "1")
+	startSlurm(t)
 	for _, m := range mpilib.All {
 		t.Run(m.String(), func(t *testing.T) {
 			cc := needCompiler(t, m)
@@ -46,7 +54,7 @@ func TestRunUnderSrun(t *testing.T) {
 			bug := buildWith(t, cc, dir, "pair", pairC)
 			ok := buildWith(t, cc, dir, "okpair", okPairC)
 			hang := buildWith(t, cc, dir, "hang", hangSrc)
-			pmi := map[mpilib.MPI]string{mpilib.MPICH: "--mpi=pmi2", mpilib.OpenMPI: "--mpi=pmix"}[m]
+			pmi := slurmPMI[m]
 
 			for _, export := range [][]string{nil, {"--export=NONE"}, {"--export", "ALL"}} {
 				line := append(append([]string{"run", "--shim", shim, "--", "srun", "-n", "2", pmi}, export...), bug)
@@ -92,12 +100,7 @@ func TestRunLauncherLineUsage(t *testing.T) {
 // needs), and reports the findings of every step's ranks; the script's
 // own output passes through, and a script that fails gives its status.
 func TestCollectBatchScript(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Slurm cluster")
-	}
-	conf := testenv.Slurm(t)
-	t.Setenv(envvar.SlurmConf, conf)
-	t.Setenv(envvar.NoColor, "1")
+	startSlurm(t)
 	for _, m := range mpilib.All {
 		t.Run(m.String(), func(t *testing.T) {
 			cc := needCompiler(t, m)
@@ -106,7 +109,7 @@ func TestCollectBatchScript(t *testing.T) {
 			dir := t.TempDir()
 			bug := buildWith(t, cc, dir, "pair", pairC)
 			ok := buildWith(t, cc, dir, "okpair", okPairC)
-			pmi := map[mpilib.MPI]string{mpilib.MPICH: "--mpi=pmi2", mpilib.OpenMPI: "--mpi=pmix"}[m]
+			pmi := slurmPMI[m]
 			mpiexec := mpi.Exec
 			if m == mpilib.MPICH {
 				mpiexec += ` -genv LD_PRELOAD "$MPIDBG_PRELOAD"`

@@ -1,26 +1,18 @@
 package symbolize
 
 import (
-	"debug/elf"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/checks"
-	"github.com/mpidbg/mpidbg/internal/testenv"
 )
 
 // TestLowerBounds: the arrays a Fortran main program declares, and those
-// of the modules it uses, answer by
-// their shape; two of one shape with different bounds answer nothing, and
-// so does any shape of an allocatable array's rank (its bounds are known
-// at run time only: it may be the buffer).
+// of the modules it uses, answer by their shape; two of one shape with
+// different bounds answer nothing, and so does any shape of an
+// allocatable array's rank (its bounds are known at run time only: it
+// may be the buffer).
 func TestLowerBounds(t *testing.T) {
-	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
-	dir := t.TempDir()
-	src := filepath.Join(dir, "prog.f90")
 	prog := `module m_used
   double precision :: g(0:4, 6)
 end module m_used
@@ -37,28 +29,8 @@ program bounds
   print *, sum(u) + sum(w) + sum(a) + sum(b) + sum(z)
 end program bounds
 `
-	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "prog")
-	if out, err := exec.Command(gfortran, "-g", "-O0", "-J", dir, "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var main uint64
-	for _, s := range syms {
-		if s.Name == "MAIN__" {
-			main = s.Value
-		}
-	}
+	exe := buildFortran(t, prog)
+	main := symbolValue(t, exe, func(name string) bool { return name == "MAIN__" })
 	if main == 0 {
 		t.Fatal("no MAIN__ symbol")
 	}
@@ -69,7 +41,7 @@ end program bounds
 	}{
 		{[]int64{6, 5}, []int64{0, -1}},
 		{[]int64{7, 5}, []int64{1, 1}},
-		{[]int64{4, 4}, nil}, // a and b disagree
+		{[]int64{4, 4}, nil},    // a and b disagree
 		{[]int64{9, 9, 2}, nil}, // z's bounds are known only at run time
 		{[]int64{1, 1, 1}, nil}, // nor does z's rank say which it is
 		{[]int64{6}, nil},

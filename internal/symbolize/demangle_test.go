@@ -225,34 +225,11 @@ func rawSymbolName(exe string, offset uint64) string {
 // is named as written (face), not by its symbol (face.0): DWARF holds it
 // as a child of its host, whose code does not cover it.
 func TestResolveFortranContained(t *testing.T) {
-	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
-	dir := t.TempDir()
-	src := filepath.Join(dir, "prog.f90")
 	prog := "program host\n  implicit none\n  integer :: k\n  call face(3, k)\n  print *, k\n" +
 		"contains\n  subroutine face(i, k)\n    integer, intent(in) :: i\n    integer, intent(out) :: k\n" +
 		"    k = i * 2\n  end subroutine face\nend program host\n"
-	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "prog")
-	if out, err := exec.Command(gfortran, "-g", "-O0", "-J", dir, "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var at uint64
-	for _, s := range syms {
-		if strings.HasPrefix(s.Name, "face.") {
-			at = s.Value
-		}
-	}
+	exe := buildFortran(t, prog)
+	at := symbolValue(t, exe, func(name string) bool { return strings.HasPrefix(name, "face.") })
 	if at == 0 {
 		t.Fatal("no face.N symbol: gfortran names contained procedures otherwise now")
 	}
@@ -266,6 +243,45 @@ func TestResolveFortranContained(t *testing.T) {
 	if lang := New().Language(checks.Site{Module: exe, Offset: at + 8}); lang != LangFortran {
 		t.Errorf("language: got %v, want Fortran", lang)
 	}
+}
+
+// buildFortran compiles prog, one Fortran file, with gfortran -g -O0 and
+// returns the executable.
+func buildFortran(t *testing.T, prog string) string {
+	t.Helper()
+	gfortran := testenv.NeedTool(t, "", "gfortran", "apt-get install gfortran")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "prog.f90")
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "prog")
+	if out, err := exec.Command(gfortran, "-g", "-O0", "-J", dir, "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// symbolValue is the value of the last symbol of exe whose name is
+// wanted, 0 when none is.
+func symbolValue(t *testing.T, exe string, wanted func(string) bool) uint64 {
+	t.Helper()
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at uint64
+	for _, s := range syms {
+		if wanted(s.Name) {
+			at = s.Value
+		}
+	}
+	return at
 }
 
 // TestResolveFortranIntentOut: gfortran 12 puts a call whose arguments
