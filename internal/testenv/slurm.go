@@ -102,7 +102,7 @@ PartitionName=test Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe
 	}
 	env := []string{envvar.SlurmConf + "=" + conf}
 	start(t, tools["slurmctld"], env, "-D", "-i", "-f", conf)
-	start(t, tools["slurmd"], env, "-D", "-f", conf)
+	start(t, tools["slurmd"], env, "-D", "-N", host, "-f", conf) // the node by name, whatever the machine resolves its name to
 	idle := waitFor(30*time.Second, func() bool {
 		cmd := exec.Command(tools["sinfo"], "-h", "-o", "%T")
 		cmd.Env = append(os.Environ(), env...)
