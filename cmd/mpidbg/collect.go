@@ -22,8 +22,11 @@ it:
   Open MPI    OMPI_MCA_mca_base_env_list=LD_PRELOAD=SHIM (as -x)
   MPICH       has no such variable: write -genv LD_PRELOAD "$MPIDBG_PRELOAD"
               in its mpiexec line, or use 'mpidbg run -- mpiexec ...'
-A launcher line with its own --export (srun) or -x list must name
-MPIDBG_REPORT, and LD_PRELOAD=$MPIDBG_PRELOAD, itself.
+A line with its own list keeps it and must name mpidbg's variables:
+srun --export=LIST needs LD_PRELOAD=$MPIDBG_PRELOAD and the MPIDBG_*
+names; Open MPI 4 refuses -x beside the variable above, so an mpirun line
+passes its variables in OMPI_MCA_mca_base_env_list instead (set before
+collect, which extends it). The jobs must run one after another.
 
 The shim is for one MPI: --mpi (or a program COMMAND's line names),
 else MPICH. A COMMAND that is itself a launcher line is run as

@@ -179,7 +179,11 @@ func registerRun(fs *pflag.FlagSet, collect bool) func(o *output, args []string)
 		fs.StringVar(&r.mpiexec, "mpiexec", "", "the mpiexec to run: a `PATH` or a name on PATH (default: the MPI's own, mpiexec.mpich or mpiexec.openmpi, else mpiexec)")
 		fs.StringArrayVar(&r.launcherArgs, "launcher-arg", nil, "pass `ARG` to mpiexec before its other arguments (repeat for each word)")
 	}
-	fs.StringVar(&r.mpi, "mpi", "", "the MPI library, `NAME`: mpich or openmpi (default: the one PROGRAM links)")
+	mpiHelp := "the MPI library, `NAME`: mpich or openmpi (default: the one PROGRAM links)"
+	if collect {
+		mpiHelp = "the MPI library of the jobs, `NAME`: mpich or openmpi (default: the one a launcher line's program links, else mpich)"
+	}
+	fs.StringVar(&r.mpi, "mpi", "", mpiHelp)
 	fs.StringVar(&r.shim, "shim", "", "the shim library `PATH` (default: $MPIDBG_SHIM, else the MPI's in ../lib beside mpidbg)")
 	fs.StringVar(&r.onError, "on-error", "continue", "what a rank does after an error finding, `MODE`: continue, abort (MPI_Abort) or stop (wait for a debugger)")
 	fs.StringVar(&r.checks, "checks", "", "categories to turn off (-CATEGORY) and findings that are off by default to turn on (+ID), a `LIST` such as -leak,-overlap,+message-race-info (see 'mpidbg explain')")
@@ -303,7 +307,10 @@ func (rf *runFlags) run(o *output, args []string) error {
 	program, progArgs := args[0], args[1:]
 	var found string
 	if launcher != "" {
-		i := launch.LineProgram(args[1:])
+		i := -1
+		if _, f, ok := launch.LauncherOf(args[0]); ok {
+			i = launch.LineProgram(f, args[1:])
+		}
 		switch {
 		case i >= 0:
 			program, found = args[1+i], args[1+i]
@@ -448,7 +455,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 	r := pretty.New(o.stderr, wantColor(o.stderr))
 	if res.Connected == 0 && res.Interrupted == "" && !res.Deadlock && !res.Stuck {
 		// Nothing was checked: no findings would read as a pass.
-		notStarted(o, res, program, filepath.Base(mpiexec))
+		notStarted(o, res, cmp.Or(program, args[0]), filepath.Base(mpiexec))
 		for _, s := range rep.Refused.Phrases() {
 			fmt.Fprintf(o.stderr, "mpidbg: %s\n", s)
 		}

@@ -125,6 +125,16 @@ func TestCollectBatchScript(t *testing.T) {
 				!strings.Contains(stderr, "error · type-mismatch · MPI_Recv · rank 1, 2 times") {
 				t.Errorf("exit %d, want 1, the script's output and the mismatch of both buggy steps; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 			}
+			hang := buildWith(t, cc, dir, "hang", hangSrc)
+			stuck := filepath.Join(dir, "stuck.sh")
+			if err := os.WriteFile(stuck, []byte("#!/bin/sh\nsrun -n 2 "+pmi+" "+hang+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code = runWith(t, "", "collect", "--mpi", m.String(), "--shim", shim, "--deadlock-timeout", "1s", "--", stuck)
+			if code != 1 || !strings.Contains(stderr, "deadlock") {
+				t.Errorf("a deadlocked step: exit %d, want 1 and the deadlock; stderr:\n%s", code, stderr)
+			}
+			waitGone(t, nil, hang) // the script's srun and ranks too, not the script alone
 			t.Setenv("JOBSTATUS", "3")
 			_, stderr, code = runWith(t, "", "collect", "--mpi", m.String(), "--shim", shim, "--", script)
 			if code != 3 {

@@ -126,6 +126,8 @@ const (
 	SlurmConf = "SLURM_CONF"
 	// SrunExportEnv is srun's --export when the command line has none.
 	SrunExportEnv = "SRUN_EXPORT_ENV"
+	// SlurmExportEnv is the export value sbatch --export leaves in a job's environment, which srun takes after SrunExportEnv.
+	SlurmExportEnv = "SLURM_EXPORT_ENV"
 )
 
 // Open MPI's mpiexec reads its MCA parameters from OMPI_MCA_ variables.

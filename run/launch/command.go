@@ -105,20 +105,28 @@ func Args(f Flavor, np int, launcherArgs []string, env []Var, program string, ar
 	return append(out, args...)
 }
 
-// hydraEnvList adds names to the user's -genvlist, or turns -genvnone
-// into -genvlist with names: Hydra then passes only the variables
-// listed (and those of -genv) to the ranks on other hosts, and takes one
-// of the two options at most. Without either it passes everything.
+// hydraEnvList adds names to the line's -genvlist (or a section's
+// -envlist), or turns -genvnone (-envnone) into such a list with names:
+// Hydra then passes only the variables listed (and those of -genv) to the
+// ranks, and takes one of the two options at most. Without either it
+// passes everything. Only the launcher's options are looked at, before
+// the program (LineProgram), whose arguments are its own.
 func hydraEnvList(args, names []string) []string {
 	list := strings.Join(names, ",")
-	for i, a := range args {
-		switch {
-		case a == "-genvnone":
-			args[i] = "-genvlist"
-			return slices.Insert(args, i+1, list)
-		case a == "-genvlist" && i+1 < len(args):
+	end := LineProgram(Hydra, args)
+	if end < 0 {
+		end = len(args)
+	}
+	for i := 0; i < end; i++ {
+		switch a := args[i]; {
+		case a == "-genvnone" || a == "-envnone":
+			args[i] = strings.TrimSuffix(a, "none") + "list"
+			args = slices.Insert(args, i+1, list)
+			end++
+			i++
+		case (a == "-genvlist" || a == "-envlist") && i+1 < end:
 			args[i+1] += "," + list
-			return args
+			i++
 		}
 	}
 	return args

@@ -19,7 +19,12 @@ import (
 
 // killTree sends SIGKILL to pid and every descendant of it, read from
 // /proc; it returns how many processes it signalled.
-func killTree(pid int) int {
+func killTree(pid int) int { return signalTree(pid, syscall.SIGKILL) }
+
+// signalTree sends sig to pid and every descendant of it. A batch script
+// that mpidbg collect runs is ended so: a shell dies of SIGTERM without
+// passing it on, which would leave its srun or mpiexec running.
+func signalTree(pid int, sig syscall.Signal) int {
 	children := map[int][]int{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
@@ -43,7 +48,7 @@ func killTree(pid int) int {
 			continue
 		}
 		seen[p] = true
-		if syscall.Kill(p, syscall.SIGKILL) == nil {
+		if syscall.Kill(p, sig) == nil {
 			n++
 		}
 		todo = append(todo, children[p]...)

@@ -223,7 +223,11 @@ wait:
 				col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.text(), filepath.Base(cfg.MPIExec))
 			}
 			ending()
-			cmd.Process.Signal(syscall.SIGTERM)
+			if cfg.Wrap {
+				signalTree(cmd.Process.Pid, syscall.SIGTERM)
+			} else {
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
 			kill, endedBy = time.After(killGrace), "SIGTERM"
 		case <-kill:
 			col.EndedJob(why) // already so unless the ranks were stopped

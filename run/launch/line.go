@@ -63,12 +63,19 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		}
 		return slurmArgs(args, strings.Join(list, ",")), proc
 	case OpenMPI:
+		var list []string // for mca_base_env_list
 		for _, v := range env {
+			item := v.Name + "=" + v.Value
 			if v.Secret {
-				out = append(out, "-x", v.Name) // the value from mpiexec's environment (SecretEnv)
-			} else {
-				out = append(out, "-x", v.Name+"="+v.Value)
+				item = v.Name // the value from mpiexec's environment (SecretEnv)
 			}
+			out = append(out, "-x", item)
+			list = append(list, item)
+		}
+		if old := os.Getenv(envvar.OMPIEnvList); old != "" {
+			// Open MPI 4 refuses -x beside mca_base_env_list
+			// (orterun:conflict-env-set): the variables join the list
+			return args, []Var{{Name: envvar.OMPIEnvList, Value: old + ";" + strings.Join(list, ";")}}
 		}
 	default:
 		// Hydra passes its environment to the ranks unless the line's
@@ -94,7 +101,7 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 // so that the user's choice holds for everything else.
 func slurmArgs(args []string, list string) []string {
 	out := slices.Clone(args)
-	end := LineProgram(out) // the program's arguments are its own
+	end := LineProgram(Slurm, out) // the program's arguments are its own
 	if end < 0 {
 		end = len(out)
 	}
@@ -110,61 +117,82 @@ func slurmArgs(args []string, list string) []string {
 		default:
 			continue
 		}
-		if val == "NONE" || val == "NIL" {
-			out[i] = "--export=" + list
-		} else {
-			out[i] = "--export=" + val + "," + list
-		}
+		out[i] = "--export=" + exportWith(val, list)
 		return out
 	}
-	return append([]string{"--export=ALL," + list}, out...)
+	return append([]string{"--export=" + exportWith(slurmExportEnv(), list)}, out...)
+}
+
+// exportWith is srun's export value val with list added; "" is srun's
+// default, ALL.
+func exportWith(val, list string) string {
+	switch val {
+	case "":
+		return "ALL," + list
+	case "NONE", "NIL":
+		return list
+	}
+	return val + "," + list
+}
+
+// slurmExportEnv is the export value srun takes from its environment when
+// its line gives none: SRUN_EXPORT_ENV, else SLURM_EXPORT_ENV (what
+// sbatch --export=NONE leaves in the job's environment).
+func slurmExportEnv() string {
+	if v := os.Getenv(envvar.SrunExportEnv); v != "" {
+		return v
+	}
+	return os.Getenv(envvar.SlurmExportEnv)
 }
 
 // WrapEnv is what a command that starts launchers itself (a batch
 // script: mpidbg collect -- ./job.sh) runs with so that the ranks of
-// every launch in it get env unchanged lines: the variables but the
-// preload in its environment, which launchers pass on to the ranks, and
-// the preload through the variables launchers read it from for the ranks
-// only, srun's SRUN_EXPORT_ENV (as --export) and Open MPI's
-// OMPI_MCA_mca_base_env_list (as -x, ';' between variables). Either
-// keeps what the user's environment set it to, with the preload added. A
-// Hydra line has no such variable: it needs -genv LD_PRELOAD
-// "$MPIDBG_PRELOAD", which WrapEnv sets too.
+// every launch in it get env with unchanged lines: the variables but the
+// preload in its environment, and the preload with the names of the
+// others through the variables launchers read for their ranks only:
+// srun's SRUN_EXPORT_ENV (as --export; the export value the environment
+// had keeps its choice, with these added) and Open MPI's
+// OMPI_MCA_mca_base_env_list (as -x, ';' between variables; a bare name
+// is passed on from mpirun's environment, which reaches the ranks on
+// other hosts only so). A Hydra line has no such variable: it needs
+// -genv LD_PRELOAD "$MPIDBG_PRELOAD", which WrapEnv sets too.
 func WrapEnv(env []Var) []Var {
 	var out []Var
 	var preload string
+	var names []string
 	for _, v := range env {
 		if v.Name == envvar.Preload {
 			preload = v.Value
 			continue
 		}
 		out = append(out, v)
+		names = append(names, v.Name)
 	}
 	if preload == "" {
 		return out
 	}
-	srun := "ALL," + envvar.Preload + "=" + preload
-	if old := os.Getenv(envvar.SrunExportEnv); old != "" {
-		if old == "NONE" || old == "NIL" {
-			srun = envvar.Preload + "=" + preload
-		} else {
-			srun = old + "," + envvar.Preload + "=" + preload
-		}
-	}
-	ompi := envvar.Preload + "=" + preload
+	pre := envvar.Preload + "=" + preload
+	srun := exportWith(slurmExportEnv(), strings.Join(append([]string{pre}, names...), ","))
+	ompi := strings.Join(append([]string{pre}, names...), ";")
 	if old := os.Getenv(envvar.OMPIEnvList); old != "" {
 		ompi = old + ";" + ompi
 	}
-	return append(out, Var{Name: envvar.SrunExportEnv, Value: srun}, Var{Name: envvar.OMPIEnvList, Value: ompi}, Var{Name: envvar.PreloadForRanks, Value: preload})
+	return append(out, Var{Name: envvar.SrunExportEnv, Value: srun}, Var{Name: envvar.OMPIEnvList, Value: ompi},
+		Var{Name: envvar.PreloadForRanks, Value: preload})
 }
 
-// LineProgram finds the program in a launcher line: the first word after
-// the launcher's own options that names an executable file (a path, or a
-// name on PATH), for choosing the MPI and reading suppressions beside it.
-// It returns -1 when no word does.
-func LineProgram(args []string) int {
-	for i, a := range args {
+// LineProgram finds the program in the line args of a launcher of
+// flavor f: the first word, past the launcher's options and the values of
+// those that take one as a word of their own (valued), that names an
+// executable file (a path, or a name on PATH), for choosing the MPI and
+// reading suppressions beside it. It returns -1 when no word does.
+func LineProgram(f Flavor, args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") {
+				i += valued[f][a]
+			}
 			continue
 		}
 		p := a
@@ -179,4 +207,44 @@ func LineProgram(args []string) int {
 		}
 	}
 	return -1
+}
+
+// valued is, per launcher, the options followed by values as words of
+// their own, and how many (srun(1), Hydra's mpiexec -h, Open MPI's
+// mpirun(1)): a value such as the job name "test" or the remote shell
+// "ssh" is not the program, though a file of that name is on PATH.
+var valued = map[Flavor]map[string]int{
+	Slurm: words(1, "-A", "-b", "-c", "-D", "-d", "-e", "-G", "-i", "-J", "-L", "-M", "-m", "-N", "-n", "-o", "-p",
+		"-q", "-r", "-S", "-T", "-t", "-W", "-w", "-x", "-C", "--account", "--begin", "--chdir", "--cluster",
+		"--clusters", "--comment", "--constraint", "--cpu-bind", "--cpus-per-task", "--deadline", "--dependency",
+		"--distribution", "--error", "--exclude", "--export", "--gpus", "--gres", "--input", "--job-name",
+		"--licenses", "--mail-type", "--mail-user", "--mem", "--mem-per-cpu", "--mpi", "--network", "--nodelist",
+		"--nodes", "--ntasks", "--ntasks-per-node", "--output", "--partition", "--qos", "--reservation",
+		"--signal", "--threads-per-core", "--time"),
+	Hydra: merge(words(1, "-f", "-hosts", "-host", "-hostfile", "-machinefile", "-launcher", "-launcher-exec",
+		"-bootstrap", "-bootstrap-exec", "-genvlist", "-envlist", "-wdir", "-dir", "-ppn", "-bind-to", "-binding",
+		"-map-by", "-rmk", "-demux", "-iface", "-n", "-np", "-errfile-pattern", "-outfile-pattern",
+		"-prepend-pattern", "-configfile", "-port-range", "-nameserver", "-tmpdir", "-usize"),
+		words(2, "-genv", "-env")),
+	OpenMPI: merge(words(1, "-n", "-np", "-c", "--n", "--np", "-H", "--host", "-host", "--hostfile", "-hostfile",
+		"--machinefile", "-machinefile", "-x", "--map-by", "-map-by", "--rank-by", "--bind-to", "-bind-to",
+		"--prefix", "-wdir", "--wdir", "-wd", "--wd", "--path", "-npernode", "--npernode", "--npersocket",
+		"-ppr", "--ppr", "--output-filename", "--cpus-per-proc", "--cpus-per-rank", "--app", "--preload-files",
+		"--personality", "--timeout", "-am", "--am", "--tune", "--default-hostfile", "--rankfile", "-rf"),
+		words(2, "--mca", "-mca", "--gmca", "-gmca")),
+}
+
+func words(n int, names ...string) map[string]int {
+	m := map[string]int{}
+	for _, w := range names {
+		m[w] = n
+	}
+	return m
+}
+
+func merge(a, b map[string]int) map[string]int {
+	for k, v := range b {
+		a[k] = v
+	}
+	return a
 }

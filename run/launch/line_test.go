@@ -53,6 +53,18 @@ func TestLauncherOf(t *testing.T) {
 	}
 }
 
+func TestLineProgramHydraOpenMPI(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app")
+	os.WriteFile(app, []byte("#!/bin/sh\n"), 0o755)
+	if got := LineProgram(Hydra, []string{"-launcher", "ssh", "-launcher-exec", "/usr/bin/ssh", "-genv", "A", "sh", "-n", "2", app}); got != 9 {
+		t.Errorf("Hydra: got %d, want 9", got)
+	}
+	if got := LineProgram(OpenMPI, []string{"--mca", "plm_rsh_agent", "ssh", "-x", "sh", "-n", "2", app}); got != 7 {
+		t.Errorf("Open MPI: got %d, want 7", got)
+	}
+}
+
 func TestLineProgram(t *testing.T) {
 	dir := t.TempDir()
 	app := filepath.Join(dir, "app")
@@ -67,28 +79,37 @@ func TestLineProgram(t *testing.T) {
 		{[]string{"-n", "2", data, app}, 3}, // an option's value that is a file, not executable
 		{[]string{"-n", "2", "sh", "-c", "x"}, 2},
 		{[]string{"-n", "2"}, -1},
+		{[]string{"-J", "test", "-n", "2", "--export=NONE", app}, 5}, // the job name is not /usr/bin/test
 	} {
-		if got := LineProgram(tt.args); got != tt.want {
+		if got := LineProgram(Slurm, tt.args); got != tt.want {
 			t.Errorf("%s: got %d, want %d", strings.Join(tt.args, " "), got, tt.want)
 		}
 	}
 }
 
 func TestWrapEnv(t *testing.T) {
-	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}}
-	t.Setenv("SRUN_EXPORT_ENV", "")
-	t.Setenv("OMPI_MCA_mca_base_env_list", "")
-	got := WrapEnv(env)
-	want := []Var{{Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}, {Name: "SRUN_EXPORT_ENV", Value: "ALL,LD_PRELOAD=/lib/shim.so"},
-		{Name: "OMPI_MCA_mca_base_env_list", Value: "LD_PRELOAD=/lib/shim.so"}, {Name: "MPIDBG_PRELOAD", Value: "/lib/shim.so"}}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %v\nwant %v", got, want)
-	}
-	t.Setenv("SRUN_EXPORT_ENV", "NONE")
-	t.Setenv("OMPI_MCA_mca_base_env_list", "OMP_NUM_THREADS=2")
-	got = WrapEnv(env)
-	if got[1].Value != "LD_PRELOAD=/lib/shim.so" || got[2].Value != "OMP_NUM_THREADS=2;LD_PRELOAD=/lib/shim.so" {
-		t.Errorf("with the user's values: got %v", got)
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}, {Name: "MPIDBG_TOKEN", Value: "s", Secret: true}}
+	for _, tt := range []struct {
+		srun, slurm, ompi      string
+		wantSrun, wantOMPIList string
+	}{
+		{"", "", "", "ALL,LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_TOKEN", "LD_PRELOAD=/lib/shim.so;MPIDBG_REPORT;MPIDBG_TOKEN"},
+		{"NONE", "", "OMP_NUM_THREADS=2", "LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_TOKEN",
+			"OMP_NUM_THREADS=2;LD_PRELOAD=/lib/shim.so;MPIDBG_REPORT;MPIDBG_TOKEN"},
+		{"", "NONE", "", "LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_TOKEN", "LD_PRELOAD=/lib/shim.so;MPIDBG_REPORT;MPIDBG_TOKEN"},
+		{"HOME,PATH", "NONE", "", "HOME,PATH,LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_TOKEN", "LD_PRELOAD=/lib/shim.so;MPIDBG_REPORT;MPIDBG_TOKEN"},
+	} {
+		t.Setenv("SRUN_EXPORT_ENV", tt.srun)
+		t.Setenv("SLURM_EXPORT_ENV", tt.slurm)
+		t.Setenv("OMPI_MCA_mca_base_env_list", tt.ompi)
+		got := map[string]string{}
+		for _, v := range WrapEnv(env) {
+			got[v.Name] = v.Value
+		}
+		if got["SRUN_EXPORT_ENV"] != tt.wantSrun || got["OMPI_MCA_mca_base_env_list"] != tt.wantOMPIList ||
+			got["MPIDBG_PRELOAD"] != "/lib/shim.so" || got["MPIDBG_REPORT"] != "unix:/tmp/x" || got["LD_PRELOAD"] != "" {
+			t.Errorf("SRUN_EXPORT_ENV=%q SLURM_EXPORT_ENV=%q OMPI list %q: got %v", tt.srun, tt.slurm, tt.ompi, got)
+		}
 	}
 }
 
@@ -109,5 +130,32 @@ func TestLineArgsSecret(t *testing.T) {
 	}
 	if argv, _ := LineArgs(Slurm, []string{"--export=NONE", "/bin/true"}, env); !strings.Contains(argv[0], "MPIDBG_TOKEN") {
 		t.Errorf("srun --export=NONE: the token is not exported: %q", argv)
+	}
+}
+
+// TestHydraEnvList: a secret's name joins the line's -genvlist or a
+// section's -envlist, and -genvnone/-envnone become lists; the program's
+// own arguments are left alone.
+func TestHydraEnvList(t *testing.T) {
+	for _, tt := range []struct{ line, want []string }{
+		{[]string{"-genvnone", "-n", "2", "/bin/true", "-genvnone"}, []string{"-genvlist", "T", "-n", "2", "/bin/true", "-genvnone"}},
+		{[]string{"-n", "2", "-envnone", "/bin/true"}, []string{"-n", "2", "-envlist", "T", "/bin/true"}},
+		{[]string{"-genvlist", "A,B", "-n", "2", "/bin/true"}, []string{"-genvlist", "A,B,T", "-n", "2", "/bin/true"}},
+		{[]string{"-n", "2", "/bin/true"}, []string{"-n", "2", "/bin/true"}},
+	} {
+		if got := hydraEnvList(slices.Clone(tt.line), []string{"T"}); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: got %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestLineArgsOpenMPIEnvList: with mca_base_env_list in the environment,
+// Open MPI 4 refuses -x: the variables go into that list instead.
+func TestLineArgsOpenMPIEnvList(t *testing.T) {
+	t.Setenv("OMPI_MCA_mca_base_env_list", "OMP_NUM_THREADS=2")
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so"}, {Name: "MPIDBG_TOKEN", Value: "s3cr3t", Secret: true}}
+	argv, proc := LineArgs(OpenMPI, []string{"-n", "2", "/bin/true"}, env)
+	if slices.Contains(argv, "-x") || len(proc) != 1 || proc[0].Value != "OMP_NUM_THREADS=2;LD_PRELOAD=/lib/shim.so;MPIDBG_TOKEN" {
+		t.Errorf("got %q and %v", argv, proc)
 	}
 }
