@@ -11,7 +11,7 @@ LIB_OPENMPI := lib/libmpidbg-openmpi.so
 # every Go package the command links (the tools under bench/ are built apart)
 SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
-.PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall stress
+.PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall stress scale
 
 all: build
 
@@ -119,6 +119,18 @@ bench-mpi:
 	$(GO) run ./bench/runner -rounds $(BENCH_ROUNDS) $(BENCH_FLAGS) -mpidbg $(BENCH_MPIDBG) -mpicc $(MPICC) -mpiexec mpiexec.mpich
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		$(GO) run ./bench/runner -rounds $(BENCH_ROUNDS) $(BENCH_FLAGS) -mpidbg $(BENCH_MPIDBG) -mpicc $(MPICC_OPENMPI) -mpiexec mpiexec.openmpi
+
+# What mpidbg adds to a job's start and end as it grows (bench/scale):
+# MPI_Init/Finalize alone and with a datatype leaked on every rank, natively
+# and under mpidbg at SCALE_NP ranks (oversubscribed), MPICH then Open MPI;
+# the wall times, the difference per rank, mpidbg's peak memory and how long
+# the report takes after the last rank's exit (docs/DESIGN-SCALE.md). Up to
+# 256 ranks on a 2-core machine: about half an hour.
+SCALE_NP ?= 2,4,8,16,32,64,128,256
+SCALE_ROUNDS ?= 3
+scale: deps $(BIN) $(LIB) $(LIB_OPENMPI)
+	$(GO) run ./bench/scale -np $(SCALE_NP) -rounds $(SCALE_ROUNDS) -mpidbg $(BENCH_MPIDBG) -mpicc $(MPICC) -mpiexec mpiexec.mpich
+	$(GO) run ./bench/scale -np $(SCALE_NP) -rounds $(SCALE_ROUNDS) -mpidbg $(BENCH_MPIDBG) -mpicc $(MPICC_OPENMPI) -mpiexec mpiexec.openmpi
 
 # make install: the source tree's layout under $(PREFIX)/lib/mpidbg (the
 # command finds the shim and the gdb extension beside itself), the command

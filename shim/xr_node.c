@@ -95,10 +95,62 @@ static uint32_t slots_for(int n)
     return s;
 }
 
+/* host_colour names this host for MPI_Comm_split: a hash of its host
+ * name and boot id, the two things that decide whether ranks can open
+ * one POSIX shared-memory object (a container of its own names itself
+ * apart; so does a network-namespace host of the multi-host tests). Not
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): MPICH's costs some 40 ms of
+ * CPU per rank, three times a plain split, at every job's start
+ * (docs/DESIGN-SCALE.md). Two hosts whose hashes collide make one group
+ * in which the ranks of one host cannot open the other's object: the
+ * agreement below then turns the segment off for that group, nothing
+ * worse. */
+static int host_colour(void)
+{
+    char buf[320] = {0};
+    gethostname(buf, 255);
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t r = read(fd, buf + 256, 63);
+        (void)r;
+        close(fd);
+    }
+    uint64_t h = 14695981039346656037ull; /* FNV-1a over the whole buffer */
+    for (size_t i = 0; i < sizeof buf; i++)
+        h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+    return (int)((h ^ (h >> 32)) & 0x7fffffff); /* a colour is non-negative */
+}
+
+/* node_world_ranks fills world_of with the world rank of each of the
+ * node communicator's n ranks (a local translation of groups, MPI-4.1
+ * §6.3.1) */
+static int node_world_ranks(MPI_Comm node, int n, int32_t *world_of)
+{
+    MPI_Group g, wg;
+    if (PMPI_Comm_group(node, &g) != MPI_SUCCESS)
+        return 0;
+    int ok = 0;
+    if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
+        int in[NODE_MAX], out[NODE_MAX];
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        ok = PMPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS;
+        for (int i = 0; ok && i < n; i++) {
+            if (out[i] == MPI_UNDEFINED)
+                ok = 0;
+            else
+                world_of[i] = out[i];
+        }
+        PMPI_Group_free(&wg);
+    }
+    PMPI_Group_free(&g);
+    return ok;
+}
+
 void mpidbg_node_init(int world_size, int mt)
 {
     MPI_Comm node = MPI_COMM_NULL;
-    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    if (PMPI_Comm_split(MPI_COMM_WORLD, host_colour(), mpidbg_world_rank, &node) != MPI_SUCCESS)
         return;
     PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
     int n = 0, me = 0;
@@ -109,11 +161,10 @@ void mpidbg_node_init(int world_size, int mt)
     world_of = calloc((size_t)(n > 0 ? n : 1), sizeof *world_of);
     index_of = malloc(sizeof *index_of * (size_t)(world_size > 0 ? world_size : 1));
     ok = ok && world_of && index_of;
-    /* every rank of the host calls it or none does (n is the same on all) */
-    static int scratch[NODE_MAX];
-    int wr = mpidbg_world_rank;
-    if (n > 0 && n <= NODE_MAX &&
-        PMPI_Allgather(&wr, 1, MPI_INT, world_of ? world_of : scratch, 1, MPI_INT, node) != MPI_SUCCESS)
+    /* the host's world ranks from the groups, without a message: every
+     * collective here costs a scheduling round per rank when the ranks
+     * outnumber the cores (docs/DESIGN-SCALE.md) */
+    if (ok && !node_world_ranks(node, n, world_of))
         ok = 0;
     mpidbg_node_n = n;
     mpidbg_node_me = me;
@@ -160,9 +211,10 @@ void mpidbg_node_init(int world_size, int mt)
     ok = ok && p != MAP_FAILED && mpidbg_ring_init(n);
     /* every rank of the host has it, or none uses it; the rings only
      * when no rank of the host runs threads that call MPI at once */
-    int in[2] = {ok ? 1 : 0, mt ? 1 : 0}, out[2] = {0, 1};
-    int agreed = PMPI_Allreduce(in, out, 1, MPI_INT, MPI_MIN, node) == MPI_SUCCESS &&
-                 PMPI_Allreduce(in + 1, out + 1, 1, MPI_INT, MPI_MAX, node) == MPI_SUCCESS;
+    /* one allreduce for both: the minimum of "no threads" is 0 when any
+     * rank has them */
+    int in[2] = {ok ? 1 : 0, mt ? 0 : 1}, out[2] = {0, 0};
+    int agreed = PMPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, node) == MPI_SUCCESS;
     if (me == 0 && name[0])
         shm_unlink(name); /* every rank has opened it by now (or failed to) */
     PMPI_Comm_free(&node);
@@ -178,5 +230,5 @@ void mpidbg_node_init(int world_size, int mt)
         if (world_of[i] >= 0 && world_of[i] < world_size)
             index_of[world_of[i]] = i;
     mpidbg_node_on = 1;
-    mpidbg_node_p2p = !out[1];
+    mpidbg_node_p2p = out[1];
 }

@@ -318,7 +318,8 @@ func (l *Listener) Send(rank int, m wire.Message) error {
 }
 
 // Drain stops accepting once the connections already queued have been
-// taken (it waits grace for them), then waits up to timeout for the open
+// taken (it waits grace for them, unless every rank has connected and
+// none waits for its token), then waits up to timeout for the open
 // connections to end, and closes those still open.
 func (l *Listener) Drain(grace, timeout time.Duration) {
 	// A connection that has not shown its token within grace is a
@@ -327,6 +328,13 @@ func (l *Listener) Drain(grace, timeout time.Duration) {
 	// gets one.)
 	by := time.Now().Add(grace)
 	l.mu.Lock()
+	// Every rank is in and no connection waits to show its token: any
+	// connection still to come is a stranger's or one too many, refused
+	// either way, so the job's end does not wait grace for it (a fixed
+	// cost of every job, docs/DESIGN-SCALE.md).
+	if l.want > 0 && l.admitted >= l.want && len(l.pending) == 0 {
+		by = time.Now()
+	}
 	l.drainBy = by
 	for c := range l.pending {
 		c.SetReadDeadline(by)

@@ -210,3 +210,49 @@ func TestListenerFlood(t *testing.T) {
 		t.Errorf("Refused() = %+v, want %d without a token", got, strangers)
 	}
 }
+
+// TestDrainAllRanksIn: once every rank of the job has connected and no
+// connection waits for its token, Drain does not wait its grace: the
+// report follows the job's end at once, whatever the job's size.
+func TestDrainAllRanksIn(t *testing.T) {
+	ln, err := ListenUnix()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	const ranks = 3
+	ln.Expect(ranks)
+	col := report.NewCollector()
+	ln.Serve(col)
+	_, addr, _ := strings.Cut(ln.Report(), ":")
+	for r := 0; r < ranks; r++ {
+		c, err := net.Dial("unix", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write(wire.TokenLine(ln.Token()))
+		w := wire.NewWriter(c)
+		w.Write(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: r, Size: ranks, PID: 1000 + r}})
+		w.Write(wire.Message{Kind: wire.KindBye, Bye: &wire.Bye{Rank: r}})
+		c.Close()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for ln.Connected() < ranks {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d ranks connected, want %d", ln.Connected(), ranks)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	ln.Drain(5*time.Second, 5*time.Second)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Drain took %v with every rank connected and gone, want no grace", d)
+	}
+	if got := ln.Refused(); got != (report.Refused{}) {
+		t.Errorf("Refused() = %+v, want none", got)
+	}
+	rep := report.Build(col, report.Job{Size: ranks}, nil)
+	if len(rep.Died) != 0 || len(rep.Silent) != 0 {
+		t.Errorf("died %+v, silent %v: want none", rep.Died, rep.Silent)
+	}
+}
