@@ -7,8 +7,8 @@
 // origin (MPI_Win_flush, MPI_Win_flush_local or MPI_Win_unlock for that
 // target); until then it may hold old data, new data or a mix.
 // Expected: rma-origin-race at the read, with the MPI_Get as the related
-// place. Unlike bug_rma_get_before_unlock.c, the buffer shares its page
-// with nothing, so the race tracker watches it under every MPI library.
+// place. The buffer, static here, shares its page with nothing, so the
+// race tracker watches it under every MPI library.
 #include <mpi.h>
 
 static double row[512] __attribute__((aligned(4096)));

@@ -1,8 +1,7 @@
 // ranks: 2
-// skip[openmpi]: dst shares its heap page with Open MPI's own objects, so whether the tracker watches it varies from run to run (bug_rma_get_before_flush.c covers Open MPI)
 //
 // bug_rma_get_before_unlock.c: rank 0 locks rank 1's window (shared),
-// gets 4 ints into a malloc'd buffer and adds them up before calling
+// gets 4 ints into a heap buffer and adds them up before calling
 // MPI_Win_unlock. MPI-4.1 §12.3.2 and §12.5.3: the result buffer of
 // MPI_Get must not be accessed until the operation completes at the
 // origin (MPI_Win_unlock, MPI_Win_flush or MPI_Win_flush_local for that
@@ -10,12 +9,12 @@
 // report rma-origin-race at the read of the buffer, with the MPI_Get as
 // the related place.
 //
-// Not run with Open MPI: dst, 16 bytes of the heap, shares its page with
-// objects Open MPI itself uses during the epoch, and the race tracker
-// leaves such a page unwatched after a few faults from the library, in
-// some runs and not others (docs/openmpi.md, "Known limits").
-// bug_rma_get_before_flush.c plants the same mistake in a buffer of its
-// own page.
+// The buffer is a heap page of its own (posix_memalign): 16 bytes of
+// malloc share their page with objects the MPI library itself touches
+// during the epoch (Open MPI's, and MPICH's under load), and the race
+// tracker leaves such a page unwatched after a few faults from the
+// library, in some runs and not others (docs/openmpi.md, "Known limits").
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -30,7 +29,11 @@ int main(int argc, char **argv)
     int *mem = malloc(4 * sizeof *mem);
     for (i = 0; i < 4; i++)
         mem[i] = 10 * rank + i;
-    int *dst = calloc(4, sizeof *dst);
+    int *dst;
+    if (posix_memalign((void **)&dst, 4096, 4096) != 0)
+        return 1;
+    for (i = 0; i < 4; i++)
+        dst[i] = 0;
     MPI_Win_create(mem, 4 * sizeof *mem, sizeof *mem, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
