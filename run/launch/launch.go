@@ -130,10 +130,13 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 		Var{Name: envvar.Token, Value: ln.Token(), Secret: true})
 	var cmd *exec.Cmd
 	if cfg.Line != nil {
-		_, f, _ := LauncherOf(cfg.MPIExec)
-		argv, proc := LineArgs(f, cfg.Line, env)
+		var argv []string
+		var proc []Var
 		if cfg.Wrap {
 			argv, proc = cfg.Line, WrapEnv(env)
+		} else {
+			_, f, _ := LauncherOf(cfg.MPIExec)
+			argv, proc = LineArgs(f, cfg.Line, env)
 		}
 		cmd = exec.Command(cfg.MPIExec, argv...)
 		cmd.Env = SecretEnv(env)
