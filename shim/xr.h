@@ -176,7 +176,6 @@ struct mpidbg_xr_recv {
     uint64_t post; /* when it was posted (mpidbg_next_post), 0 unknown */
 };
 MPIDBG_HIDDEN_XR void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
-MPIDBG_HIDDEN_XR void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_finalize(void);
 MPIDBG_HIDDEN_XR void mpidbg_xr_race_probed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR uint64_t mpidbg_next_post(void); /* requests.c: postings and starts numbered in the rank's order */

@@ -483,8 +483,6 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
         }
         struct mpidbg_xr_recv r = {rsource, rtag, call, blind, rtype, rcount, site, post};
         mpidbg_xr_race(co, &m, &r);
-        if (rsource == MPI_ANY_SOURCE)
-            mpidbg_xr_race_note(co, &m, &r);
     }
     XR_UNLOCK();
     if (types_ok)

@@ -167,7 +167,16 @@ static void report(struct mpidbg_cobj *co, const struct xrace_note *n, const str
     mpidbg_depth--;
 }
 
-static void starve(struct mpidbg_cobj *co, const struct xrace_note *n, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+/* a later receive R2, the one that took the other candidate message */
+struct later {
+    int32_t source, tag, call;
+    uint64_t site, post;
+    const uint8_t *rsig; /* its datatype's blob */
+    uint32_t rsiglen;
+    int64_t rcount;
+};
+
+static void starve(struct mpidbg_cobj *co, const struct xrace_note *n, const struct mpidbg_xr_msg *m, const struct later *r)
 {
     for (int i = 0; i < NSTARVE; i++) {
         struct starve *s = &starving[i];
@@ -181,80 +190,50 @@ static void starve(struct mpidbg_cobj *co, const struct xrace_note *n, const str
     /* no room: not reported, rather than guessed */
 }
 
-void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+/* judge decides what the other order does: the wildcard receive R (n)
+ * taking m, which R2 (r) took instead. */
+static void judge(struct mpidbg_cobj *co, const struct xrace_note *n, const struct mpidbg_xr_msg *m, const struct later *r)
 {
-    int wild = r->source == MPI_ANY_SOURCE;
-    /* a later wildcard receive took a message of the other rank: it could
-     * take the first message instead, so nothing need wait */
-    if (wild)
-        for (int i = 0; i < NSTARVE; i++)
-            if (starving[i].used && starving[i].comm == co->handle && starving[i].other == m->src)
-                starving[i].used = 0;
-    struct mpidbg_xrace *rs = co->races;
-    int info = mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO);
-    uint32_t rsiglen = 0, rexprlen = 0;
-    const uint8_t *rsig = NULL;
-    int rsig_done = 0;
-    for (int i = 0; rs && i < NRACE; i++) {
-        struct xrace_note *n = &rs->r[i];
-        if (!n->used || n->src == m->src)
-            continue;
-        if (n->rtag != MPI_ANY_TAG && n->rtag != m->tag)
-            continue;
-        /* a receive posted before R that matches the message gets it
-         * first (MPI-4.1 §3.5): R could not have */
-        if (r->post && n->post && r->post < n->post)
-            continue;
-        if (passed(n, m->src) || !m->clock_ok || m->clock > after(n))
-            continue;
-        if (!rsig_done) {
-            rsig = mpidbg_xr_type_blob(r->type, &rsiglen, &rexprlen);
-            rsig_done = 1;
-        }
-        char text[512] = "";
-        int variant = MPIDBG_V_PLAIN, fid = MPIDBG_F_MESSAGE_RACE_INFO;
-        uint64_t rsite = 0;
-        /* the other message where it was taken, and in R */
-        int here = fit(m->sig, m->siglen, m->count, rsig, rsiglen, r->count, NULL, 0);
-        int there = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, text, sizeof text);
-        int unknown = here < 0 || there < 0;
-        if (there == 1 && here == 0) {
+    char text[512] = "";
+    int variant = MPIDBG_V_PLAIN, fid = MPIDBG_F_MESSAGE_RACE_INFO;
+    uint64_t rsite = 0;
+    /* the other message where it was taken, and in R */
+    int here = fit(m->sig, m->siglen, m->count, r->rsig, r->rsiglen, r->rcount, NULL, 0);
+    int there = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, text, sizeof text);
+    int unknown = here < 0 || there < 0;
+    if (there == 1 && here == 0) {
+        fid = MPIDBG_F_MESSAGE_RACE;
+    } else if (r->source == MPI_ANY_SOURCE && (r->tag == MPI_ANY_TAG || r->tag == n->ttag)) {
+        /* R2 takes R's message instead */
+        int later = n->tknown ? fit(n->tsig, n->tsiglen, n->tcount_msg, r->rsig, r->rsiglen, r->rcount, text, sizeof text) : -1;
+        unknown = unknown || later < 0 || n->tfits < 0;
+        if (later == 1 && n->tfits == 0) {
             fid = MPIDBG_F_MESSAGE_RACE;
-        } else if (wild && (r->tag == MPI_ANY_TAG || r->tag == n->ttag)) {
-            /* R2 takes R's message instead */
-            int later = n->tknown ? fit(n->tsig, n->tsiglen, n->tcount_msg, rsig, rsiglen, r->count, text, sizeof text) : -1;
-            unknown = unknown || later < 0 || n->tfits < 0;
-            if (later == 1 && n->tfits == 0) {
-                fid = MPIDBG_F_MESSAGE_RACE;
-                variant = MPIDBG_V_LATER_RECV;
-                rsite = r->site;
-            }
-        } else if (r->source == m->src && n->blind && !(n->probed && (!r->post || n->probed < r->post)) &&
-                   mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
-            starve(co, n, m, r);
-            continue; /* decided at MPI_Finalize */
+            variant = MPIDBG_V_LATER_RECV;
+            rsite = r->site;
         }
-        if (fid == MPIDBG_F_MESSAGE_RACE_INFO) {
-            if (!info)
-                continue;
-            if (unknown)
-                variant = MPIDBG_V_UNKNOWN;
-        } else if (!mpidbg_enabled(fid)) {
-            continue;
-        }
-        if (mpidbg_seen_pair(n->site ^ (uint64_t)fid << 56,
-                             m->site_off ^ ((uint64_t)m->site_mod << 40) ^ (uint64_t)m->world << 20))
-            continue;
-        report(co, n, m, fid, variant, text, rsite, r->call);
+    } else if (r->source == m->src && n->blind && !(n->probed && (!r->post || n->probed < r->post)) &&
+               mpidbg_enabled(MPIDBG_F_MESSAGE_RACE)) {
+        starve(co, n, m, r);
+        return; /* decided at MPI_Finalize */
     }
+    if (fid == MPIDBG_F_MESSAGE_RACE_INFO) {
+        if (!mpidbg_enabled(MPIDBG_F_MESSAGE_RACE_INFO))
+            return;
+        if (unknown)
+            variant = MPIDBG_V_UNKNOWN;
+    } else if (!mpidbg_enabled(fid)) {
+        return;
+    }
+    if (mpidbg_seen_pair(n->site ^ (uint64_t)fid << 56,
+                         m->site_off ^ ((uint64_t)m->site_mod << 40) ^ (uint64_t)m->world << 20))
+        return;
+    report(co, n, m, fid, variant, text, rsite, r->call);
 }
 
-void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+/* fill notes the wildcard receive r, which took m, as a race's R */
+static void fill(struct xrace_note *n, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
 {
-    if (!co->races && !(co->races = calloc(1, sizeof *co->races)))
-        return;
-    struct mpidbg_xrace *rs = co->races;
-    struct xrace_note *n = &rs->r[rs->next++ % NRACE];
     memset(n, 0, sizeof *n);
     n->clock = mpidbg_xr_clock;
     n->site = r->site;
@@ -279,6 +258,74 @@ void mpidbg_xr_race_note(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, 
     }
     n->tfits = fit(m->sig, m->siglen, m->count, n->rsig, n->rsiglen, n->rcount, NULL, 0);
     n->used = 1;
+}
+
+/* mpidbg_xr_race looks at receive r, which took message m, against the
+ * wildcard receives noted before it, then notes r if it is one.
+ *
+ * Noted before r means completed before it as this process saw it, not
+ * matched before it: two threads' receives can come back in the other
+ * order. When r was posted first, m could not have been the noted
+ * receive's (r had it first), but the noted receive's message could have
+ * been r's: r had already matched m when that message came, so the
+ * other order is the other message arriving first. It is a candidate
+ * unless sent after r, which cannot be: r's completion, which a sender
+ * would have to know of, comes after that message was received. The
+ * check wants m itself not sent after the noted receive too, since
+ * postings are numbered before MPI sees them, and two threads' numbers
+ * may be in the other order than MPI's: a receive that only seems
+ * posted first, whose message was sent after the noted receive, is no
+ * race. */
+void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
+{
+    int wild = r->source == MPI_ANY_SOURCE;
+    /* a later wildcard receive took a message of the other rank: it could
+     * take the first message instead, so nothing need wait */
+    if (wild)
+        for (int i = 0; i < NSTARVE; i++)
+            if (starving[i].used && starving[i].comm == co->handle && starving[i].other == m->src)
+                starving[i].used = 0;
+    if (wild && !co->races && !(co->races = calloc(1, sizeof *co->races)))
+        return;
+    struct mpidbg_xrace *rs = co->races;
+    if (!rs)
+        return;
+    struct xrace_note self;
+    if (wild)
+        fill(&self, m, r);
+    struct later r2 = {r->source, r->tag, r->call, r->site, r->post, NULL, 0, r->count};
+    int r2_done = 0;
+    for (int i = 0; i < NRACE; i++) {
+        struct xrace_note *n = &rs->r[i];
+        if (!n->used || n->src == m->src)
+            continue;
+        if (r->post && n->post && r->post < n->post) {
+            if (!wild || (r->tag != MPI_ANY_TAG && r->tag != n->ttag) || !m->clock_ok || m->clock > after(n) ||
+                passed(&self, n->src))
+                continue;
+            struct mpidbg_xr_msg o = {n->src, mpidbg_xr_world_of(co, n->src), n->ttag, n->scall, 0, n->site_off,
+                                      n->site_mod, 0, n->tcount_msg, NULL, 1, 0};
+            if (n->tknown) {
+                o.sig = n->tsig;
+                o.siglen = n->tsiglen;
+            }
+            struct later nr = {MPI_ANY_SOURCE, n->rtag, n->call, n->site, n->post, n->rsig, n->rsiglen, n->rcount};
+            judge(co, &self, &o, &nr);
+            continue;
+        }
+        if (n->rtag != MPI_ANY_TAG && n->rtag != m->tag)
+            continue;
+        if (passed(n, m->src) || !m->clock_ok || m->clock > after(n))
+            continue;
+        if (!r2_done) {
+            uint32_t exprlen = 0;
+            r2.rsig = mpidbg_xr_type_blob(r->type, &r2.rsiglen, &exprlen);
+            r2_done = 1;
+        }
+        judge(co, n, m, &r2);
+    }
+    if (wild)
+        rs->r[rs->next++ % NRACE] = self;
 }
 
 /* mpidbg_xr_race_probed says a wildcard probe with a visible status
