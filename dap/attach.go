@@ -38,7 +38,7 @@ func (ss *session) attachRank(r, pid int) error {
 
 // addRank registers process pid as rank n, gdb's thread group (inferior)
 // group: the threads gdb then reports in the group are the rank's.
-func (ss *session) addRank(n, pid int, group string) {
+func (ss *session) addRank(n, pid int, group string) *rank {
 	rk := &rank{n: n, pid: pid, group: group}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -49,6 +49,7 @@ func (ss *session) addRank(n, pid int, group string) {
 	if n >= 0 {
 		ss.ranks[n] = rk
 	}
+	return rk
 }
 
 // onConfigurationDoneRequest lets the ranks go once the client has set

@@ -163,10 +163,25 @@ func start(t *testing.T, cfg Config) *testClient {
 		}
 		sw.Close()
 	}()
-	c := &testClient{t: t, w: cw, more: make(chan struct{}, 1), done: make(chan struct{})}
+	c := newClient(t, cr, cw)
+	t.Cleanup(func() {
+		cw.Close()
+		select {
+		case <-served:
+		case <-time.After(30 * time.Second):
+			t.Errorf("the server did not end within 30 s of the client closing")
+		}
+	})
+	return c
+}
+
+// newClient is a client that writes requests to w and reads what the
+// server says from r.
+func newClient(t *testing.T, r io.Reader, w io.Writer) *testClient {
+	c := &testClient{t: t, w: w, more: make(chan struct{}, 1), done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		r := bufio.NewReader(cr)
+		r := bufio.NewReader(r)
 		for {
 			b, err := dap.ReadBaseMessage(r)
 			if err != nil {
@@ -191,14 +206,6 @@ func start(t *testing.T, cfg Config) *testClient {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		cw.Close()
-		select {
-		case <-served:
-		case <-time.After(30 * time.Second):
-			t.Errorf("the server did not end within 30 s of the client closing")
-		}
-	})
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,6 +43,8 @@ type launchArgs struct {
 	Buffering       string             `json:"buffering"`
 	AttachTimeout   string             `json:"attachTimeout"`
 	Suppress        []string           `json:"suppress"` // suppression files (run/report/suppress.go)
+	Listen          string             `json:"listen"`   // HOST[:PORT] of this machine that ranks on other hosts reach (remote.go)
+	Gdbserver       string             `json:"gdbserver"`
 	rules           suppressRules      // read from Suppress and the program's .mpidbg-suppress by jobConfig
 }
 
@@ -52,8 +55,9 @@ type job struct {
 	done     chan struct{}  // closed when mpiexec has exited
 	result   launch.Result
 	err      error
-	selected []int // the ranks under the debugger
-	entry    bool  // stopOnEntry
+	selected []int        // the ranks under the debugger
+	entry    bool         // stopOnEntry
+	remote   *remoteRanks // ranks on other hosts connect here; nil without "listen"
 }
 
 func (s *Server) session() *session {
@@ -102,6 +106,32 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 		launch.Var{Name: envvar.DebuggerTimeout, Value: strconv.Itoa(int(attachTimeout.Seconds()) + 5)})
 	if len(selected) < cfg.NP {
 		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerRanks, Value: rankList(selected)})
+	}
+	if host, err := os.Hostname(); err == nil {
+		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerHost, Value: host})
+	}
+	if a.Listen != "" {
+		// gdb resumes and stops several targets at once (all-stop over
+		// local ranks and gdbservers) only with each in non-stop mode
+		// underneath; set before any target is connected
+		if _, err := ss.mi("-interpreter-exec console %s", quote("maint set target-non-stop on")); err != nil {
+			ss.close()
+			os.RemoveAll(dir)
+			s.fail(req, errLaunchFailed, "gdb cannot debug ranks on other hosts: %v", err)
+			return
+		}
+		j.remote, err = listenRemote(a.Listen, dir, len(selected), s.logf)
+		if err != nil {
+			ss.close()
+			os.RemoveAll(dir)
+			s.fail(req, errLaunchArgs, "listen: %v", err)
+			return
+		}
+		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerAddr, Value: j.remote.Addr()},
+			launch.Var{Name: envvar.DebuggerToken, Value: j.remote.token, Secret: true})
+		if a.Gdbserver != "" {
+			cfg.Env = append(cfg.Env, launch.Var{Name: envvar.Gdbserver, Value: a.Gdbserver})
+		}
 	}
 	cfg.Signals = j.signals
 	cfg.Stdout = outputWriter{s, "stdout"}
@@ -227,6 +257,13 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	}
 	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: a.NP, Env: env, Program: program,
 		Args: a.Args, Dir: a.Cwd, DeadlockTimeout: deadlock, ZeroBuffering: a.Buffering == "zero", KillGrace: 3 * time.Second}
+	if a.Listen != "" {
+		// the ranks on other hosts report there too (mpidbg run --listen)
+		cfg.Listen = a.Listen
+		if _, _, err := net.SplitHostPort(a.Listen); err != nil {
+			cfg.Listen = net.JoinHostPort(strings.Trim(a.Listen, "[]"), "0")
+		}
+	}
 	return cfg, selected, nil
 }
 
@@ -343,13 +380,31 @@ func (ss *session) attachLaunched(j *job, timeout time.Duration) error {
 		default:
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%d of %d ranks started within %v (attachTimeout)", len(attached), len(j.selected), timeout)
+			hint := ""
+			if j.remote == nil {
+				hint = "; ranks on other hosts need \"listen\", an address of this machine they can reach"
+			}
+			return fmt.Errorf("%d of %d ranks started within %v (attachTimeout)%s", len(attached), len(j.selected), timeout, hint)
+		}
+		progress := false
+		if j.remote != nil {
+			select {
+			case r := <-j.remote.ranks:
+				progress = true
+				attached[fmt.Sprintf("%d.%d@%s", r.rank, r.pid, r.host)] = true
+				if err := ss.attachRemote(j.remote, r); err != nil {
+					return err
+				}
+			default:
+			}
 		}
 		ents, _ := os.ReadDir(j.dir)
-		progress := false
 		for _, e := range ents {
 			if attached[e.Name()] {
 				continue
+			}
+			if strings.HasPrefix(e.Name(), "gdbserver.") {
+				continue // a remote rank's socket (remote.go)
 			}
 			rs, ps, ok := strings.Cut(e.Name(), ".")
 			r, err1 := strconv.Atoi(rs)
@@ -396,6 +451,9 @@ func (ss *session) endJob() {
 		return
 	}
 	ss.killRanks()
+	if j.remote != nil {
+		j.remote.Close()
+	}
 	select {
 	case j.signals <- syscall.SIGTERM:
 	default:

@@ -55,6 +55,7 @@ type session struct {
 
 type rank struct {
 	n, pid   int
+	host     string // a rank on another host (remote.go), debugged through its gdbserver; "" here
 	group    string
 	main     int // the first thread's id
 	nthreads int // threads shown so far, to number the next one
@@ -119,6 +120,9 @@ func (s *Server) startGdb(gdbPath string, nonStop bool) (*session, error) {
 		"-gdb-set print thread-events off",
 		"-gdb-set print inferior-events off",
 		"-enable-pretty-printing",
+		// an internal error ends gdb (and the session) with its message,
+		// without a core file in the adapter's directory
+		"-interpreter-exec console \"maint set internal-error corefile no\"",
 		// shim/blocked.c asks a blocked rank for its stack with SIGRTMIN+7
 		"-interpreter-exec console \"handle SIG41 nostop noprint pass\"",
 	} {

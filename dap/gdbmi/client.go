@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Client drives one gdb through its machine interface: commands go out
@@ -28,6 +29,9 @@ type Client struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	stderrDone chan struct{} // closed when gdb's standard error ended
+	lastErr    string        // its last line: why gdb died, when it did (an internal error)
 }
 
 // Start runs gdb (argv[0], or "gdb") with --interpreter=mi3 and the
@@ -47,12 +51,32 @@ func Start(argv []string, handle func(Record)) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("gdb/mi: cannot start %s: %w", gdb, err)
 	}
-	c := &Client{cmd: cmd, in: in, waits: map[string]chan Record{}, done: make(chan struct{})}
+	c := &Client{cmd: cmd, in: in, waits: map[string]chan Record{}, done: make(chan struct{}), stderrDone: make(chan struct{})}
+	go c.readStderr(errOut)
 	go c.read(out, handle)
 	return c, nil
+}
+
+// readStderr keeps the last line gdb writes on its standard error, which
+// under MI is where it says why it is about to die.
+func (c *Client) readStderr(r io.Reader) {
+	defer close(c.stderrDone)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			c.mu.Lock()
+			c.lastErr = line
+			c.mu.Unlock()
+		}
+	}
 }
 
 // read parses gdb's output until it ends. A line that is not MI (the
@@ -80,9 +104,15 @@ func (c *Client) read(out io.Reader, handle func(Record)) {
 			handle(r)
 		}
 	}
+	select {
+	case <-c.stderrDone:
+	case <-time.After(time.Second): // a process gdb started holds it open
+	}
 	c.mu.Lock()
 	c.err = sc.Err()
-	if c.err == nil {
+	if c.err == nil && c.lastErr != "" {
+		c.err = fmt.Errorf("gdb/mi: gdb exited: %s", c.lastErr)
+	} else if c.err == nil {
 		c.err = errors.New("gdb/mi: gdb exited")
 	}
 	for t, w := range c.waits {

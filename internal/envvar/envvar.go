@@ -80,6 +80,14 @@ const (
 	DebuggerTimeout = "MPIDBG_DEBUGGER_TIMEOUT"
 	// DebuggerRanks lists the ranks that wait, comma-separated; unset, every rank waits.
 	DebuggerRanks = "MPIDBG_DEBUGGER_RANKS"
+	// DebuggerHost is the debugger's host name: a rank on another host announces itself at DebuggerAddr instead of in Debugger.
+	DebuggerHost = "MPIDBG_DEBUGGER_HOST"
+	// DebuggerAddr is HOST:PORT where a rank on another host than the debugger's connects and hands it a gdbserver.
+	DebuggerAddr = "MPIDBG_DEBUGGER_ADDR"
+	// DebuggerToken is the secret a rank sends first on its DebuggerAddr connection; in the environment only.
+	DebuggerToken = "MPIDBG_DEBUGGER_TOKEN"
+	// Gdbserver is the gdbserver a rank on another host starts attached to itself (default: gdbserver from PATH).
+	Gdbserver = "MPIDBG_GDBSERVER"
 )
 
 // The shim sets these, unless they are set already, for the MPI library

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
     MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
     MPI_Type_free(&row);
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 0)
+    if (rank == 0) // AFTER
         printf("done\n");
     MPI_Finalize();
     return 0;

@@ -214,6 +214,12 @@ function validate(config, { fileExists = (f) => fs.existsSync(f) } = {}) {
 		if (c.buffering !== undefined && !['eager', 'zero'].includes(c.buffering)) {
 			errs.push(`"buffering" must be "eager" or "zero", got ${JSON.stringify(c.buffering)}.`);
 		}
+		if (c.listen !== undefined && typeof c.listen !== 'string') {
+			errs.push(`"listen" must be an address of this machine such as "10.0.0.1", got ${JSON.stringify(c.listen)}.`);
+		}
+		if (c.gdbserver !== undefined && (typeof c.gdbserver !== 'string' || c.gdbserver === '')) {
+			errs.push(`"gdbserver" must be a program name or path, got ${JSON.stringify(c.gdbserver)}.`);
+		}
 		if (c.mpi !== undefined && !MPI_LIBRARIES.includes(c.mpi)) {
 			errs.push(`"mpi" must be "mpich" or "openmpi", got ${JSON.stringify(c.mpi)}.`);
 		}

@@ -1,0 +1,258 @@
+package dap
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-dap"
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/nshosts"
+	"github.com/mpidbg/mpidbg/internal/testenv"
+)
+
+// remoteJob is a session of mpidbg dap on the head of two test hosts,
+// with planted.c's four ranks on the hosts, launched and attached.
+type remoteJob struct {
+	c       *testClient
+	adapter *exec.Cmd
+	exited  chan struct{} // closed when the adapter has exited
+	src     string
+	pids    []int // the ranks', by rank
+}
+
+func startRemote(t *testing.T, m testMPI) *remoteJob {
+	if testing.Short() {
+		t.Skip("runs an MPI job across test hosts")
+	}
+	if _, err := exec.LookPath("gdbserver"); err != nil {
+		testenv.Missing(t, testenv.RequireMPI, "gdbserver is missing")
+	}
+	prog, cfg := fixture(t, m, "planted")
+	shim, err := testenv.FindShim(m.lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nt := nshosts.New(t, 2)
+
+	log := filepath.Join(t.TempDir(), "dap.log")
+	if l := os.Getenv(envvar.DAPLog); l != "" {
+		log = l
+	}
+	// ip netns exec, unshare and sh each exec the next: the process is
+	// mpidbg dap's
+	cmd := nt.Command(nt.Head, cfg.Mpidbg, "dap", "--log", log)
+	cmd.Env = os.Environ()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	j := &remoteJob{adapter: cmd, exited: make(chan struct{}), src: fixtureSource(t, "planted")}
+	go func() { cmd.Wait(); close(j.exited) }()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-j.exited:
+		case <-time.After(30 * time.Second):
+			t.Errorf("mpidbg dap did not end within 30 s of the client closing")
+			cmd.Process.Kill()
+			<-j.exited
+		}
+		if t.Failed() {
+			b, _ := os.ReadFile(log)
+			lines := strings.Split(string(b), "\n")
+			if len(lines) > 150 {
+				lines = lines[len(lines)-150:]
+			}
+			t.Logf("mpidbg dap's standard error:\n%s\nits log, last lines:\n%s", stderr.String(), strings.Join(lines, "\n"))
+		}
+	})
+	j.c = newClient(t, stdout, stdin)
+	launchJob(t, j.c, map[string]any{"program": prog, "np": 4, "mpi": m.name, "shim": shim,
+		"mpiexecArgs": nt.LauncherArgs(m.lib, 2), "listen": nt.Head.Addr}, "", nil, []string{"errors"})
+
+	// every rank came through its gdbserver, from its own host
+	for r, host := range []string{"node1", "node1", "node2", "node2"} {
+		want := fmt.Sprintf("mpidbg: rank %d (pid ", r)
+		msg, _ := j.c.wait(want+"on "+host, stopTimeout, 0, func(msg dap.Message) bool {
+			o, ok := msg.(*dap.OutputEvent)
+			return ok && strings.HasPrefix(o.Body.Output, want) && strings.Contains(o.Body.Output, "is on "+host+":")
+		})
+		var pid int
+		fmt.Sscanf(strings.TrimPrefix(msg.(*dap.OutputEvent).Body.Output, want), "%d", &pid)
+		j.pids = append(j.pids, pid)
+	}
+	return j
+}
+
+// TestLaunchRemoteRanks: the adapter and mpiexec on one test host (the
+// head), two ranks on each of two others (package nshosts), so that
+// every rank is on another host than gdb and is debugged through the
+// gdbserver its shim starts. Rank 2, on node2, stops at its faulty call
+// with the finding; its variables and its MPI call's buffer read as for
+// a local rank; a breakpoint then stops every rank; the job ends, and
+// no gdbserver outlives it.
+func TestLaunchRemoteRanks(t *testing.T) { forEachMPI(t, testLaunchRemoteRanks) }
+
+func testLaunchRemoteRanks(t *testing.T, m testMPI) {
+	j := startRemote(t, m)
+	c, src := j.c, j.src
+	fault, after := markerLine(t, "planted", "FAULT"), markerLine(t, "planted", "AFTER")
+
+	ev, at := c.event("stopped", 0, stopTimeout)
+	st := ev.(*dap.StoppedEvent)
+	if st.Body.Reason != "exception" || st.Body.Text != "buffer-overlap" {
+		t.Fatalf("stopped: reason %q text %q, want exception buffer-overlap", st.Body.Reason, st.Body.Text)
+	}
+	tid := st.Body.ThreadId
+	if name := threadNames(t, c)[tid]; name != "rank 2" {
+		t.Fatalf("the faulty thread is %q, want rank 2", name)
+	}
+	top := topFrame(t, c, tid)
+	if top.Line != fault || top.Name != "main" {
+		t.Fatalf("top frame %+v, want main at planted.c:%d", top, fault)
+	}
+	info := c.call("exceptionInfo", map[string]any{"threadId": tid}).(*dap.ExceptionInfoResponse)
+	if info.Body.ExceptionId != "buffer-overlap" || !strings.Contains(info.Body.Description, "MPI_Irecv") {
+		t.Errorf("exceptionInfo: %+v", info.Body)
+	}
+	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
+	var locals, call int
+	for _, s := range scopes.Body.Scopes {
+		switch {
+		case s.Name == "Locals":
+			locals = s.VariablesReference
+		case strings.HasPrefix(s.Name, "MPI call: MPI_Isend"):
+			call = s.VariablesReference
+		}
+	}
+	if locals == 0 || call == 0 {
+		t.Fatalf("scopes %+v: want Locals and MPI call: MPI_Isend", scopes.Body.Scopes)
+	}
+	if r := variables(t, c, locals)["rank"]; r.Value != "2" {
+		t.Errorf("local rank = %q, want 2", r.Value)
+	}
+	row := variables(t, c, locals)["row"]
+	if kids := variables(t, c, row.VariablesReference); !strings.Contains(kids["combiner"].Value, "VECTOR") {
+		t.Errorf("row's children %+v: want combiner VECTOR", kids)
+	}
+	buf := variables(t, c, call)["buf (as its datatype)"]
+	if buf.VariablesReference == 0 {
+		t.Fatalf("no buffer through its datatype in the MPI call scope")
+	}
+	if e := variables(t, c, buf.VariablesReference)["[2](INT)"]; e.Value != "2" {
+		t.Errorf("buffer element [2](INT) = %q, want 2", e.Value)
+	}
+	repl := c.call("evaluate", map[string]any{"expression": "mpi errors", "context": "repl", "frameId": top.Id}).(*dap.EvaluateResponse)
+	if !strings.Contains(repl.Body.Result, "buffer-overlap") {
+		t.Errorf("mpi errors in the Debug Console: %q", repl.Body.Result)
+	}
+	// a breakpoint past the barrier, which no rank passes before rank 2
+	// goes on, stops each rank, on both hosts
+	bp := c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": src},
+		"breakpoints": []map[string]any{{"line": after}}}).(*dap.SetBreakpointsResponse)
+	if len(bp.Body.Breakpoints) != 1 || !bp.Body.Breakpoints[0].Verified {
+		t.Fatalf("setBreakpoints at line %d: %+v", after, bp.Body.Breakpoints)
+	}
+	c.call("continue", map[string]any{"threadId": tid})
+
+	var ranks []string
+	from := at + 1
+	for i := 0; i < 4; i++ {
+		ev, next := c.event("stopped", from, stopTimeout)
+		from = next + 1
+		st := ev.(*dap.StoppedEvent)
+		if st.Body.Reason != "breakpoint" {
+			t.Fatalf("stop %d: reason %q, want breakpoint", i, st.Body.Reason)
+		}
+		name := threadNames(t, c)[st.Body.ThreadId]
+		if f := topFrame(t, c, st.Body.ThreadId); f.Line != after {
+			t.Fatalf("%s stopped at line %d, want %d", name, f.Line, after)
+		}
+		ranks = append(ranks, name)
+		c.call("continue", map[string]any{"threadId": st.Body.ThreadId})
+	}
+	sort.Strings(ranks)
+	if strings.Join(ranks, ",") != "rank 0,rank 1,rank 2,rank 3" {
+		t.Errorf("ranks stopped at the breakpoint: %v, want each of 0-3 once", ranks)
+	}
+	c.event("exited", from, stopTimeout)
+	c.event("terminated", from, stopTimeout)
+	c.call("disconnect", nil)
+	j.gone(t)
+}
+
+// TestRemoteAdapterKilled: the adapter killed while a remote rank is
+// stopped at its finding takes the job with it: every rank on the test
+// hosts ends, and so does every gdbserver.
+func TestRemoteAdapterKilled(t *testing.T) { forEachMPI(t, testRemoteAdapterKilled) }
+
+func testRemoteAdapterKilled(t *testing.T, m testMPI) {
+	j := startRemote(t, m)
+	ev, _ := j.c.event("stopped", 0, stopTimeout)
+	if st := ev.(*dap.StoppedEvent); st.Body.Text != "buffer-overlap" {
+		t.Fatalf("stopped: %+v, want the finding", st.Body)
+	}
+	j.adapter.Process.Kill()
+	<-j.exited
+	j.gone(t)
+}
+
+// gone waits until the job's ranks and every gdbserver attached to one
+// have ended.
+func (j *remoteJob) gone(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var left []string
+		for r, pid := range j.pids {
+			if alive(pid) {
+				left = append(left, fmt.Sprintf("rank %d (pid %d)", r, pid))
+			}
+		}
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err != nil || !strings.HasPrefix(string(b), "gdbserver\x00") {
+				continue
+			}
+			for _, pid := range j.pids {
+				if strings.HasSuffix(string(b), fmt.Sprintf("\x00%d\x00", pid)) && alive(atoi(e.Name())) {
+					left = append(left, "gdbserver "+e.Name()+" of pid "+strconv.Itoa(pid))
+				}
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("still there 30 s after the session ended: %v", left)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// alive says whether pid is a process that has not ended (a zombie has).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}
