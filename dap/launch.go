@@ -45,6 +45,7 @@ type launchArgs struct {
 	Suppress        []string           `json:"suppress"` // suppression files (run/report/suppress.go)
 	Listen          string             `json:"listen"`   // HOST[:PORT] of this machine that ranks on other hosts reach (remote.go)
 	Gdbserver       string             `json:"gdbserver"`
+	Sysroot         string             `json:"sysroot"`
 	rules           suppressRules      // read from Suppress and the program's .mpidbg-suppress by jobConfig
 }
 
@@ -119,6 +120,14 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 			os.RemoveAll(dir)
 			s.fail(req, errLaunchFailed, "gdb cannot debug ranks on other hosts: %v", err)
 			return
+		}
+		if a.Sysroot != "" {
+			if _, err := ss.mi("-gdb-set sysroot %s", a.Sysroot); err != nil {
+				ss.close()
+				os.RemoveAll(dir)
+				s.fail(req, errLaunchArgs, "sysroot: %v", err)
+				return
+			}
 		}
 		j.remote, err = listenRemote(a.Listen, dir, len(selected), s.logf)
 		if err != nil {

@@ -48,7 +48,8 @@ type remoteRanks struct {
 	ranks  chan remoteRank
 	logf   func(format string, args ...any)
 	mu     sync.Mutex
-	want   int // ranks that may still come
+	wait   time.Duration // helloTimeout; shorter in tests
+	want   int           // ranks that may still come
 	conns  map[net.Conn]bool
 	closed bool
 	// refused counts the connections turned away: no token or a wrong
@@ -70,7 +71,7 @@ func listenRemote(addr, dir string, want int, logf func(string, ...any)) (*remot
 	if err != nil {
 		return nil, fmt.Errorf("listen %q: %v", addr, err)
 	}
-	rr := &remoteRanks{ln: ln, token: token, dir: dir, ranks: make(chan remoteRank, want), logf: logf, want: want,
+	rr := &remoteRanks{ln: ln, token: token, dir: dir, ranks: make(chan remoteRank, want), logf: logf, want: want, wait: helloTimeout,
 		conns: map[net.Conn]bool{}}
 	go rr.serve()
 	return rr, nil
@@ -135,7 +136,10 @@ func (rr *remoteRanks) admit(c net.Conn) {
 // hello reads the token line and "RANK PID HOST", byte by byte: what
 // follows is gdbserver's.
 func (rr *remoteRanks) hello(c net.Conn) (remoteRank, error) {
-	c.SetDeadline(time.Now().Add(helloTimeout))
+	rr.mu.Lock()
+	wait := rr.wait
+	rr.mu.Unlock()
+	c.SetDeadline(time.Now().Add(wait))
 	line, err := wire.ReadTokenLine(c)
 	if err != nil {
 		return remoteRank{}, fmt.Errorf("no token: %v", err)
@@ -252,8 +256,11 @@ func (ss *session) attachRemote(rr *remoteRanks, r remoteRank) error {
 	if strings.ContainsAny(path, " \t\n\"") {
 		return fmt.Errorf("rank %d on %s: gdb cannot name the socket %q (TMPDIR with blanks)", r.rank, r.host, path)
 	}
-	if _, err := ss.mi("-target-select remote %s", path); err != nil {
-		return fmt.Errorf("gdb cannot debug rank %d (pid %d on %s) through its gdbserver: %v", r.rank, r.pid, r.host, err)
+	if _, err := ss.mi("-target-select extended-remote %s", path); err != nil {
+		return fmt.Errorf("gdb cannot reach rank %d's gdbserver on %s: %v", r.rank, r.host, err)
+	}
+	if _, err := ss.mi("-target-attach --thread-group %s %d", group, r.pid); err != nil {
+		return fmt.Errorf("gdb cannot attach to rank %d (pid %d on %s) through its gdbserver: %v", r.rank, r.pid, r.host, err)
 	}
 	ss.classifyThreads()
 	ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d (pid %d) is on %s: debugged through its gdbserver\n", r.rank, r.pid, r.host))

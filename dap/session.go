@@ -157,6 +157,11 @@ func (ss *session) mi(format string, args ...any) (gdbmi.Record, error) {
 	r, err := ss.gdb.Send(ctx, cmd)
 	if err != nil {
 		ss.srv.logf("mi! %v", err)
+		select {
+		case <-ss.gdb.Done():
+			ss.srv.logf("gdb's last words:\n%s", ss.gdb.StderrTail())
+		default:
+		}
 	}
 	return r, err
 }

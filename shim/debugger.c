@@ -167,14 +167,15 @@ static char **gdbserver_env(void)
  * it was started, else errno. */
 static int serve(int fd)
 {
-    char pid[24];
-    snprintf(pid, sizeof pid, "%d", (int)getpid());
     const char *prog = getenv("MPIDBG_GDBSERVER");
     if (!prog || !*prog)
         prog = "gdbserver";
-    /* --once: when the connection ends (the adapter gone), detach and exit,
-     * rather than wait for another on a standard input that is gone */
-    char *argv[] = {(char *)prog, "--once", "--attach", "stdio", pid, NULL};
+    /* --multi: the debugger attaches once connected (gdb's non-stop
+     * connection to a process already attached was seen to fail an
+     * assertion of gdb 13); --once: when the connection ends (the adapter
+     * gone), detach and exit, rather than wait for another on a standard
+     * input that is gone */
+    char *argv[] = {(char *)prog, "--once", "--multi", "stdio", NULL};
     char **env = gdbserver_env();
     int ends[2];
     if (!env || pipe2(ends, O_CLOEXEC) < 0) {
@@ -194,6 +195,12 @@ static int serve(int fd)
         int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || (null >= 0 && dup2(null, 2) < 0))
             _exit(127);
+        /* none of the rank's descriptors: a launcher that waits for the
+         * rank's pipes or PMI socket to close must not wait for gdbserver
+         * (the pipe back to the rank is kept, closed on exec) */
+        for (int d = 3; d < 1024; d++)
+            if (d != ends[1])
+                close(d);
         /* where to search as execvp would, with env as the environment */
         environ = env;
         execvp(prog, argv);

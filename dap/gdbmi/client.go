@@ -31,7 +31,21 @@ type Client struct {
 	closeErr  error
 
 	stderrDone chan struct{} // closed when gdb's standard error ended
-	lastErr    string        // its last line: why gdb died, when it did (an internal error)
+	why        string        // the line of it that says why gdb died, when it did
+	tail       []string      // its last lines
+}
+
+// maxTail is how many of gdb's last lines of standard error StderrTail keeps.
+const maxTail = 40
+
+// Done is closed when gdb's output has ended: gdb exited.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// StderrTail is what gdb last wrote on its standard error, for a log.
+func (c *Client) StderrTail() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.tail, "\n")
 }
 
 // Start runs gdb (argv[0], or "gdb") with --interpreter=mi3 and the
@@ -64,18 +78,31 @@ func Start(argv []string, handle func(Record)) (*Client, error) {
 	return c, nil
 }
 
-// readStderr keeps the last line gdb writes on its standard error, which
-// under MI is where it says why it is about to die.
+// readStderr keeps the line of gdb's standard error that says why it is
+// about to die (under MI, it says so there): gdb's internal error, or a
+// fatal error of its Python, whose dump ends with other lines; else the
+// last line.
 func (c *Client) readStderr(r io.Reader) {
 	defer close(c.stderrDone)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<20)
+	fatal := false
 	for sc.Scan() {
-		if line := strings.TrimSpace(sc.Text()); line != "" {
-			c.mu.Lock()
-			c.lastErr = line
-			c.mu.Unlock()
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
 		}
+		c.mu.Lock()
+		if c.tail = append(c.tail, line); len(c.tail) > maxTail {
+			c.tail = c.tail[1:]
+		}
+		switch {
+		case strings.Contains(line, "internal-error") || strings.HasPrefix(line, "Fatal Python error"):
+			c.why, fatal = line, true
+		case !fatal:
+			c.why = line
+		}
+		c.mu.Unlock()
 	}
 }
 
@@ -110,8 +137,8 @@ func (c *Client) read(out io.Reader, handle func(Record)) {
 	}
 	c.mu.Lock()
 	c.err = sc.Err()
-	if c.err == nil && c.lastErr != "" {
-		c.err = fmt.Errorf("gdb/mi: gdb exited: %s", c.lastErr)
+	if c.err == nil && c.why != "" {
+		c.err = fmt.Errorf("gdb/mi: gdb exited: %s", c.why)
 	} else if c.err == nil {
 		c.err = errors.New("gdb/mi: gdb exited")
 	}

@@ -214,6 +214,9 @@ function validate(config, { fileExists = (f) => fs.existsSync(f) } = {}) {
 		if (c.buffering !== undefined && !['eager', 'zero'].includes(c.buffering)) {
 			errs.push(`"buffering" must be "eager" or "zero", got ${JSON.stringify(c.buffering)}.`);
 		}
+		if (c.sysroot !== undefined && typeof c.sysroot !== 'string') {
+			errs.push(`"sysroot" must be a directory such as "/", got ${JSON.stringify(c.sysroot)}.`);
+		}
 		if (c.listen !== undefined && typeof c.listen !== 'string') {
 			errs.push(`"listen" must be an address of this machine such as "10.0.0.1", got ${JSON.stringify(c.listen)}.`);
 		}
