@@ -69,6 +69,25 @@ func topFrame(t *testing.T, c *testClient, tid int) dap.StackFrame {
 	return r.Body.StackFrames[0]
 }
 
+// scopesOf returns the Locals and "MPI call: CALL" scopes of a frame,
+// failing the test without either.
+func scopesOf(t *testing.T, c *testClient, frame int, call string) (locals, mpiCall int) {
+	t.Helper()
+	scopes := c.call("scopes", map[string]any{"frameId": frame}).(*dap.ScopesResponse)
+	for _, s := range scopes.Body.Scopes {
+		switch {
+		case s.Name == "Locals":
+			locals = s.VariablesReference
+		case strings.HasPrefix(s.Name, "MPI call: "+call):
+			mpiCall = s.VariablesReference
+		}
+	}
+	if locals == 0 || mpiCall == 0 {
+		t.Fatalf("scopes %+v: want Locals and MPI call: %s", scopes.Body.Scopes, call)
+	}
+	return locals, mpiCall
+}
+
 // TestLaunchBreakpoint: a breakpoint stops each of three ranks at its
 // line, the threads are named by rank, and the session ends with the
 // job.
@@ -145,19 +164,7 @@ func testLaunchFinding(t *testing.T, m testMPI) {
 		t.Errorf("exceptionInfo: %+v %+v", info.Body, info.Body.Details)
 	}
 
-	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
-	var locals, call int
-	for _, s := range scopes.Body.Scopes {
-		switch {
-		case s.Name == "Locals":
-			locals = s.VariablesReference
-		case strings.HasPrefix(s.Name, "MPI call: MPI_Isend"):
-			call = s.VariablesReference
-		}
-	}
-	if locals == 0 || call == 0 {
-		t.Fatalf("scopes %+v: want Locals and MPI call: MPI_Isend", scopes.Body.Scopes)
-	}
+	locals, call := scopesOf(t, c, top.Id, "MPI_Isend")
 	vars := variables(t, c, locals)
 	row, ok := vars["row"]
 	if !ok || row.VariablesReference == 0 || row.Type != "MPI_Datatype" {

@@ -15,18 +15,9 @@ import (
 // attachRank puts one process under gdb as rank r's inferior. The first
 // rank takes the inferior gdb starts with.
 func (ss *session) attachRank(r, pid int) error {
-	ss.mu.Lock()
-	group := ""
-	if len(ss.groups) == 0 {
-		group = "i1"
-	}
-	ss.mu.Unlock()
-	if group == "" {
-		rec, err := ss.mi("-add-inferior")
-		if err != nil {
-			return fmt.Errorf("gdb cannot add an inferior for rank %d: %v", r, err)
-		}
-		group = rec.Results.String("inferior")
+	group, err := ss.inferiorFor(r)
+	if err != nil {
+		return err
 	}
 	ss.addRank(r, pid, group)
 	if _, err := ss.mi("-target-attach --thread-group %s %d", group, pid); err != nil {
@@ -34,6 +25,22 @@ func (ss *session) attachRank(r, pid int) error {
 	}
 	ss.classifyThreads()
 	return nil
+}
+
+// inferiorFor is the gdb inferior (thread group) for rank r: the one gdb
+// starts with for the first rank, a new one for each other.
+func (ss *session) inferiorFor(r int) (string, error) {
+	ss.mu.Lock()
+	first := len(ss.groups) == 0
+	ss.mu.Unlock()
+	if first {
+		return "i1", nil
+	}
+	rec, err := ss.mi("-add-inferior")
+	if err != nil {
+		return "", fmt.Errorf("gdb cannot add an inferior for rank %d: %v", r, err)
+	}
+	return rec.Results.String("inferior"), nil
 }
 
 // addRank registers process pid as rank n, gdb's thread group (inferior)

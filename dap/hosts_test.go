@@ -131,19 +131,7 @@ func testLaunchRemoteRanks(t *testing.T, m testMPI) {
 	if info.Body.ExceptionId != "buffer-overlap" || !strings.Contains(info.Body.Description, "MPI_Irecv") {
 		t.Errorf("exceptionInfo: %+v", info.Body)
 	}
-	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
-	var locals, call int
-	for _, s := range scopes.Body.Scopes {
-		switch {
-		case s.Name == "Locals":
-			locals = s.VariablesReference
-		case strings.HasPrefix(s.Name, "MPI call: MPI_Isend"):
-			call = s.VariablesReference
-		}
-	}
-	if locals == 0 || call == 0 {
-		t.Fatalf("scopes %+v: want Locals and MPI call: MPI_Isend", scopes.Body.Scopes)
-	}
+	locals, call := scopesOf(t, c, top.Id, "MPI_Isend")
 	if r := variables(t, c, locals)["rank"]; r.Value != "2" {
 		t.Errorf("local rank = %q, want 2", r.Value)
 	}

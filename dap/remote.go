@@ -233,21 +233,15 @@ func (ss *session) attachRemote(rr *remoteRanks, r remoteRank) error {
 		r.conn.Close()
 		return fmt.Errorf("rank %d on %s: %v", r.rank, r.host, err)
 	}
-	ss.mu.Lock()
-	group := ""
-	if len(ss.groups) == 0 {
-		group = "i1"
-	}
-	ss.mu.Unlock()
-	if group == "" {
-		rec, err := ss.mi("-add-inferior")
-		if err != nil {
-			return fmt.Errorf("gdb cannot add an inferior for rank %d: %v", r.rank, err)
-		}
-		group = rec.Results.String("inferior")
+	group, err := ss.inferiorFor(r.rank)
+	if err != nil {
+		r.conn.Close()
+		return err
 	}
 	rk := ss.addRank(r.rank, r.pid, group)
-	rk.host = r.host
+	ss.mu.Lock()
+	rk.host = r.host // set once, before gdb reports anything of the rank
+	ss.mu.Unlock()
 	if _, err := ss.mi("-interpreter-exec console %s", quote("inferior "+strings.TrimPrefix(group, "i"))); err != nil {
 		return fmt.Errorf("gdb cannot select rank %d's inferior: %v", r.rank, err)
 	}

@@ -55,7 +55,7 @@ type session struct {
 
 type rank struct {
 	n, pid   int
-	host     string // a rank on another host (remote.go), debugged through its gdbserver; "" here
+	host     string // a rank on another host (remote.go), debugged through its gdbserver; "" here. Set before it runs
 	group    string
 	main     int // the first thread's id
 	nthreads int // threads shown so far, to number the next one

@@ -210,6 +210,9 @@ func (ss *session) onRankSignalled(res gdbmi.Tuple) {
 }
 
 func rankEnded(rk *rank, how string) string {
+	if rk.host != "" {
+		return fmt.Sprintf("mpidbg: rank %d (pid %d on %s) %s\n", rk.n, rk.pid, rk.host, how)
+	}
 	return fmt.Sprintf("mpidbg: rank %d (pid %d) %s\n", rk.n, rk.pid, how)
 }
 
