@@ -25,6 +25,7 @@ type remoteJob struct {
 	exited  chan struct{} // closed when the adapter has exited
 	src     string
 	pids    []int // the ranks', by rank
+	nt      *nshosts.Net
 }
 
 func startRemote(t *testing.T, m testMPI) *remoteJob {
@@ -62,7 +63,7 @@ func startRemote(t *testing.T, m testMPI) *remoteJob {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	j := &remoteJob{adapter: cmd, exited: make(chan struct{}), src: fixtureSource(t, "planted")}
+	j := &remoteJob{adapter: cmd, exited: make(chan struct{}), src: fixtureSource(t, "planted"), nt: nt}
 	go func() { cmd.Wait(); close(j.exited) }()
 	t.Cleanup(func() {
 		stdin.Close()
@@ -201,28 +202,26 @@ func testRemoteAdapterKilled(t *testing.T, m testMPI) {
 	j.gone(t)
 }
 
-// gone waits until the job's ranks and every gdbserver attached to one
-// have ended.
+// gone waits until nothing of the job is left on the nodes: no rank, no
+// gdbserver, no launcher daemon (a process in a node's namespace is the
+// job's: the test made them).
 func (j *remoteJob) gone(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var left []string
-		for r, pid := range j.pids {
-			if alive(pid) {
-				left = append(left, fmt.Sprintf("rank %d (pid %d)", r, pid))
+		for _, h := range j.nt.Nodes {
+			out, err := exec.Command("ip", "netns", "pids", h.NS).Output()
+			if err != nil {
+				t.Fatalf("ip netns pids %s: %v", h.NS, err)
 			}
-		}
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-			if err != nil || !strings.HasPrefix(string(b), "gdbserver\x00") {
-				continue
-			}
-			for _, pid := range j.pids {
-				if strings.HasSuffix(string(b), fmt.Sprintf("\x00%d\x00", pid)) && alive(atoi(e.Name())) {
-					left = append(left, "gdbserver "+e.Name()+" of pid "+strconv.Itoa(pid))
+			for _, p := range strings.Fields(string(out)) {
+				pid, _ := strconv.Atoi(p)
+				if !alive(pid) {
+					continue
 				}
+				cmd, _ := os.ReadFile(filepath.Join("/proc", p, "cmdline"))
+				left = append(left, fmt.Sprintf("%s: %s (pid %s)", h.Name, strings.ReplaceAll(strings.TrimRight(string(cmd), "\x00"), "\x00", " "), p))
 			}
 		}
 		if len(left) == 0 {

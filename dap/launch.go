@@ -111,36 +111,23 @@ func (s *Server) onLaunchRequest(req *dap.LaunchRequest) {
 	if host, err := os.Hostname(); err == nil {
 		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerHost, Value: host})
 	}
+	if a.Sysroot != "" {
+		if _, err := ss.mi("-gdb-set sysroot %s", a.Sysroot); err != nil {
+			ss.close()
+			os.RemoveAll(dir)
+			s.fail(req, errLaunchArgs, "sysroot: %v", err)
+			return
+		}
+	}
 	if a.Listen != "" {
-		// gdb resumes and stops several targets at once (all-stop over
-		// local ranks and gdbservers) only with each in non-stop mode
-		// underneath; set before any target is connected
-		if _, err := ss.mi("-interpreter-exec console %s", quote("maint set target-non-stop on")); err != nil {
+		var env []launch.Var
+		if j.remote, env, err = ss.listenRemote(&a, dir, len(selected)); err != nil {
 			ss.close()
 			os.RemoveAll(dir)
-			s.fail(req, errLaunchFailed, "gdb cannot debug ranks on other hosts: %v", err)
+			s.fail(req, errLaunchFailed, "%v", err)
 			return
 		}
-		if a.Sysroot != "" {
-			if _, err := ss.mi("-gdb-set sysroot %s", a.Sysroot); err != nil {
-				ss.close()
-				os.RemoveAll(dir)
-				s.fail(req, errLaunchArgs, "sysroot: %v", err)
-				return
-			}
-		}
-		j.remote, err = listenRemote(a.Listen, dir, len(selected), s.logf)
-		if err != nil {
-			ss.close()
-			os.RemoveAll(dir)
-			s.fail(req, errLaunchArgs, "listen: %v", err)
-			return
-		}
-		cfg.Env = append(cfg.Env, launch.Var{Name: envvar.DebuggerAddr, Value: j.remote.Addr()},
-			launch.Var{Name: envvar.DebuggerToken, Value: j.remote.token, Secret: true})
-		if a.Gdbserver != "" {
-			cfg.Env = append(cfg.Env, launch.Var{Name: envvar.Gdbserver, Value: a.Gdbserver})
-		}
+		cfg.Env = append(cfg.Env, env...)
 	}
 	cfg.Signals = j.signals
 	cfg.Stdout = outputWriter{s, "stdout"}
@@ -232,6 +219,9 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 		} else if deadlock, err = time.ParseDuration(a.DeadlockTimeout); err != nil || deadlock < 0 {
 			return cfg, nil, fmt.Errorf("deadlockTimeout %q: want a duration such as 2s, or 0 (off)", a.DeadlockTimeout)
 		}
+	}
+	if strings.ContainsAny(a.Sysroot, " \t\r\n\"'\\") {
+		return cfg, nil, fmt.Errorf("sysroot %q: a directory without blanks, quotes or backslashes", a.Sysroot)
 	}
 	switch a.Buffering {
 	case "", "eager", "zero":

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -43,8 +45,11 @@ type remoteRank struct {
 // remoteRanks is the listener ranks on other hosts connect to.
 type remoteRanks struct {
 	ln     net.Listener
-	token  string
-	dir    string // the job's private directory: the Unix sockets gdb connects to
+	addr   string        // what the ranks dial
+	token  string        // what a rank sends first
+	answer string        // what the adapter answers an admitted rank with
+	dir    string        // the job's private directory: the Unix sockets gdb connects to
+	slots  chan struct{} // one per connection not admitted yet (maxPending)
 	ranks  chan remoteRank
 	logf   func(format string, args ...any)
 	mu     sync.Mutex
@@ -57,28 +62,53 @@ type remoteRanks struct {
 	refused int
 }
 
-// listenRemote listens on addr (HOST or HOST:PORT; port 0 when none) for
-// up to want ranks.
-func listenRemote(addr, dir string, want int, logf func(string, ...any)) (*remoteRanks, error) {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		addr = net.JoinHostPort(strings.Trim(addr, "[]"), "0")
+// maxPending bounds the connections that have not said who they are:
+// beyond it, new ones wait in the kernel's queue (a stranger cannot
+// hold every descriptor of the adapter).
+const maxPending = 64
+
+// listenRemote listens on a port the system chooses of the host of
+// listen (HOST or HOST:PORT: the port is the collector's) for up to want
+// ranks.
+func listenRemote(listen, dir string, want int, logf func(string, ...any)) (*remoteRanks, error) {
+	host := strings.Trim(listen, "[]")
+	if h, _, err := net.SplitHostPort(listen); err == nil {
+		host = h
 	}
 	token, err := wire.NewToken()
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", addr)
+	answer, err := wire.NewToken()
 	if err != nil {
-		return nil, fmt.Errorf("listen %q: %v", addr, err)
+		return nil, err
 	}
-	rr := &remoteRanks{ln: ln, token: token, dir: dir, ranks: make(chan remoteRank, want), logf: logf, want: want, wait: helloTimeout,
-		conns: map[net.Conn]bool{}}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return nil, err
+	}
+	// the ranks are told this machine's name when it listens everywhere
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		if host, err = os.Hostname(); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("%q names no host, and this machine has no host name: %v", listen, err)
+		}
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	rr := &remoteRanks{ln: ln, addr: net.JoinHostPort(host, port), token: token, answer: answer, dir: dir,
+		ranks: make(chan remoteRank, want), logf: logf, want: want, wait: helloTimeout,
+		conns: map[net.Conn]bool{}, slots: make(chan struct{}, maxPending)}
 	go rr.serve()
 	return rr, nil
 }
 
 // Addr is the address the ranks are given (MPIDBG_DEBUGGER_ADDR).
-func (rr *remoteRanks) Addr() string { return rr.ln.Addr().String() }
+func (rr *remoteRanks) Addr() string { return rr.addr }
+
+// Secret is what the ranks are given in MPIDBG_DEBUGGER_TOKEN: the token
+// they send, and the answer that proves to them the adapter is the
+// session's before they start a gdbserver for it.
+func (rr *remoteRanks) Secret() string { return rr.token + ":" + rr.answer }
 
 // Refused is how many connections were turned away.
 func (rr *remoteRanks) Refused() int {
@@ -89,15 +119,26 @@ func (rr *remoteRanks) Refused() int {
 
 func (rr *remoteRanks) serve() {
 	for {
+		rr.slots <- struct{}{}
 		c, err := rr.ln.Accept()
 		if err != nil {
-			return
+			<-rr.slots
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			// out of descriptors, say: the ranks still to come must get in
+			rr.logf("debugger listener: %v", err)
+			time.Sleep(50 * time.Millisecond)
+			continue
 		}
 		if !rr.track(c) {
 			c.Close()
 			return
 		}
-		go rr.admit(c)
+		go func() {
+			defer func() { <-rr.slots }()
+			rr.admit(c)
+		}()
 	}
 }
 
@@ -124,13 +165,32 @@ func (rr *remoteRanks) admit(c net.Conn) {
 		delete(rr.conns, c)
 		rr.mu.Unlock()
 		rr.logf("debugger connection from %v refused: %v", c.RemoteAddr(), err)
-		c.Close()
+		refuse(c, err)
 		return
 	}
 	rr.want--
 	rr.mu.Unlock()
+	if _, err := io.WriteString(c, rr.answer+"\n"); err != nil {
+		rr.logf("debugger connection from %v (rank %d on %s) lost: %v", c.RemoteAddr(), r.rank, r.host, err)
+		c.Close()
+		return
+	}
 	c.SetDeadline(time.Time{})
 	rr.ranks <- r
+}
+
+// refuse tells c why it is refused (a rank says so, and runs without the
+// debugger) and closes it. What it sent and nobody read is taken first,
+// a little of it for a little while: closed with unread bytes, the
+// connection would be reset before the reason reaches the rank.
+func refuse(c net.Conn, why error) {
+	c.SetDeadline(time.Now().Add(200 * time.Millisecond))
+	io.WriteString(c, "refused: "+why.Error()+"\n")
+	if tc, ok := c.(*net.TCPConn); ok {
+		tc.CloseWrite()
+	}
+	io.CopyN(io.Discard, c, maxHello+wire.TokenLen+2)
+	c.Close()
 }
 
 // hello reads the token line and "RANK PID HOST", byte by byte: what
@@ -145,7 +205,7 @@ func (rr *remoteRanks) hello(c net.Conn) (remoteRank, error) {
 		return remoteRank{}, fmt.Errorf("no token: %v", err)
 	}
 	if line[wire.TokenLen] != '\n' || subtle.ConstantTimeCompare(line[:wire.TokenLen], []byte(rr.token)) != 1 {
-		return remoteRank{}, errors.New("not the job's token")
+		return remoteRank{}, errors.New("not the session's token")
 	}
 	var b []byte
 	one := make([]byte, 1)
@@ -225,6 +285,37 @@ func (rr *remoteRanks) Close() {
 	}
 }
 
+// maxSocketPath is the longest path a Unix socket can have (sun_path).
+const maxSocketPath = 107
+
+// listenRemote readies the session for ranks on other hosts (the launch
+// attribute "listen"): gdb in non-stop mode underneath, the listener,
+// and what the ranks must be told.
+func (ss *session) listenRemote(a *launchArgs, dir string, want int) (*remoteRanks, []launch.Var, error) {
+	if len(dir)+len("/gdbserver.-1.4194304") > maxSocketPath {
+		return nil, nil, fmt.Errorf("listen: the session's directory %s is too long a path for gdb's sockets (set TMPDIR to a shorter one)", dir)
+	}
+	if strings.ContainsAny(dir, " \t\n\"") {
+		return nil, nil, fmt.Errorf("listen: gdb cannot name a socket in %q (TMPDIR with blanks)", dir)
+	}
+	// gdb resumes and stops several targets at once (all-stop over local
+	// ranks and gdbservers) only with each in non-stop mode underneath;
+	// set before any target is connected
+	if _, err := ss.mi("-interpreter-exec console %s", quote("maint set target-non-stop on")); err != nil {
+		return nil, nil, fmt.Errorf("gdb cannot debug ranks on other hosts (gdb 10 or later is needed): %v", err)
+	}
+	rr, err := listenRemote(a.Listen, dir, want, ss.srv.logf)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listen %q: %v", a.Listen, err)
+	}
+	env := []launch.Var{{Name: envvar.DebuggerAddr, Value: rr.Addr()},
+		{Name: envvar.DebuggerToken, Value: rr.Secret(), Secret: true}}
+	if a.Gdbserver != "" {
+		env = append(env, launch.Var{Name: envvar.Gdbserver, Value: a.Gdbserver})
+	}
+	return rr, env, nil
+}
+
 // attachRemote makes r rank r.rank's inferior, with its gdbserver as the
 // inferior's remote target.
 func (ss *session) attachRemote(rr *remoteRanks, r remoteRank) error {
@@ -246,10 +337,7 @@ func (ss *session) attachRemote(rr *remoteRanks, r remoteRank) error {
 		return fmt.Errorf("gdb cannot select rank %d's inferior: %v", r.rank, err)
 	}
 	// gdb takes the rest of the line as the device, quotes and all: the
-	// private directory's name has no blanks (os.MkdirTemp under TMPDIR)
-	if strings.ContainsAny(path, " \t\n\"") {
-		return fmt.Errorf("rank %d on %s: gdb cannot name the socket %q (TMPDIR with blanks)", r.rank, r.host, path)
-	}
+	// directory has no blanks (listenRemote)
 	if _, err := ss.mi("-target-select extended-remote %s", path); err != nil {
 		return fmt.Errorf("gdb cannot reach rank %d's gdbserver on %s: %v", r.rank, r.host, err)
 	}

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -132,10 +133,10 @@ static int dial(const char *addr)
     return fd;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static int send_all(int fd, const char *p, size_t n)
 {
     while (n > 0) {
-        ssize_t w = write(fd, p, n);
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
@@ -144,6 +145,41 @@ static int write_all(int fd, const char *p, size_t n)
         n -= (size_t)w;
     }
     return 0;
+}
+
+/* read_line reads one line of at most n-1 bytes from fd, a byte at a
+ * time (what follows is gdb's), within timeout_ms: its length, or -1. */
+static int read_line(int fd, char *buf, size_t n, int timeout_ms)
+{
+    size_t k = 0;
+    while (k + 1 < n) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, timeout_ms) != 1)
+            return -1;
+        ssize_t r = read(fd, buf + k, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        if (buf[k] == '\n') {
+            buf[k] = 0;
+            return (int)k;
+        }
+        k++;
+    }
+    return -1;
+}
+
+/* high moves fd above the standard descriptors (a rank may start with
+ * some of them closed, and gdbserver's are made from these): the new
+ * descriptor, closed on exec, or -1. */
+static int high(int fd)
+{
+    if (fd < 0 || fd > 2)
+        return fd;
+    int h = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    return h;
 }
 
 /* gdbserver_env is the rank's environment without what would make
@@ -163,54 +199,92 @@ static char **gdbserver_env(void)
     return env;
 }
 
-/* serve starts gdbserver attached to this process, talking on fd: 0 when
- * it was started, else errno. */
-static int serve(int fd)
+/* gdbserver_path is prog as execvp would find it on PATH, resolved
+ * before fork (the child of a process with threads calls only
+ * async-signal-safe functions). */
+static int gdbserver_path(const char *prog, char *out, size_t n)
 {
-    const char *prog = getenv("MPIDBG_GDBSERVER");
-    if (!prog || !*prog)
-        prog = "gdbserver";
+    if (strchr(prog, '/'))
+        return snprintf(out, n, "%s", prog) < (int)n ? 0 : ENAMETOOLONG;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, ':');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (snprintf(out, n, "%.*s/%s", (int)len, len ? p : ".", prog) < (int)n && access(out, X_OK) == 0)
+            return 0;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return ENOENT;
+}
+
+/* serve starts gdbserver for this process, talking on fd: 0 when it was
+ * started, else errno. */
+static int serve(int fd, const char *prog)
+{
+    char exe[PATH_MAX];
+    int e = gdbserver_path(prog, exe, sizeof exe);
+    if (e)
+        return e;
     /* --multi: the debugger attaches once connected (gdb's non-stop
      * connection to a process already attached was seen to fail an
      * assertion of gdb 13); --once: when the connection ends (the adapter
      * gone), detach and exit, rather than wait for another on a standard
      * input that is gone */
-    char *argv[] = {(char *)prog, "--once", "--multi", "stdio", NULL};
+    char *argv[] = {exe, "--once", "--multi", "stdio", NULL};
     char **env = gdbserver_env();
-    int ends[2];
-    if (!env || pipe2(ends, O_CLOEXEC) < 0) {
+    int ends[2] = {-1, -1};
+    int null = high(open("/dev/null", O_RDWR | O_CLOEXEC));
+    if (!env || null < 0 || pipe2(ends, O_CLOEXEC) < 0 || (ends[0] = high(ends[0])) < 0 ||
+        (ends[1] = high(ends[1])) < 0) {
+        e = errno ? errno : ENOMEM;
         free(env);
-        return errno ? errno : ENOMEM;
+        if (null >= 0)
+            close(null);
+        for (int i = 0; i < 2; i++)
+            if (ends[i] >= 0)
+                close(ends[i]);
+        return e;
     }
     pid_t child = fork();
+    if (child < 0)
+        e = errno;
     if (child == 0) {
+        /* the intermediate child exits at once: gdbserver is no child of
+         * the rank's, which reaps only this one */
         pid_t g = fork();
         if (g != 0) {
-            int e = errno;
+            int ge = errno;
             if (g < 0)
-                (void)!write(ends[1], &e, sizeof e);
+                (void)!write(ends[1], &ge, sizeof ge);
             _exit(0);
         }
-        close(ends[0]);
-        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || (null >= 0 && dup2(null, 2) < 0))
+        if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(null, 2) < 0)
             _exit(127);
         /* none of the rank's descriptors: a launcher that waits for the
          * rank's pipes or PMI socket to close must not wait for gdbserver
          * (the pipe back to the rank is kept, closed on exec) */
-        for (int d = 3; d < 1024; d++)
+        for (int d = 3; d < 4096; d++)
             if (d != ends[1])
                 close(d);
-        /* where to search as execvp would, with env as the environment */
-        environ = env;
-        execvp(prog, argv);
-        int e = errno;
-        (void)!write(ends[1], &e, sizeof e);
+        /* a write to a connection the adapter dropped fails rather than
+         * kills gdbserver, which then detaches (--once); no signal the
+         * rank blocked stays blocked in it */
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        execve(exe, argv, env);
+        int xe = errno;
+        (void)!write(ends[1], &xe, sizeof xe);
         _exit(127);
     }
     free(env);
     close(ends[1]);
-    int e = child < 0 ? errno : 0;
+    close(null);
     if (child > 0) {
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
             ;
@@ -224,28 +298,56 @@ static int serve(int fd)
     return e;
 }
 
-/* remote announces this rank to a debugger on another host and starts
- * its gdbserver: 0 when the rank is to wait for it. */
+/* remote announces this rank to a debugger on another host and, once the
+ * debugger has proven it is the session's, starts its gdbserver: 0 when
+ * the rank is to wait for it. The token is two halves: the first the
+ * rank sends, the second the adapter answers with, so that a process
+ * that took the address learns the first half but cannot get a gdbserver
+ * (docs/dap.md). */
 static int remote(const char *addr, int rank)
 {
-    const char *token = getenv("MPIDBG_DEBUGGER_TOKEN");
-    char host[256] = "";
+    char host[256] = "", token[160] = "";
     gethostname(host, sizeof host - 1);
-    int fd = dial(addr);
+    const char *t = getenv("MPIDBG_DEBUGGER_TOKEN");
+    const char *colon = t ? strchr(t, ':') : NULL;
+    if (!colon || snprintf(token, sizeof token, "%s", t) >= (int)sizeof token) {
+        fprintf(stderr, "mpidbg: rank %d on %s: no debugger token in the environment; running without the debugger\n",
+                rank, host);
+        return -1;
+    }
+    unsetenv("MPIDBG_DEBUGGER_TOKEN"); /* the program's own children are no ranks */
+    token[colon - t] = 0;
+    const char *answer = token + (colon - t) + 1;
+    const char *prog = getenv("MPIDBG_GDBSERVER");
+    if (!prog || !*prog)
+        prog = "gdbserver";
+    int fd = high(dial(addr));
     if (fd < 0) {
         fprintf(stderr, "mpidbg: rank %d on %s: cannot reach the debugger at %s; running without it\n", rank, host,
                 addr);
         return -1;
     }
-    char hello[400];
-    int n = snprintf(hello, sizeof hello, "%s\n%d %d %s\n", token ? token : "", rank, (int)getpid(), host);
+    char hello[400], reply[200];
+    int n = snprintf(hello, sizeof hello, "%s\n%d %d %s\n", token, rank, (int)getpid(), host);
+    const char *why = NULL;
     int e = 0;
-    if (n >= (int)sizeof hello || write_all(fd, hello, (size_t)n) < 0 || (e = serve(fd)) != 0) {
+    if (n >= (int)sizeof hello || send_all(fd, hello, (size_t)n) < 0)
+        why = "cannot send it this rank's hello";
+    else if (read_line(fd, reply, sizeof reply, 15000) < 0)
+        why = "no answer from it";
+    else if (strncmp(reply, "refused", 7) == 0)
+        why = reply;
+    else if (strcmp(reply, answer) != 0)
+        why = "it did not answer with the session's key (not mpidbg's adapter?)";
+    else if ((e = serve(fd, prog)) != 0)
+        why = strerror(e);
+    if (why) {
         if (e)
             fprintf(stderr, "mpidbg: rank %d on %s: cannot start %s: %s; running without the debugger\n", rank, host,
-                    getenv("MPIDBG_GDBSERVER") && *getenv("MPIDBG_GDBSERVER") ? getenv("MPIDBG_GDBSERVER")
-                                                                              : "gdbserver",
-                    strerror(e));
+                    prog, why);
+        else
+            fprintf(stderr, "mpidbg: rank %d on %s: the debugger at %s: %s; running without it\n", rank, host, addr,
+                    why);
         close(fd);
         return -1;
     }

@@ -71,6 +71,7 @@ struct mpidbg_xrace {
         int32_t blind; /* the program could not see which rank it took (MPI_STATUS_IGNORE) */
     } r[NRACE];
     unsigned next;
+    uint64_t lost; /* the latest posting of a note the ring overwrote */
 };
 
 /* a receive the other order leaves waiting (STARVED), until a later
@@ -264,18 +265,35 @@ static void fill(struct xrace_note *n, const struct mpidbg_xr_msg *m, const stru
  * wildcard receives noted before it, then notes r if it is one.
  *
  * Noted before r means completed before it as this process saw it, not
- * matched before it: two threads' receives can come back in the other
- * order. When r was posted first, m could not have been the noted
+ * matched before it: two threads' blocking receives can come back in the
+ * other order. When r was posted first, m could not have been the noted
  * receive's (r had it first), but the noted receive's message could have
  * been r's: r had already matched m when that message came, so the
- * other order is the other message arriving first. It is a candidate
- * unless sent after r, which cannot be: r's completion, which a sender
- * would have to know of, comes after that message was received. The
- * check wants m itself not sent after the noted receive too, since
- * postings are numbered before MPI sees them, and two threads' numbers
- * may be in the other order than MPI's: a receive that only seems
- * posted first, whose message was sent after the noted receive, is no
- * race. */
+ * other order is that message arriving first. It is a candidate unless
+ * sent after r, which nothing can be when r is a blocking receive whose
+ * completion the program learns only now, and whose message was not a
+ * synchronous send (the sender of one learns of the match when its send
+ * completes, and could have told the other sender): so only then. A
+ * nonblocking r is not judged this way (MPI_Request_get_status could
+ * have told the program of its completion long before), nor is it when
+ * the ring overwrote a note posted after r (the first message of that
+ * rank may be the lost one). The check wants m itself not sent after the
+ * noted receive too, since postings are numbered before MPI sees them,
+ * and two threads' numbers may be in the other order than MPI's: a
+ * receive that only seems posted first, whose message was sent after the
+ * noted receive, is no race. Notes are visited oldest first, so that of
+ * one rank's messages the first a receive could have taken is judged
+ * (MPI-4.1 §3.5: the later ones would have had to overtake it). */
+static int blocking_recv(int call)
+{
+    return call == MPIDBG_CALL_MPI_Recv || call == MPIDBG_CALL_MPI_Sendrecv || call == MPIDBG_CALL_MPI_Sendrecv_replace;
+}
+
+static int synchronous_send(int call)
+{
+    return call == MPIDBG_CALL_MPI_Ssend || call == MPIDBG_CALL_MPI_Issend || call == MPIDBG_CALL_MPI_Ssend_init;
+}
+
 void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const struct mpidbg_xr_recv *r)
 {
     int wild = r->source == MPI_ANY_SOURCE;
@@ -295,13 +313,14 @@ void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const
         fill(&self, m, r);
     struct later r2 = {r->source, r->tag, r->call, r->site, r->post, NULL, 0, r->count};
     int r2_done = 0;
-    for (int i = 0; i < NRACE; i++) {
-        struct xrace_note *n = &rs->r[i];
+    int reverse = wild && blocking_recv(r->call) && !synchronous_send(m->call) && !(r->post && rs->lost > r->post);
+    for (unsigned k = 0; k < NRACE; k++) {
+        struct xrace_note *n = &rs->r[(rs->next + k) % NRACE]; /* oldest first */
         if (!n->used || n->src == m->src)
             continue;
         if (r->post && n->post && r->post < n->post) {
-            if (!wild || (r->tag != MPI_ANY_TAG && r->tag != n->ttag) || !m->clock_ok || m->clock > after(n) ||
-                passed(&self, n->src))
+            if (!reverse || (r->tag != MPI_ANY_TAG && r->tag != n->ttag) || passed(&self, n->src) || !m->clock_ok ||
+                m->clock > after(n))
                 continue;
             struct mpidbg_xr_msg o = {n->src, mpidbg_xr_world_of(co, n->src), n->ttag, n->scall, 0, n->site_off,
                                       n->site_mod, 0, n->tcount_msg, NULL, 1, 0};
@@ -324,8 +343,12 @@ void mpidbg_xr_race(struct mpidbg_cobj *co, const struct mpidbg_xr_msg *m, const
         }
         judge(co, n, m, &r2);
     }
-    if (wild)
-        rs->r[rs->next++ % NRACE] = self;
+    if (wild) {
+        struct xrace_note *slot = &rs->r[rs->next++ % NRACE];
+        if (slot->used && slot->post > rs->lost)
+            rs->lost = slot->post;
+        *slot = self;
+    }
 }
 
 /* mpidbg_xr_race_probed says a wildcard probe with a visible status

@@ -32,6 +32,7 @@ type Client struct {
 
 	stderrDone chan struct{} // closed when gdb's standard error ended
 	why        string        // the line of it that says why gdb died, when it did
+	fatal      bool          // why is gdb's internal error or its Python's fatal error, not just the last line
 	tail       []string      // its last lines
 }
 
@@ -86,7 +87,6 @@ func (c *Client) readStderr(r io.Reader) {
 	defer close(c.stderrDone)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<20)
-	fatal := false
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -97,13 +97,14 @@ func (c *Client) readStderr(r io.Reader) {
 			c.tail = c.tail[1:]
 		}
 		switch {
-		case strings.Contains(line, "internal-error") || strings.HasPrefix(line, "Fatal Python error"):
-			c.why, fatal = line, true
-		case !fatal:
+		case !c.fatal && (strings.Contains(line, "internal-error") || strings.HasPrefix(line, "Fatal Python error")):
+			c.why, c.fatal = line, true
+		case !c.fatal:
 			c.why = line
 		}
 		c.mu.Unlock()
 	}
+	io.Copy(io.Discard, r) // a line too long for the scanner: gdb must not block on a full pipe
 }
 
 // read parses gdb's output until it ends. A line that is not MI (the
@@ -116,6 +117,13 @@ func (c *Client) read(out io.Reader, handle func(Record)) {
 		r, err := Parse(sc.Text())
 		if err != nil {
 			r = Record{Kind: TargetStream, Text: sc.Text() + "\n"}
+		}
+		if r.Kind == LogStream && strings.Contains(r.Text, "internal-error") {
+			// gdb says why it dies on its log stream, its Python after it
+			// on standard error
+			c.mu.Lock()
+			c.why, c.fatal = strings.TrimSpace(strings.SplitN(r.Text, "\n", 2)[0]), true
+			c.mu.Unlock()
 		}
 		if r.Kind == ResultRecord && r.Token != "" {
 			c.mu.Lock()
@@ -137,8 +145,10 @@ func (c *Client) read(out io.Reader, handle func(Record)) {
 	}
 	c.mu.Lock()
 	c.err = sc.Err()
-	if c.err == nil && c.why != "" {
+	if c.err == nil && c.fatal {
 		c.err = fmt.Errorf("gdb/mi: gdb exited: %s", c.why)
+	} else if c.err == nil && c.why != "" {
+		c.err = fmt.Errorf("gdb/mi: gdb exited; the last it said: %s", c.why)
 	} else if c.err == nil {
 		c.err = errors.New("gdb/mi: gdb exited")
 	}
