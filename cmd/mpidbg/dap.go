@@ -22,8 +22,11 @@ every rank (or those in "ranks") under one gdb, one inferior per rank;
 threads are named "rank R". Breakpoints apply to every rank. When the
 shim makes a finding, the faulty rank stops at the faulty MPI call with
 the finding as the exception; a deadlock stops every rank at its blocked
-call. Attach configurations take a running job: "pid" (mpiexec's or
-'mpidbg run''s process) or "pids" (the ranks').
+call. Ranks on other hosts (hosts in "mpiexecArgs") need "listen", an
+address of this machine they can reach: each connects there and starts
+a gdbserver for this session's gdb (gdbserver must be installed on their
+hosts). Attach configurations take a running job on this host: "pid"
+(mpiexec's or 'mpidbg run''s process) or "pids" (the ranks').
 
 --listen serves one client on TCP instead, on a loopback address only:
 the protocol can run any command as you, so it is never offered to the
