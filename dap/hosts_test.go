@@ -24,11 +24,13 @@ type remoteJob struct {
 	adapter *exec.Cmd
 	exited  chan struct{} // closed when the adapter has exited
 	src     string
-	pids    []int // the ranks', by rank
 	nt      *nshosts.Net
 }
 
-func startRemote(t *testing.T, m testMPI) *remoteJob {
+// startRemote launches planted.c with rank r on hosts[r]: the head is the
+// adapter's host (its ranks are attached as local ones), the nodes are
+// others.
+func startRemote(t *testing.T, m testMPI, hosts []string) *remoteJob {
 	if testing.Short() {
 		t.Skip("runs an MPI job across test hosts")
 	}
@@ -84,19 +86,35 @@ func startRemote(t *testing.T, m testMPI) *remoteJob {
 		}
 	})
 	j.c = newClient(t, stdout, stdin)
-	launchJob(t, j.c, map[string]any{"program": prog, "np": 4, "mpi": m.name, "shim": shim,
-		"mpiexecArgs": nt.LauncherArgs(m.lib, 2), "listen": nt.Head.Addr}, "", nil, []string{"errors"})
+	// the launcher's words with the hosts' list (name:slots, in rank order)
+	var list []string
+	for i := 0; i < len(hosts); {
+		k := i
+		for k < len(hosts) && hosts[k] == hosts[i] {
+			k++
+		}
+		list = append(list, fmt.Sprintf("%s:%d", hosts[i], k-i))
+		i = k
+	}
+	args := nt.LauncherArgs(m.lib, 2)
+	for i := range args {
+		if i > 0 && (args[i-1] == "-hosts" || args[i-1] == "--host") {
+			args[i] = strings.Join(list, ",")
+		}
+	}
+	launchJob(t, j.c, map[string]any{"program": prog, "np": len(hosts), "mpi": m.name, "shim": shim,
+		"mpiexecArgs": args, "listen": nt.Head.Addr}, "", nil, []string{"errors"})
 
-	// every rank came through its gdbserver, from its own host
-	for r, host := range []string{"node1", "node1", "node2", "node2"} {
+	// every rank on a node came through its gdbserver, from its own host
+	for r, host := range hosts {
+		if host == nt.Head.Name {
+			continue
+		}
 		want := fmt.Sprintf("mpidbg: rank %d (pid ", r)
-		msg, _ := j.c.wait(want+"on "+host, stopTimeout, 0, func(msg dap.Message) bool {
+		j.c.wait(want+"on "+host, stopTimeout, 0, func(msg dap.Message) bool {
 			o, ok := msg.(*dap.OutputEvent)
 			return ok && strings.HasPrefix(o.Body.Output, want) && strings.Contains(o.Body.Output, "is on "+host+":")
 		})
-		var pid int
-		fmt.Sscanf(strings.TrimPrefix(msg.(*dap.OutputEvent).Body.Output, want), "%d", &pid)
-		j.pids = append(j.pids, pid)
 	}
 	return j
 }
@@ -108,10 +126,20 @@ func startRemote(t *testing.T, m testMPI) *remoteJob {
 // with the finding; its variables and its MPI call's buffer read as for
 // a local rank; a breakpoint then stops every rank; the job ends, and
 // no gdbserver outlives it.
-func TestLaunchRemoteRanks(t *testing.T) { forEachMPI(t, testLaunchRemoteRanks) }
+func TestLaunchRemoteRanks(t *testing.T) {
+	forEachMPI(t, func(t *testing.T, m testMPI) { testRemoteRanks(t, m, []string{"node1", "node1", "node2", "node2"}) })
+}
 
-func testLaunchRemoteRanks(t *testing.T, m testMPI) {
-	j := startRemote(t, m)
+// TestLaunchMixedRanks: as TestLaunchRemoteRanks, with ranks 0 and 1 on
+// the adapter's host, attached as local processes, and ranks 2 and 3 on
+// node1 through their gdbservers: one gdb, native and remote targets in
+// one all-stop session.
+func TestLaunchMixedRanks(t *testing.T) {
+	forEachMPI(t, func(t *testing.T, m testMPI) { testRemoteRanks(t, m, []string{"head", "head", "node1", "node1"}) })
+}
+
+func testRemoteRanks(t *testing.T, m testMPI, hosts []string) {
+	j := startRemote(t, m, hosts)
 	c, src := j.c, j.src
 	fault, after := markerLine(t, "planted", "FAULT"), markerLine(t, "planted", "AFTER")
 
@@ -192,7 +220,7 @@ func testLaunchRemoteRanks(t *testing.T, m testMPI) {
 func TestRemoteAdapterKilled(t *testing.T) { forEachMPI(t, testRemoteAdapterKilled) }
 
 func testRemoteAdapterKilled(t *testing.T, m testMPI) {
-	j := startRemote(t, m)
+	j := startRemote(t, m, []string{"node1", "node1", "node2", "node2"})
 	ev, _ := j.c.event("stopped", 0, stopTimeout)
 	if st := ev.(*dap.StoppedEvent); st.Body.Text != "buffer-overlap" {
 		t.Fatalf("stopped: %+v, want the finding", st.Body)

@@ -100,6 +100,17 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 		}
 		meaning := res.String("signal-meaning")
 		ss.stopped(tid, "exception", fmt.Sprintf("%s, %s", sig, meaning), nil, &stopInfo{signal: sig + " (" + meaning + ")"})
+	case "":
+		if pause == "" && !ss.nonStop {
+			// nobody asked for it: gdb 13 with native and remote ranks in
+			// one all-stop session was seen to report its own stop at a
+			// library load (_dl_debug_state) with no reason; the program
+			// did not stop, so it goes on
+			ss.srv.logf("a stop with no reason, not asked for: resumed")
+			go ss.resumeAll()
+			return
+		}
+		ss.stopped(tid, "pause", "", nil, nil)
 	default:
 		ss.stopped(tid, "pause", "", nil, nil)
 	}
