@@ -30,6 +30,8 @@ const (
 	Buffering = "MPIDBG_BUFFERING"
 	// Preload is the dynamic loader's list of libraries to load first: the shim, then the user's.
 	Preload = "LD_PRELOAD"
+	// Path is where programs are looked for: a remote rank finds gdbserver on it before it forks.
+	Path = "PATH"
 )
 
 // The forcing mode (mpidbg run --nasty, shim/nasty.c), read at MPI_Init.
