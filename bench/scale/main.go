@@ -289,4 +289,3 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(l, "\n") + "\n"
 }
-
