@@ -14,8 +14,11 @@ import (
 
 // slotsC: rank 0 receives one block per worker with MPI_ANY_SOURCE,
 // sizing the i-th receive for worker i's block; worker 2's block is
-// longer and comes later (a sleep), so the run goes well but the other
-// order truncates: message-race, an error, at line 15.
+// longer and comes later (a sleep of a second: a loaded machine can
+// delay a rank by a tenth), so the run goes well but the other order
+// truncates: message-race, an error, at line 15. Nothing but time may
+// order the two sends: a message between the workers would put worker
+// 2's send after the first receive by the clocks that find the race.
 const slotsC = `#include <mpi.h>
 #include <time.h>
 int main(int argc, char **argv) {
@@ -32,7 +35,7 @@ int main(int argc, char **argv) {
 			at += n;
 		}
 	} else {
-		struct timespec later = {0, 100000000L * rank};
+		struct timespec later = {rank == 1 ? 0 : 1, rank == 1 ? 50000000L : 0};
 		nanosleep(&later, NULL);
 		MPI_Send(buf, rank == 1 ? 2 : 4, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
 	}
