@@ -87,12 +87,9 @@ func listenRemote(listen, dir string, want int, logf func(string, ...any)) (*rem
 	if err != nil {
 		return nil, err
 	}
-	// the ranks are told this machine's name when it listens everywhere
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		if host, err = os.Hostname(); err != nil {
-			ln.Close()
-			return nil, fmt.Errorf("%q names no host, and this machine has no host name: %v", listen, err)
-		}
+	if host, err = launch.DialHost(host); err != nil {
+		ln.Close()
+		return nil, err
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	rr := &remoteRanks{ln: ln, addr: net.JoinHostPort(host, port), token: token, answer: answer, dir: dir,

@@ -140,11 +140,9 @@ func ListenTCP(hostport string) (*Listener, error) {
 		return nil, fmt.Errorf("listen on %s: %w", hostport, err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
-		if host, err = os.Hostname(); err != nil {
-			ln.Close()
-			return nil, fmt.Errorf("--listen %q: no host given and no host name: %w", hostport, err)
-		}
+	if host, err = DialHost(host); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("--listen %q: %w", hostport, err)
 	}
 	l, err := newListener(ln, "tcp:"+net.JoinHostPort(host, port))
 	if err != nil {
@@ -152,6 +150,21 @@ func ListenTCP(hostport string) (*Listener, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// DialHost is the host ranks on other machines are told to connect to
+// for a listener on host: host itself, or this machine's host name when
+// host is empty or a wildcard address (which, dialled, reaches the
+// dialler's own machine).
+func DialHost(host string) (string, error) {
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return host, nil
+	}
+	name, err := os.Hostname()
+	if err != nil {
+		return "", fmt.Errorf("no host given and no host name: %w", err)
+	}
+	return name, nil
 }
 
 // Report is the address for MPIDBG_REPORT: "unix:/path" or
