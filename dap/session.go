@@ -51,6 +51,8 @@ type session struct {
 	signalled  *rank    // ended with no exit code, until the *stopped that names the signal
 
 	suppress suppressRules // findings that do not stop a rank (suppress.go)
+
+	lastWords sync.Once // gdb's last standard error, logged once when it died
 }
 
 type rank struct {
@@ -159,7 +161,7 @@ func (ss *session) mi(format string, args ...any) (gdbmi.Record, error) {
 		ss.srv.logf("mi! %v", err)
 		select {
 		case <-ss.gdb.Done():
-			ss.srv.logf("gdb's last words:\n%s", ss.gdb.StderrTail())
+			ss.lastWords.Do(func() { ss.srv.logf("gdb's last words:\n%s", ss.gdb.StderrTail()) })
 		default:
 		}
 	}

@@ -110,7 +110,7 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 			go ss.resumeAll()
 			return
 		}
-		ss.stopped(tid, "pause", "", nil, nil)
+		fallthrough
 	default:
 		ss.stopped(tid, "pause", "", nil, nil)
 	}
