@@ -210,6 +210,10 @@ MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
  * collectives agree through the node segment (xr_coll_node.c) */
 MPIDBG_HIDDEN_XR void mpidbg_xc_comm_new(struct mpidbg_cobj *co);
 
+/* xr_wait.c: the shim's own nonblocking collective, waited for while
+ * yielding the processor; the MPI error code */
+MPIDBG_HIDDEN_XR int mpidbg_xr_wait(MPI_Request *r);
+
 /* xr_comm.c: shadows and job-wide ids. A communicator object the shim
  * made without a shadow holds 0 or MPI_COMM_NULL there. */
 #define mpidbg_xr_has(co) ((co)->xr != MPI_COMM_NULL && (co)->xr != (MPI_Comm)0)

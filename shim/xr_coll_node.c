@@ -132,7 +132,8 @@ void mpidbg_xcn_new(struct mpidbg_cobj *co, size_t reclen, size_t blk)
             __atomic_store_n(dir_gid(mpidbg_node_me, x->entry), co->gid, __ATOMIC_RELEASE);
         }
         int in = ok && x->entry >= 0, out = 0;
-        if (PMPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, co->xr) != MPI_SUCCESS)
+        MPI_Request r;
+        if (PMPI_Iallreduce(&in, &out, 1, MPI_INT, MPI_MIN, co->xr, &r) != MPI_SUCCESS || mpidbg_xr_wait(&r) != MPI_SUCCESS)
             out = 0;
         if (x->entry >= 0 && !out) {
             __atomic_store_n(dir_gid(mpidbg_node_me, x->entry), 0, __ATOMIC_RELEASE);

@@ -4,7 +4,9 @@
  * Every communicator the program makes through a wrapped call (and
  * MPI_COMM_WORLD, MPI_COMM_SELF) gets a shadow: a duplicate made in the
  * same collective call, so every member makes it at the same point
- * (MPI_Comm_dup is collective over the new communicator, MPI-4.1 §7.4.2).
+ * (MPI_Comm_dup is collective over the new communicator, MPI-4.1 §7.4.2;
+ * the shim starts it as MPI_Comm_idup and waits for it at once, yielding
+ * the processor, xr_wait.c).
  * The shadow carries the descriptions of the program's messages and the
  * collectives' agreement; being a different communicator, it never
  * matches the program's own traffic (§7.1.2). Its error handler is
@@ -69,7 +71,8 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     if (!co || !mpidbg_xr_on || c == MPI_COMM_NULL)
         return;
     MPI_Comm xr = MPI_COMM_NULL;
-    if (PMPI_Comm_dup(c, &xr) != MPI_SUCCESS)
+    MPI_Request r;
+    if (PMPI_Comm_idup(c, &xr, &r) != MPI_SUCCESS || mpidbg_xr_wait(&r) != MPI_SUCCESS)
         return;
     PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
     int n = 0;
@@ -80,7 +83,8 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     } else if (!co->inter) {
         if (co->rank == 0)
             gid = (uint64_t)(mpidbg_world_rank + 1) << 32 | (__atomic_add_fetch(&gid_counter, 1, __ATOMIC_RELAXED) & 0xffffffffu);
-        PMPI_Bcast(&gid, 1, MPI_UINT64_T, 0, xr);
+        if (PMPI_Ibcast(&gid, 1, MPI_UINT64_T, 0, xr, &r) == MPI_SUCCESS)
+            mpidbg_xr_wait(&r);
     }
     mpidbg_wlock();
     pthread_mutex_lock(&peers_mu);

@@ -1,9 +1,10 @@
 /*
  * The node segment (xr_node.h): made at MPI_Init by the ranks of each
- * host, from a POSIX shared-memory object that the host's first rank
- * creates under a random name, exclusively and readable by its owner
- * only, and removes as soon as every rank of the host has mapped it:
- * nothing of it outlives the job, and no other job can open it.
+ * host, from a POSIX shared-memory object under a random name that the
+ * host's first rank chose, made readable by its owner only by whichever
+ * rank of the host comes first, and removed by the first rank as soon as
+ * every rank of the host has mapped it: nothing of it outlives the job,
+ * and no other job can open it.
  *
  * When anything fails on a host (no shared-memory file system, no room,
  * a rank that cannot map it), every rank of that host goes without it:
@@ -11,6 +12,7 @@
  * receiver on one host always agree on whether the rings exist.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,17 +97,17 @@ static uint32_t slots_for(int n)
     return s;
 }
 
-/* host_colour names this host for MPI_Comm_split: a hash of its host
- * name and boot id, the two things that decide whether ranks can open
- * one POSIX shared-memory object (a container of its own names itself
- * apart; so does a network-namespace host of the multi-host tests). Not
- * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): MPICH's costs some 40 ms of
- * CPU per rank, three times a plain split, at every job's start
- * (docs/DESIGN-SCALE.md). Two hosts whose hashes collide make one group
- * in which the ranks of one host cannot open the other's object: the
- * agreement below then turns the segment off for that group, nothing
- * worse. */
-static int host_colour(void)
+/* host_id names this host: a hash of its host name and boot id, the two
+ * things that decide whether ranks can open one POSIX shared-memory
+ * object (a container of its own names itself apart; so does a
+ * network-namespace host of the multi-host tests). Not
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) nor any split: MPICH's cost
+ * a scheduling round per rank and more at every job's start when the
+ * ranks outnumber the cores (docs/DESIGN-SCALE.md). Two hosts whose
+ * hashes collide make one group in which the ranks of one host cannot
+ * open the other's object: the agreement below then turns the segment
+ * off for that group, nothing worse. */
+static uint64_t host_id(void)
 {
     char buf[320] = {0};
     gethostname(buf, 255);
@@ -118,117 +120,117 @@ static int host_colour(void)
     uint64_t h = 14695981039346656037ull; /* FNV-1a over the whole buffer */
     for (size_t i = 0; i < sizeof buf; i++)
         h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
-    return (int)((h ^ (h >> 32)) & 0x7fffffff); /* a colour is non-negative */
+    return h;
 }
 
-/* node_world_ranks fills world_of with the world rank of each of the
- * node communicator's n ranks (a local translation of groups, MPI-4.1
- * §6.3.1) */
-static int node_world_ranks(MPI_Comm node, int n, int32_t *world_of)
+/* what each rank tells the others at MPI_Init: its host, and a random
+ * number of which only the host's first rank's is used, to name the
+ * host's object. The name keeps other jobs from colliding with this one;
+ * it is not what keeps other users out (open_segment's checks are), so
+ * 64 bits are plenty, and 16 bytes per rank keep the allgather small at
+ * a hundred thousand ranks. */
+struct hello {
+    uint64_t host;
+    uint64_t secret; /* 0: getrandom failed */
+};
+
+/* open_segment opens, creating it if it is the first, the host's object
+ * under its secret name, and maps it. Every rank of the host may be the
+ * first: the object is created with mode 0600 and taken only if this
+ * user owns it and nobody else may open it; sizing is idempotent, so the
+ * order in which the ranks arrive does not matter. */
+static void *open_segment(const char *name)
 {
-    MPI_Group g, wg;
-    if (PMPI_Comm_group(node, &g) != MPI_SUCCESS)
-        return 0;
-    int ok = 0;
-    if (PMPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS) {
-        int in[NODE_MAX], out[NODE_MAX];
-        for (int i = 0; i < n; i++)
-            in[i] = i;
-        ok = PMPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS;
-        for (int i = 0; ok && i < n; i++) {
-            if (out[i] == MPI_UNDEFINED)
-                ok = 0;
-            else
-                world_of[i] = out[i];
-        }
-        PMPI_Group_free(&wg);
+    int made = 1, fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 && errno == EEXIST) {
+        made = 0;
+        fd = shm_open(name, O_RDWR, 0600);
     }
-    PMPI_Group_free(&g);
-    return ok;
+    if (fd < 0)
+        return MAP_FAILED;
+    struct stat st;
+    void *p = MAP_FAILED;
+    /* the creator reserves the pages: a shared-memory file system too
+     * small for them fails here, and turns the segment off for the host
+     * in the agreement, not with SIGBUS at a first touch in the middle of
+     * the program (once is enough: the others would walk the same pages
+     * again) */
+    if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 077) == 0 &&
+        ftruncate(fd, (off_t)seg_len) == 0 && (!made || posix_fallocate(fd, 0, (off_t)seg_len) == 0))
+        p = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    return p;
 }
 
+/* mpidbg_node_init finds the ranks of this host and maps their segment
+ * with two collectives on MPI_COMM_WORLD, both waited for while yielding
+ * (xr_wait.c): an allgather of every rank's host and secret, from which
+ * each rank computes its host's ranks in world order and the object's
+ * name; and, once every rank has mapped it or failed to, an allgather of
+ * one byte from which each rank computes its host's agreement. The host's
+ * first rank removes the name then: nothing of it outlives the job. */
 void mpidbg_node_init(int world_size, int mt)
 {
-    MPI_Comm node = MPI_COMM_NULL;
-    if (PMPI_Comm_split(MPI_COMM_WORLD, host_colour(), mpidbg_world_rank, &node) != MPI_SUCCESS)
-        return;
-    PMPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
-    int n = 0, me = 0;
-    PMPI_Comm_size(node, &n);
-    PMPI_Comm_rank(node, &me);
+    struct hello mine = {host_id(), 0}, *all = calloc((size_t)world_size, sizeof *all);
+    uint8_t *okays = malloc((size_t)world_size);
+    world_of = calloc(NODE_MAX, sizeof *world_of);
+    index_of = malloc(sizeof *index_of * (size_t)world_size);
+    if (!all || !okays || !world_of || !index_of || world_size < 1)
+        goto out;
+    if (getrandom(&mine.secret, sizeof mine.secret, 0) != (ssize_t)sizeof mine.secret)
+        mine.secret = 0;
+    MPI_Request r;
+    if (PMPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, MPI_COMM_WORLD, &r) != MPI_SUCCESS ||
+        mpidbg_xr_wait(&r) != MPI_SUCCESS)
+        goto out;
+    /* the host's ranks, in world order: the same list on each of them */
+    int n = 0, me = -1, first = -1;
+    for (int i = 0; i < world_size; i++) {
+        if (all[i].host != mine.host)
+            continue;
+        if (first < 0)
+            first = i;
+        if (i == mpidbg_world_rank)
+            me = n;
+        if (n < NODE_MAX)
+            world_of[n] = i;
+        n++;
+    }
     /* asked off on one rank is off for the host: the ranks agree below */
-    int ok = n > 0 && n <= NODE_MAX && !getenv("MPIDBG_NO_NODE_SEGMENT");
-    world_of = calloc((size_t)(n > 0 ? n : 1), sizeof *world_of);
-    index_of = malloc(sizeof *index_of * (size_t)(world_size > 0 ? world_size : 1));
-    ok = ok && world_of && index_of;
-    /* the host's world ranks from the groups, without a message: every
-     * collective here costs a scheduling round per rank when the ranks
-     * outnumber the cores (docs/DESIGN-SCALE.md) */
-    if (ok && !node_world_ranks(node, n, world_of))
-        ok = 0;
+    int ok = me >= 0 && n <= NODE_MAX && !getenv("MPIDBG_NO_NODE_SEGMENT") && all[first].secret;
     mpidbg_node_n = n;
     mpidbg_node_me = me;
     mpidbg_node_nslot = slots_for(n);
     ring_len = sizeof(struct mpidbg_ring) + (size_t)mpidbg_node_nslot * sizeof(struct mpidbg_rslot);
     seg_len = rings_len() + (size_t)n * ARENA + (size_t)n * MPIDBG_NODE_COLL;
-
-    /* the name: random, made by the host's first rank and sent to the
-     * others; the object is created exclusively, mode 0600 */
-    char name[64] = {0};
-    int fd = -1;
-    if (me == 0) {
-        unsigned char r[12];
-        if (ok && getrandom(r, sizeof r, 0) == (ssize_t)sizeof r) {
-            int k = snprintf(name, sizeof name, "/mpidbg-%d-", (int)getpid());
-            for (size_t i = 0; i < sizeof r && k + 2 < (int)sizeof name; i++, k += 2)
-                snprintf(name + k, sizeof name - (size_t)k, "%02x", r[i]);
-            fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-            /* the pages reserved now: a shared-memory file system too
-             * small for them fails here, not with SIGBUS at a first
-             * touch in the middle of the program */
-            if (fd < 0 || ftruncate(fd, (off_t)seg_len) != 0 || posix_fallocate(fd, 0, (off_t)seg_len) != 0) {
-                if (fd >= 0) {
-                    close(fd);
-                    shm_unlink(name);
-                }
-                fd = -1;
-                name[0] = 0;
-            }
-        } else {
-            name[0] = 0;
-        }
-    }
-    if (PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, node) != MPI_SUCCESS)
-        name[0] = 0;
-    name[sizeof name - 1] = 0;
-    if (me != 0 && name[0])
-        fd = shm_open(name, O_RDWR, 0600);
-    void *p = MAP_FAILED;
-    if (ok && fd >= 0)
-        p = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (fd >= 0)
-        close(fd);
+    char name[64];
+    snprintf(name, sizeof name, "/mpidbg-%d-%016llx", first, (unsigned long long)all[first].secret);
+    void *p = ok ? open_segment(name) : MAP_FAILED;
     ok = ok && p != MAP_FAILED && mpidbg_ring_init(n);
     /* every rank of the host has it, or none uses it; the rings only
      * when no rank of the host runs threads that call MPI at once */
-    /* one allreduce for both: the minimum of "no threads" is 0 when any
-     * rank has them */
-    int in[2] = {ok ? 1 : 0, mt ? 0 : 1}, out[2] = {0, 0};
-    int agreed = PMPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, node) == MPI_SUCCESS;
-    if (me == 0 && name[0])
-        shm_unlink(name); /* every rank has opened it by now (or failed to) */
-    PMPI_Comm_free(&node);
-    if (!agreed || !out[0]) {
+    uint8_t say = (uint8_t)((ok ? 1 : 0) | (mt ? 0 : 2));
+    int agreed = PMPI_Iallgather(&say, 1, MPI_BYTE, okays, 1, MPI_BYTE, MPI_COMM_WORLD, &r) == MPI_SUCCESS &&
+                 mpidbg_xr_wait(&r) == MPI_SUCCESS;
+    if (me == 0)
+        shm_unlink(name); /* every rank of the host has opened it by now (or failed to) */
+    uint8_t host_says = 3;
+    for (int i = 0; agreed && i < world_size; i++)
+        if (all[i].host == mine.host)
+            host_says &= okays[i];
+    if (!agreed || !(host_says & 1)) {
         if (p != MAP_FAILED)
             munmap(p, seg_len);
-        return;
+        goto out;
     }
     seg = p;
     for (int i = 0; i < world_size; i++)
         index_of[i] = -1;
     for (int i = 0; i < n; i++)
-        if (world_of[i] >= 0 && world_of[i] < world_size)
-            index_of[world_of[i]] = i;
+        index_of[world_of[i]] = i;
     mpidbg_node_on = 1;
-    mpidbg_node_p2p = out[1];
+    mpidbg_node_p2p = (host_says & 2) != 0;
+out:
+    free(all);
+    free(okays);
 }

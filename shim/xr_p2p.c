@@ -931,8 +931,9 @@ static void ring_lost(struct drain *d)
 }
 
 /* mpidbg_xr_finalize finds the messages sent to this rank that no
- * receive took: the ranks exchange how many messages each sent to each
- * (exact, whatever the timing), and the shadows still queued are those
+ * receive took: the ranks add up the messages sent and received in the
+ * whole job and, when the totals differ, exchange how many each sent to
+ * each (exact, whatever the timing); the shadows still queued are those
  * messages' descriptions. */
 void mpidbg_xr_finalize(struct mpidbg_cx *cx)
 {
@@ -950,9 +951,27 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
     mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
     mpidbg_blocked_wait(MPIDBG_WAIT_COLL, -1, 0, mpidbg_world, 0, cx->call, 0);
     mpidbg_blocked_publish();
-    int rc = PMPI_Alltoall(sent_to, 1, MPI_INT64_T, to_me, 1, MPI_INT64_T, mpidbg_world->xr);
+    /* the job's totals first: every message a rank received was sent to
+     * it, so equal totals mean every rank received all that was sent to
+     * it, and the all-to-all of per-peer counts (P numbers per rank) is
+     * paid only by a job that lost messages */
+    int64_t mine[2] = {0, 0}, all[2] = {0, 0};
+    for (int i = 0; i < world_size; i++) {
+        mine[0] += sent_to[i];
+        mine[1] += recvd_from[i];
+    }
+    MPI_Request r;
+    int rc = PMPI_Iallreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, mpidbg_world->xr, &r);
+    if (rc == MPI_SUCCESS)
+        rc = mpidbg_xr_wait(&r);
+    int lost = rc == MPI_SUCCESS && all[0] != all[1];
+    if (lost) {
+        rc = PMPI_Ialltoall(sent_to, 1, MPI_INT64_T, to_me, 1, MPI_INT64_T, mpidbg_world->xr, &r);
+        if (rc == MPI_SUCCESS)
+            rc = mpidbg_xr_wait(&r);
+    }
     mpidbg_blocked_end();
-    if (rc == MPI_SUCCESS) {
+    if (lost && rc == MPI_SUCCESS) {
         struct drain d = {cx, 0};
         for (int i = 0; i < world_size; i++)
             if (to_me[i] > recvd_from[i])
