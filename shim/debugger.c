@@ -249,13 +249,17 @@ static int serve(int fd, const char *prog)
                 close(ends[i]);
         return e;
     }
-    pid_t child = fork();
+    /* _Fork, not fork: the libraries' fork handlers (MPI's, its
+     * transports', which may warn about or refuse a fork after MPI_Init)
+     * have nothing to do with a child that only execs, and the child of
+     * a process with threads runs only async-signal-safe code */
+    pid_t child = _Fork();
     if (child < 0)
         e = errno;
     if (child == 0) {
         /* the intermediate child exits at once: gdbserver is no child of
          * the rank's, which reaps only this one */
-        pid_t g = fork();
+        pid_t g = _Fork();
         if (g != 0) {
             int ge = errno;
             if (g < 0)
