@@ -2,7 +2,7 @@
  * The node segment (xr_node.h): made at MPI_Init by the ranks of each
  * host, from a POSIX shared-memory object under a random name that the
  * host's first rank chose, made readable by its owner only by whichever
- * rank of the host comes first, and removed by the first rank as soon as
+ * rank of the host comes first, and removed by that rank as soon as
  * every rank of the host has mapped it: nothing of it outlives the job,
  * and no other job can open it.
  *
@@ -34,7 +34,7 @@ uint32_t mpidbg_node_nslot;
 static uint8_t *seg;
 static size_t seg_len, ring_len;
 static int32_t *index_of; /* world rank -> node index, -1 elsewhere */
-static int32_t *world_of; /* node index -> world rank */
+static int32_t world_of[NODE_MAX]; /* node index -> world rank */
 static uint32_t arena_used;
 
 static size_t rings_len(void)
@@ -66,7 +66,7 @@ int mpidbg_node_index(int world)
 
 int mpidbg_node_world(int idx)
 {
-    return idx >= 0 && idx < mpidbg_node_n ? world_of[idx] : -1;
+    return mpidbg_node_on && idx >= 0 && idx < mpidbg_node_n ? world_of[idx] : -1;
 }
 
 uint32_t mpidbg_node_put(const void *p, uint32_t len)
@@ -104,9 +104,10 @@ static uint32_t slots_for(int n)
  * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) nor any split: MPICH's cost
  * a scheduling round per rank and more at every job's start when the
  * ranks outnumber the cores (docs/DESIGN-SCALE.md). Two hosts whose
- * hashes collide make one group in which the ranks of one host cannot
- * open the other's object: the agreement below then turns the segment
- * off for that group, nothing worse. */
+ * hashes collide make one group whose ranks create one object on each
+ * (containers with the host's name and boot id but their own /dev/shm
+ * collide for certain): the agreement below sees two creators and turns
+ * the segment off for that group, nothing worse. */
 static uint64_t host_id(void)
 {
     char buf[320] = {0};
@@ -123,23 +124,12 @@ static uint64_t host_id(void)
     return h;
 }
 
-/* what each rank tells the others at MPI_Init: its host, and a random
- * number of which only the host's first rank's is used, to name the
- * host's object. The name keeps other jobs from colliding with this one;
- * it is not what keeps other users out (open_segment's checks are), so
- * 64 bits are plenty, and 16 bytes per rank keep the allgather small at
- * a hundred thousand ranks. */
-struct hello {
-    uint64_t host;
-    uint64_t secret; /* 0: getrandom failed */
-};
-
 /* open_segment opens, creating it if it is the first, the host's object
  * under its secret name, and maps it. Every rank of the host may be the
  * first: the object is created with mode 0600 and taken only if this
  * user owns it and nobody else may open it; sizing is idempotent, so the
  * order in which the ranks arrive does not matter. */
-static void *open_segment(const char *name)
+static void *open_segment(const char *name, int *made_it)
 {
     int made = 1, fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0 && errno == EEXIST) {
@@ -159,33 +149,33 @@ static void *open_segment(const char *name)
         ftruncate(fd, (off_t)seg_len) == 0 && (!made || posix_fallocate(fd, 0, (off_t)seg_len) == 0))
         p = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
+    *made_it = made;
     return p;
 }
 
 /* mpidbg_node_init finds the ranks of this host and maps their segment
- * with two collectives on MPI_COMM_WORLD, both waited for while yielding
- * (xr_wait.c): an allgather of every rank's host and secret, from which
- * each rank computes its host's ranks in world order and the object's
- * name; and, once every rank has mapped it or failed to, an allgather of
- * one byte from which each rank computes its host's agreement. The host's
- * first rank removes the name then: nothing of it outlives the job. */
-void mpidbg_node_init(int world_size, int mt)
+ * with two collectives on MPI_COMM_WORLD, both waited for without
+ * holding the processor (xr_wait.c): an allgather of every rank's host
+ * and random number, from which each rank computes its host's ranks in
+ * world order and the object's name; and, once every rank has mapped it
+ * or failed to, an allgather of one byte from which each rank computes
+ * its host's agreement. Every rank that took part in the first takes
+ * part in the second, whatever happened in between. The rank that
+ * created the object removes its name then: nothing of it outlives the
+ * job. hello is world_size entries and says world_size bytes, allocated
+ * with the rest of the cross-rank state (mpidbg_xr_init). */
+void mpidbg_node_init(int world_size, int mt, struct mpidbg_node_hello *all, uint8_t *says)
 {
-    struct hello mine = {host_id(), 0}, *all = calloc((size_t)world_size, sizeof *all);
-    uint8_t *okays = malloc((size_t)world_size);
-    world_of = calloc(NODE_MAX, sizeof *world_of);
-    index_of = malloc(sizeof *index_of * (size_t)world_size);
-    if (!all || !okays || !world_of || !index_of || world_size < 1)
-        goto out;
+    struct mpidbg_node_hello mine = {host_id(), 0};
     if (getrandom(&mine.secret, sizeof mine.secret, 0) != (ssize_t)sizeof mine.secret)
         mine.secret = 0;
     MPI_Request r;
-    if (PMPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, MPI_COMM_WORLD, &r) != MPI_SUCCESS ||
-        mpidbg_xr_wait(&r) != MPI_SUCCESS)
-        goto out;
+    if (PMPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, MPI_COMM_WORLD, &r) != MPI_SUCCESS)
+        return;
+    int ok = mpidbg_xr_wait(&r) == MPI_SUCCESS;
     /* the host's ranks, in world order: the same list on each of them */
     int n = 0, me = -1, first = -1;
-    for (int i = 0; i < world_size; i++) {
+    for (int i = 0; ok && i < world_size; i++) {
         if (all[i].host != mine.host)
             continue;
         if (first < 0)
@@ -197,31 +187,46 @@ void mpidbg_node_init(int world_size, int mt)
         n++;
     }
     /* asked off on one rank is off for the host: the ranks agree below */
-    int ok = me >= 0 && n <= NODE_MAX && !getenv("MPIDBG_NO_NODE_SEGMENT") && all[first].secret;
-    mpidbg_node_n = n;
-    mpidbg_node_me = me;
-    mpidbg_node_nslot = slots_for(n);
-    ring_len = sizeof(struct mpidbg_ring) + (size_t)mpidbg_node_nslot * sizeof(struct mpidbg_rslot);
-    seg_len = rings_len() + (size_t)n * ARENA + (size_t)n * MPIDBG_NODE_COLL;
-    char name[64];
-    snprintf(name, sizeof name, "/mpidbg-%d-%016llx", first, (unsigned long long)all[first].secret);
-    void *p = ok ? open_segment(name) : MAP_FAILED;
+    ok = ok && me >= 0 && n <= NODE_MAX && !getenv("MPIDBG_NO_NODE_SEGMENT") && all[first].secret;
+    index_of = ok ? malloc(sizeof *index_of * (size_t)world_size) : NULL;
+    ok = ok && index_of;
+    if (ok) {
+        mpidbg_node_n = n;
+        mpidbg_node_me = me;
+        mpidbg_node_nslot = slots_for(n);
+        ring_len = sizeof(struct mpidbg_ring) + (size_t)mpidbg_node_nslot * sizeof(struct mpidbg_rslot);
+        seg_len = rings_len() + (size_t)n * ARENA + (size_t)n * MPIDBG_NODE_COLL;
+    }
+    char name[64] = {0};
+    int made = 0;
+    void *p = MAP_FAILED;
+    if (ok) {
+        snprintf(name, sizeof name, "/mpidbg-%d-%016llx", first, (unsigned long long)all[first].secret);
+        p = open_segment(name, &made);
+    }
     ok = ok && p != MAP_FAILED && mpidbg_ring_init(n);
     /* every rank of the host has it, or none uses it; the rings only
-     * when no rank of the host runs threads that call MPI at once */
-    uint8_t say = (uint8_t)((ok ? 1 : 0) | (mt ? 0 : 2));
-    int agreed = PMPI_Iallgather(&say, 1, MPI_BYTE, okays, 1, MPI_BYTE, MPI_COMM_WORLD, &r) == MPI_SUCCESS &&
+     * when no rank of the host runs threads that call MPI at once; and
+     * one object: a host whose ranks made two has two /dev/shm */
+    uint8_t say = (uint8_t)((ok ? 1 : 0) | (mt ? 0 : 2) | (made ? 4 : 0));
+    int agreed = PMPI_Iallgather(&say, 1, MPI_BYTE, says, 1, MPI_BYTE, MPI_COMM_WORLD, &r) == MPI_SUCCESS &&
                  mpidbg_xr_wait(&r) == MPI_SUCCESS;
-    if (me == 0)
+    if (made)
         shm_unlink(name); /* every rank of the host has opened it by now (or failed to) */
     uint8_t host_says = 3;
-    for (int i = 0; agreed && i < world_size; i++)
-        if (all[i].host == mine.host)
-            host_says &= okays[i];
-    if (!agreed || !(host_says & 1)) {
+    int makers = 0;
+    for (int i = 0; agreed && ok && i < world_size; i++) {
+        if (all[i].host == mine.host) {
+            host_says &= says[i];
+            makers += (says[i] & 4) != 0;
+        }
+    }
+    if (!agreed || !ok || !(host_says & 1) || makers != 1) {
         if (p != MAP_FAILED)
             munmap(p, seg_len);
-        goto out;
+        free(index_of);
+        index_of = NULL;
+        return;
     }
     seg = p;
     for (int i = 0; i < world_size; i++)
@@ -230,7 +235,4 @@ void mpidbg_node_init(int world_size, int mt)
         index_of[world_of[i]] = i;
     mpidbg_node_on = 1;
     mpidbg_node_p2p = (host_says & 2) != 0;
-out:
-    free(all);
-    free(okays);
 }

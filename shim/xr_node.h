@@ -3,8 +3,8 @@
  * one rank tells another about its MPI calls needs no MPI message
  * (docs/cross-rank.md, "On one host: shared memory").
  *
- * Made once, at MPI_Init, by the ranks MPI_Comm_split_type(...,
- * MPI_COMM_TYPE_SHARED) puts together. Layout, for n ranks (node indices
+ * Made once, at MPI_Init, by the ranks whose host names and boot ids
+ * are the same (xr_node.c). Layout, for n ranks (node indices
  * 0..n-1 in world-rank order):
  *
  *   - a ring per ordered pair (s, d): the descriptions of the messages s
@@ -65,9 +65,23 @@ MPIDBG_HIDDEN_NODE extern int mpidbg_node_p2p; /* point-to-point descriptions go
 MPIDBG_HIDDEN_NODE extern int mpidbg_node_n, mpidbg_node_me;
 MPIDBG_HIDDEN_NODE extern uint32_t mpidbg_node_nslot; /* slots per ring, a power of two */
 
+/* What each rank tells the others at MPI_Init: its host, and a random
+ * number of which only the host's first rank's is used, to name the
+ * host's object. The name keeps other jobs from colliding with this one;
+ * it is not what keeps other users out (the object's owner and mode
+ * are), so 64 bits are plenty, and 16 bytes per rank keep the allgather
+ * small at a hundred thousand ranks. */
+struct mpidbg_node_hello {
+    uint64_t host;
+    uint64_t secret; /* 0: getrandom failed */
+};
+
 /* mpidbg_node_init makes the segment; collective over MPI_COMM_WORLD.
- * mt: this rank runs under MPI_THREAD_MULTIPLE. */
-MPIDBG_HIDDEN_NODE void mpidbg_node_init(int world_size, int mt);
+ * mt: this rank runs under MPI_THREAD_MULTIPLE; hello and says: room for
+ * world_size entries each, the caller's (it is allocated with the rest
+ * of the cross-rank state, so that a rank that cannot have it takes part
+ * in no collective of the shim's at all). */
+MPIDBG_HIDDEN_NODE void mpidbg_node_init(int world_size, int mt, struct mpidbg_node_hello *hello, uint8_t *says);
 /* the node index of a world rank, -1 when it is on another host */
 MPIDBG_HIDDEN_NODE int mpidbg_node_index(int world);
 MPIDBG_HIDDEN_NODE int mpidbg_node_world(int idx);

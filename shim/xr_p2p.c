@@ -806,11 +806,16 @@ void mpidbg_xr_init(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
     sent_to = calloc((size_t)world_size, sizeof *sent_to);
     recvd_from = calloc((size_t)world_size, sizeof *recvd_from);
+    /* the node segment's set-up, freed once it is made */
+    struct mpidbg_node_hello *hello = calloc((size_t)world_size, sizeof *hello);
+    uint8_t *says = calloc((size_t)world_size, 1);
     unsigned cross = (1u << MPIDBG_CAT_TYPE_MISMATCH) | (1u << MPIDBG_CAT_COLLECTIVE_MISMATCH) | (1u << MPIDBG_CAT_MESSAGE_RACE) |
                      (1u << MPIDBG_CAT_LOST_MESSAGE);
-    mpidbg_xr_on = sent_to && recvd_from && (mpidbg_disabled & cross) != cross;
+    mpidbg_xr_on = sent_to && recvd_from && hello && says && (mpidbg_disabled & cross) != cross;
     if (mpidbg_xr_on)
-        mpidbg_node_init(world_size, mpidbg_mt);
+        mpidbg_node_init(world_size, mpidbg_mt, hello, says);
+    free(hello);
+    free(says);
     mpidbg_blocked_init();
 }
 
@@ -930,9 +935,19 @@ static void ring_lost(struct drain *d)
     }
 }
 
+/* pair_weight is the lost-message sums' weight of a message from world
+ * rank from to world rank to: a mix of the pair, odd */
+static uint64_t pair_weight(int from, int to)
+{
+    uint64_t z = ((uint64_t)(uint32_t)from << 32 | (uint32_t)to) + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (z ^ (z >> 31)) | 1u;
+}
+
 /* mpidbg_xr_finalize finds the messages sent to this rank that no
  * receive took: the ranks add up the messages sent and received in the
- * whole job and, when the totals differ, exchange how many each sent to
+ * whole job and, when the sums differ, exchange how many each sent to
  * each (exact, whatever the timing); the shadows still queued are those
  * messages' descriptions. */
 void mpidbg_xr_finalize(struct mpidbg_cx *cx)
@@ -951,17 +966,21 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
     mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
     mpidbg_blocked_wait(MPIDBG_WAIT_COLL, -1, 0, mpidbg_world, 0, cx->call, 0);
     mpidbg_blocked_publish();
-    /* the job's totals first: every message a rank received was sent to
-     * it, so equal totals mean every rank received all that was sent to
-     * it, and the all-to-all of per-peer counts (P numbers per rank) is
-     * paid only by a job that lost messages */
-    int64_t mine[2] = {0, 0}, all[2] = {0, 0};
+    /* the job's totals first, each message weighted by its pair of
+     * ranks: equal sums mean every rank received all that was sent to it
+     * (a surplus on one pair, a message a receiver took from a ring slot
+     * its sender then withdrew, cannot cancel a loss on another), and the
+     * all-to-all of per-peer counts (P numbers per rank) is paid only by
+     * a job that lost messages. Sums wrap modulo 2^64; one lost message
+     * always shows (the weights are odd), several could cancel with a
+     * probability of about 2^-64. */
+    uint64_t mine[2] = {0, 0}, all[2] = {0, 0};
     for (int i = 0; i < world_size; i++) {
-        mine[0] += sent_to[i];
-        mine[1] += recvd_from[i];
+        mine[0] += (uint64_t)sent_to[i] * pair_weight(mpidbg_world_rank, i);
+        mine[1] += (uint64_t)recvd_from[i] * pair_weight(i, mpidbg_world_rank);
     }
     MPI_Request r;
-    int rc = PMPI_Iallreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, mpidbg_world->xr, &r);
+    int rc = PMPI_Iallreduce(mine, all, 2, MPI_UINT64_T, MPI_SUM, mpidbg_world->xr, &r);
     if (rc == MPI_SUCCESS)
         rc = mpidbg_xr_wait(&r);
     int lost = rc == MPI_SUCCESS && all[0] != all[1];
