@@ -6,9 +6,6 @@ package main
 import "C"
 
 import (
-	"regexp"
-	"strings"
-
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/datatype"
 	"github.com/mpidbg/mpidbg/internal/symbolize"
@@ -17,7 +14,8 @@ import (
 // A finding speaks the language of the code it points at: element paths
 // of a Fortran call or access in Fortran form (indices from 1, a
 // subarray's as the whole array's: datatype.Path.FortranBounds), MPI's constants
-// of a Python call as mpi4py spells them (MPI.INT for MPI_INT).
+// of a Python call as mpi4py spells them (MPI.INT for MPI_INT,
+// checks.Language.Names).
 
 // fortranSite says whether the code at s, a place in this process, is
 // Fortran. Only a process that loaded a Fortran binding can have any;
@@ -57,24 +55,6 @@ func pathIn(p datatype.Path, s checks.Site, fortran bool) string {
 	return p.FortranBounds(func(shape []int64) []int64 { return resolver.LowerBounds(s, shape) })
 }
 
-// mpiConstant is an MPI constant's C name: MPI_ and upper-case letters,
-// digits and underscores (MPI_DOUBLE, MPI_COMM_WORLD, MPI_2INT), never a
-// function (MPI_Send).
-var mpiConstant = regexp.MustCompile(`\bMPI_([A-Z0-9][A-Z0-9_]*)\b`)
-
-// pythonNames spells MPI's constants in text as mpi4py's module does:
-// MPI.INT for MPI_INT, and for the pair types, whose C names begin with
-// a digit, MPI.TWOINT for MPI_2INT.
-func pythonNames(text string) string {
-	return mpiConstant.ReplaceAllStringFunc(text, func(c string) string {
-		name := strings.TrimPrefix(c, "MPI_")
-		if strings.HasPrefix(name, "2") {
-			name = "TWO" + name[1:]
-		}
-		return "MPI." + name
-	})
-}
-
 // speakPython rewrites a finding raised at a Python script's call in
 // mpi4py's names: its message, its path and its related places' messages.
 // The rule keeps the standard's words.
@@ -82,9 +62,9 @@ func speakPython(f *checks.Finding) {
 	if f.Site.Script == (checks.Location{}) {
 		return
 	}
-	f.Message = pythonNames(f.Message)
-	f.Path = pythonNames(f.Path)
+	f.Message = checks.LangPython.Names(f.Message)
+	f.Path = checks.LangPython.Names(f.Path)
 	for i := range f.Related {
-		f.Related[i].Message = pythonNames(f.Related[i].Message)
+		f.Related[i].Message = checks.LangPython.Names(f.Related[i].Message)
 	}
 }
