@@ -19,24 +19,36 @@ its catalogue entry: title, category, severity, the MPI rule it enforces
 and what to do about it. With a category (e.g. leak), lists that
 category's ids; without an argument, lists every id, grouped by category.
 
+Reports already speak the language of the code a finding points at.
+--lang does the same here: fortran names the datatypes as a Fortran
+program does (MPI_INTEGER for MPI_INT) and writes element paths in
+Fortran form, indices from 1; python names MPI's constants as mpi4py
+does (MPI.INT). Code examples stay in C.
+
 Examples:
   mpidbg explain
   mpidbg explain type-not-committed
+  mpidbg explain --lang fortran type-mismatch
   mpidbg explain leak`,
 	flags: func(fs *pflag.FlagSet) func(o *output, args []string) error {
+		lang := fs.String("lang", "c", "spell MPI's names and element paths as `LANG` programs do: c, c++, fortran or python")
 		return func(o *output, args []string) error {
+			l, err := checks.ParseLanguage(*lang)
+			if err != nil {
+				return &usageError{cmd: "explain", msg: err.Error(), hint: true}
+			}
 			r := pretty.New(o.stdout, o.color)
 			switch {
 			case len(args) > 1:
 				return &usageError{cmd: "explain", msg: fmt.Sprintf("want at most one id, got %d arguments", len(args)), hint: true}
 			case len(args) == 0:
-				fmt.Fprintln(o.stdout, r.Catalogue(checks.All()))
+				fmt.Fprintln(o.stdout, r.Catalogue(in(checks.All(), l)))
 				fmt.Fprintln(o.stdout, "\nRun 'mpidbg explain ID' for one finding's rule and documentation.")
 				return nil
 			}
 			id := strings.ToLower(strings.TrimSpace(args[0]))
 			if e, ok := checks.Lookup(id); ok {
-				fmt.Fprintln(o.stdout, r.Entry(e))
+				fmt.Fprintln(o.stdout, r.Entry(e.In(l)))
 				return nil
 			}
 			var inCat []checks.Entry
@@ -46,7 +58,7 @@ Examples:
 				}
 			}
 			if len(inCat) > 0 {
-				fmt.Fprintln(o.stdout, r.Catalogue(inCat))
+				fmt.Fprintln(o.stdout, r.Catalogue(in(inCat, l)))
 				return nil
 			}
 			msg := fmt.Sprintf("unknown finding id %q", args[0])
@@ -56,6 +68,14 @@ Examples:
 			return &usageError{cmd: "explain", msg: msg, detail: "Run 'mpidbg explain' for the list."}
 		}
 	},
+}
+
+// in spells entries in language l.
+func in(es []checks.Entry, l checks.Language) []checks.Entry {
+	for i := range es {
+		es[i] = es[i].In(l)
+	}
+	return es
 }
 
 func allIDs() []string {

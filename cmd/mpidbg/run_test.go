@@ -694,6 +694,8 @@ func TestExplain(t *testing.T) {
 		{"entry", []string{"explain", "type-not-committed"}},
 		{"category", []string{"explain", "leak"}},
 		{"category_rma", []string{"explain", "rma-race"}},
+		{"entry_fortran", []string{"explain", "--lang", "fortran", "type-mismatch"}},
+		{"entry_python", []string{"explain", "--lang=py", "type-free-predefined"}},
 		{"help", []string{"explain", "--help"}},
 		{"run_help", []string{"run", "--help"}},
 	} {
@@ -717,6 +719,9 @@ func TestExplain(t *testing.T) {
 	}
 	if _, stderr, code := runArgs("explain", "a", "b"); code != 2 || !strings.Contains(stderr, "want at most one id") {
 		t.Errorf("two arguments: got %d, %q", code, stderr)
+	}
+	if _, stderr, code := runArgs("explain", "--lang", "cobol", "leak"); code != 2 || !strings.Contains(stderr, `unknown language "cobol"`) {
+		t.Errorf("--lang cobol: got %d, %q", code, stderr)
 	}
 }
 
