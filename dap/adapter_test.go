@@ -234,6 +234,10 @@ func testLaunchFindingFortran(t *testing.T, m testMPI) {
 	if top.Line != line || top.Source == nil || filepath.Base(top.Source.Path) != "planted_f.f90" {
 		t.Fatalf("top frame %+v, want planted_f.f90:%d (shim and binding frames hidden)", top, line)
 	}
+	info := c.call("exceptionInfo", map[string]any{"threadId": tid}).(*dap.ExceptionInfoResponse)
+	if info.Body.Details == nil || !strings.Contains(info.Body.Details.StackTrace, "mpidbg explain --lang fortran buffer-overlap") {
+		t.Errorf("exceptionInfo %+v: want explain in Fortran's names", info.Body.Details)
+	}
 	scopes := c.call("scopes", map[string]any{"frameId": top.Id}).(*dap.ScopesResponse)
 	call := 0
 	for _, s := range scopes.Body.Scopes {

@@ -13,6 +13,7 @@ import (
 // findingInfo is a finding as the client sees it.
 type findingInfo struct {
 	id, severity, category, call, message, path string
+	lang                                        checks.Language // of the site's file: how explain spells the entry
 	rank                                        int
 	ranks                                       []int // a deadlock's ranks
 	file                                        string
@@ -53,6 +54,7 @@ func (ss *session) newestFinding(tid int) (*findingInfo, error) {
 	f.where = site.String("where")
 	f.siteAddr, _ = strconv.ParseUint(site.String("addr"), 0, 64)
 	f.file, f.line = splitWhere(f.where)
+	f.lang = checks.FileLanguage(f.file)
 	f.related = v.Tuple("related-site").String("where")
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s in %s (rank %d)\n", f.severity, f.id, f.call, f.rank)
@@ -65,7 +67,7 @@ func (ss *session) newestFinding(tid int) (*findingInfo, error) {
 	if f.related != "" {
 		fmt.Fprintf(&b, "  related  %s\n", f.related)
 	}
-	fmt.Fprintf(&b, "  explain  mpidbg explain %s", f.id)
+	fmt.Fprintf(&b, "  explain  %s", f.lang.ExplainCommand(f.id))
 	f.details = b.String()
 	return f, nil
 }
@@ -87,7 +89,7 @@ func splitWhere(w string) (string, int) {
 // deadlockInfo turns the launcher's deadlock finding into findingInfo.
 func deadlockInfo(f checks.Finding) *findingInfo {
 	fi := &findingInfo{id: f.ID, severity: string(f.Severity), category: string(f.Category), call: f.Call,
-		message: f.Message, ranks: f.Ranks, rank: -1}
+		message: f.Message, ranks: f.Ranks, rank: -1, lang: checks.FileLanguage(f.Location.File)}
 	if len(f.Ranks) > 0 {
 		fi.rank = f.Ranks[0]
 	}
@@ -99,7 +101,7 @@ func deadlockInfo(f checks.Finding) *findingInfo {
 	if f.Rule != "" {
 		fmt.Fprintf(&b, "  rule     %s\n", f.Rule)
 	}
-	fmt.Fprintf(&b, "  explain  mpidbg explain %s", fi.id)
+	fmt.Fprintf(&b, "  explain  %s", fi.lang.ExplainCommand(fi.id))
 	fi.details = b.String()
 	return fi
 }
@@ -121,6 +123,7 @@ type findingBody struct {
 	Path     string `json:"path,omitempty"`
 	Site     *site  `json:"site,omitempty"`
 	Related  string `json:"related,omitempty"`
+	Language string `json:"language"` // c, fortran or python: the site's, for mpidbg explain --lang
 	Text     string `json:"text"`
 }
 
@@ -134,7 +137,7 @@ func (e *findingEvent) GetEvent() *dap.Event { return &e.Event }
 func (s *Server) sendFinding(f *findingInfo) {
 	ev := &findingEvent{Event: event("mpidbg/finding")}
 	ev.Body = findingBody{Rank: f.rank, Ranks: f.ranks, ID: f.id, Severity: f.severity, Category: f.category,
-		Call: f.call, Message: f.message, Path: f.path, Related: f.related, Text: f.details}
+		Call: f.call, Message: f.message, Path: f.path, Related: f.related, Language: f.lang.String(), Text: f.details}
 	if f.file != "" {
 		ev.Body.Site = &site{File: f.file, Line: f.line}
 	}

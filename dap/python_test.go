@@ -54,8 +54,9 @@ func testLaunchFindingPython(t *testing.T, m testMPI) {
 		t.Errorf("mpidbg/finding event: %s, want the site %s", b, where)
 	}
 	info := c.call("exceptionInfo", map[string]any{"threadId": st.Body.ThreadId}).(*dap.ExceptionInfoResponse)
-	if info.Body.Details == nil || !strings.Contains(info.Body.Details.StackTrace, "at "+where+" in exchange") {
-		t.Errorf("exceptionInfo: %+v %+v, want the site %s in exchange", info.Body, info.Body.Details, where)
+	if info.Body.Details == nil || !strings.Contains(info.Body.Details.StackTrace, "at "+where+" in exchange") ||
+		!strings.Contains(info.Body.Details.StackTrace, "mpidbg explain --lang python type-mismatch") {
+		t.Errorf("exceptionInfo: %+v %+v, want the site %s in exchange and explain in mpi4py's names", info.Body, info.Body.Details, where)
 	}
 	c.call("continue", map[string]any{"threadId": st.Body.ThreadId})
 	c.event("terminated", at, stopTimeout)

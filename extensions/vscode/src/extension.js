@@ -137,16 +137,17 @@ function onCustomEvent(e) {
 		info: (...a) => vscode.window.showInformationMessage(...a),
 	}[fnd.severity(body)];
 	show(fnd.notificationText(body), 'Explain', 'Show all').then((choice) => {
-		if (choice === 'Explain') explain(body.id, e.session.workspaceFolder);
+		if (choice === 'Explain') explain(body.id, e.session.workspaceFolder, body.language);
 		else if (choice === 'Show all') channel.show(true);
 	});
 }
 
-// explain runs `mpidbg explain ID` and shows its output in the channel.
-function explain(id, folder) {
+// explain runs `mpidbg explain [--lang LANGUAGE] ID` and shows its
+// output in the channel.
+function explain(id, folder, language) {
 	let exe, args;
 	try {
-		args = fnd.explainArgs(id);
+		args = fnd.explainArgs(id, language);
 		exe = mpidbgPath(folder);
 	} catch (err) {
 		vscode.window.showErrorMessage(err.message);
@@ -154,7 +155,7 @@ function explain(id, folder) {
 	}
 	// NO_COLOR: the channel shows escape codes verbatim.
 	cp.execFile(exe, args, { env: { ...process.env, NO_COLOR: '1' }, timeout: 10000 }, (err, stdout, stderr) => {
-		channel.appendLine(`\n$ mpidbg explain ${id}`);
+		channel.appendLine(`\n$ mpidbg ${args.join(' ')}`);
 		if (stdout) channel.append(stdout);
 		if (err) channel.appendLine(stderr || err.message);
 		channel.show(true);

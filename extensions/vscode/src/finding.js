@@ -5,12 +5,13 @@
 // with plain node.
 //
 // Body (dap/finding.go's findingBody): {rank, ranks?, id, severity,
-// category?, call?, message, path?, site?: {file, line}, related?, text};
+// category?, call?, message, path?, site?: {file, line}, related?,
+// language, text};
 // rank is a number (-1 when none is known), ranks the list of a finding of
 // several ranks (a deadlock), path the type-tree path of the element
 // concerned (s_type(STRUCT)[2][5](CHAR)), call the MPI call and related
 // where the other object or operation was made; they are shown when
-// present.
+// present. language (c, fortran, python) is the site's, for explain.
 
 const path = require('path');
 
@@ -84,13 +85,16 @@ function notificationText(body) {
 	return `mpidbg: ${b.id || 'finding'}${ctx ? ` (${ctx})` : ''}: ${String(b.message || '').split('\n')[0]}`;
 }
 
-// explainArgs: the mpidbg command line for the Explain button. Finding ids
-// are lower-case words with dashes; anything else (a leading "-" would be
-// read as a flag) is refused.
-function explainArgs(id) {
+// explainArgs: the mpidbg command line for the Explain button, in the
+// language of the finding's code (mpidbg explain --lang) when it is one
+// explain speaks other than C. Finding ids are lower-case words with
+// dashes; anything else (a leading "-" would be read as a flag) is
+// refused, and an unknown language is left out.
+function explainArgs(id, language) {
 	if (typeof id !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(id)) {
 		throw new Error(`not a finding id: ${JSON.stringify(id)}`);
 	}
+	if (language === 'fortran' || language === 'python') return ['explain', '--lang', language, id];
 	return ['explain', id];
 }
 

@@ -81,6 +81,10 @@ test('ranks and foldRanks', () => {
 test('explainArgs', () => {
 	assert.deepEqual(fnd.explainArgs('buffer-overlap'), ['explain', 'buffer-overlap']);
 	assert.deepEqual(fnd.explainArgs('leak'), ['explain', 'leak']);
+	assert.deepEqual(fnd.explainArgs('type-mismatch', 'fortran'), ['explain', '--lang', 'fortran', 'type-mismatch']);
+	assert.deepEqual(fnd.explainArgs('type-mismatch', 'python'), ['explain', '--lang', 'python', 'type-mismatch']);
+	assert.deepEqual(fnd.explainArgs('leak', 'c'), ['explain', 'leak']);
+	assert.deepEqual(fnd.explainArgs('leak', '--help'), ['explain', 'leak'], 'an unknown language is left out');
 	for (const bad of ['--help', '-x', '', 'a b', 'Buffer', undefined, 3]) {
 		assert.throws(() => fnd.explainArgs(bad), /not a finding id/, String(bad));
 	}
