@@ -94,3 +94,25 @@ func TestRunPython(t *testing.T) {
 		t.Errorf("exit status %d, want 1", code)
 	}
 }
+
+// TestPythonHint: a job whose interpreter has no mpi4py (a pyenv
+// python3 ahead of the system's on PATH) never reaches MPI_Init; the
+// error says why and names Debian's interpreter, which has it.
+func TestPythonHint(t *testing.T) {
+	py := debianPython(t)
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "python3") // finds no mpi4py: prints an empty line
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	h := pythonHint("python3")
+	if want := "python3 is " + fake + ", which has no mpi4py; " + py + " has mpi4py (built for openmpi)"; !strings.HasPrefix(h, want) {
+		t.Errorf("hint %q, want it to begin %q", h, want)
+	}
+	for _, p := range []string{py, "true", "no-such-program"} {
+		if h := pythonHint(p); h != "" {
+			t.Errorf("%s: hint %q, want none", p, h)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/mpilib"
 	"github.com/mpidbg/mpidbg/internal/symbolize"
 	"github.com/mpidbg/mpidbg/pretty"
 	"github.com/mpidbg/mpidbg/run/launch"
@@ -508,6 +510,9 @@ func runStatus(res launch.Result, errors, failed bool) int {
 // ran without ever calling MPI_Init with the shim loaded, so that
 // nothing was checked.
 func notStarted(o *output, res launch.Result, program, mpiexec string) {
+	if h := pythonHint(program); h != "" {
+		defer fmt.Fprintf(o.stderr, "mpidbg: note: %s\n", h)
+	}
 	if res.LaunchError != "" {
 		fmt.Fprintf(o.stderr, "mpidbg: error: no rank reached MPI_Init under mpidbg, so nothing was checked: %s ended with %s, saying:\n", mpiexec, cmp.Or(res.Status, "exit status 0"))
 		for _, l := range strings.Split(res.LaunchError, "\n") {
@@ -519,6 +524,32 @@ func notStarted(o *output, res launch.Result, program, mpiexec string) {
 	if res.Status != "" {
 		fmt.Fprintf(o.stderr, "mpidbg: %s ended with %s\n", mpiexec, res.Status)
 	}
+}
+
+// systemPython is the interpreter Debian's python3-mpi4py is installed
+// for.
+const systemPython = "/usr/bin/python3"
+
+// pythonHint explains a Python job whose ranks never reached MPI_Init
+// when its interpreter has no mpi4py, as a python3 of pyenv or of a
+// virtual environment found on PATH before the system's: it names the
+// interpreter that was run and, when the system's has mpi4py, that one.
+// "" for any other program.
+func pythonHint(program string) string {
+	p, err := exec.LookPath(program)
+	if err != nil {
+		return ""
+	}
+	if _, err := mpilib.DetectPython(p); !errors.Is(err, mpilib.ErrNoMPI4Py) {
+		return ""
+	}
+	msg := fmt.Sprintf("%s is %s, which has no mpi4py", program, p)
+	if !samePath(p, systemPython) {
+		if m, err := mpilib.DetectPython(systemPython); err == nil {
+			return msg + fmt.Sprintf("; %s has mpi4py (built for %s): give its path, mpidbg run -n N %s SCRIPT", systemPython, m, systemPython)
+		}
+	}
+	return msg + ": install it for that interpreter (apt-get install python3-mpi4py for " + systemPython + ")"
 }
 
 // samePath reports whether a and b name one file (it need not exist).

@@ -15,6 +15,11 @@ import (
 // Python interpreter, or one without mpi4py.
 var ErrNotPython = errors.New("not a Python interpreter with mpi4py")
 
+// ErrNoMPI4Py is returned by DetectPython, beside ErrNotPython, for an
+// interpreter that ran and found no mpi4py package: a pyenv or virtual
+// environment's python3 ahead of the system's on PATH.
+var ErrNoMPI4Py = errors.New("no mpi4py package")
+
 // pythonName matches the interpreters' usual names: python, python3,
 // python3.11, python3.11d.
 var pythonName = regexp.MustCompile(`^python[0-9.]*[a-z]?$`)
@@ -44,7 +49,7 @@ func DetectPython(path string) (MPI, error) {
 	}
 	dir := strings.TrimSpace(string(out))
 	if dir == "" {
-		return 0, fmt.Errorf("%s: %w", path, ErrNotPython)
+		return 0, fmt.Errorf("%s: %w: %w", path, ErrNotPython, ErrNoMPI4Py)
 	}
 	mods, _ := filepath.Glob(filepath.Join(dir, "MPI.*.so"))
 	for _, m := range mods {

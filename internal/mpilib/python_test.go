@@ -26,16 +26,16 @@ func TestDetectPythonNot(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DetectPython(fake); !errors.Is(err, ErrNotPython) {
-		t.Errorf("no mpi4py: %v, want ErrNotPython", err)
+	if _, err := DetectPython(fake); !errors.Is(err, ErrNotPython) || !errors.Is(err, ErrNoMPI4Py) {
+		t.Errorf("no mpi4py: %v, want ErrNotPython and ErrNoMPI4Py", err)
 	}
 	// not an interpreter's name: never run
 	other := filepath.Join(dir, "app")
 	if err := os.WriteFile(other, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DetectPython(other); !errors.Is(err, ErrNotPython) {
-		t.Errorf("app: %v, want ErrNotPython", err)
+	if _, err := DetectPython(other); !errors.Is(err, ErrNotPython) || errors.Is(err, ErrNoMPI4Py) {
+		t.Errorf("app: %v, want ErrNotPython only", err)
 	}
 	// mpi4py without an MPI module mpidbg knows
 	pkg := filepath.Join(dir, "site", "mpi4py")
