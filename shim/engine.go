@@ -23,6 +23,7 @@ import (
 //export mpidbg_go_init
 func mpidbg_go_init() {
 	defer func() { _ = recover() }()
+	goProcsForThreads()
 	launch.start()
 }
 
