@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mpidbg/mpidbg/datatype"
@@ -32,7 +33,8 @@ func (l Language) String() string {
 }
 
 // ParseLanguage reads a language's name as `mpidbg explain --lang` takes
-// it: c, c++ (cpp, cxx), fortran (f, f90, f08) or python (py), in any case.
+// it: c, c++ (cpp, cxx), fortran (f, f77, f90, f08) or python (py,
+// mpi4py), in any case.
 func ParseLanguage(s string) (Language, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "c", "c++", "cpp", "cxx":
@@ -45,18 +47,32 @@ func ParseLanguage(s string) (Language, error) {
 	return LangC, fmt.Errorf("unknown language %q (want c, c++, fortran or python)", s)
 }
 
-// FileLanguage is the language of a source file by its name's suffix, as
-// compilers tell it (gfortran: .f, .for, .ftn, .f90 to .f08, in either
-// case); C otherwise, which includes C++.
+// Suffixes of source files by language, as compilers tell them apart
+// (gfortran: fixed form .f, .for, .ftn, .fpp, and .f77 by convention;
+// free form .f90 to .f18; in either case); Cython's .pyx is read as
+// Python. Any other file is C or C++.
+var (
+	fixedFortranSuffixes = []string{".f", ".for", ".f77", ".ftn", ".fpp"}
+	freeFortranSuffixes  = []string{".f90", ".f95", ".f03", ".f08", ".f18"}
+	pythonSuffixes       = []string{".py", ".pyw", ".pyx"}
+)
+
+// FileLanguage is the language of a source file by its name's suffix.
 func FileLanguage(file string) Language {
 	ext := strings.ToLower(path.Ext(file))
-	switch ext {
-	case ".f", ".for", ".ftn", ".f77", ".f90", ".f95", ".f03", ".f08":
+	switch {
+	case slices.Contains(fixedFortranSuffixes, ext), slices.Contains(freeFortranSuffixes, ext):
 		return LangFortran
-	case ".py", ".pyw":
+	case slices.Contains(pythonSuffixes, ext):
 		return LangPython
 	}
 	return LangC
+}
+
+// FixedForm reports whether file is Fortran in fixed form by its suffix:
+// column 6 continues a statement, column 1 starts a comment.
+func FixedForm(file string) bool {
+	return slices.Contains(fixedFortranSuffixes, strings.ToLower(path.Ext(file)))
 }
 
 // ExplainCommand is the command line that documents finding id in l.
@@ -101,16 +117,16 @@ func (l Language) Names(text string) string {
 }
 
 // fortranTypes maps a C binding's datatype to the Fortran binding's type
-// for the same data (MPI-4.1 §3.2.2 and §19.3.10's correspondence of
-// Fortran and C types, at gfortran's default kinds): what an example in
-// the catalogue becomes for a Fortran reader. The two still do not match
-// each other (§3.3.1); this is spelling, not a type rule.
+// (MPI-4.1 §3.2.2) for the same data at gfortran's default kinds: what an
+// example in the catalogue becomes for a Fortran reader. The two still do
+// not match each other (§3.3.1); this is spelling, not a type rule. C's
+// bool has no counterpart here: LOGICAL is 4 bytes, and a LOGICAL(C_BOOL)
+// is sent as MPI_C_BOOL itself.
 var fortranTypes = map[string]string{
 	"INT":              "INTEGER",
 	"FLOAT":            "REAL",
 	"DOUBLE":           "DOUBLE_PRECISION",
 	"CHAR":             "CHARACTER",
-	"C_BOOL":           "LOGICAL",
 	"C_FLOAT_COMPLEX":  "COMPLEX",
 	"C_DOUBLE_COMPLEX": "DOUBLE_COMPLEX",
 	"INT8_T":           "INTEGER1",

@@ -19,7 +19,8 @@ func TestLanguageNames(t *testing.T) {
 		{LangPython, "MPIX_FOO and xMPI_INT", "MPIX_FOO and xMPI_INT"},
 		{LangFortran, "8 MPI_DOUBLE into room for 4 MPI_INT", "8 MPI_DOUBLE_PRECISION into room for 4 MPI_INTEGER"},
 		{LangFortran, "MPI_2INT, MPI_BYTE, MPI_COMM_WORLD", "MPI_2INTEGER, MPI_BYTE, MPI_COMM_WORLD"},
-		{LangFortran, "MPI_LONG_DOUBLE", "MPI_LONG_DOUBLE"}, // no Fortran type holds the x87 format
+		{LangFortran, "MPI_LONG_DOUBLE", "MPI_LONG_DOUBLE"}, // MPI has no predefined Fortran type for it
+		{LangFortran, "MPI_C_BOOL", "MPI_C_BOOL"},           // LOGICAL is 4 bytes
 	} {
 		if got := tt.lang.Names(tt.in); got != tt.want {
 			t.Errorf("%v.Names(%q) = %q, want %q", tt.lang, tt.in, got, tt.want)
@@ -89,12 +90,15 @@ func TestParseLanguage(t *testing.T) {
 
 func TestFileLanguage(t *testing.T) {
 	for file, want := range map[string]Language{
-		"/src/halo.f90": LangFortran, "old.F": LangFortran, "x.F08": LangFortran, "legacy.for": LangFortran,
-		"app.py": LangPython, "/a/b.c": LangC, "k.cpp": LangC, "noext": LangC, "": LangC, "dir.f90/x.c": LangC,
+		"/src/halo.f90": LangFortran, "old.F": LangFortran, "x.F08": LangFortran, "legacy.for": LangFortran, "n.f18": LangFortran,
+		"app.py": LangPython, "ext.pyx": LangPython, "/a/b.c": LangC, "k.cpp": LangC, "noext": LangC, "": LangC, "dir.f90/x.c": LangC,
 	} {
 		if got := FileLanguage(file); got != want {
 			t.Errorf("FileLanguage(%q) = %v, want %v", file, got, want)
 		}
+	}
+	if !FixedForm("old.F") || !FixedForm("x.fpp") || FixedForm("new.f90") || FixedForm("a.c") {
+		t.Error("FixedForm")
 	}
 	if got := LangFortran.ExplainCommand("type-mismatch"); got != "mpidbg explain --lang fortran type-mismatch" {
 		t.Errorf("ExplainCommand: %q", got)

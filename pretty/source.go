@@ -1,11 +1,11 @@
 package pretty
 
 import (
-	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
 
+	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/shim/calls"
 )
 
@@ -15,7 +15,8 @@ import (
 // order plus ierror) and Python (mpi4py: comm.Recv(...), whose arguments
 // are not the C binding's: only keywords are matched).
 
-// lang is a source language, by the file's extension.
+// lang is a source language, by the file's suffix (checks.FileLanguage
+// and checks.FixedForm), with Fortran's two forms apart.
 type lang int
 
 const (
@@ -26,12 +27,13 @@ const (
 )
 
 func langOf(file string) lang {
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".f", ".for", ".f77", ".ftn":
-		return langFixedFortran
-	case ".f90", ".f95", ".f03", ".f08", ".f18":
+	switch checks.FileLanguage(file) {
+	case checks.LangFortran:
+		if checks.FixedForm(file) {
+			return langFixedFortran
+		}
 		return langFortran
-	case ".py", ".pyx":
+	case checks.LangPython:
 		return langPython
 	}
 	return langC
