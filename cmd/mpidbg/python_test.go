@@ -110,6 +110,21 @@ func TestPythonHint(t *testing.T) {
 	if want := "python3 is " + fake + ", which has no mpi4py; " + py + " has mpi4py (built for openmpi)"; !strings.HasPrefix(h, want) {
 		t.Errorf("hint %q, want it to begin %q", h, want)
 	}
+	// a virtual environment's python3: a link to the system's, with
+	// packages of its own and no mpi4py among them
+	venv := filepath.Join(t.TempDir(), "bin")
+	if err := os.MkdirAll(venv, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(py, filepath.Join(venv, "python3")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(venv), "pyvenv.cfg"), []byte("home = /usr/bin\ninclude-system-site-packages = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h := pythonHint(filepath.Join(venv, "python3")); !strings.Contains(h, "which has no mpi4py; "+py+" has mpi4py") {
+		t.Errorf("venv: hint %q, want it to name %s", h, py)
+	}
 	for _, p := range []string{py, "true", "no-such-program"} {
 		if h := pythonHint(p); h != "" {
 			t.Errorf("%s: hint %q, want none", p, h)

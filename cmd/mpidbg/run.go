@@ -534,7 +534,9 @@ const systemPython = "/usr/bin/python3"
 // when its interpreter has no mpi4py, as a python3 of pyenv or of a
 // virtual environment found on PATH before the system's: it names the
 // interpreter that was run and, when the system's has mpi4py, that one.
-// "" for any other program.
+// A virtual environment's python3 is a link to the system's and still
+// has its own packages, so the paths are compared as written. "" for any
+// other program.
 func pythonHint(program string) string {
 	p, err := exec.LookPath(program)
 	if err != nil {
@@ -544,12 +546,12 @@ func pythonHint(program string) string {
 		return ""
 	}
 	msg := fmt.Sprintf("%s is %s, which has no mpi4py", program, p)
-	if !samePath(p, systemPython) {
+	if abs, err := filepath.Abs(p); err == nil && abs != systemPython {
 		if m, err := mpilib.DetectPython(systemPython); err == nil {
 			return msg + fmt.Sprintf("; %s has mpi4py (built for %s): give its path, mpidbg run -n N %s SCRIPT", systemPython, m, systemPython)
 		}
 	}
-	return msg + ": install it for that interpreter (apt-get install python3-mpi4py for " + systemPython + ")"
+	return msg + fmt.Sprintf(": pip install mpi4py for %s, or apt-get install python3-mpi4py and run %s", p, systemPython)
 }
 
 // samePath reports whether a and b name one file (it need not exist).
