@@ -43,7 +43,7 @@ Examples:
 				return &usageError{cmd: "explain", msg: fmt.Sprintf("want at most one id, got %d arguments", len(args)), hint: true}
 			case len(args) == 0:
 				fmt.Fprintln(o.stdout, r.Catalogue(in(checks.All(), l)))
-				fmt.Fprintln(o.stdout, "\nRun 'mpidbg explain ID' for one finding's rule and documentation.")
+				fmt.Fprintf(o.stdout, "\nRun '%s' for one finding's rule and documentation.\n", l.ExplainCommand("ID"))
 				return nil
 			}
 			id := strings.ToLower(strings.TrimSpace(args[0]))
