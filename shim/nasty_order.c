@@ -23,17 +23,9 @@
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 void mpidbg_nasty_seed_rank(uint64_t seed, int rank)
 {
-    rng = splitmix64(seed ^ splitmix64((uint64_t)(int64_t)rank));
+    rng = mpidbg_mix64(seed ^ mpidbg_mix64((uint64_t)(int64_t)rank));
     if (rng == 0)
         rng = 1; /* xorshift's one fixed point */
 }

@@ -147,6 +147,17 @@ static inline int mpidbg_bypass(void *ra)
     return mpidbg_depth || !mpidbg_active || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len;
 }
 
+/* mpidbg_mix64 is splitmix64's finaliser: every bit of x moves every bit
+ * of the result (the nasty mode's seeds, the lost-message check's
+ * weights) */
+static inline uint64_t mpidbg_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 /* ---- datatypes as the checks see them ---- */
 struct mpidbg_tinfo {
     uint64_t handle;

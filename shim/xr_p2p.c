@@ -939,10 +939,7 @@ static void ring_lost(struct drain *d)
  * rank from to world rank to: a mix of the pair, odd */
 static uint64_t pair_weight(int from, int to)
 {
-    uint64_t z = ((uint64_t)(uint32_t)from << 32 | (uint32_t)to) + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (z ^ (z >> 31)) | 1u;
+    return mpidbg_mix64((uint64_t)(uint32_t)from << 32 | (uint32_t)to) | 1u;
 }
 
 /* mpidbg_xr_finalize finds the messages sent to this rank that no
