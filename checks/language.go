@@ -92,17 +92,18 @@ var mpiName = regexp.MustCompile(`\bMPI_([A-Z0-9][A-Z0-9_]*)\b`)
 // mpi4py's module attributes: MPI.INT for MPI_INT, and for the pair
 // types, whose C names begin with a digit, MPI.TWOINT for MPI_2INT. For
 // Fortran, a C datatype becomes the Fortran type a Fortran program uses
-// for the same data (fortranTypes). Function names are left as the
-// standard writes them; so is everything in C.
+// for the same data (fortranTypes). The names of the functions the shim
+// wraps (shim/calls) are left as the standard writes them, in capitals or
+// not; so is everything in C.
 func (l Language) Names(text string) string {
 	if l == LangC {
 		return text
 	}
 	return mpiName.ReplaceAllStringFunc(text, func(c string) string {
-		name := strings.TrimPrefix(c, "MPI_")
 		if calls.IsFunction(c) {
 			return c
 		}
+		name := strings.TrimPrefix(c, "MPI_")
 		if l == LangFortran {
 			if f, ok := fortranTypes[name]; ok {
 				return "MPI_" + f

@@ -3,7 +3,10 @@
 // records (mpidbg_request.call) and the shim's events carry.
 package calls
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Name returns the MPI function with call id id, or "" if there is none.
 func Name(id int) string {
@@ -40,15 +43,18 @@ func Params(name string) []Param {
 	return params[i]
 }
 
-var byUpper = func() map[string]bool {
+// byUpper is made at the first question, not at package initialisation:
+// this package is in every rank, and only a Python finding or mpidbg
+// explain asks.
+var byUpper = sync.OnceValue(func() map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[strings.ToUpper(n)] = true
 	}
 	return m
-}()
+})
 
 // IsFunction reports whether name is one of the MPI functions the shim
 // wraps, in any case: the standard's language-independent text writes
 // them in capitals (MPI_TYPE_FREE), the C binding in mixed case.
-func IsFunction(name string) bool { return byUpper[strings.ToUpper(name)] }
+func IsFunction(name string) bool { return byUpper()[strings.ToUpper(name)] }
