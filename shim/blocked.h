@@ -82,7 +82,7 @@ struct mpidbg_poll {
 MPIDBG_GOAPI_B void mpidbg_poll_read(struct mpidbg_poll *out); /* now_ns: the time of the read */
 MPIDBG_GOAPI_B int mpidbg_blocked_read(struct mpidbg_blocked *out); /* 1 when a consistent copy was made */
 MPIDBG_GOAPI_B int mpidbg_blocked_stack(uint64_t seq);  /* capture the stack of call seq; 1 when taken */
-MPIDBG_GOAPI_B int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t remote); /* size, or -1 */
+MPIDBG_GOAPI_B int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t all); /* size, or -1 */
 MPIDBG_GOAPI_B int mpidbg_win_world_ranks(uint64_t win, int32_t *out, int32_t max); /* size, or -1 (blocked_win.c) */
 MPIDBG_GOAPI_B void mpidbg_win_name(uint64_t win, char *out, int n);
 

@@ -45,11 +45,14 @@ type waitRecord struct {
 
 // lookup is what blockedOf asks the shim: names of calls, sites of code
 // addresses, a communicator's peers in MPI_COMM_WORLD ranks (nil when
-// unknown) and its name, the size of MPI_COMM_WORLD, MPI_ANY_TAG.
+// unknown), the members of its collectives (both groups of an
+// intercommunicator) and its name, the size of MPI_COMM_WORLD,
+// MPI_ANY_TAG.
 type lookup struct {
 	call      func(int32) string
 	site      func(uint64) checks.Site
 	group     func(comm uint64) []int
+	members   func(comm uint64) []int
 	commName  func(comm uint64) string
 	winGroup  func(win uint64) []int // as group, for a window
 	winName   func(win uint64) string
@@ -84,10 +87,11 @@ func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
 	return b
 }
 
-// objKey is a communicator or window handle.
+// objKey is a communicator or window handle; all: the members of its
+// collectives rather than its peers.
 type objKey struct {
-	h   uint64
-	win bool
+	h        uint64
+	win, all bool
 }
 
 // waitOf translates one wait. names and groups cache what lk says of
@@ -101,7 +105,7 @@ func waitOf(w waitRecord, lk lookup, names map[objKey]string, groups map[objKey]
 	if w.site != 0 {
 		out.Site = lk.site(w.site)
 	}
-	key := objKey{w.comm, w.win}
+	key := objKey{h: w.comm, win: w.win}
 	if w.comm != 0 {
 		name, ok := names[key]
 		if !ok {
@@ -122,6 +126,7 @@ func waitOf(w waitRecord, lk lookup, names map[objKey]string, groups map[objKey]
 		out.Kind = wire.WaitSend
 	case waitColl:
 		out.Kind, peer = wire.WaitColl, -1
+		key.all = !w.win
 	case waitSync:
 		out.Kind = wire.WaitSync
 		if peer < 0 {
@@ -133,9 +138,12 @@ func waitOf(w waitRecord, lk lookup, names map[objKey]string, groups map[objKey]
 	}
 	group, ok := groups[key]
 	if !ok {
-		if w.win {
+		switch {
+		case w.win:
 			group = validGroup(lk.winGroup(w.comm), lk.worldSize())
-		} else {
+		case key.all:
+			group = validGroup(lk.members(w.comm), lk.worldSize())
+		default:
 			group = validGroup(lk.group(w.comm), lk.worldSize())
 		}
 		groups[key] = group

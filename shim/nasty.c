@@ -309,9 +309,12 @@ static int is_builtin(MPI_Datatype t)
     return MPIDBG_IS_BUILTIN_TYPE(t);
 }
 
-/* keep duplicates a derived datatype for a held operation, which
+/* keep makes a copy of a derived datatype for a held operation, which
  * outlives the program's handle when the program frees it (allowed while
- * operations use it, MPI-4.1 §5.1.10). */
+ * operations use it, MPI-4.1 §5.1.10). Not MPI_Type_dup, which would run
+ * the copy callbacks of the program's attributes on the type (§7.7.4):
+ * a resized type with the same bounds has the same type map and no
+ * attributes. */
 static MPI_Datatype keep(struct mpidbg_held *h, MPI_Datatype t, MPI_Datatype orig[3])
 {
     if (t == MPI_DATATYPE_NULL || MPIDBG_H(t) == 0 || is_builtin(t)) /* 0: a field the call does not have */
@@ -320,8 +323,13 @@ static MPI_Datatype keep(struct mpidbg_held *h, MPI_Datatype t, MPI_Datatype ori
         if (orig[i] == t)
             return h->dup[i];
     MPI_Datatype d;
-    if (PMPI_Type_dup(t, &d) != MPI_SUCCESS)
+    MPI_Aint lb, extent;
+    if (PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS || PMPI_Type_create_resized(t, lb, extent, &d) != MPI_SUCCESS)
         return t;
+    if (PMPI_Type_commit(&d) != MPI_SUCCESS) {
+        PMPI_Type_free(&d);
+        return t;
+    }
     orig[h->ndup] = t;
     h->dup[h->ndup++] = d;
     return d;

@@ -122,6 +122,6 @@ struct mpidbg_cobj *mpidbg_world;
 void mpidbg_objects_init(void)
 {
     mpidbg_world = mpidbg_comm_new(NULL, MPI_COMM_WORLD, 1);
-    mpidbg_xr_comm_new(mpidbg_world, MPI_COMM_WORLD);
-    mpidbg_xr_comm_new(mpidbg_comm_new(NULL, MPI_COMM_SELF, 1), MPI_COMM_SELF);
+    mpidbg_xr_comm_new(mpidbg_world, MPI_COMM_WORLD, MPI_COMM_NULL);
+    mpidbg_xr_comm_new(mpidbg_comm_new(NULL, MPI_COMM_SELF, 1), MPI_COMM_SELF, MPI_COMM_NULL);
 }

@@ -157,13 +157,15 @@ void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win win, void *base, int64_t s
     w->xc = calloc((size_t)w->size * 4, sizeof *w->xc);
     int64_t *all = calloc((size_t)w->size * 4, sizeof *all);
     /* Every member decides alike: the exchanges are collective, each on
-     * the window's own duplicate, so threads that synchronise different
-     * windows at once (MPI_THREAD_MULTIPLE) keep them apart. Not for
-     * intercommunicators (windows have none). */
+     * the window's own communicator, so threads that synchronise
+     * different windows at once (MPI_THREAD_MULTIPLE) keep them apart.
+     * Not a duplicate of comm, which would run the program's attribute
+     * callbacks (xr_comm.c). Not for intercommunicators (windows have
+     * none). */
     int inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
     if (!inter && w->units && w->world && w->lock && w->xcnt && w->xc && all &&
-        PMPI_Comm_dup(comm, &w->comm) == MPI_SUCCESS) {
+        mpidbg_comm_twin(comm, &w->comm) == MPI_SUCCESS) {
         /* a failure in the shim's own exchange (a receive it had no
          * memory for) stays local and returns */
         PMPI_Comm_set_errhandler(w->comm, MPI_ERRORS_RETURN);

@@ -257,6 +257,8 @@ struct mpidbg_cobj {
     uint64_t coll_seq;       /* collectives called on it so far */
     int32_t *peers;          /* world ranks of the group messages go to (remote group of an intercommunicator) */
     int32_t npeers;
+    int32_t *members;        /* an intercommunicator's: world ranks of both groups, sorted (its collectives' members) */
+    int32_t nmembers;
     int32_t foreign;         /* a member is outside MPI_COMM_WORLD (spawned): its id is not unique among them */
     struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
     struct mpidbg_xcn *xcn;     /* its collectives agree through the node segment (xr_coll_node.c) */

@@ -233,6 +233,11 @@ var cLookup = lookup{
 			return C.mpidbg_comm_world_ranks(h, out, n, 0)
 		})
 	},
+	members: func(comm uint64) []int {
+		return worldRanks(comm, func(h C.uint64_t, out *C.int32_t, n C.int32_t) C.int {
+			return C.mpidbg_comm_world_ranks(h, out, n, 1)
+		})
+	},
 	commName: func(comm uint64) string {
 		var buf [C.MPI_MAX_OBJECT_NAME]C.char
 		C.watch_comm_name(C.uint64_t(comm), &buf[0], C.int(len(buf)))

@@ -28,7 +28,11 @@ var fakeLookup = lookup{
 		return checks.Site{Module: "/app", Offset: pc}
 	},
 	group: func(comm uint64) []int {
-		return map[uint64][]int{0x44000000: {0, 1, 2, 3}, 0x84000002: {3, 1}, 0x8400000a: {2, -32766}}[comm]
+		return map[uint64][]int{0x44000000: {0, 1, 2, 3}, 0x84000002: {3, 1}, 0x8400000a: {2, -32766}, 0x84000004: {1, 3}}[comm]
+	},
+	// 0x84000004 is an intercommunicator: peers {1, 3}, members both groups
+	members: func(comm uint64) []int {
+		return map[uint64][]int{0x44000000: {0, 1, 2, 3}, 0x84000002: {3, 1}, 0x84000004: {0, 1, 2, 3}}[comm]
 	},
 	commName:  func(comm uint64) string { return map[uint64]string{0x44000000: "MPI_COMM_WORLD"}[comm] },
 	winGroup:  func(win uint64) []int { return map[uint64][]int{0xa0000000: {2, 3}}[win] },
@@ -52,6 +56,8 @@ func TestBlockedOf(t *testing.T) {
 			{kind: waitRecv, peer: -1, comm: 0x8400000a, commID: 13}, // MPI_UNDEFINED in it
 			{kind: waitColl, peer: -1, call: 5, win: true, comm: 0xa0000000, commID: 1<<63 | 5, coll: 2},
 			{kind: waitSync, peer: 1, call: 5, win: true, comm: 0xa0000000, commID: 1<<63 | 5},
+			{kind: waitRecv, peer: 1, tag: 4, call: 3, comm: 0x84000004, commID: 1<<62 | 7},
+			{kind: waitColl, peer: -1, call: 5, comm: 0x84000004, commID: 1<<62 | 7, coll: 1},
 		},
 		frames: []uint64{0x5010, 0x5020, 0x1234, 0x1300, 0x7010, 0x1000},
 	}
@@ -71,6 +77,8 @@ func TestBlockedOf(t *testing.T) {
 			{Kind: wire.WaitRecv, Any: true, Comm: 13},
 			{Kind: wire.WaitColl, Ranks: []int{2, 3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD", Coll: 2},
 			{Kind: wire.WaitSync, Ranks: []int{3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD"},
+			{Kind: wire.WaitRecv, Ranks: []int{3}, Tag: 4, Call: "MPI_Irecv", Comm: 1<<62 | 7},         // a remote rank
+			{Kind: wire.WaitColl, Ranks: []int{0, 1, 2, 3}, Call: "MPI_Ibarrier", Comm: 1<<62 | 7, Coll: 1}, // both groups
 		},
 		Stack: []checks.Site{{Module: "/app", Offset: 0x1234}, {Module: "/app", Offset: 0x1300}},
 	}

@@ -6654,7 +6654,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, comm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6673,7 +6673,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, comm);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6741,7 +6741,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6760,7 +6760,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6780,7 +6780,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     int rc = PMPI_Comm_create(comm, group, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6801,7 +6801,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     int rc = PMPI_Comm_create_group(comm, group, tag, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6821,7 +6821,7 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
     int rc = PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6841,7 +6841,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     int rc = PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6862,7 +6862,7 @@ int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MP
     int rc = PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
     if (rc == MPI_SUCCESS) {
         if (newintercomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintercomm, 0), *newintercomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6882,7 +6882,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     int rc = PMPI_Intercomm_merge(intercomm, high, newintracomm);
     if (rc == MPI_SUCCESS) {
         if (newintracomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintracomm, 0), *newintracomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newintracomm, 0), *newintracomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6901,7 +6901,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     int rc = PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6920,7 +6920,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     int rc = PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6939,7 +6939,7 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
     int rc = PMPI_Comm_accept(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6958,7 +6958,7 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
     int rc = PMPI_Comm_connect(port_name, info, root, comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6976,7 +6976,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm)
     int rc = PMPI_Comm_join(fd, intercomm);
     if (rc == MPI_SUCCESS) {
         if (intercomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7533,7 +7533,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (rc == MPI_SUCCESS) {
         if (comm_cart)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_cart, 0), *comm_cart);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_cart, 0), *comm_cart, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7552,7 +7552,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7572,7 +7572,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
     int rc = PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_graph)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_graph, 0), *comm_graph);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_graph, 0), *comm_graph, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7593,7 +7593,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -7614,7 +7614,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
-            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph);
+            mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph, MPI_COMM_NULL);
     }
     mpidbg_leave(&cx);
     return rc;

@@ -217,7 +217,13 @@ MPIDBG_HIDDEN_XR int mpidbg_xr_wait(MPI_Request *r);
 /* xr_comm.c: shadows and job-wide ids. A communicator object the shim
  * made without a shadow holds 0 or MPI_COMM_NULL there. */
 #define mpidbg_xr_has(co) ((co)->xr != MPI_COMM_NULL && (co)->xr != (MPI_Comm)0)
-MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c);
+/* mpidbg_xr_comm_new gives c its shadow; from is the communicator c was
+ * duplicated from (MPI_Comm_dup), else MPI_COMM_NULL. Collective over c. */
+MPIDBG_HIDDEN_XR void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from);
+/* mpidbg_comm_twin makes a communicator of the shim's own with c's groups
+ * and ranks and none of the program's attributes on it. Blocking,
+ * collective over c. */
+MPIDBG_HIDDEN_XR int mpidbg_comm_twin(MPI_Comm c, MPI_Comm *out);
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(struct mpidbg_cx *cx, MPI_Comm c);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);

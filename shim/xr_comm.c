@@ -7,6 +7,15 @@
  * (MPI_Comm_dup is collective over the new communicator, MPI-4.1 §7.4.2;
  * the shim starts it as MPI_Comm_idup and waits for it at once, yielding
  * the processor, xr_wait.c).
+ *
+ * A shadow carries none of the program's attributes: duplicating a
+ * communicator runs the copy callback of every attribute cached on it,
+ * and freeing the duplicate the delete callbacks (§7.7.2), which would
+ * show the program communicators it never made (a library counting
+ * references in them would count wrong). A communicator that
+ * MPI_Comm_dup made holds copies of its parent's attributes, so its
+ * shadow is a duplicate of the parent's shadow instead, which holds none;
+ * every other constructor makes a communicator without attributes.
  * The shadow carries the descriptions of the program's messages and the
  * collectives' agreement; being a different communicator, it never
  * matches the program's own traffic (§7.1.2). Its error handler is
@@ -66,21 +75,126 @@ static int32_t *peers_of(MPI_Comm c, int inter, int *n)
     return out;
 }
 
-void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
+/* bare makes a communicator with c's groups and ranks and none of its
+ * attributes, blocking: a split with one colour keeps both (§7.4.2, also
+ * for an intercommunicator) and copies nothing. */
+static int bare(MPI_Comm c, MPI_Comm *out)
+{
+    int rank = 0;
+    PMPI_Comm_rank(c, &rank);
+    return PMPI_Comm_split(c, 0, rank, out);
+}
+
+int mpidbg_comm_twin(MPI_Comm c, MPI_Comm *out)
+{
+    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
+    if (co && !co->freed && mpidbg_xr_has(co))
+        return PMPI_Comm_dup(co->xr, out);
+    return bare(c, out);
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* both_groups is an intercommunicator's members, its local and remote
+ * groups' world ranks sorted; NULL when one is unknown or a member is
+ * outside MPI_COMM_WORLD. */
+static int32_t *both_groups(const int32_t *local, int nlocal, const int32_t *remote, int nremote, int *n)
+{
+    *n = 0;
+    int32_t *all = local && remote ? malloc(sizeof *all * (size_t)(nlocal + nremote)) : NULL;
+    if (!all)
+        return NULL;
+    memcpy(all, local, sizeof *all * (size_t)nlocal);
+    memcpy(all + nlocal, remote, sizeof *all * (size_t)nremote);
+    qsort(all, (size_t)(nlocal + nremote), sizeof *all, cmp_int32);
+    if (all[0] < 0) {
+        free(all);
+        return NULL;
+    }
+    *n = nlocal + nremote;
+    return all;
+}
+
+/* inter_gid is an intercommunicator's job-wide id. Every member of both
+ * groups takes part in each intercommunicator made between the two
+ * (MPI_Intercomm_create, MPI_Comm_dup, MPI_Comm_split: collective over
+ * both, MPI-4.1 §7.6.2), so numbering them per pair of groups numbers
+ * them alike everywhere. The pair is keyed by the members and by the
+ * group that holds the lowest of them; ids have bit 62 set (those made
+ * by a rank are below it, windows' have bit 63). 0 when the table of
+ * pairs is full. */
+static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, int nlocal, const int32_t *remote,
+                          int nremote)
+{
+    static struct {
+        uint64_t key, made;
+    } pairs[512];
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    const int32_t *low = remote;
+    int nlow = nremote;
+    for (int i = 0; i < nlocal; i++)
+        if (local[i] == members[0]) {
+            low = local;
+            nlow = nlocal;
+        }
+    uint64_t key = 1469598103934665603ull;
+    for (int i = 0; i < n; i++)
+        key = (key ^ (uint64_t)(uint32_t)members[i]) * 1099511628211ull;
+    key = (key ^ 0xffffffffu) * 1099511628211ull;
+    for (int i = 0; i < nlow; i++)
+        key = (key ^ (uint64_t)(uint32_t)low[i]) * 1099511628211ull;
+    key |= 1; /* 0 marks a free entry */
+    uint64_t made = 0;
+    size_t cap = sizeof pairs / sizeof pairs[0];
+    pthread_mutex_lock(&mu);
+    for (size_t i = 0; i < cap; i++) {
+        size_t k = (key + i) % cap;
+        if (pairs[k].key == 0)
+            pairs[k].key = key;
+        if (pairs[k].key == key) {
+            made = ++pairs[k].made;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&mu);
+    if (!made)
+        return 0;
+    return 1ull << 62 | (mpidbg_mix64(key + made) & ((1ull << 62) - 1));
+}
+
+void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)
 {
     if (!co || !mpidbg_xr_on || c == MPI_COMM_NULL)
         return;
-    MPI_Comm xr = MPI_COMM_NULL;
+    MPI_Comm xr = MPI_COMM_NULL, src = c;
     MPI_Request r;
-    if (PMPI_Comm_idup(c, &xr, &r) != MPI_SUCCESS || mpidbg_xr_wait(&r) != MPI_SUCCESS)
+    if (from != MPI_COMM_NULL) {
+        struct mpidbg_cobj *fo = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(from));
+        src = fo && !fo->freed && mpidbg_xr_has(fo) ? fo->xr : MPI_COMM_NULL;
+    }
+    if (src == MPI_COMM_NULL) {
+        if (bare(c, &xr) != MPI_SUCCESS)
+            return;
+    } else if (PMPI_Comm_idup(src, &xr, &r) != MPI_SUCCESS || mpidbg_xr_wait(&r) != MPI_SUCCESS)
         return;
     PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
-    int n = 0;
-    int32_t *peers = peers_of(c, co->inter, &n);
+    int n = 0, nm = 0;
+    int32_t *peers = peers_of(c, co->inter, &n), *members = NULL;
     uint64_t gid = 0;
-    if (c == MPI_COMM_WORLD) {
+    if (co->inter) {
+        int nlocal = 0;
+        int32_t *local = peers_of(c, 0, &nlocal);
+        members = both_groups(local, nlocal, peers, n, &nm);
+        if (members)
+            gid = inter_gid(members, nm, local, nlocal, peers, n);
+        free(local);
+    } else if (c == MPI_COMM_WORLD) {
         gid = 1;
-    } else if (!co->inter) {
+    } else {
         if (co->rank == 0)
             gid = (uint64_t)(mpidbg_world_rank + 1) << 32 | (__atomic_add_fetch(&gid_counter, 1, __ATOMIC_RELAXED) & 0xffffffffu);
         if (PMPI_Ibcast(&gid, 1, MPI_UINT64_T, 0, xr, &r) == MPI_SUCCESS)
@@ -88,12 +202,14 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     }
     mpidbg_wlock();
     pthread_mutex_lock(&peers_mu);
-    int32_t *old = co->peers;
+    int32_t *old = co->peers, *old_members = co->members;
     co->xr = xr;
     co->gid = gid;
     co->coll_seq = 0;
     co->peers = peers;
     co->npeers = n;
+    co->members = members;
+    co->nmembers = nm;
     co->foreign = 0;
     for (int i = 0; i < n; i++)
         if (peers[i] < 0)
@@ -101,6 +217,7 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c)
     pthread_mutex_unlock(&peers_mu);
     mpidbg_wunlock();
     free(old);
+    free(old_members);
     mpidbg_xc_comm_new(co);
 }
 
@@ -200,16 +317,18 @@ MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin)
 }
 
 /* mpidbg_comm_world_ranks copies the world ranks of a communicator's
- * peers (the remote group of an intercommunicator) for the Go side. */
-int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t remote)
+ * peers (the remote group of an intercommunicator) for the Go side; with
+ * all, of the members of its collectives (both groups of an
+ * intercommunicator). */
+int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t all)
 {
-    (void)remote;
     int n = -1;
     pthread_mutex_lock(&peers_mu);
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, comm);
-    if (co && co->peers) {
-        n = co->npeers;
-        memcpy(out, co->peers, sizeof *out * (size_t)(n < max ? n : max));
+    const int32_t *from = co && all && co->inter ? co->members : co ? co->peers : NULL;
+    if (from) {
+        n = from == co->members ? co->nmembers : co->npeers;
+        memcpy(out, from, sizeof *out * (size_t)(n < max ? n : max));
     }
     pthread_mutex_unlock(&peers_mu);
     return n;

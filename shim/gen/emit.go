@@ -420,7 +420,13 @@ func emitWrapper(b *strings.Builder, c *Call) {
 			if r := p.Attr["deferred"]; r != "" {
 				post = append(post, fmt.Sprintf("if (%s && %s)", r, p.Name), fmt.Sprintf("    mpidbg_req_deferred_comm(&cx, *%s, %s);", r, p.Name))
 			} else {
-				post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *%s, 0), *%s);", p.Name, p.Name))
+				// a duplicate holds copies of its parent's attributes: its
+				// shadow is made from the parent's (xr_comm.c)
+				from := "MPI_COMM_NULL"
+				if f := p.Attr["copies"]; f != "" {
+					from = f
+				}
+				post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *%s, 0), *%s, %s);", p.Name, p.Name, from))
 			}
 		case "newgroup":
 			post = append(post, fmt.Sprintf("if (%s)", p.Name), fmt.Sprintf("    mpidbg_group_new(&cx, *%s, 0);", p.Name))

@@ -286,6 +286,11 @@ func (c *Call) validate() error {
 					return err
 				}
 			}
+			if f := p.Attr["copies"]; f != "" {
+				if err := need(f, "comm"); err != nil {
+					return err
+				}
+			}
 		case p.Role == "counts" || p.Role == "array" || p.Role == "types" || p.Role == "displs":
 			if l := p.Attr["len"]; l != "" {
 				if _, err := c.lenExpr(l); err != nil {
