@@ -19,6 +19,7 @@ import (
 	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/run/report"
+	"github.com/mpidbg/mpidbg/wire"
 )
 
 // launchArgs is the launch configuration (extensions/vscode/package.json
@@ -172,6 +173,9 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	}
 	if a.NP < 0 {
 		return cfg, nil, fmt.Errorf("\"np\": %d: want at least 1", a.NP)
+	}
+	if a.NP > wire.MaxRanks {
+		return cfg, nil, fmt.Errorf("\"np\": %d: mpidbg takes at most %d ranks", a.NP, wire.MaxRanks)
 	}
 	// as mpiexec will find it, in the job's directory (run/launch)
 	program, err := launch.Resolve(a.Program, a.Cwd)

@@ -78,6 +78,7 @@ func TestBadRequests(t *testing.T) {
 	expectFail("launch", map[string]any{}, "missing \"program\"")
 	expectFail("launch", map[string]any{"program": "/nonexistent/app"}, "no such file")
 	expectFail("launch", map[string]any{"program": "/bin/true", "np": -2}, "at least 1")
+	expectFail("launch", map[string]any{"program": "/bin/true", "np": 2000000000}, "at most 4194304 ranks")
 	expectFail("launch", map[string]any{"program": "/bin/true", "np": 2, "ranks": "0,5"}, "rank 5 is not in the job")
 	expectFail("launch", map[string]any{"program": "/bin/true", "ranks": []string{"x"}}, "\"ranks\"")
 	expectFail("launch", map[string]any{"program": "/bin/true", "checks": "-leaks"}, "unknown category \"leaks\"")

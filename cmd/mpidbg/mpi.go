@@ -10,6 +10,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/run/launch"
 )
 
 // jobTools is what a job runs with: the MPI library, the shim built for
@@ -97,15 +98,47 @@ func findMPIExec(flag string, m mpilib.MPI) (string, error) {
 		if err != nil {
 			return "", &usageError{msg: fmt.Sprintf("--mpiexec %s: not found or not executable", flag)}
 		}
+		if why := launcherMismatch(p, m); why != "" {
+			return "", &usageError{msg: "--mpiexec " + flag + ": " + why}
+		}
 		return p, nil
 	}
 	for _, name := range mpilib.MPIExecNames(m) {
 		if p, err := exec.LookPath(name); err == nil {
+			if why := launcherMismatch(p, m); why != "" {
+				return "", &usageError{msg: name + ": " + why}
+			}
 			return p, nil
 		}
 	}
 	return "", &usageError{msg: fmt.Sprintf("mpiexec not found: install %s (apt-get install %s) or give --mpiexec PATH",
 		m, mpilib.Packages(m))}
+}
+
+// launcherMismatch says why the launcher at path cannot start a program
+// built with m, "" when it can or when its name does not say whose it is
+// (a site's own mpiexec, srun). A rank learns its place in the job from
+// its own MPI's launcher only (Hydra's PMI, Open MPI's PMIx): under the
+// other's, every rank starts alone, as rank 0 of a job of one.
+func launcherMismatch(path string, m mpilib.MPI) string {
+	f, ok := launch.KnownFlavor(path)
+	if !ok {
+		return ""
+	}
+	var theirs mpilib.MPI
+	switch f {
+	case launch.Hydra:
+		theirs = mpilib.MPICH
+	case launch.OpenMPI:
+		theirs = mpilib.OpenMPI
+	default:
+		return ""
+	}
+	if theirs == m {
+		return ""
+	}
+	return fmt.Sprintf("%s is %s's launcher and the program is built with %s: every rank would start alone, as rank 0 of a job of one; use %s's (%s)",
+		filepath.Base(path), mpilib.Title(theirs), mpilib.Title(m), mpilib.Title(m), mpilib.MPIExecNames(m)[0])
 }
 
 // findShim resolves the shim library: --shim, $MPIDBG_SHIM, or the one

@@ -86,6 +86,37 @@ func TestChooseMPI(t *testing.T) {
 	}
 }
 
+// TestLauncherMismatch: a launcher whose name says it is the other
+// library's is refused (its ranks would each start alone); one whose name
+// says nothing (a site's mpiexec, srun) is taken on trust.
+func TestLauncherMismatch(t *testing.T) {
+	dir := t.TempDir()
+	orterun := filepath.Join(dir, "orterun")
+	os.WriteFile(orterun, nil, 0o755)
+	alt := filepath.Join(dir, "mpiexec") // an alternatives link to Open MPI's
+	if err := os.Symlink(orterun, alt); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path string
+		m    mpilib.MPI
+		want string
+	}{
+		{"/usr/bin/mpiexec.openmpi", mpilib.MPICH, "mpiexec.openmpi is Open MPI's launcher and the program is built with MPICH: every rank would start alone, as rank 0 of a job of one; use MPICH's (mpiexec.mpich)"},
+		{"/usr/bin/mpiexec.hydra", mpilib.OpenMPI, "mpiexec.hydra is MPICH's launcher and the program is built with Open MPI: every rank would start alone, as rank 0 of a job of one; use Open MPI's (mpiexec.openmpi)"},
+		{alt, mpilib.MPICH, "mpiexec is Open MPI's launcher"},
+		{alt, mpilib.OpenMPI, ""},
+		{"/usr/bin/mpiexec.mpich", mpilib.MPICH, ""},
+		{"/opt/site/bin/mpiexec", mpilib.OpenMPI, ""},
+		{"/usr/bin/srun", mpilib.MPICH, ""},
+	} {
+		got := launcherMismatch(tt.path, tt.m)
+		if (tt.want == "") != (got == "") || !strings.HasPrefix(got, tt.want) {
+			t.Errorf("launcherMismatch(%s, %v) = %q, want %q", tt.path, tt.m, got, tt.want)
+		}
+	}
+}
+
 // TestRunPicksMPI runs a built mpidbg, laid out as make install does
 // (bin/mpidbg beside lib/), on a program of each library with no --mpi,
 // --shim or --mpiexec: the right shim and mpiexec must be picked and the

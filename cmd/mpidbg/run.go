@@ -21,6 +21,7 @@ import (
 	"github.com/mpidbg/mpidbg/pretty"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/run/report"
+	"github.com/mpidbg/mpidbg/wire"
 	"github.com/spf13/pflag"
 )
 
@@ -284,6 +285,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 		return bad("missing -n N, the number of ranks")
 	case rf.np < 0:
 		return bad("-n %d: want at least 1", rf.np)
+	case rf.np > wire.MaxRanks:
+		return bad("-n %d: mpidbg takes at most %d ranks", rf.np, wire.MaxRanks)
 	case !slices.Contains([]string{"continue", "abort", "stop"}, rf.onError):
 		return bad("--on-error %q: want continue, abort or stop", rf.onError)
 	case rf.buffering != "eager" && rf.buffering != "zero":
@@ -364,6 +367,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 		m, err := chooseMPI(program, rf.mpi, rf.shim)
 		if err != nil {
 			return &usageError{cmd: rf.name(), msg: err.Error()}
+		}
+		if why := launcherMismatch(launcher, m); why != "" && program != "" {
+			return &usageError{cmd: rf.name(), msg: why}
 		}
 		if shim, err = findShim(rf.shim, m); err != nil {
 			return retag(err, rf.name())

@@ -33,16 +33,32 @@ func (f Flavor) String() string {
 // Debian): Open MPI's names are orterun, prterun and *.openmpi; anything
 // else is taken for Hydra.
 func FlavorOf(path string) Flavor {
+	if f, ok := KnownFlavor(path); ok {
+		return f
+	}
+	return Hydra
+}
+
+// KnownFlavor is the flavor of the launcher at path when its name, or
+// the name of the file it links to, says which (orterun, prterun,
+// mpiexec.openmpi; mpiexec.hydra, mpiexec.mpich); ok is false when
+// neither does (a site's own mpiexec).
+func KnownFlavor(path string) (f Flavor, ok bool) {
 	names := []string{filepath.Base(path)}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		names = append(names, filepath.Base(real))
 	}
 	for _, n := range names {
 		if n == "orterun" || n == "prterun" || strings.Contains(n, "openmpi") {
-			return OpenMPI
+			return OpenMPI, true
 		}
 	}
-	return Hydra
+	for _, n := range names {
+		if strings.Contains(n, "hydra") || strings.Contains(n, "mpich") {
+			return Hydra, true
+		}
+	}
+	return Hydra, false
 }
 
 // Var is an environment variable for the ranks.

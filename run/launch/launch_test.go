@@ -58,6 +58,24 @@ func TestFlavorOf(t *testing.T) {
 			t.Errorf("FlavorOf(%s): got %v, want %v", tt.path, got, tt.want)
 		}
 	}
+	// only a name that says whose the launcher is is known
+	known := []struct {
+		path string
+		want Flavor
+		ok   bool
+	}{
+		{"/usr/bin/mpiexec.mpich", Hydra, true},
+		{"/usr/bin/mpiexec.hydra", Hydra, true},
+		{link, OpenMPI, true},
+		{"/usr/bin/prterun", OpenMPI, true},
+		{"/nonexistent/mpiexec", Hydra, false},
+		{"/opt/site/bin/mpirun", Hydra, false},
+	}
+	for _, tt := range known {
+		if got, ok := KnownFlavor(tt.path); got != tt.want || ok != tt.ok {
+			t.Errorf("KnownFlavor(%s): got %v, %v, want %v, %v", tt.path, got, ok, tt.want, tt.ok)
+		}
+	}
 }
 
 // hydraSegv is what MPICH 4.0.2's mpiexec printed for a rank killed by
