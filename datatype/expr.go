@@ -73,7 +73,14 @@ type exprParser struct {
 	s      string
 	pos    int
 	padded bool // structs as StructPadded builds them
+	depth  int  // constructors open around the one being read
 }
+
+// maxExprDepth bounds how deep constructors nest in an expression. A
+// program's types nest a few levels; a text nested thousands deep costs
+// time and memory that grow faster than its length in everything that
+// walks the tree, and the recursion's stack with it.
+const maxExprDepth = 256
 
 func (p *exprParser) fail(at int, format string, args ...any) {
 	panic(&ExprError{Text: p.s, Offset: at, Msg: fmt.Sprintf(format, args...)})
@@ -198,6 +205,10 @@ func (p *exprParser) darg() int64 {
 // typ reads a type: a predefined name, name=T, or a constructor call.
 func (p *exprParser) typ() *Type {
 	w, at := p.word()
+	if p.depth++; p.depth > maxExprDepth {
+		p.fail(at, "constructors nested more than %d deep", maxExprDepth)
+	}
+	defer func() { p.depth-- }()
 	if p.peek('=') {
 		if !isIdent(w) {
 			p.fail(at, "%s is not a valid type name", w)

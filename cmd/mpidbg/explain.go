@@ -37,18 +37,18 @@ Examples:
 			if err != nil {
 				return &usageError{cmd: "explain", msg: err.Error(), hint: true}
 			}
-			r := pretty.New(o.stdout, o.color)
+			r := pretty.New(o.out(), o.color)
 			switch {
 			case len(args) > 1:
 				return &usageError{cmd: "explain", msg: fmt.Sprintf("want at most one id, got %d arguments", len(args)), hint: true}
 			case len(args) == 0:
-				fmt.Fprintln(o.stdout, r.Catalogue(in(checks.All(), l)))
-				fmt.Fprintf(o.stdout, "\nRun '%s' for one finding's rule and documentation.\n", l.ExplainCommand("ID"))
+				fmt.Fprintln(o.out(), r.Catalogue(in(checks.All(), l)))
+				fmt.Fprintf(o.out(), "\nRun '%s' for one finding's rule and documentation.\n", l.ExplainCommand("ID"))
 				return nil
 			}
 			id := strings.ToLower(strings.TrimSpace(args[0]))
 			if e, ok := checks.Lookup(id); ok {
-				fmt.Fprintln(o.stdout, r.Entry(e.In(l)))
+				fmt.Fprintln(o.out(), r.Entry(e.In(l)))
 				return nil
 			}
 			var inCat []checks.Entry
@@ -58,7 +58,7 @@ Examples:
 				}
 			}
 			if len(inCat) > 0 {
-				fmt.Fprintln(o.stdout, r.Catalogue(in(inCat, l)))
+				fmt.Fprintln(o.out(), r.Catalogue(in(inCat, l)))
 				return nil
 			}
 			msg := fmt.Sprintf("unknown finding id %q", args[0])

@@ -81,6 +81,9 @@ func (in *inspect) run(o *output, args []string) error {
 		return badInput("inspect", "--count %d: want at least 1", in.count)
 	case in.limit < 0:
 		return badInput("inspect", "--limit %d: want at least 0", in.limit)
+	case in.limit > maxInspectLimit:
+		// each line is built in memory before any is printed
+		return badInput("inspect", "--limit %d: at most %d", in.limit, maxInspectLimit)
 	case in.sendCount < 0:
 		return badInput("inspect", "--send-count %d: want at least 0", in.sendCount)
 	case in.recvCount < 0:
@@ -109,7 +112,7 @@ func (in *inspect) run(o *output, args []string) error {
 		return badInput("inspect", "--send-count and --recv-count need --match")
 	}
 
-	r := pretty.New(o.stdout, o.color)
+	r := pretty.New(o.out(), o.color)
 	var sections []section
 	add := func(title, body string) { sections = append(sections, section{title, body}) }
 	views := in.signature || in.tree || in.expanded || in.typemap || in.layout
@@ -204,6 +207,10 @@ func (in *inspect) typeMapTitle(t *datatype.Type) string {
 // strided form, so a huge buffer shows the strided form alone.
 const maxBlocks = 1 << 20
 
+// maxInspectLimit bounds --limit: the report is built whole before it is
+// printed, some hundreds of bytes per element or node.
+const maxInspectLimit = 1000000
+
 func (in *inspect) layoutView(r *pretty.Renderer, t *datatype.Type) string {
 	strided := t.Strided(in.count)
 	var n int64
@@ -240,7 +247,7 @@ func writeSections(o *output, r *pretty.Renderer, sections []section) error {
 		}
 		b.WriteString(s.body + "\n")
 	}
-	_, err := fmt.Fprint(o.stdout, b.String())
+	_, err := fmt.Fprint(o.out(), b.String())
 	return err
 }
 

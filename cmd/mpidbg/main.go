@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/pflag"
 )
@@ -60,6 +61,33 @@ func lookup(name string) *command {
 type output struct {
 	stdout, stderr io.Writer
 	color          bool
+	text           *textWriter // standard output for what mpidbg itself prints
+}
+
+// textWriter is standard output for mpidbg's own text (help, explain,
+// inspect): it keeps the first error a write failed with, other than a
+// reader that went away (mpidbg explain | head), so that a full disk or a
+// closed descriptor ends the command with an error rather than a success
+// with its output cut. What a job prints goes to standard output as it is.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	if err != nil && t.err == nil && !errors.Is(err, syscall.EPIPE) {
+		t.err = err
+	}
+	return n, err
+}
+
+// out is standard output for mpidbg's own text.
+func (o *output) out() io.Writer {
+	if o.text == nil {
+		o.text = &textWriter{w: o.stdout}
+	}
+	return o.text
 }
 
 // usageError is bad input: the command line, an expression, a path. run
@@ -87,20 +115,26 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	o := &output{stdout: stdout, stderr: stderr, color: wantColor(stdout)}
+	defer func() {
+		if o.text != nil && o.text.err != nil && code == 0 {
+			fmt.Fprintf(stderr, "mpidbg: cannot write standard output: %v\n", o.text.err)
+			code = 1
+		}
+	}()
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, usage())
 		return 2
 	}
 	switch name := args[0]; {
-	case name == "-h" || name == "--help" || name == "help" && len(args) == 1:
-		fmt.Fprintln(stdout, usage())
+	case name == "-h" || name == "--help" || name == "help" && (len(args) == 1 || args[1] == "-h" || args[1] == "--help"):
+		fmt.Fprintln(o.out(), usage())
 		return 0
 	case name == "help":
 		c := lookup(args[1])
 		if c == nil || len(args) > 2 {
 			return o.fail(&usageError{msg: fmt.Sprintf("help: unknown command %q", strings.Join(args[1:], " ")), hint: true})
 		}
-		fmt.Fprintln(stdout, c.help())
+		fmt.Fprintln(o.out(), c.help())
 		return 0
 	case name == "--version":
 		return o.runCommand(versionCommand, args[1:])
@@ -123,14 +157,14 @@ func (o *output) runCommand(c *command, args []string) int {
 	help := fs.BoolP("help", "h", false, "show this help")
 	if c.raw {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintln(o.stdout, c.help())
+			fmt.Fprintln(o.out(), c.help())
 			return 0
 		}
 		return o.finish(body(o, args))
 	}
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) || err == nil && *help {
-		fmt.Fprintln(o.stdout, c.help())
+		fmt.Fprintln(o.out(), c.help())
 		return 0
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/internal/envvar"
@@ -111,6 +112,8 @@ func TestRunErrors(t *testing.T) {
 			"mpidbg inspect: --count 0: want at least 1\n"},
 		{"negative_limit", []string{"inspect", "--limit", "-1", sExpr},
 			"mpidbg inspect: --limit -1: want at least 0\n"},
+		{"huge_limit", []string{"inspect", "--limit", "100000000", sExpr},
+			"mpidbg inspect: --limit 100000000: at most 1000000\n"},
 		{"counts_without_match", []string{"inspect", "--recv-count", "2", sExpr},
 			"mpidbg inspect: --send-count and --recv-count need --match\n"},
 		{"malformed_expression", []string{"inspect", "s_type=struct([1,5],[0,8],[INT,CHR])"},
@@ -177,5 +180,28 @@ func TestWantColor(t *testing.T) {
 	t.Setenv(envvar.NoColor, "1")
 	if wantColor(os.Stdout) {
 		t.Errorf("wantColor(stdout) with NO_COLOR=1 = true, want false")
+	}
+}
+
+// fullWriter fails every write, as a full disk does; pipeGone as a
+// reader that went away does.
+type fullWriter struct{ err error }
+
+func (f fullWriter) Write([]byte) (int, error) { return 0, f.err }
+
+// TestStdoutErrors: help and explain whose output could not be written
+// end with an error, not a success with nothing printed; a reader that
+// went away (mpidbg explain | head) is how such output ends, not an
+// error.
+func TestStdoutErrors(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help", "explain"}, {"explain"}, {"explain", "leak-type"}, {"run", "--help"}} {
+		var stderr bytes.Buffer
+		if code := run(args, fullWriter{syscall.ENOSPC}, &stderr); code != 1 || stderr.String() != "mpidbg: cannot write standard output: no space left on device\n" {
+			t.Errorf("%v to a full disk: exit %d, stderr %q", args, code, stderr.String())
+		}
+		stderr.Reset()
+		if code := run(args, fullWriter{syscall.EPIPE}, &stderr); code != 0 || stderr.Len() != 0 {
+			t.Errorf("%v to a closed pipe: exit %d, stderr %q", args, code, stderr.String())
+		}
 	}
 }
