@@ -70,6 +70,12 @@ func TestRunLaunchFailsMPI(t *testing.T) {
 			if code != 1 || !strings.Contains(stderr, "nothing was checked") || strings.Contains(stderr, "no findings") {
 				t.Errorf("/bin/true: got exit %d, want 1 and that nothing was checked:\n%s", code, stderr)
 			}
+			// a launcher that fails and says nothing is not taken for a
+			// program that never called MPI_Init
+			_, stderr, code = runWith(t, "", "run", "-n", "2", "--mpi", m.String(), "--shim", shim, "--mpiexec", "/bin/false", "/bin/true")
+			if code != 1 || !strings.Contains(stderr, "false ended with exit status 1 and said nothing: it could not start /bin/true, or /bin/true failed before MPI_Init") {
+				t.Errorf("--mpiexec /bin/false: got exit %d, want 1 and the launcher's status:\n%s", code, stderr)
+			}
 		})
 	}
 }

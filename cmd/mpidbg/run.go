@@ -526,10 +526,13 @@ func notStarted(o *output, res launch.Result, program, mpiexec string) {
 		}
 		return
 	}
-	fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s never called MPI_Init (not an MPI program), or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)\n", program)
 	if res.Status != "" {
-		fmt.Fprintf(o.stderr, "mpidbg: %s ended with %s\n", mpiexec, res.Status)
+		// a launcher that failed saying nothing, or a program that failed
+		// before MPI_Init: the status alone cannot tell which
+		fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s ended with %s and said nothing: it could not start %s, or %s failed before MPI_Init\n", mpiexec, res.Status, program, program)
+		return
 	}
+	fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s never called MPI_Init (not an MPI program), or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)\n", program)
 }
 
 // systemPython is the interpreter Debian's python3-mpi4py is installed
