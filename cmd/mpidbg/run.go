@@ -303,6 +303,10 @@ func (rf *runFlags) run(o *output, args []string) error {
 			return bad("%s=%q: %v", envvar.Checks, v, err)
 		}
 	}
+	if v := os.Getenv(envvar.Buffering); v != "" && v != "eager" && v != "zero" {
+		// the ranks inherit it: the shim would take anything else for eager
+		return bad("%s=%q: want eager or zero", envvar.Buffering, v)
+	}
 	if err := rf.nasty.fromEnv(); err != nil {
 		return bad("%v", err)
 	}

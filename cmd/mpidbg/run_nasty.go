@@ -60,13 +60,14 @@ func (n *nastyFlags) fromEnv() error {
 		{"nasty", envvar.Nasty}, {"nasty-seed", envvar.NastySeed}, {"nasty-order", envvar.NastyOrder},
 		{"nasty-split", envvar.NastySplit}, {"nasty-flush", envvar.NastyFlush}, {"nasty-delay", envvar.NastyDelay},
 		{"nasty-hold-timeout", envvar.NastyHoldTimeout}, {"nasty-trace", envvar.NastyTrace},
+		{"races", envvar.Race}, {"race-sample", envvar.RaceSample},
 	} {
 		val, ok := os.LookupEnv(v.env)
 		if !ok || val == "" || n.fs.Changed(v.flag) {
 			continue
 		}
 		switch v.flag {
-		case "nasty", "nasty-split", "nasty-flush":
+		case "nasty", "nasty-split", "nasty-flush", "races":
 			on, ok := onOff(val)
 			if !ok {
 				return fmt.Errorf("%s %q: want on or off", v.env, val)
@@ -129,11 +130,11 @@ func (n *nastyFlags) check() error {
 	case n.holdTimeout < 0:
 		return fmt.Errorf("%s %v: want 0 (never) or more", n.name("nasty-hold-timeout"), n.holdTimeout)
 	case !isOnOff(n.races):
-		return fmt.Errorf("--races %q: want on or off", n.races)
+		return fmt.Errorf("%s %q: want on or off", n.name("races"), n.races)
 	}
 	if n.raceSample != "" && n.raceSample != "all" {
 		if v, err := strconv.Atoi(n.raceSample); err != nil || v < 1 {
-			return fmt.Errorf("--race-sample %q: want a number from 1 up, or all", n.raceSample)
+			return fmt.Errorf("%s %q: want a number from 1 up, or all", n.name("race-sample"), n.raceSample)
 		}
 	}
 	if !n.on {
@@ -152,7 +153,8 @@ func isOnOff(s string) bool { return s == "on" || s == "off" }
 // picks one, once for the whole job.
 func (n *nastyFlags) vars() ([]launch.Var, error) {
 	var env []launch.Var
-	if n.fs.Changed("races") {
+	if n.fs.Changed("races") || n.fromVar["races"] != "" {
+		// as the shim reads it: MPIDBG_RACE=0 is off too
 		env = append(env, launch.Var{Name: envvar.Race, Value: n.races})
 	}
 	if n.raceSample != "" {

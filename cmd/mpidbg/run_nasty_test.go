@@ -12,7 +12,7 @@ import (
 )
 
 var nastyVars = []string{envvar.Nasty, envvar.NastySeed, envvar.NastyOrder, envvar.NastySplit, envvar.NastyFlush,
-	envvar.NastyDelay, envvar.NastyHoldTimeout, envvar.NastyTrace, envvar.Race, envvar.RaceSample}
+	envvar.NastyDelay, envvar.NastyHoldTimeout, envvar.NastyTrace, envvar.Race, envvar.RaceSample, envvar.Buffering}
 
 // clearNastyEnv unsets the knobs' variables for the test: they are the
 // flags' defaults.
@@ -57,6 +57,8 @@ func TestRunNastyFlags(t *testing.T) {
 			envvar.Nasty: "off", envvar.NastySeed: ""}},
 		{"races", nil, []string{"--races=off", "--race-sample=all"}, map[string]string{envvar.Race: "off", envvar.RaceSample: "all"}},
 		{"race_sample", nil, []string{"--race-sample", "16"}, map[string]string{envvar.Race: "", envvar.RaceSample: "16"}},
+		// as the shim reads it: "off" alone
+		{"races_from_env", map[string]string{envvar.Race: "0", envvar.RaceSample: "8"}, nil, map[string]string{envvar.Race: "off", envvar.RaceSample: "8"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,6 +150,9 @@ func TestRunNastyUsageErrors(t *testing.T) {
 		{"env_seed", map[string]string{envvar.Nasty: "on", envvar.NastySeed: "x"}, nil, `MPIDBG_NASTY_SEED "x": want a non-negative integer`},
 		{"env_delay", map[string]string{envvar.Nasty: "on", envvar.NastyDelay: "soon"}, nil, `MPIDBG_NASTY_DELAY "soon": want a duration such as 50us, 250ms or 2s`},
 		{"env_split", map[string]string{envvar.Nasty: "on", envvar.NastySplit: "maybe"}, nil, `MPIDBG_NASTY_SPLIT "maybe": want on or off`},
+		{"env_races", map[string]string{envvar.Race: "maybe"}, nil, `MPIDBG_RACE "maybe": want on or off`},
+		{"env_race_sample", map[string]string{envvar.RaceSample: "-5"}, nil, `MPIDBG_RACE_SAMPLE "-5": want a number from 1 up, or all`},
+		{"env_buffering", map[string]string{envvar.Buffering: "huge"}, nil, `MPIDBG_BUFFERING="huge": want eager or zero`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
