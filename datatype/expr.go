@@ -205,11 +205,9 @@ func (p *exprParser) darg() int64 {
 // typ reads a type: a predefined name, name=T, or a constructor call.
 func (p *exprParser) typ() *Type {
 	w, at := p.word()
-	if p.depth++; p.depth > maxExprDepth {
-		p.fail(at, "constructors nested more than %d deep", maxExprDepth)
-	}
-	defer func() { p.depth-- }()
 	if p.peek('=') {
+		p.enter(at)
+		defer p.leave()
 		if !isIdent(w) {
 			p.fail(at, "%s is not a valid type name", w)
 		}
@@ -226,6 +224,8 @@ func (p *exprParser) typ() *Type {
 		}
 		return Predefined(b)
 	}
+	p.enter(at)
+	defer p.leave()
 	t, err := p.call(strings.ToLower(w), at)
 	if err != nil {
 		panic(&ExprError{Text: p.s, Offset: at, Msg: err.Error(), Err: err})
@@ -233,6 +233,16 @@ func (p *exprParser) typ() *Type {
 	p.expect(')')
 	return t
 }
+
+// enter and leave count the constructors (and names) open around the
+// type being read.
+func (p *exprParser) enter(at int) {
+	if p.depth++; p.depth > maxExprDepth {
+		p.fail(at, "constructors nested more than %d deep", maxExprDepth)
+	}
+}
+
+func (p *exprParser) leave() { p.depth-- }
 
 // call reads the arguments of constructor fn, up to the closing
 // parenthesis, and calls it.

@@ -60,9 +60,9 @@ func TestExprBuildsTheType(t *testing.T) {
 
 // TestExprDepth: constructors nested as deep as allowed still parse.
 func TestExprDepth(t *testing.T) {
-	in := strings.Repeat("contiguous(1,", maxExprDepth-1) + "INT" + strings.Repeat(")", maxExprDepth-1)
+	in := strings.Repeat("contiguous(1,", maxExprDepth) + "INT" + strings.Repeat(")", maxExprDepth)
 	if _, err := ParseExpr(in); err != nil {
-		t.Fatalf("%d constructors deep: %v", maxExprDepth-1, err)
+		t.Fatalf("%d constructors deep: %v", maxExprDepth, err)
 	}
 }
 
@@ -89,7 +89,7 @@ func TestExprErrors(t *testing.T) {
 		{"contiguous(-1,INT)", 0, "contiguous: count -1 must be non-negative", true},
 		{"dup( vector(1,1,1,LB))", 5, "vector: oldtype MPI_LB is only allowed in a struct", true},
 		{"indexed([1],[],INT)", 0, "displacements", true},
-		{strings.Repeat("dup(", maxExprDepth) + "INT" + strings.Repeat(")", maxExprDepth), 4 * maxExprDepth, "nested more than 256 deep", false},
+		{strings.Repeat("dup(", maxExprDepth+1) + "INT" + strings.Repeat(")", maxExprDepth+1), 4 * maxExprDepth, "nested more than 256 deep", false},
 	}
 	for _, tt := range tests {
 		_, err := ParseExpr(tt.in)

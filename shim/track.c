@@ -72,7 +72,9 @@ static int race_off(void)
     const char *r = getenv("MPIDBG_RACE");
     mpidbg_checks_init();
     unsigned both = (1u << MPIDBG_CAT_BUFFER_RACE) | (1u << MPIDBG_CAT_RMA_RACE);
-    return (r && strcmp(r, "off") == 0) || (mpidbg_disabled & both) == both;
+    /* the spellings of off mpidbg run takes (cmd/mpidbg, onOff) */
+    int off = r && (strcmp(r, "off") == 0 || strcmp(r, "0") == 0 || strcmp(r, "false") == 0);
+    return off || (mpidbg_disabled & both) == both;
 }
 
 /* Before MPI_Init reads its environment: UCX moves large messages between

@@ -123,10 +123,14 @@ static int32_t *both_groups(const int32_t *local, int nlocal, const int32_t *rem
  * groups takes part in each intercommunicator made between the two
  * (MPI_Intercomm_create, MPI_Comm_dup, MPI_Comm_split: collective over
  * both, MPI-4.1 §7.6.2), so numbering them per pair of groups numbers
- * them alike everywhere. The pair is keyed by the members and by the
- * group that holds the lowest of them; ids have bit 62 set (those made
- * by a rank are below it, windows' have bit 63). 0 when the table of
- * pairs is full. */
+ * them alike everywhere, with no message. That holds while one thread at
+ * a time makes a pair's intercommunicators; threads that make two at
+ * once can number them differently on different ranks, and the deadlock
+ * detector then sees two collectives where there is one (it misses the
+ * deadlock rather than reporting a false one). The pair is keyed by the
+ * members and by the group that holds the lowest of them; ids have bit
+ * 62 set (those made by a rank are below it, windows' have bit 63). 0
+ * (not known to the detector) once 512 pairs have intercommunicators. */
 static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, int nlocal, const int32_t *remote,
                           int nremote)
 {
@@ -163,7 +167,7 @@ static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, i
     pthread_mutex_unlock(&mu);
     if (!made)
         return 0;
-    return 1ull << 62 | (mpidbg_mix64(key + made) & ((1ull << 62) - 1));
+    return 1ull << 62 | (mpidbg_mix64(key ^ mpidbg_mix64(made)) & ((1ull << 62) - 1));
 }
 
 void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)

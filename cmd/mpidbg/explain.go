@@ -37,7 +37,7 @@ Examples:
 			if err != nil {
 				return &usageError{cmd: "explain", msg: err.Error(), hint: true}
 			}
-			r := pretty.New(o.out(), o.color)
+			r := pretty.New(o.stdout, o.color) // the terminal's width; the text goes through o.out()
 			switch {
 			case len(args) > 1:
 				return &usageError{cmd: "explain", msg: fmt.Sprintf("want at most one id, got %d arguments", len(args)), hint: true}

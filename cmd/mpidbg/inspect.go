@@ -112,7 +112,7 @@ func (in *inspect) run(o *output, args []string) error {
 		return badInput("inspect", "--send-count and --recv-count need --match")
 	}
 
-	r := pretty.New(o.out(), o.color)
+	r := pretty.New(o.stdout, o.color) // the terminal's width; the text goes through o.out()
 	var sections []section
 	add := func(title, body string) { sections = append(sections, section{title, body}) }
 	views := in.signature || in.tree || in.expanded || in.typemap || in.layout

@@ -28,24 +28,7 @@ type jobTools struct {
 // that contradicts the program: a shim built for the other library
 // would misread every handle.
 func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
-	var linked mpilib.MPI
-	if program != "" {
-		p, err := exec.LookPath(program)
-		if err != nil && !strings.Contains(program, "/") {
-			// a bare name in the current directory: Open MPI's mpiexec
-			// runs it, so what it links still says which MPI
-			if fi, serr := os.Stat(program); serr == nil && fi.Mode().IsRegular() {
-				p, err = "./"+program, nil
-			}
-		}
-		if err == nil {
-			if m, err := mpilib.Detect(p); err == nil {
-				linked = m
-			} else if m, err := mpilib.DetectPython(p); err == nil {
-				linked = m
-			}
-		}
-	}
+	linked := linkedMPI(program)
 	if mpiFlag != "" {
 		m, err := mpilib.Parse(mpiFlag)
 		if err != nil {
@@ -75,6 +58,32 @@ func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
 	return mpilib.MPICH, nil
 }
 
+// linkedMPI is the MPI the program links (or its mpi4py does), 0 when
+// that cannot be told (a script, a static program, no program).
+func linkedMPI(program string) mpilib.MPI {
+	if program == "" {
+		return 0
+	}
+	p, err := exec.LookPath(program)
+	if err != nil && !strings.Contains(program, "/") {
+		// a bare name in the current directory: Open MPI's mpiexec
+		// runs it, so what it links still says which MPI
+		if fi, serr := os.Stat(program); serr == nil && fi.Mode().IsRegular() {
+			p, err = "./"+program, nil
+		}
+	}
+	if err != nil {
+		return 0
+	}
+	if m, err := mpilib.Detect(p); err == nil {
+		return m
+	}
+	if m, err := mpilib.DetectPython(p); err == nil {
+		return m
+	}
+	return 0
+}
+
 // findTools resolves a job's MPI, shim and mpiexec (see chooseMPI,
 // findShim and findMPIExec).
 func findTools(program, mpiFlag, shimFlag, mpiexecFlag string) (jobTools, error) {
@@ -86,43 +95,52 @@ func findTools(program, mpiFlag, shimFlag, mpiexecFlag string) (jobTools, error)
 	if t.shim, err = findShim(shimFlag, m); err != nil {
 		return t, err
 	}
-	t.mpiexec, err = findMPIExec(mpiexecFlag, m)
+	t.mpiexec, err = findMPIExec(mpiexecFlag, m, linkedMPI(program))
 	return t, err
 }
 
 // findMPIExec resolves --mpiexec, or picks the library's own mpiexec
-// (mpiexec.mpich, mpiexec.openmpi), else mpiexec.
-func findMPIExec(flag string, m mpilib.MPI) (string, error) {
+// (mpiexec.mpich, mpiexec.openmpi), else mpiexec. linked is the MPI the
+// program links, 0 unknown: a launcher that is the other library's is
+// refused (launcherMismatch), skipped when mpidbg picks one.
+func findMPIExec(flag string, m, linked mpilib.MPI) (string, error) {
 	if flag != "" {
 		p, err := exec.LookPath(flag)
 		if err != nil {
 			return "", &usageError{msg: fmt.Sprintf("--mpiexec %s: not found or not executable", flag)}
 		}
-		if why := launcherMismatch(p, m); why != "" {
+		if why := launcherMismatch(p, linked); why != "" {
 			return "", &usageError{msg: "--mpiexec " + flag + ": " + why}
 		}
 		return p, nil
 	}
+	var why string
 	for _, name := range mpilib.MPIExecNames(m) {
 		if p, err := exec.LookPath(name); err == nil {
-			if why := launcherMismatch(p, m); why != "" {
-				return "", &usageError{msg: name + ": " + why}
+			if why = launcherMismatch(p, linked); why == "" {
+				return p, nil
 			}
-			return p, nil
+			why = name + ": " + why
 		}
+	}
+	if why != "" {
+		return "", &usageError{msg: why}
 	}
 	return "", &usageError{msg: fmt.Sprintf("mpiexec not found: install %s (apt-get install %s) or give --mpiexec PATH",
 		m, mpilib.Packages(m))}
 }
 
 // launcherMismatch says why the launcher at path cannot start a program
-// built with m, "" when it can or when its name does not say whose it is
-// (a site's own mpiexec, srun). A rank learns its place in the job from
-// its own MPI's launcher only (Hydra's PMI, Open MPI's PMIx): under the
-// other's, every rank starts alone, as rank 0 of a job of one.
+// built with m, "" when it can, when m is 0 (not known), or when the
+// launcher's name does not say whose it is (a site's own mpiexec, srun;
+// PRRTE's prterun, which starts any PMIx program). A rank learns its
+// place in the job from its own MPI's launcher only (Hydra's PMI, Open
+// MPI's PMIx): under the other's, every rank starts alone, as rank 0 of
+// a job of one.
 func launcherMismatch(path string, m mpilib.MPI) string {
 	f, ok := launch.KnownFlavor(path)
-	if !ok {
+	real, _ := filepath.EvalSymlinks(path)
+	if !ok || m == 0 || filepath.Base(path) == "prterun" || filepath.Base(real) == "prterun" {
 		return ""
 	}
 	var theirs mpilib.MPI

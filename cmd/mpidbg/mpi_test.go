@@ -88,11 +88,14 @@ func TestChooseMPI(t *testing.T) {
 
 // TestLauncherMismatch: a launcher whose name says it is the other
 // library's is refused (its ranks would each start alone); one whose name
-// says nothing (a site's mpiexec, srun) is taken on trust.
+// says nothing (a site's mpiexec, srun), or a program whose MPI is not
+// known, is taken on trust.
 func TestLauncherMismatch(t *testing.T) {
 	dir := t.TempDir()
 	orterun := filepath.Join(dir, "orterun")
-	os.WriteFile(orterun, nil, 0o755)
+	if err := os.WriteFile(orterun, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	alt := filepath.Join(dir, "mpiexec") // an alternatives link to Open MPI's
 	if err := os.Symlink(orterun, alt); err != nil {
 		t.Fatal(err)
@@ -109,6 +112,8 @@ func TestLauncherMismatch(t *testing.T) {
 		{"/usr/bin/mpiexec.mpich", mpilib.MPICH, ""},
 		{"/opt/site/bin/mpiexec", mpilib.OpenMPI, ""},
 		{"/usr/bin/srun", mpilib.MPICH, ""},
+		{"/usr/bin/prterun", mpilib.MPICH, ""}, // PRRTE starts any PMIx program
+		{"/usr/bin/mpiexec.openmpi", 0, ""},    // a script: its MPI is not known
 	} {
 		got := launcherMismatch(tt.path, tt.m)
 		if (tt.want == "") != (got == "") || !strings.HasPrefix(got, tt.want) {

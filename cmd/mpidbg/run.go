@@ -175,7 +175,7 @@ Examples:
 // registerRun declares the flags of run, or of collect, which has those
 // that do not say how to start the job.
 func registerRun(fs *pflag.FlagSet, collect bool) func(o *output, args []string) error {
-	r := &runFlags{collect: collect}
+	r := &runFlags{collect: collect, fs: fs}
 	fs.SetInterspersed(false) // the program's arguments are its own
 	if !collect {
 		fs.IntVarP(&r.np, "np", "n", 0, "start `N` ranks")
@@ -202,6 +202,7 @@ func registerRun(fs *pflag.FlagSet, collect bool) func(o *output, args []string)
 }
 
 type runFlags struct {
+	fs                                               *pflag.FlagSet
 	collect                                          bool // mpidbg collect: the command runs launchers itself
 	np                                               int
 	mpi, mpiexec, shim, onError, checks, json, sarif string
@@ -303,9 +304,16 @@ func (rf *runFlags) run(o *output, args []string) error {
 			return bad("%s=%q: %v", envvar.Checks, v, err)
 		}
 	}
-	if v := os.Getenv(envvar.Buffering); v != "" && v != "eager" && v != "zero" {
-		// the ranks inherit it: the shim would take anything else for eager
-		return bad("%s=%q: want eager or zero", envvar.Buffering, v)
+	if v := os.Getenv(envvar.Buffering); v != "" {
+		// the ranks inherit it (the shim would take anything else for
+		// eager), and the deadlock detector must know it: the flag's
+		// default
+		if v != "eager" && v != "zero" {
+			return bad("%s=%q: want eager or zero", envvar.Buffering, v)
+		}
+		if !rf.fs.Changed("buffering") {
+			rf.buffering = v
+		}
 	}
 	if err := rf.nasty.fromEnv(); err != nil {
 		return bad("%v", err)
@@ -339,7 +347,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 		// current directory; when there is none, findTools says so below.
 		flavor := launch.Hydra
 		if m, err := chooseMPI(program, rf.mpi, rf.shim); err == nil {
-			if p, err := findMPIExec(rf.mpiexec, m); err == nil {
+			if p, err := findMPIExec(rf.mpiexec, m, linkedMPI(program)); err == nil {
 				flavor = launch.FlavorOf(p)
 			}
 		}
@@ -372,7 +380,7 @@ func (rf *runFlags) run(o *output, args []string) error {
 		if err != nil {
 			return &usageError{cmd: rf.name(), msg: err.Error()}
 		}
-		if why := launcherMismatch(launcher, m); why != "" && program != "" {
+		if why := launcherMismatch(launcher, linkedMPI(program)); why != "" {
 			return &usageError{cmd: rf.name(), msg: why}
 		}
 		if shim, err = findShim(rf.shim, m); err != nil {
@@ -410,7 +418,8 @@ func (rf *runFlags) run(o *output, args []string) error {
 	if rf.checks != "" {
 		env = append(env, launch.Var{Name: envvar.Checks, Value: rf.checks})
 	}
-	if rf.buffering == "zero" {
+	if rf.buffering == "zero" || os.Getenv(envvar.Buffering) != "" {
+		// also over an inherited value the flag overrides
 		env = append(env, launch.Var{Name: envvar.Buffering, Value: rf.buffering})
 	}
 	nasty, err := rf.nasty.vars()
@@ -533,7 +542,7 @@ func notStarted(o *output, res launch.Result, program, mpiexec string) {
 	if res.Status != "" {
 		// a launcher that failed saying nothing, or a program that failed
 		// before MPI_Init: the status alone cannot tell which
-		fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s ended with %s and said nothing: it could not start %s, or %s failed before MPI_Init\n", mpiexec, res.Status, program, program)
+		fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s ended with %s and said nothing: it could not start %s, or %s failed before MPI_Init or ran without the shim (a statically linked program, or a launcher that does not pass LD_PRELOAD on)\n", mpiexec, res.Status, program, program)
 		return
 	}
 	fmt.Fprintf(o.stderr, "mpidbg: error: no rank connected to mpidbg, so nothing was checked: %s never called MPI_Init (not an MPI program), or the shim was not loaded into it (a statically linked program, or a launcher that does not pass LD_PRELOAD on)\n", program)

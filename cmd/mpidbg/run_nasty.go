@@ -154,7 +154,7 @@ func isOnOff(s string) bool { return s == "on" || s == "off" }
 func (n *nastyFlags) vars() ([]launch.Var, error) {
 	var env []launch.Var
 	if n.fs.Changed("races") || n.fromVar["races"] != "" {
-		// as the shim reads it: MPIDBG_RACE=0 is off too
+		// on or off, whichever spelling the variable had
 		env = append(env, launch.Var{Name: envvar.Race, Value: n.races})
 	}
 	if n.raceSample != "" {

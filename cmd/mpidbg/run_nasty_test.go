@@ -59,6 +59,8 @@ func TestRunNastyFlags(t *testing.T) {
 		{"race_sample", nil, []string{"--race-sample", "16"}, map[string]string{envvar.Race: "", envvar.RaceSample: "16"}},
 		// as the shim reads it: "off" alone
 		{"races_from_env", map[string]string{envvar.Race: "0", envvar.RaceSample: "8"}, nil, map[string]string{envvar.Race: "off", envvar.RaceSample: "8"}},
+		{"buffering_from_env", map[string]string{envvar.Buffering: "zero"}, nil, map[string]string{envvar.Buffering: "zero"}},
+		{"buffering_flag_beats_env", map[string]string{envvar.Buffering: "zero"}, []string{"--buffering=eager"}, map[string]string{envvar.Buffering: "eager"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -672,13 +672,13 @@ func TestFindMPIExecDefault(t *testing.T) {
 	}{{mpilib.MPICH, "apt-get install mpich", "mpiexec.mpich"}, {mpilib.OpenMPI, "apt-get install openmpi-bin", "mpiexec.openmpi"}} {
 		dir := t.TempDir()
 		t.Setenv("PATH", dir)
-		if _, err := findMPIExec("", tt.mpi); err == nil || !strings.Contains(err.Error(), tt.pkg) {
+		if _, err := findMPIExec("", tt.mpi, tt.mpi); err == nil || !strings.Contains(err.Error(), tt.pkg) {
 			t.Errorf("%s, no mpiexec on PATH: got %v, want a message naming the package", tt.mpi, err)
 		}
 		// the plain mpiexec, then the library's own, which wins
 		for _, name := range []string{"mpiexec", tt.name} {
 			os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755)
-			got, err := findMPIExec("", tt.mpi)
+			got, err := findMPIExec("", tt.mpi, tt.mpi)
 			if err != nil || filepath.Base(got) != name {
 				t.Errorf("%s with %s on PATH: got %q, %v", tt.mpi, name, got, err)
 			}

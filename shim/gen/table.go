@@ -287,6 +287,9 @@ func (c *Call) validate() error {
 				}
 			}
 			if f := p.Attr["copies"]; f != "" {
+				if p.Attr["deferred"] != "" {
+					return fmt.Errorf("%s: copies= and deferred= together: a deferred communicator gets no shadow", p.Name)
+				}
 				if err := need(f, "comm"); err != nil {
 					return err
 				}
