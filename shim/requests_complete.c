@@ -110,12 +110,11 @@ static void record_waits(struct mpidbg_reqref *c, int n)
  * none. */
 static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mode)
 {
-    uint64_t key = 1469598103934665603ull;
+    uint64_t key = MPIDBG_FNV64_BASIS;
     int waits = 0;
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = c[i].o;
-        key = (key ^ (uint64_t)(uintptr_t)o) * 1099511628211ull;
-        key = (key ^ c[i].serial) * 1099511628211ull;
+        key = mpidbg_fnv64(mpidbg_fnv64(key, (uint64_t)(uintptr_t)o), c[i].serial);
         waits += o && o->rec && o->active && wait_kind(o);
     }
     if (!waits) {

@@ -149,13 +149,23 @@ static inline int mpidbg_bypass(void *ra)
 
 /* mpidbg_mix64 is splitmix64's finaliser: every bit of x moves every bit
  * of the result (the nasty mode's seeds, the lost-message check's
- * weights) */
+ * weights, intercommunicators' ids) */
 static inline uint64_t mpidbg_mix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+/* mpidbg_fnv64 folds v into h, FNV-1a's step, for keys made of a
+ * sequence of values (a poll's requests, a v-collective's counts, an
+ * intercommunicator's groups, the host's name); h starts at
+ * MPIDBG_FNV64_BASIS. The keys are compared only within one job. */
+#define MPIDBG_FNV64_BASIS 14695981039346656037ull
+static inline uint64_t mpidbg_fnv64(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211ull;
 }
 
 /* ---- datatypes as the checks see them ---- */

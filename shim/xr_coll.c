@@ -108,9 +108,9 @@ static int64_t count_at(const void *a, size_t elem, int64_t i)
 
 static int64_t hash_counts(const void *a, size_t elem, int64_t n)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = MPIDBG_FNV64_BASIS;
     for (int64_t i = 0; i < n; i++)
-        h = (h ^ (uint64_t)count_at(a, elem, i)) * 1099511628211ull;
+        h = mpidbg_fnv64(h, (uint64_t)count_at(a, elem, i));
     return (int64_t)(h & 0x1fffffffffffffffull);
 }
 

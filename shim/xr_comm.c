@@ -75,11 +75,24 @@ static int32_t *peers_of(MPI_Comm c, int inter, int *n)
     return out;
 }
 
-/* bare makes a communicator with c's groups and ranks and none of its
- * attributes, blocking: a split with one colour keeps both (§7.4.2, also
- * for an intercommunicator) and copies nothing. */
-static int bare(MPI_Comm c, MPI_Comm *out)
+/* idup duplicates c, waiting as the shim waits for its own collectives. */
+static int idup(MPI_Comm c, MPI_Comm *out)
 {
+    MPI_Request r;
+    int rc = PMPI_Comm_idup(c, out, &r);
+    return rc == MPI_SUCCESS ? mpidbg_xr_wait(&r) : rc;
+}
+
+/* twin makes a communicator with c's groups and ranks and none of the
+ * program's attributes, collective over c: a duplicate of the shadow of
+ * parent (c, or the communicator c was duplicated from), which holds
+ * none, else a split of c with one colour, which keeps both (§7.4.2,
+ * also for an intercommunicator) and copies nothing. */
+static int twin(MPI_Comm c, MPI_Comm parent, MPI_Comm *out)
+{
+    struct mpidbg_cobj *po = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(parent));
+    if (po && !po->freed && mpidbg_xr_has(po))
+        return idup(po->xr, out);
     int rank = 0;
     PMPI_Comm_rank(c, &rank);
     return PMPI_Comm_split(c, 0, rank, out);
@@ -87,10 +100,7 @@ static int bare(MPI_Comm c, MPI_Comm *out)
 
 int mpidbg_comm_twin(MPI_Comm c, MPI_Comm *out)
 {
-    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
-    if (co && !co->freed && mpidbg_xr_has(co))
-        return PMPI_Comm_dup(co->xr, out);
-    return bare(c, out);
+    return twin(c, c, out);
 }
 
 static int cmp_int32(const void *a, const void *b)
@@ -145,12 +155,12 @@ static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, i
             low = local;
             nlow = nlocal;
         }
-    uint64_t key = 1469598103934665603ull;
+    uint64_t key = MPIDBG_FNV64_BASIS;
     for (int i = 0; i < n; i++)
-        key = (key ^ (uint64_t)(uint32_t)members[i]) * 1099511628211ull;
-    key = (key ^ 0xffffffffu) * 1099511628211ull;
+        key = mpidbg_fnv64(key, (uint32_t)members[i]);
+    key = mpidbg_fnv64(key, 0xffffffffu); /* between the two lists */
     for (int i = 0; i < nlow; i++)
-        key = (key ^ (uint64_t)(uint32_t)low[i]) * 1099511628211ull;
+        key = mpidbg_fnv64(key, (uint32_t)low[i]);
     key |= 1; /* 0 marks a free entry */
     uint64_t made = 0;
     size_t cap = sizeof pairs / sizeof pairs[0];
@@ -174,16 +184,10 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)
 {
     if (!co || !mpidbg_xr_on || c == MPI_COMM_NULL)
         return;
-    MPI_Comm xr = MPI_COMM_NULL, src = c;
+    MPI_Comm xr = MPI_COMM_NULL;
     MPI_Request r;
-    if (from != MPI_COMM_NULL) {
-        struct mpidbg_cobj *fo = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(from));
-        src = fo && !fo->freed && mpidbg_xr_has(fo) ? fo->xr : MPI_COMM_NULL;
-    }
-    if (src == MPI_COMM_NULL) {
-        if (bare(c, &xr) != MPI_SUCCESS)
-            return;
-    } else if (PMPI_Comm_idup(src, &xr, &r) != MPI_SUCCESS || mpidbg_xr_wait(&r) != MPI_SUCCESS)
+    /* a communicator no duplicate made holds no attributes */
+    if ((from == MPI_COMM_NULL ? idup(c, &xr) : twin(c, from, &xr)) != MPI_SUCCESS)
         return;
     PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
     int n = 0, nm = 0;
@@ -329,9 +333,10 @@ int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t al
     int n = -1;
     pthread_mutex_lock(&peers_mu);
     struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, comm);
-    const int32_t *from = co && all && co->inter ? co->members : co ? co->peers : NULL;
+    int members = co && all && co->inter;
+    const int32_t *from = !co ? NULL : members ? co->members : co->peers;
     if (from) {
-        n = from == co->members ? co->nmembers : co->npeers;
+        n = members ? co->nmembers : co->npeers;
         memcpy(out, from, sizeof *out * (size_t)(n < max ? n : max));
     }
     pthread_mutex_unlock(&peers_mu);

@@ -118,9 +118,9 @@ static uint64_t host_id(void)
         (void)r;
         close(fd);
     }
-    uint64_t h = 14695981039346656037ull; /* FNV-1a over the whole buffer */
+    uint64_t h = MPIDBG_FNV64_BASIS; /* FNV-1a over the whole buffer */
     for (size_t i = 0; i < sizeof buf; i++)
-        h = (h ^ (unsigned char)buf[i]) * 1099511628211ull;
+        h = mpidbg_fnv64(h, (unsigned char)buf[i]);
     return h;
 }
 
