@@ -28,7 +28,13 @@ type jobTools struct {
 // that contradicts the program: a shim built for the other library
 // would misread every handle.
 func chooseMPI(program, mpiFlag, shimFlag string) (mpilib.MPI, error) {
-	linked := linkedMPI(program)
+	return chooseLinked(program, linkedMPI(program), mpiFlag, shimFlag)
+}
+
+// chooseLinked is chooseMPI for a program that links linked (linkedMPI),
+// for callers that need that too: reading the program's libraries is the
+// costly part.
+func chooseLinked(program string, linked mpilib.MPI, mpiFlag, shimFlag string) (mpilib.MPI, error) {
 	if mpiFlag != "" {
 		m, err := mpilib.Parse(mpiFlag)
 		if err != nil {
@@ -87,7 +93,8 @@ func linkedMPI(program string) mpilib.MPI {
 // findTools resolves a job's MPI, shim and mpiexec (see chooseMPI,
 // findShim and findMPIExec).
 func findTools(program, mpiFlag, shimFlag, mpiexecFlag string) (jobTools, error) {
-	m, err := chooseMPI(program, mpiFlag, shimFlag)
+	linked := linkedMPI(program)
+	m, err := chooseLinked(program, linked, mpiFlag, shimFlag)
 	if err != nil {
 		return jobTools{}, &usageError{msg: err.Error()}
 	}
@@ -95,7 +102,7 @@ func findTools(program, mpiFlag, shimFlag, mpiexecFlag string) (jobTools, error)
 	if t.shim, err = findShim(shimFlag, m); err != nil {
 		return t, err
 	}
-	t.mpiexec, err = findMPIExec(mpiexecFlag, m, linkedMPI(program))
+	t.mpiexec, err = findMPIExec(mpiexecFlag, m, linked)
 	return t, err
 }
 
@@ -139,8 +146,7 @@ func findMPIExec(flag string, m, linked mpilib.MPI) (string, error) {
 // a job of one.
 func launcherMismatch(path string, m mpilib.MPI) string {
 	f, ok := launch.KnownFlavor(path)
-	real, _ := filepath.EvalSymlinks(path)
-	if !ok || m == 0 || filepath.Base(path) == "prterun" || filepath.Base(real) == "prterun" {
+	if !ok || m == 0 {
 		return ""
 	}
 	var theirs mpilib.MPI

@@ -346,8 +346,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 		// Which mpiexec decides whether a bare name is looked for in the
 		// current directory; when there is none, findTools says so below.
 		flavor := launch.Hydra
-		if m, err := chooseMPI(program, rf.mpi, rf.shim); err == nil {
-			if p, err := findMPIExec(rf.mpiexec, m, linkedMPI(program)); err == nil {
+		linked := linkedMPI(program)
+		if m, err := chooseLinked(program, linked, rf.mpi, rf.shim); err == nil {
+			if p, err := findMPIExec(rf.mpiexec, m, linked); err == nil {
 				flavor = launch.FlavorOf(p)
 			}
 		}
@@ -376,11 +377,12 @@ func (rf *runFlags) run(o *output, args []string) error {
 	}
 	var mpiexec, shim string
 	if launcher != "" {
-		m, err := chooseMPI(program, rf.mpi, rf.shim)
+		linked := linkedMPI(program)
+		m, err := chooseLinked(program, linked, rf.mpi, rf.shim)
 		if err != nil {
 			return &usageError{cmd: rf.name(), msg: err.Error()}
 		}
-		if why := launcherMismatch(launcher, linkedMPI(program)); why != "" {
+		if why := launcherMismatch(launcher, linked); why != "" {
 			return &usageError{cmd: rf.name(), msg: why}
 		}
 		if shim, err = findShim(rf.shim, m); err != nil {

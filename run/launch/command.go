@@ -33,23 +33,23 @@ func (f Flavor) String() string {
 // Debian): Open MPI's names are orterun, prterun and *.openmpi; anything
 // else is taken for Hydra.
 func FlavorOf(path string) Flavor {
-	if f, ok := KnownFlavor(path); ok {
-		return f
+	f, ok := KnownFlavor(path)
+	if !ok && slices.Contains(namesOf(path), "prterun") {
+		return OpenMPI // whatever it starts, its command line is Open MPI's
 	}
-	return Hydra
+	return f
 }
 
 // KnownFlavor is the flavor of the launcher at path when its name, or
-// the name of the file it links to, says which (orterun, prterun,
-// mpiexec.openmpi; mpiexec.hydra, mpiexec.mpich); ok is false when
-// neither does (a site's own mpiexec).
+// the name of the file it links to, says it starts one library's
+// programs only: Open MPI's (orterun, mpiexec.openmpi) or MPICH's
+// (mpiexec.hydra, mpiexec.mpich). ok is false, and the flavor Hydra, for
+// any other name: a site's own mpiexec, or PRRTE's prterun, which starts
+// any PMIx program.
 func KnownFlavor(path string) (f Flavor, ok bool) {
-	names := []string{filepath.Base(path)}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		names = append(names, filepath.Base(real))
-	}
+	names := namesOf(path)
 	for _, n := range names {
-		if n == "orterun" || n == "prterun" || strings.Contains(n, "openmpi") {
+		if n == "orterun" || strings.Contains(n, "openmpi") {
 			return OpenMPI, true
 		}
 	}
@@ -59,6 +59,16 @@ func KnownFlavor(path string) (f Flavor, ok bool) {
 		}
 	}
 	return Hydra, false
+}
+
+// namesOf is path's name and the name of the file it links to
+// (/usr/bin/mpiexec is an alternatives link on Debian).
+func namesOf(path string) []string {
+	names := []string{filepath.Base(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		names = append(names, filepath.Base(real))
+	}
+	return names
 }
 
 // Var is an environment variable for the ranks.

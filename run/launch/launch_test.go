@@ -67,7 +67,7 @@ func TestFlavorOf(t *testing.T) {
 		{"/usr/bin/mpiexec.mpich", Hydra, true},
 		{"/usr/bin/mpiexec.hydra", Hydra, true},
 		{link, OpenMPI, true},
-		{"/usr/bin/prterun", OpenMPI, true},
+		{"/usr/bin/prterun", Hydra, false}, // PRRTE starts any PMIx program
 		{"/nonexistent/mpiexec", Hydra, false},
 		{"/opt/site/bin/mpirun", Hydra, false},
 	}
