@@ -53,8 +53,9 @@
 //
 // runs the program that many times under mpidbg in TestPlanted (1 to 50;
 // default 1): each run must pass, and a failure names its run ("run 7 of
-// 20"). The correct programs of testprogs/threads carry it, since what
-// their threads do at once changes from run to run; and
+// 20"; a correct one-sided program's second run, with --nasty, repeats
+// a quarter as often). The correct programs of testprogs/threads carry
+// it, since what their threads do at once changes from run to run; and
 //
 //	// native: hangs
 //

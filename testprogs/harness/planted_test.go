@@ -25,18 +25,20 @@ func TestPlanted(t *testing.T) {
 			for _, p := range progs {
 				runs := []struct {
 					name  string
+					prog  program
 					flags []string
-				}{{p.name, p.flags}}
+				}{{p.name, p, p.flags}}
 				if p.ok && p.usesRMA {
 					// correct one-sided programs must stay clean when the forcing
 					// mode holds, splits and reorders their operations
 					runs = append(runs, struct {
 						name  string
+						prog  program
 						flags []string
-					}{p.name + "_nasty", append(slices.Clip(p.flags), nastyFlags...)})
+					}{p.name + "_nasty", p.nasty(), append(slices.Clip(p.flags), nastyFlags...)})
 				}
 				for _, r := range runs {
-					t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, bin, p, r.flags) })
+					t.Run(r.name, func(t *testing.T) { testPlanted(t, tools, bin, r.prog, r.flags) })
 				}
 			}
 		})
@@ -46,6 +48,17 @@ func TestPlanted(t *testing.T) {
 // nastyFlags are the flags of the second run of correct one-sided
 // programs: a fixed seed, so that a failure replays.
 var nastyFlags = []string{"--nasty", "--nasty-seed=1"}
+
+// nasty is p for its run with nastyFlags: a program repeated for its
+// threads' interleavings ("// runs: N") is repeated a quarter as often
+// there. The seed fixes what the forcing mode does, so the repeats vary
+// only what the plain runs already vary; a quarter keeps the suite
+// within its time while a flaky program still fails often enough to be
+// seen.
+func (p program) nasty() program {
+	p.runs = max(1, p.runs/4)
+	return p
+}
 
 // testPlanted runs one program under mpidbg with flags, as many times as
 // its "// runs:" line says, and compares its findings with its

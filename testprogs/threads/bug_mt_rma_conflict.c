@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { THREADS = 4, STEPS = 8 };
+enum { THREADS = 4, STEPS = 4 };
 
 static int rank, size;
 static MPI_Win wins[THREADS];
