@@ -82,10 +82,10 @@ func NewServer(cfg Config, rw io.ReadWriter) *Server {
 // ends, and then ends the debug session (the job is terminated when it
 // was launched, left running when it was attached to).
 func (s *Server) Serve() error {
-	r := bufio.NewReader(s.rw)
+	r := newFrameReader(s.rw)
 	defer s.endSession(nil)
 	for {
-		body, err := dap.ReadBaseMessage(r)
+		body, err := r.next()
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
 				return nil

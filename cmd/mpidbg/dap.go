@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 
 	"github.com/mpidbg/mpidbg/dap"
 	"github.com/spf13/pflag"
@@ -58,9 +59,12 @@ func (d *dapFlags) run(o *output, args []string) error {
 		return &usageError{cmd: "dap", msg: fmt.Sprintf("takes no arguments, got %q", args[0]), hint: true}
 	}
 	if d.listen != "" {
-		host, _, err := net.SplitHostPort(d.listen)
+		host, port, err := net.SplitHostPort(d.listen)
 		if err != nil {
 			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: want HOST:PORT", d.listen), hint: true}
+		}
+		if n, err := strconv.ParseUint(port, 10, 16); err != nil || port != strconv.FormatUint(n, 10) {
+			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: the port must be a number from 0 to 65535 (0: any free port)", d.listen)}
 		}
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: only a loopback address (127.0.0.1, ::1, localhost) is allowed: a debug adapter runs commands as you", d.listen)}

@@ -25,6 +25,8 @@ func TestDapArgs(t *testing.T) {
 		{[]string{"dap", "--listen", "0.0.0.0:4711"}, "only a loopback address"},
 		{[]string{"dap", "--listen", "192.168.1.1:4711"}, "only a loopback address"},
 		{[]string{"dap", "--listen", "4711"}, "want HOST:PORT"},
+		{[]string{"dap", "--listen", "localhost:99999"}, "the port must be a number from 0 to 65535"},
+		{[]string{"dap", "--listen", "localhost:http"}, "the port must be a number from 0 to 65535"},
 		{[]string{"dap", "--gdb", "/nonexistent/gdb"}, "not found"},
 	} {
 		_, stderr, code := runArgs(tc.args...)
