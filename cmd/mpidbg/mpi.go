@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -184,14 +185,24 @@ func findShim(flag string, m mpilib.MPI) (string, error) {
 		return "", false
 	}
 	name := mpilib.Shim(m)
+	given := func(p, from string) (string, error) {
+		p, ok := try(p, from)
+		if !ok {
+			return "", nil
+		}
+		if why := notShim(p); why != "" {
+			return "", &usageError{msg: fmt.Sprintf("%s %s: %s; give mpidbg's %s (make build writes it to lib/)", from, p, why, name)}
+		}
+		return p, nil
+	}
 	switch {
 	case flag != "":
-		if p, ok := try(flag, "--shim"); ok {
-			return p, nil
+		if p, err := given(flag, "--shim"); p != "" || err != nil {
+			return p, err
 		}
 	case os.Getenv(envvar.Shim) != "":
-		if p, ok := try(os.Getenv(envvar.Shim), "$"+envvar.Shim); ok {
-			return p, nil
+		if p, err := given(os.Getenv(envvar.Shim), "$"+envvar.Shim); p != "" || err != nil {
+			return p, err
 		}
 	default:
 		if exe, err := os.Executable(); err == nil {
@@ -209,6 +220,30 @@ func findShim(flag string, m mpilib.MPI) (string, error) {
 	}
 	return "", &usageError{msg: msg + "; build it with 'make build' in the mpidbg source tree (with " + m.String() +
 		" installed), or give --shim PATH or " + envvar.Shim}
+}
+
+// shimSymbol is a symbol only mpidbg's shim exports (shim/engine.go).
+const shimSymbol = "mpidbg_go_init"
+
+// notShim says why the file at path is not a shim mpidbg could preload,
+// "" when it is one: LD_PRELOAD would skip it with a warning of its own,
+// or load a library that checks nothing, and the job would run unchecked.
+func notShim(path string) string {
+	f, err := elf.Open(path)
+	if err != nil {
+		return "not a shared library (not an ELF file)"
+	}
+	defer f.Close()
+	if f.Type != elf.ET_DYN {
+		return "not a shared library (an ELF " + strings.TrimPrefix(f.Type.String(), "ET_") + " file)"
+	}
+	syms, _ := f.DynamicSymbols()
+	for _, s := range syms {
+		if s.Name == shimSymbol && s.Section != elf.SHN_UNDEF {
+			return ""
+		}
+	}
+	return "a shared library, but not mpidbg's shim (it does not define " + shimSymbol + ")"
 }
 
 // plainError turns a usageError into its message alone, for callers

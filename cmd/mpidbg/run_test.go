@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/internal/golden"
 	"github.com/mpidbg/mpidbg/internal/mpilib"
+	"github.com/mpidbg/mpidbg/internal/testenv"
 	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/mpidbg/mpidbg/wire"
 )
@@ -321,14 +323,28 @@ func loc(file string, line int, fn string) checks.Location {
 	return checks.Location{File: file, Line: line, Function: fn}
 }
 
+// fakeShim builds in dir a shared library that passes for the shim
+// (notShim) and checks nothing: the fake mpiexec never loads it.
+func fakeShim(t *testing.T, dir string) string {
+	t.Helper()
+	cc, err := exec.LookPath("cc")
+	if err != nil {
+		testenv.Missing(t, testenv.RequireMPI, "no C compiler (cc) for a stand-in shim")
+	}
+	shim := filepath.Join(dir, "libmpidbg.so")
+	cmd := exec.Command(cc, "-shared", "-fPIC", "-o", shim, "-x", "c", "-")
+	cmd.Stdin = strings.NewReader("void " + shimSymbol + "(void) {}\n")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, b)
+	}
+	return shim
+}
+
 // fakeEnv makes the test binary the mpiexec and gives a shim file.
 func fakeEnv(t *testing.T) (shim, record string) {
 	t.Helper()
 	dir := t.TempDir()
-	shim = filepath.Join(dir, "libmpidbg.so")
-	if err := os.WriteFile(shim, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shim = fakeShim(t, dir)
 	record = filepath.Join(dir, "record.json")
 	t.Setenv(envvar.FakeMPIExec, "1")
 	t.Setenv(envvar.FakeRecord, record)
@@ -611,6 +627,16 @@ func TestRunUsageErrors(t *testing.T) {
 	shim, _ := fakeEnv(t)
 	self, _ := os.Executable()
 	base := []string{"run", "--mpiexec", self, "--shim", shim}
+	text := filepath.Join(t.TempDir(), "libmpidbg.so")
+	if err := os.WriteFile(text, []byte("not a library\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "libother.so")
+	cmd := exec.Command("cc", "-shared", "-fPIC", "-o", other, "-x", "c", "-")
+	cmd.Stdin = strings.NewReader("int other(void) { return 1; }\n")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, b)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -632,6 +658,10 @@ func TestRunUsageErrors(t *testing.T) {
 		{"mpiexec_missing", []string{"run", "--mpiexec", "/nonexistent/mpiexec", "--shim", shim, "-n", "2", "clean"}, "mpidbg run: --mpiexec /nonexistent/mpiexec: not found or not executable\n"},
 		{"shim_missing", []string{"run", "--mpiexec", self, "--shim", "/nonexistent/libmpidbg.so", "-n", "2", "clean"},
 			"mpidbg run: the shim libmpidbg.so (for mpich) is missing: no file /nonexistent/libmpidbg.so (--shim); build it with 'make build' in the mpidbg source tree (with mpich installed), or give --shim PATH or MPIDBG_SHIM\n"},
+		{"shim_not_elf", []string{"run", "--mpiexec", self, "--shim", text, "-n", "2", "clean"},
+			"mpidbg run: --shim " + text + ": not a shared library (not an ELF file); give mpidbg's libmpidbg.so (make build writes it to lib/)\n"},
+		{"shim_not_ours", []string{"run", "--mpiexec", self, "--shim", other, "-n", "2", "clean"},
+			"mpidbg run: --shim " + other + ": a shared library, but not mpidbg's shim (it does not define mpidbg_go_init); give mpidbg's libmpidbg.so (make build writes it to lib/)\n"},
 		{"json_unwritable", append(base, "-n", "2", "--json", "/nonexistent/dir/r.json", "clean"), "mpidbg run: open /nonexistent/dir/r.json: no such file or directory\n"},
 		{"listen_bad", append(base, "-n", "2", "--listen", "nohostport", "clean"), "mpidbg run: --listen \"nohostport\": want HOST:PORT\n"},
 	}
