@@ -6651,11 +6651,15 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, comm);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -6670,11 +6674,15 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup_with_info, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, comm);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -6738,11 +6746,15 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     mpidbg_pre_MPI_Comm_split(&cx, comm, color, key, newcomm);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_split, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_split(comm, color, key, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -6757,11 +6769,15 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_split_type, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_split_type(comm, split_type, key, info, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -6777,11 +6793,15 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     mpidbg_chk_group(&cx, group, "group");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_create, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_create(comm, group, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7530,11 +7550,15 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     mpidbg_pre_MPI_Cart_create(&cx, comm_old, ndims, dims, periods, reorder, comm_cart);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Cart_create, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     if (rc == MPI_SUCCESS) {
         if (comm_cart)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_cart, 0), *comm_cart, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7549,11 +7573,15 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     mpidbg_chk_comm(&cx, comm, "comm");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Cart_sub, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Cart_sub(comm, remain_dims, newcomm);
     if (rc == MPI_SUCCESS) {
         if (newcomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *newcomm, 0), *newcomm, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7569,11 +7597,15 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int 
     mpidbg_chk_array(&cx, indx, (int64_t)nnodes, "indx");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Graph_create, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_graph)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_graph, 0), *comm_graph, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7590,11 +7622,15 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     mpidbg_chk_array(&cx, degrees, (int64_t)n, "degrees");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Dist_graph_create, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -7611,11 +7647,15 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     mpidbg_chk_array(&cx, destinations, (int64_t)outdegree, "destinations");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Dist_graph_create_adjacent, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph);
     if (rc == MPI_SUCCESS) {
         if (comm_dist_graph)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *comm_dist_graph, 0), *comm_dist_graph, MPI_COMM_NULL);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, NULL);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -32,6 +32,22 @@ func xrColl(c *Call) bool {
 	case "coll", "coll-nb", "coll-init":
 		return !strings.HasPrefix(c.Name, "MPI_Reduce_local")
 	}
+	return collectiveOver(c)
+}
+
+// collectiveOver reports whether c is a constructor every process of its
+// communicator calls ({comm collective}: MPI_Comm_dup, MPI_Comm_split,
+// MPI_Cart_create, ...). Such a call is counted and agreed on as a
+// blocking collective: a rank in MPI_Comm_dup while another is in
+// MPI_Barrier is a collective mismatch, and the deadlock detector sees
+// where each waits.
+func collectiveOver(c *Call) bool {
+	for _, p := range c.Params {
+		if p.Role == "comm" {
+			_, ok := p.Attr["collective"]
+			return ok
+		}
+	}
 	return false
 }
 
@@ -137,8 +153,11 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 		}
 	case xrColl(c):
 		w.f("struct mpidbg_xc xc;")
-		mode := map[string]string{"coll": "MPIDBG_CALLMODE_BLOCKING", "coll-nb": "MPIDBG_CALLMODE_NONBLOCKING",
+		mode := map[string]string{"coll-nb": "MPIDBG_CALLMODE_NONBLOCKING",
 			"coll-init": "MPIDBG_CALLMODE_PERSISTENT"}[c.Class]
+		if mode == "" {
+			mode = "MPIDBG_CALLMODE_BLOCKING" // coll, and constructors collectiveOver
+		}
 		base := collBase(c)
 		if !known[base] {
 			base = c.Name
