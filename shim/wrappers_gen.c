@@ -6675,7 +6675,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xc xc;
-    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup_with_info, MPIDBG_CALLMODE_BLOCKING);
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup, MPIDBG_CALLMODE_BLOCKING);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
     if (rc == MPI_SUCCESS) {
@@ -6698,6 +6698,9 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup, MPIDBG_CALLMODE_NONBLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_idup(comm, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -6705,6 +6708,7 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
         if (request && newcomm)
             mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -6721,6 +6725,9 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Comm_dup, MPIDBG_CALLMODE_NONBLOCKING);
+    mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Comm_idup_with_info(comm, info, newcomm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -6728,6 +6735,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
         if (request && newcomm)
             mpidbg_req_deferred_comm(&cx, *request, newcomm);
     }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
     mpidbg_leave(&cx);
     return rc;
 }

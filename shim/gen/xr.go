@@ -52,8 +52,9 @@ func collectiveOver(c *Call) bool {
 }
 
 // collBase is the blocking form of a collective: MPI_Ibcast_c and
-// MPI_Bcast_init are both MPI_Bcast, so that ranks that call different
-// forms of one collective are told apart by mode, not by kind.
+// MPI_Bcast_init are both MPI_Bcast, and MPI_Comm_idup and
+// MPI_Comm_dup_with_info are MPI_Comm_dup, so that ranks that call
+// different forms of one collective are told apart by mode, not by kind.
 func collBase(c *Call) string {
 	n := strings.TrimPrefix(c.Name, "MPI_")
 	n = strings.TrimSuffix(n, "_c")
@@ -63,6 +64,14 @@ func collBase(c *Call) string {
 		n = strings.ToUpper(n[:1]) + n[1:]
 	case "coll-init":
 		n = strings.TrimSuffix(n, "_init")
+	}
+	if collectiveOver(c) {
+		// the same duplication with hints or started nonblocking:
+		// told apart by mode, as the collectives are
+		n = strings.TrimSuffix(n, "_with_info")
+		if n == "Comm_idup" {
+			n = "Comm_dup"
+		}
 	}
 	return "MPI_" + n
 }
@@ -155,8 +164,12 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 		w.f("struct mpidbg_xc xc;")
 		mode := map[string]string{"coll-nb": "MPIDBG_CALLMODE_NONBLOCKING",
 			"coll-init": "MPIDBG_CALLMODE_PERSISTENT"}[c.Class]
-		if mode == "" {
-			mode = "MPIDBG_CALLMODE_BLOCKING" // coll, and constructors collectiveOver
+		switch {
+		case mode != "":
+		case paramByRole(c, "reqout") != "":
+			mode = "MPIDBG_CALLMODE_NONBLOCKING" // MPI_Comm_idup
+		default:
+			mode = "MPIDBG_CALLMODE_BLOCKING" // coll, and the other constructors collectiveOver
 		}
 		base := collBase(c)
 		if !known[base] {
