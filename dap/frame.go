@@ -21,8 +21,9 @@ const (
 )
 
 // A FrameError is a message whose framing the server cannot follow: the
-// stream is lost after it. Offset counts the bytes read from the
-// connection before the fault.
+// stream is lost after it. Offset is where the fault is, in bytes from
+// the connection's start: the start of a faulty header line, or the end
+// of what came when the connection ended too early.
 type FrameError struct {
 	Offset int64
 	Msg    string
@@ -49,6 +50,7 @@ func (f *frameReader) next() ([]byte, error) {
 	start := f.off
 	length := int64(-1)
 	for fields := 0; ; fields++ {
+		at := f.off // where this header line starts
 		line, err := f.line()
 		if err != nil {
 			if errors.Is(err, io.EOF) && f.off == start {
@@ -63,11 +65,11 @@ func (f *frameReader) next() ([]byte, error) {
 			break
 		}
 		if fields == maxHeaderFields {
-			return nil, &FrameError{f.off, fmt.Sprintf("more than %d header fields", maxHeaderFields)}
+			return nil, &FrameError{at, fmt.Sprintf("more than %d header fields", maxHeaderFields)}
 		}
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
-			return nil, &FrameError{f.off, fmt.Sprintf("header field %q has no \":\"; want \"Content-Length: N\"", clip(line))}
+			return nil, &FrameError{at, fmt.Sprintf("header field %q has no \":\"; want \"Content-Length: N\"", clip(line))}
 		}
 		if !strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			continue
@@ -75,11 +77,11 @@ func (f *frameReader) next() ([]byte, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 		switch {
 		case err != nil || n < 0:
-			return nil, &FrameError{f.off, fmt.Sprintf("Content-Length %q is not a number of bytes", clip(strings.TrimSpace(value)))}
+			return nil, &FrameError{at, fmt.Sprintf("Content-Length %q is not a number of bytes", clip(strings.TrimSpace(value)))}
 		case n > maxMessage:
-			return nil, &FrameError{f.off, fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessage)}
+			return nil, &FrameError{at, fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessage)}
 		case length >= 0 && n != length:
-			return nil, &FrameError{f.off, "two Content-Length fields that differ"}
+			return nil, &FrameError{at, "two Content-Length fields that differ"}
 		}
 		length = n
 	}

@@ -242,6 +242,14 @@ func TestAnalyse(t *testing.T) {
 			},
 		},
 		{
+			name: "slow_duplication_with_and_without_hints",
+			ranks: []Rank{
+				blocked(0, "MPI_Comm_dup", "", And, collWait("MPI_Comm_dup", 3, 0, 1, 2)),
+				blocked(1, "MPI_Comm_dup_with_info", "", And, collWait("MPI_Comm_dup_with_info", 3, 0, 1, 2)),
+				blocked(2, "MPI_Comm_dup", "", And, collWait("MPI_Comm_dup", 3, 0, 1, 2)),
+			},
+		},
+		{
 			name: "waitany_with_one_way_out",
 			ranks: []Rank{
 				blocked(0, "MPI_Waitany", "", Or, recv(1, 0), recv(2, 0)),

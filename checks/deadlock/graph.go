@@ -2,6 +2,7 @@ package deadlock
 
 import (
 	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -428,9 +429,11 @@ func (g *graph) satisfy(x ref) {
 func sameComm(a, b uint64) bool { return a == 0 || b == 0 || a == b }
 
 // trimLarge names a collective's call without the large-count suffix
-// (MPI_Bcast_c is MPI_Bcast); a blocking call never matches a
-// nonblocking one (MPI-4.1 §6.12), so MPI_Ibarrier stays apart.
+// (MPI_Bcast_c is MPI_Bcast) or the hints (MPI_Comm_dup_with_info is
+// MPI_Comm_dup, as the shim's agreement counts it); a blocking call never
+// matches a nonblocking one (MPI-4.1 §6.12), so MPI_Ibarrier stays apart.
 func trimLarge(s string) string {
+	s = strings.TrimSuffix(s, "_with_info")
 	if len(s) > 2 && s[len(s)-2:] == "_c" {
 		return s[:len(s)-2]
 	}

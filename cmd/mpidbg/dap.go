@@ -6,9 +6,9 @@ import (
 	"io"
 	"net"
 	"os"
-	"strconv"
 
 	"github.com/mpidbg/mpidbg/dap"
+	"github.com/mpidbg/mpidbg/run/launch"
 	"github.com/spf13/pflag"
 )
 
@@ -63,8 +63,8 @@ func (d *dapFlags) run(o *output, args []string) error {
 		if err != nil {
 			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: want HOST:PORT", d.listen), hint: true}
 		}
-		if n, err := strconv.ParseUint(port, 10, 16); err != nil || port != strconv.FormatUint(n, 10) {
-			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: the port must be a number from 0 to 65535 (0: any free port)", d.listen)}
+		if err := launch.CheckPort(port); err != nil {
+			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: %v", d.listen, err)}
 		}
 		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 			return &usageError{cmd: "dap", msg: fmt.Sprintf("--listen %s: only a loopback address (127.0.0.1, ::1, localhost) is allowed: a debug adapter runs commands as you", d.listen)}

@@ -4,9 +4,11 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/mpidbg/mpidbg/internal/envvar"
@@ -225,17 +227,29 @@ func findShim(flag string, m mpilib.MPI) (string, error) {
 // shimSymbol is a symbol only mpidbg's shim exports (shim/engine.go).
 const shimSymbol = "mpidbg_go_init"
 
+// elfMachine is the ELF machine of the 64-bit architectures mpidbg is
+// built for.
+var elfMachine = map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64, "ppc64le": elf.EM_PPC64, "riscv64": elf.EM_RISCV}
+
 // notShim says why the file at path is not a shim mpidbg could preload,
 // "" when it is one: LD_PRELOAD would skip it with a warning of its own,
 // or load a library that checks nothing, and the job would run unchecked.
 func notShim(path string) string {
 	f, err := elf.Open(path)
 	if err != nil {
-		return "not a shared library (not an ELF file)"
+		var fe *elf.FormatError
+		if errors.As(err, &fe) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return "not a shared library (not an ELF file)"
+		}
+		return err.Error()
 	}
 	defer f.Close()
 	if f.Type != elf.ET_DYN {
 		return "not a shared library (an ELF " + strings.TrimPrefix(f.Type.String(), "ET_") + " file)"
+	}
+	if want, ok := elfMachine[runtime.GOARCH]; ok && (f.Machine != want || f.Class != elf.ELFCLASS64) {
+		// the loader would skip it with a warning, and the job run unchecked
+		return fmt.Sprintf("built for another machine (%s, %s; this one is %s)", f.Machine, f.Class, runtime.GOARCH)
 	}
 	syms, _ := f.DynamicSymbols()
 	for _, s := range syms {

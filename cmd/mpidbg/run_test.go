@@ -327,17 +327,20 @@ func loc(file string, line int, fn string) checks.Location {
 // (notShim) and checks nothing: the fake mpiexec never loads it.
 func fakeShim(t *testing.T, dir string) string {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		testenv.Missing(t, testenv.RequireMPI, "no C compiler (cc) for a stand-in shim")
-	}
-	shim := filepath.Join(dir, "libmpidbg.so")
-	cmd := exec.Command(cc, "-shared", "-fPIC", "-o", shim, "-x", "c", "-")
-	cmd.Stdin = strings.NewReader("void " + shimSymbol + "(void) {}\n")
+	return buildSO(t, dir, "libmpidbg.so", "void "+shimSymbol+"(void) {}\n")
+}
+
+// buildSO compiles the C source src into the shared library dir/name.
+func buildSO(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	cc := testenv.NeedTool(t, testenv.RequireMPI, "cc", "a C compiler for a stand-in library")
+	so := filepath.Join(dir, name)
+	cmd := exec.Command(cc, "-shared", "-fPIC", "-o", so, "-x", "c", "-")
+	cmd.Stdin = strings.NewReader(src)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v\n%s", cc, err, b)
 	}
-	return shim
+	return so
 }
 
 // fakeEnv makes the test binary the mpiexec and gives a shim file.
@@ -631,12 +634,7 @@ func TestRunUsageErrors(t *testing.T) {
 	if err := os.WriteFile(text, []byte("not a library\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	other := filepath.Join(t.TempDir(), "libother.so")
-	cmd := exec.Command("cc", "-shared", "-fPIC", "-o", other, "-x", "c", "-")
-	cmd.Stdin = strings.NewReader("int other(void) { return 1; }\n")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("cc: %v\n%s", err, b)
-	}
+	other := buildSO(t, t.TempDir(), "libother.so", "int other(void) { return 1; }\n")
 	tests := []struct {
 		name string
 		args []string
@@ -664,6 +662,7 @@ func TestRunUsageErrors(t *testing.T) {
 			"mpidbg run: --shim " + other + ": a shared library, but not mpidbg's shim (it does not define mpidbg_go_init); give mpidbg's libmpidbg.so (make build writes it to lib/)\n"},
 		{"json_unwritable", append(base, "-n", "2", "--json", "/nonexistent/dir/r.json", "clean"), "mpidbg run: open /nonexistent/dir/r.json: no such file or directory\n"},
 		{"listen_bad", append(base, "-n", "2", "--listen", "nohostport", "clean"), "mpidbg run: --listen \"nohostport\": want HOST:PORT\n"},
+		{"listen_port", append(base, "-n", "2", "--listen", "localhost:99999", "clean"), "mpidbg run: --listen \"localhost:99999\": the port must be a number from 0 to 65535 (0: any free port)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -127,19 +127,32 @@ func newListener(ln net.Listener, addr string) (*Listener, error) {
 		ranks: map[int]*rankConn{}, tokenWait: tokenTimeout}, nil
 }
 
+// CheckPort accepts a TCP port as a decimal number from 0 (any free
+// port) to 65535, without a sign or leading zeros; a service name is
+// refused, since the ranks are told the port as given.
+func CheckPort(port string) error {
+	if n, err := strconv.ParseUint(port, 10, 16); err != nil || port != strconv.FormatUint(n, 10) {
+		return errors.New("the port must be a number from 0 to 65535 (0: any free port)")
+	}
+	return nil
+}
+
 // ListenTCP listens on hostport ("node0:7000", ":0" for any port). The
 // ranks are told to connect to the host as given, or to this machine's
 // host name when the host is empty or a wildcard address.
 func ListenTCP(hostport string) (*Listener, error) {
-	host, _, err := net.SplitHostPort(hostport)
+	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		return nil, fmt.Errorf("--listen %q: want HOST:PORT", hostport)
+	}
+	if err := CheckPort(port); err != nil {
+		return nil, fmt.Errorf("--listen %q: %w", hostport, err)
 	}
 	ln, err := net.Listen("tcp", hostport)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", hostport, err)
 	}
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	_, port, _ = net.SplitHostPort(ln.Addr().String())
 	if host, err = DialHost(host); err != nil {
 		ln.Close()
 		return nil, fmt.Errorf("--listen %q: %w", hostport, err)

@@ -52,6 +52,8 @@ func TestParseErrors(t *testing.T) {
 		{"coll int MPI_Gatherv(void *recvbuf{R counts=recvcounts t=recvtype}, const int recvcounts[]{counts}, MPI_Datatype recvtype{type})", "needs both counts= and displs="},
 		{"p2p int MPI_Send(const void *buf{S n=count t=datatype sig=top}, int count{count}, MPI_Datatype datatype{type})", "sig=top"},
 		{"p2p int MPI_Send(void)\np2p int MPI_Send(void)", "already on line 1"},
+		{"coll int MPI_Barrier(MPI_Comm comm{comm collective})", "collective is for the first {comm} of a comm-ctor or topo call"},
+		{"comm-ctor int MPI_Comm_x(MPI_Comm a{comm}, MPI_Comm b{comm collective}, MPI_Comm *c{newcomm})", "b: collective is for the first {comm}"},
 	}
 	for _, tt := range tests {
 		_, err := Parse([]byte(tt.line))

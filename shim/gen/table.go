@@ -230,8 +230,8 @@ func (c *Call) validate() error {
 		return nil
 	}
 	for _, p := range c.Params {
-		if _, ok := p.Attr["collective"]; ok && (p.Role != "comm" || (c.Class != "comm-ctor" && c.Class != "topo")) {
-			return fmt.Errorf("%s: collective is for the {comm} of a comm-ctor or topo call (collectives agree already)", p.Name)
+		if _, ok := p.Attr["collective"]; ok && (p.Role != "comm" || (c.Class != "comm-ctor" && c.Class != "topo") || p.Name != paramByRole(c, "comm")) {
+			return fmt.Errorf("%s: collective is for the first {comm} of a comm-ctor or topo call (collectives agree already)", p.Name)
 		}
 		switch {
 		case sideRoles[p.Role]:
