@@ -57,6 +57,36 @@ uint32_t mpidbg_obj_serial(int kind, uint64_t h)
     return 0;
 }
 
+/* mpidbg_nested_freed records a free the program made inside another MPI
+ * call, which the wrapper let through unchecked (mpidbg_bypass): an
+ * attribute's delete callback that frees the communicator or datatype it
+ * cached (mpi4py's and many libraries' do) runs inside MPI_Comm_free.
+ * Only the registry's state changes; a datatype's free site is the
+ * callback's call. */
+void mpidbg_nested_freed(int kind, uint64_t h, uint32_t serial, void *ra)
+{
+    if (!serial)
+        return; /* not one the registry holds */
+    switch (kind) {
+    case MPIDBG_OBJ_TYPE: {
+        struct mpidbg_cx cx;
+        memset(&cx, 0, sizeof cx);
+        cx.site = (uint64_t)(uintptr_t)ra;
+        mpidbg_type_freed(&cx, h, serial);
+        break;
+    }
+    case MPIDBG_OBJ_COMM:
+        mpidbg_comm_freed(NULL, h, serial);
+        break;
+    case MPIDBG_OBJ_GROUP:
+        mpidbg_group_freed(NULL, h, serial);
+        break;
+    case MPIDBG_OBJ_OP:
+        mpidbg_op_freed(NULL, h, serial);
+        break;
+    }
+}
+
 /* ---- shadow objects and their records ---- */
 
 /* mpidbg_slot_for reuses obj and its record rec (MPI gave a freed

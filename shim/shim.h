@@ -364,6 +364,7 @@ MPIDBG_HIDDEN void mpidbg_comm_set_name(MPI_Comm c, const char *name);
 MPIDBG_HIDDEN void mpidbg_objects_init(void);
 enum { MPIDBG_OBJ_TYPE, MPIDBG_OBJ_COMM, MPIDBG_OBJ_GROUP, MPIDBG_OBJ_OP, MPIDBG_OBJ_WIN };
 MPIDBG_HIDDEN uint32_t mpidbg_obj_serial(int kind, uint64_t h);
+MPIDBG_HIDDEN void mpidbg_nested_freed(int kind, uint64_t h, uint32_t serial, void *ra);
 MPIDBG_HIDDEN void mpidbg_leaks(struct mpidbg_cx *cx);
 
 /* ---- requests and completion (requests.c) ---- */

@@ -6109,8 +6109,16 @@ int MPI_Type_commit(MPI_Datatype *datatype)
 int MPI_Type_free(MPI_Datatype *datatype)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Type_free(datatype);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Type_free(datatype);
+        uint64_t h = datatype ? MPIDBG_H(*datatype) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_TYPE, h);
+        int rc = PMPI_Type_free(datatype);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_TYPE, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Type_free, ra);
     uint64_t h_datatype = datatype ? MPIDBG_H(*datatype) : 0;
@@ -7034,8 +7042,16 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
 int MPI_Comm_free(MPI_Comm *comm)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Comm_free(comm);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Comm_free(comm);
+        uint64_t h = comm ? MPIDBG_H(*comm) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h);
+        int rc = PMPI_Comm_free(comm);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_COMM, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_free, ra);
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
@@ -7054,8 +7070,16 @@ int MPI_Comm_free(MPI_Comm *comm)
 int MPI_Comm_disconnect(MPI_Comm *comm)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Comm_disconnect(comm);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Comm_disconnect(comm);
+        uint64_t h = comm ? MPIDBG_H(*comm) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_COMM, h);
+        int rc = PMPI_Comm_disconnect(comm);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_COMM, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Comm_disconnect, ra);
     uint64_t h_comm = comm ? MPIDBG_H(*comm) : 0;
@@ -7396,8 +7420,16 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 int MPI_Group_free(MPI_Group *group)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Group_free(group);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Group_free(group);
+        uint64_t h = group ? MPIDBG_H(*group) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_GROUP, h);
+        int rc = PMPI_Group_free(group);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_GROUP, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Group_free, ra);
     uint64_t h_group = group ? MPIDBG_H(*group) : 0;
@@ -7506,8 +7538,16 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 int MPI_Op_free(MPI_Op *op)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Op_free(op);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Op_free(op);
+        uint64_t h = op ? MPIDBG_H(*op) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_OP, h);
+        int rc = PMPI_Op_free(op);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_OP, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Op_free, ra);
     uint64_t h_op = op ? MPIDBG_H(*op) : 0;

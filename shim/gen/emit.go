@@ -245,8 +245,24 @@ func emitWrapper(b *strings.Builder, c *Call) {
 	fmt.Fprintf(b, "%s %s(%s)\n{\n", c.Ret, c.Name, paramList(c))
 	w := &wr{b: b, c: c, indent: "    "}
 	w.f("void *ra = __builtin_return_address(0);")
-	w.f("if (mpidbg_bypass(ra))")
-	w.f("    return P%s(%s);", c.Name, argList(c))
+	if f := nestedFree(c); f != nil {
+		// a handle freed inside another MPI call (an attribute's delete
+		// callback freeing the communicator it cached) is gone all the
+		// same: the registry must not keep it as a leak
+		w.f("if (mpidbg_bypass(ra)) {")
+		w.f("    if (!mpidbg_depth || !mpidbg_active)")
+		w.f("        return P%s(%s);", c.Name, argList(c))
+		w.f("    uint64_t h = %s ? MPIDBG_H(*%s) : 0;", f.Name, f.Name)
+		w.f("    uint32_t s = mpidbg_obj_serial(%s, h);", objKind[f.Role])
+		w.f("    int rc = P%s(%s);", c.Name, argList(c))
+		w.f("    if (rc == MPI_SUCCESS)")
+		w.f("        mpidbg_nested_freed(%s, h, s, ra);", objKind[f.Role])
+		w.f("    return rc;")
+		w.f("}")
+	} else {
+		w.f("if (mpidbg_bypass(ra))")
+		w.f("    return P%s(%s);", c.Name, argList(c))
+	}
 	w.f("struct mpidbg_cx cx;")
 	w.f("mpidbg_enter(&cx, %s, ra);", id(c))
 	ref := referenced(c)
@@ -463,6 +479,19 @@ func emitWrapper(b *strings.Builder, c *Call) {
 var objKind = map[string]string{
 	"freetype": "MPIDBG_OBJ_TYPE", "freecomm": "MPIDBG_OBJ_COMM", "freegroup": "MPIDBG_OBJ_GROUP",
 	"freeop": "MPIDBG_OBJ_OP", "freewin": "MPIDBG_OBJ_WIN",
+}
+
+// nestedFree is the parameter of c that frees a communicator, group, op
+// or datatype, nil when there is none. A window is left out: freeing one
+// is collective and synchronises, not something a callback does.
+func nestedFree(c *Call) *Param {
+	for i, p := range c.Params {
+		switch p.Role {
+		case "freecomm", "freegroup", "freeop", "freetype":
+			return &c.Params[i]
+		}
+	}
+	return nil
 }
 
 func emitSides(w *wr, c *Call) {
