@@ -22,7 +22,12 @@ one rank meets the n-th collective of every other. If rank 0 calls
 MPI_Barrier while rank 1 calls MPI_Bcast, or one rank calls MPI_Allreduce
 and another MPI_Iallreduce, the job hangs or computes garbage depending on
 the algorithms. The report lists which ranks called what, and where. The
-usual cause is a collective inside a branch that only some ranks take.`},
+usual cause is a collective inside a branch that only some ranks take.
+The communicator constructors every rank of a communicator calls
+(MPI_Comm_dup and MPI_Comm_idup, MPI_Comm_split, MPI_Comm_create,
+MPI_Cart_create, ...) count as collectives on it (MPI-4.1 §7.4): a
+library's set-up that duplicates the communicator on some ranks only is
+this bug too.`},
 	Message: collectiveMessage,
 })
 
