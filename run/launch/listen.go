@@ -128,8 +128,9 @@ func newListener(ln net.Listener, addr string) (*Listener, error) {
 }
 
 // CheckPort accepts a TCP port as a decimal number from 0 (any free
-// port) to 65535, without a sign or leading zeros; a service name is
-// refused, since the ranks are told the port as given.
+// port) to 65535, without a sign or leading zeros. A service name is
+// refused: net.Listen would look it up, and a typo would read as a
+// resolver error.
 func CheckPort(port string) error {
 	if n, err := strconv.ParseUint(port, 10, 16); err != nil || port != strconv.FormatUint(n, 10) {
 		return errors.New("the port must be a number from 0 to 65535 (0: any free port)")

@@ -162,14 +162,12 @@ func emitXRPre(w *wr, c *Call) (pmpi string) {
 		}
 	case xrColl(c):
 		w.f("struct mpidbg_xc xc;")
-		mode := map[string]string{"coll-nb": "MPIDBG_CALLMODE_NONBLOCKING",
-			"coll-init": "MPIDBG_CALLMODE_PERSISTENT"}[c.Class]
+		mode := "MPIDBG_CALLMODE_BLOCKING"
 		switch {
-		case mode != "":
+		case c.Class == "coll-init":
+			mode = "MPIDBG_CALLMODE_PERSISTENT"
 		case paramByRole(c, "reqout") != "":
-			mode = "MPIDBG_CALLMODE_NONBLOCKING" // MPI_Comm_idup
-		default:
-			mode = "MPIDBG_CALLMODE_BLOCKING" // coll, and the other constructors collectiveOver
+			mode = "MPIDBG_CALLMODE_NONBLOCKING" // coll-nb, MPI_Comm_idup
 		}
 		base := collBase(c)
 		if !known[base] {
