@@ -105,7 +105,7 @@ func TestParseProgram(t *testing.T) {
 	}
 	// annotations for one MPI library
 	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\n// native[mpich]: crashes\n// mpi: 4 (why)\nf(); // want \"a\"\n"+
-		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\n"))
+		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\nk(); // related[mpich] \"e\" related[openmpi] \"f\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +114,9 @@ func TestParseProgram(t *testing.T) {
 	}
 	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{6: {"a"}, 7: {"c", "d"}, 8: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
 		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
+	}
+	if a, b := p.forMPI("mpich").related, p.forMPI("openmpi").related; !reflect.DeepEqual(a, map[int][]string{9: {"e"}}) || !reflect.DeepEqual(b, map[int][]string{9: {"f"}}) {
+		t.Errorf("got related mpich %v openmpi %v, want line 9's e and f", a, b)
 	}
 	if len(p.wants) != 1 {
 		t.Errorf("forMPI changed the program's own wants: %v", p.wants)

@@ -87,7 +87,7 @@
 //     want[MPI] holds only with that library, and several groups may end
 //     one line; related[MPI] likewise:
 //
-//     got = inbox[511]; // want[mpich] "buffer-access-latent" want[openmpi] "recv-buffer-access"
+//     MPI_Alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, comm); // want "collective-type-mismatch" want[openmpi] "deadlock"
 //
 //     An id may be followed by a second quoted string, a regular
 //     expression (Go's syntax, taken as written: no escapes are undone)

@@ -129,15 +129,16 @@ func newSyntax(mark string) syntax {
 		runs:        re(`^MARK\s*runs:(.*)$`),
 		want:        re(`MARK\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`),
 		wantMark:    re(`MARK\s*want\b`),
-		related:     re(`MARK\s*related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)$`),
+		related:     re(`MARK\s*(?:related(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`),
 		relatedMark: re(`MARK\s*related\b`),
 	}
 }
 
 var (
-	wantGroup = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
-	quotedRe  = regexp.MustCompile(`"([^"]*)"`)
-	idRe      = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+	wantGroup    = regexp.MustCompile(`want(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
+	relatedGroup = regexp.MustCompile(`related(?:\[([a-z]+)\])?\s+((?:"[^"]*"\s*)+)`)
+	quotedRe     = regexp.MustCompile(`"([^"]*)"`)
+	idRe         = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 )
 
 // allowedCflags are the compiler flags a "// cflags:" line may add: the
@@ -299,22 +300,24 @@ func parseProgram(path string) (program, error) {
 			return p, fmt.Errorf("%s:%d: an annotation on a line the statement continues after: put it on the statement's last line, where the compiler places the call", file, n)
 		}
 		if syn.relatedMark.MatchString(line) {
-			m := syn.related.FindStringSubmatch(line)
-			if m == nil {
+			m := syn.related.FindString(line)
+			if m == "" {
 				return p, fmt.Errorf("%s:%d: malformed annotation, want %s related[MPI] \"ID\" [\"ID\"...] at the end of the line", file, n, syn.mark)
 			}
-			related := p.related
-			if m[1] != "" {
-				if !knownMPI(m[1]) {
-					return p, fmt.Errorf("%s:%d: related[%s]: not an MPI library the tests know", file, n, m[1])
+			for _, g := range relatedGroup.FindAllStringSubmatch(m, -1) {
+				related := p.related
+				if g[1] != "" {
+					if !knownMPI(g[1]) {
+						return p, fmt.Errorf("%s:%d: related[%s]: not an MPI library the tests know", file, n, g[1])
+					}
+					if p.relatedFor[g[1]] == nil {
+						p.relatedFor[g[1]] = map[int][]string{}
+					}
+					related = p.relatedFor[g[1]]
 				}
-				if p.relatedFor[m[1]] == nil {
-					p.relatedFor[m[1]] = map[int][]string{}
+				for _, q := range quotedRe.FindAllStringSubmatch(g[2], -1) {
+					related[n] = append(related[n], q[1])
 				}
-				related = p.relatedFor[m[1]]
-			}
-			for _, q := range quotedRe.FindAllStringSubmatch(m[2], -1) {
-				related[n] = append(related[n], q[1])
 			}
 			continue
 		}
