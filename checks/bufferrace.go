@@ -46,14 +46,14 @@ buffers there are checked by send-buffer-changed instead (docs/races.md).`},
 
 var recvBufferAccess = register(Check{
 	Entry: Entry{ID: "recv-buffer-access", Category: CatBufferRace, Severity: SevError,
-		Title: "the program read or wrote the buffer of a receive that MPI had not filled yet",
+		Title: "the program read or wrote the buffer of a receive before it completed",
 		Rule:  "MPI-4.1 §3.7.2: the receiver must not access any part of the receive buffer after a nonblocking receive operation is called, until the receive completes",
 		Doc: `A nonblocking receive (MPI_Irecv, MPI_Imrecv, a started persistent receive,
 the receive buffer of a nonblocking collective) owns its buffer until a
 completion call (MPI_Wait, MPI_Test with flag true, and their variants)
 says it is complete. The program loaded from or stored to that buffer
-before the data had arrived: a load sees stale data, a store may be
-overwritten by the message (or overwrite it).
+before that, and before the tracker saw MPI write the data: a load sees
+stale data, a store may be overwritten by the message (or overwrite it).
 
 mpidbg makes the pages of a pending receive buffer inaccessible and checks
 each fault against the bytes of the buffer's datatype. The report names
@@ -63,14 +63,31 @@ until the flag is true) before using the buffer.
 
 When the data had arrived already (MPI wrote the buffer inside an earlier
 MPI call, or the receive completed when it started), the same access is
-buffer-access-latent. A receive buffer's bytes on the first page of a stack
-buffer (where the frames of calls are written) are watched with the CPU's
-debug registers, up to 32 bytes while one of a thread's four is free;
-beyond that they are not watched, and there is no copy-and-compare tier for
-receives (docs/races.md).`},
+buffer-access-latent. Two moves the tracker cannot see: a receive whose
+message was there before it was posted is filled inside MPI_Irecv itself,
+before the tracker watches the buffer (MPICH and Open MPI return an
+ordinary request for it); and when MPI touches data of its own on the
+buffer's page (an object next to a small heap buffer, Open MPI's
+MPI_COMM_WORLD next to a static array), the page stays open for the rest of
+that call, or for good after a few such calls. The access is then reported
+here, right by chance or not; in the second case the message says that
+whether the data had arrived is not known.
+
+A receive buffer's bytes on the first page of a stack buffer (where the
+frames of calls are written) are watched with the CPU's debug registers,
+up to 32 bytes while one of a thread's four is free; beyond that they are
+not watched, and there is no copy-and-compare tier for receives
+(docs/races.md).`},
 	Message: func(m *Message) {
 		m.MarkRelated(buffer(m.RelatedCall, "R"))
-		m.Printf("%s the receive buffer%s before the receive completed: the data had not arrived; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), bufferDone)
+		// The tracker knows the data had moved only when it saw MPI
+		// write it (buffer-access-latent); what it did not see is said
+		// as such.
+		arrived := " and before MPI was seen writing the data"
+		if m.Flags&FlagUnseen != 0 {
+			arrived = " (whether the data had arrived is not known: MPI had the buffer's page open for data of its own meanwhile)"
+		}
+		m.Printf("%s the receive buffer%s before the receive completed%s; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), arrived, bufferDone)
 	},
 })
 

@@ -149,10 +149,15 @@ const (
 	// origin, which only the program's synchronisation between the
 	// threads would order.
 	FlagThreads
+	// FlagUnseen: recv-buffer-access where MPI had the buffer's page
+	// open for data of its own while the receive was pending, so the
+	// tracker could not see whether MPI had written the data before the
+	// access.
+	FlagUnseen
 )
 
 // FlagNames names every flag, bit 0 first.
-var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE", "ACC_UNORDERED", "SAME_OP", "THREADS"}
+var FlagNames = []string{"DYNAMIC_WINDOW", "REMOTE_SITE", "FOUND_HERE", "ACC_UNORDERED", "SAME_OP", "THREADS", "UNSEEN"}
 
 // Variant says which form of its message a finding takes: the same id can
 // arise in several ways (a handle that is null, unknown or freed).

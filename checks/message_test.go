@@ -184,7 +184,7 @@ func TestEnumNames(t *testing.T) {
 	if len(Accesses) != int(AccessAccRead)+1 || len(Epochs) != int(EpochPSCW)+1 || len(CallModes) != int(ModePersistent)+1 {
 		t.Errorf("Accesses, Epochs or CallModes lack a name")
 	}
-	if 1<<len(FlagNames) != int(FlagThreads)<<1 {
+	if 1<<len(FlagNames) != int(FlagUnseen)<<1 {
 		t.Errorf("FlagNames has %d names", len(FlagNames))
 	}
 	if len(HandleKinds) != int(KindRequest-KindNone)+1 {

@@ -212,6 +212,7 @@ enum mpidbg_flag {
     MPIDBG_FLAG_ACC_UNORDERED = 1u << 3,
     MPIDBG_FLAG_SAME_OP = 1u << 4,
     MPIDBG_FLAG_THREADS = 1u << 5,
+    MPIDBG_FLAG_UNSEEN = 1u << 6,
 };
 
 /* The access tracker's modes as the findings read them (checks.ModeMPIReads, ModeMPIWrites). */

@@ -439,7 +439,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     r->shi = seg->hi;
     r->mode = mode;
     r->w = *w;
-    __atomic_store_n(&r->moved, w->moved ? 1 : 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->moved, w->moved ? TR_MOVED : TR_STARTED, __ATOMIC_RELAXED);
     r->nblk = 0;
     if (!MPIDBG_IS_BUILTIN_TYPE(seg->type)) {
         int n = layout(seg->type, seg->count, r->blk);
@@ -721,7 +721,7 @@ static int take(struct tr_event *out)
 /* report turns a queued access into a finding, from ordinary code. */
 static void report(const struct tr_event *e)
 {
-    int fid = e->moved && e->w.fid_latent >= 0 ? e->w.fid_latent : e->w.fid;
+    int fid = e->moved == TR_MOVED && e->w.fid_latent >= 0 ? e->w.fid_latent : e->w.fid;
     if (!mpidbg_enabled(fid))
         return;
     if (e->nblk < 0) {
@@ -750,6 +750,8 @@ static void report(const struct tr_event *e)
     ev.related_site = e->w.site;
     ev.related_call = e->w.call;
     ev.related_kind = MPIDBG_REL_STARTED;
+    if (e->moved == TR_UNSEEN && e->w.fid_latent >= 0)
+        ev.flags |= MPIDBG_FLAG_UNSEEN;
     tr_stat(MPIDBG_TRS_REPORTS);
     mpidbg_track_found(e->w.site);
     mpidbg_report(NULL, &ev);

@@ -233,6 +233,27 @@ static void chain(int sig, siginfo_t *si, void *ctx, const struct sigaction *old
     old->sa_handler(sig);
 }
 
+/* unseen: MPI has [lo, hi) open for the rest of its call (or for good),
+ * so its writes there are not seen: a receive range there whose data had
+ * not moved may move now (TR_UNSEEN). Without this the access after such
+ * a move, right by chance, would be reported as one before the data
+ * arrived. */
+static void unseen(uint64_t lo, uint64_t hi)
+{
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || r->mode != MPIDBG_TR_ALL)
+            continue;
+        if (!tr_pin(r))
+            continue;
+        int started = TR_STARTED;
+        if (r->mode == MPIDBG_TR_ALL && r->lo < hi && lo < r->hi)
+            __atomic_compare_exchange_n(&r->moved, &started, TR_UNSEEN, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        tr_unpin(r);
+    }
+}
+
 /* open_run opens the run of watched pages around page (library access)
  * for the rest of the wrapper, one mprotect for all of it. */
 static void open_run(uint64_t page)
@@ -269,6 +290,7 @@ static void open_run(uint64_t page)
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
     tr_queue_open(lo, hi);
+    unseen(lo, hi);
 }
 
 /* the range holding addr whose mode forbids this access of the program,
@@ -335,7 +357,7 @@ static int lib_access(uint64_t addr, int write)
             continue;
         if (tr_in_range(r, addr)) {
             any = 1;
-            __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&r->moved, TR_MOVED, __ATOMIC_RELAXED);
         }
         tr_unpin(r);
     }
@@ -524,6 +546,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
             tr_apply(page, page + TR_PAGE, 1);
+            unseen(page, page + TR_PAGE);
             stall_logs(page);
         } else {
             open_run(page);

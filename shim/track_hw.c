@@ -375,7 +375,7 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
         /* the library (or the shim) moving the data */
         if (write)
-            __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&r->moved, TR_MOVED, __ATOMIC_RELAXED);
         tr_unpin(r);
         errno = e;
         return 1;

@@ -39,6 +39,12 @@
 
 enum { R_FREE = 0, R_ACTIVE, R_OFF };
 
+/* What the tracker knows of whether MPI moved a range's data: it saw
+ * nothing (the SyncChecker's started state), it saw the move (moved), or
+ * MPI had the range's page open for data of its own, so a write of its
+ * there went unseen (unseen: the access is erroneous, by chance or not). */
+enum { TR_STARTED = 0, TR_MOVED, TR_UNSEEN };
+
 struct tr_range {
     uint64_t lo, hi;   /* the bytes watched, page-trimmed (hot stack pages out) */
     uint64_t plo, phi; /* the pages whose counts include it: [plo, phi) */
@@ -46,7 +52,7 @@ struct tr_range {
     int64_t slo, shi;  /* the segment's bounds as given */
     int32_t state;     /* atomic: R_* */
     int32_t mode;
-    int32_t moved;     /* atomic */
+    int32_t moved;     /* atomic: TR_* below */
     int32_t counted;   /* atomic: 1 while its pages' counts include it */
     uint32_t gen;
     int32_t nblk;      /* 0: every byte of [lo, hi) is data; > 0: blk; -1: check at report time */

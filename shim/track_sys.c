@@ -242,7 +242,7 @@ void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store)
                 s->lib = s->ra && tr_pc_is_lib(s->ra);
             if (s->lib) {
                 if (store)
-                    __atomic_store_n(&r->moved, 1, __ATOMIC_RELAXED);
+                    __atomic_store_n(&r->moved, TR_MOVED, __ATOMIC_RELAXED);
             } else if (r->mode == MPIDBG_TR_LOG) {
                 int i = tr_log_slot(r);
                 if (i >= 0)
