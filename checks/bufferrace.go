@@ -52,8 +52,9 @@ var recvBufferAccess = register(Check{
 the receive buffer of a nonblocking collective) owns its buffer until a
 completion call (MPI_Wait, MPI_Test with flag true, and their variants)
 says it is complete. The program loaded from or stored to that buffer
-before that, and before the tracker saw MPI write the data: a load sees
-stale data, a store may be overwritten by the message (or overwrite it).
+before that, and before the tracker saw MPI write the data: a load may
+see stale data, a store may be overwritten by the message (or overwrite
+it).
 
 mpidbg makes the pages of a pending receive buffer inaccessible and checks
 each fault against the bytes of the buffer's datatype. The report names
@@ -61,17 +62,19 @@ the access (load or store) and its file:line, the receive as the related
 location, the offset and the element touched. Call MPI_Wait (or test
 until the flag is true) before using the buffer.
 
-When the data had arrived already (MPI wrote the buffer inside an earlier
-MPI call, or the receive completed when it started), the same access is
-buffer-access-latent. Two moves the tracker cannot see: a receive whose
-message was there before it was posted is filled inside MPI_Irecv itself,
-before the tracker watches the buffer (MPICH and Open MPI return an
-ordinary request for it); and when MPI touches data of its own on the
-buffer's page (an object next to a small heap buffer, Open MPI's
-MPI_COMM_WORLD next to a static array), the page stays open for the rest of
-that call, or for good after a few such calls. The access is then reported
-here, right by chance or not; in the second case the message says that
-whether the data had arrived is not known.
+When the tracker saw the data arrive first (MPI wrote the buffer inside
+an earlier MPI call), the same access is buffer-access-latent. The
+tracker does not see every move. A receive whose message was there before
+it was posted is filled inside MPI_Irecv itself, before the tracker
+watches the buffer (MPICH and Open MPI return an ordinary request for
+it). And a page the tracker leaves open during an MPI call hides MPI's
+writes there: it does so when MPI touches other data on the buffer's page
+(an object next to a small heap buffer, Open MPI's MPI_COMM_WORLD next to
+a static array), for the rest of that call or for good after a few such
+calls, and when the program's own accesses to other data on the page
+fault too often. The access is then reported here, right by chance or
+not; in the second case the message says that whether the data had
+arrived is not known.
 
 A receive buffer's bytes on the first page of a stack buffer (where the
 frames of calls are written) are watched with the CPU's debug registers,
@@ -85,7 +88,7 @@ not watched, and there is no copy-and-compare tier for receives
 		// as such.
 		arrived := " and before MPI was seen writing the data"
 		if m.Flags&FlagUnseen != 0 {
-			arrived = " (whether the data had arrived is not known: MPI had the buffer's page open for data of its own meanwhile)"
+			arrived = " (whether the data had arrived is not known: the tracker had left the buffer's page open during an MPI call meanwhile)"
 		}
 		m.Printf("%s the receive buffer%s before the receive completed%s; MPI may write the buffer until %s completes it", accessVerb(m), accessWhere(m), arrived, bufferDone)
 	},
@@ -105,11 +108,11 @@ another machine the same access reads stale data or corrupts the message.
 This is the "potential error" state of the SyncChecker approach: the
 tracker saw the library's own write to the receive buffer (a fault inside
 an MPI call, which is never reported), or the operation completed when it
-started (MPICH hands back a completed request), and then the program's
-access. A send's data counts as moved only in the second case: the library
-reads a write-protected buffer without faulting. A request that is never
-completed at all (no MPI_Wait) lands here too, with
-request-never-completed at MPI_Finalize.`},
+started and MPI said so (MPICH hands back its builtin request for a small
+eager send), and then the program's access. A send's data counts as moved
+only in the second case: the library reads a write-protected buffer
+without faulting. A request that is never completed at all (no MPI_Wait)
+lands here too, with request-never-completed at MPI_Finalize.`},
 	Message: func(m *Message) {
 		m.MarkRelated(trackedBuffer(m))
 		where := accessWhere(m)

@@ -149,10 +149,10 @@ const (
 	// origin, which only the program's synchronisation between the
 	// threads would order.
 	FlagThreads
-	// FlagUnseen: recv-buffer-access where MPI had the buffer's page
-	// open for data of its own while the receive was pending, so the
-	// tracker could not see whether MPI had written the data before the
-	// access.
+	// FlagUnseen: recv-buffer-access where the tracker had left the
+	// buffer's page open during an MPI call while the receive was
+	// pending, so it could not see whether MPI had written the data
+	// before the access.
 	FlagUnseen
 )
 

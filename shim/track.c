@@ -439,7 +439,15 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     r->shi = seg->hi;
     r->mode = mode;
     r->w = *w;
-    __atomic_store_n(&r->moved, w->moved ? TR_MOVED : TR_STARTED, __ATOMIC_RELAXED);
+    int moved = w->moved ? TR_MOVED : TR_STARTED;
+    for (uint64_t a = plo; moved == TR_STARTED && mode == MPIDBG_TR_ALL && a < phi; a += TR_PAGE) {
+        /* a page left open for good: MPI's writes there go unseen (one
+         * open until this wrapper's exit closes before the next call) */
+        const struct tr_page *q = tr_page_find(a);
+        if (q && __atomic_load_n(&q->lost, __ATOMIC_RELAXED))
+            moved = TR_UNSEEN;
+    }
+    __atomic_store_n(&r->moved, moved, __ATOMIC_RELAXED);
     r->nblk = 0;
     if (!MPIDBG_IS_BUILTIN_TYPE(seg->type)) {
         int n = layout(seg->type, seg->count, r->blk);
@@ -654,8 +662,32 @@ void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr, uint64
     __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
 }
 
+/* tr_unseen: [lo, hi) is open for longer than one instruction (until
+ * the next wrapper exit, or for good), so what MPI writes there is not
+ * seen: a receive range there whose data had not moved may move unseen
+ * (TR_UNSEEN). Without it an access after such a move, right by chance,
+ * would be reported as one before MPI wrote the data. Signal-safe; the
+ * cheap tests come before the pin, as in the handler's lookups. */
+void tr_unseen(uint64_t lo, uint64_t hi)
+{
+    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || r->mode != MPIDBG_TR_ALL || r->lo >= hi ||
+            lo >= r->hi || __atomic_load_n(&r->moved, __ATOMIC_RELAXED) != TR_STARTED)
+            continue;
+        if (!tr_pin(r))
+            continue;
+        int started = TR_STARTED;
+        if (r->mode == MPIDBG_TR_ALL && r->lo < hi && lo < r->hi) /* its slot may hold another range by now */
+            __atomic_compare_exchange_n(&r->moved, &started, TR_UNSEEN, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        tr_unpin(r);
+    }
+}
+
 void tr_queue_open(uint64_t lo, uint64_t hi)
 {
+    tr_unseen(lo, hi);
     uint64_t h;
     for (;;) {
         h = __atomic_load_n(&op_head, __ATOMIC_ACQUIRE);

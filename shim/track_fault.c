@@ -233,27 +233,6 @@ static void chain(int sig, siginfo_t *si, void *ctx, const struct sigaction *old
     old->sa_handler(sig);
 }
 
-/* unseen: MPI has [lo, hi) open for the rest of its call (or for good),
- * so its writes there are not seen: a receive range there whose data had
- * not moved may move now (TR_UNSEEN). Without this the access after such
- * a move, right by chance, would be reported as one before the data
- * arrived. */
-static void unseen(uint64_t lo, uint64_t hi)
-{
-    int n = __atomic_load_n(&tr_hwm, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++) {
-        struct tr_range *r = &tr_ranges[i];
-        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) != R_ACTIVE || r->mode != MPIDBG_TR_ALL)
-            continue;
-        if (!tr_pin(r))
-            continue;
-        int started = TR_STARTED;
-        if (r->mode == MPIDBG_TR_ALL && r->lo < hi && lo < r->hi)
-            __atomic_compare_exchange_n(&r->moved, &started, TR_UNSEEN, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        tr_unpin(r);
-    }
-}
-
 /* open_run opens the run of watched pages around page (library access)
  * for the rest of the wrapper, one mprotect for all of it. */
 static void open_run(uint64_t page)
@@ -282,7 +261,9 @@ static void open_run(uint64_t page)
     }
     int e = errno;
     if (tr_mprotect(lo, hi - lo, orig) != 0 && hi - lo > TR_PAGE) {
-        /* part of the run went (unmapped while watched): the faulting page alone */
+        /* part of the run went (unmapped while watched): the faulting page
+         * alone, though some of the others may have opened */
+        tr_unseen(lo, hi);
         tr_mprotect(page, TR_PAGE, orig);
         lo = page;
         hi = page + TR_PAGE;
@@ -290,7 +271,6 @@ static void open_run(uint64_t page)
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
     tr_queue_open(lo, hi);
-    unseen(lo, hi);
 }
 
 /* the range holding addr whose mode forbids this access of the program,
@@ -546,7 +526,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             __atomic_store_n(&p->lost, 1, __ATOMIC_RELAXED);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
             tr_apply(page, page + TR_PAGE, 1);
-            unseen(page, page + TR_PAGE);
+            tr_unseen(page, page + TR_PAGE);
             stall_logs(page);
         } else {
             open_run(page);
@@ -572,6 +552,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             __atomic_store_n(&p->cur, p->orig, __ATOMIC_RELAXED);
             tr_mprotect(page, TR_PAGE, p->orig);
             tr_stat(MPIDBG_TRS_LOST_PAGES);
+            tr_unseen(page, page + TR_PAGE);
             errno = e;
             return;
         }

@@ -41,8 +41,8 @@ enum { R_FREE = 0, R_ACTIVE, R_OFF };
 
 /* What the tracker knows of whether MPI moved a range's data: it saw
  * nothing (the SyncChecker's started state), it saw the move (moved), or
- * MPI had the range's page open for data of its own, so a write of its
- * there went unseen (unseen: the access is erroneous, by chance or not). */
+ * the range's page was open during an MPI call, so MPI may have written
+ * it unseen (unseen: the access is erroneous, right by chance or not). */
 enum { TR_STARTED = 0, TR_MOVED, TR_UNSEEN };
 
 struct tr_range {
@@ -52,7 +52,7 @@ struct tr_range {
     int64_t slo, shi;  /* the segment's bounds as given */
     int32_t state;     /* atomic: R_* */
     int32_t mode;
-    int32_t moved;     /* atomic: TR_* below */
+    int32_t moved;     /* atomic: TR_* above */
     int32_t counted;   /* atomic: 1 while its pages' counts include it */
     uint32_t gen;
     int32_t nblk;      /* 0: every byte of [lo, hi) is data; > 0: blk; -1: check at report time */
@@ -168,7 +168,9 @@ struct tr_open {
 
 __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
                                                          uint64_t ra, int write, int moved);
-__attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi);
+__attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi); /* marks them unseen (tr_unseen) */
+/* tr_unseen: MPI's writes to [lo, hi) go unseen from now on; signal-safe */
+__attribute__((visibility("hidden"))) void tr_unseen(uint64_t lo, uint64_t hi);
 /* tr_program_access: the program touched byte at of a pinned range at pc
  * (ra: the program's call of the libc function at pc, or 0): the first
  * one reports it and takes the range off its pages (returns 1); for the

@@ -82,6 +82,7 @@ static void open_pages(const void *obj, size_t len)
             continue;
         tr_stat(MPIDBG_TRS_LOST_PAGES);
         tr_apply(a, a + TR_PAGE, 1);
+        tr_unseen(a, a + TR_PAGE);
     }
 }
 

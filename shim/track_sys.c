@@ -82,6 +82,7 @@ static void open_page(struct tr_sys *s, uint64_t a)
         if (!__atomic_exchange_n(&p->lost, 1, __ATOMIC_RELAXED))
             tr_stat(MPIDBG_TRS_LOST_PAGES);
         tr_apply(a, a + TR_PAGE, s->force);
+        tr_unseen(a, a + TR_PAGE);
         return;
     }
     s->page[s->n++] = a;

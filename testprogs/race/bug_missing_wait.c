@@ -17,8 +17,8 @@
 // the order they were sent, so MPI has written the block when the MPI_Recv
 // of "done" returns, and the read sees the right data: the program works
 // by accident. The buffer has a page of its own: the tracker cannot see
-// MPI write a receive buffer on a page MPI opened for data of its own
-// (docs/races.md).
+// MPI write a receive buffer on a page it leaves open for MPI's other
+// data there (docs/races.md).
 #include <mpi.h>
 #include <stdio.h>
 
