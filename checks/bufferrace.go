@@ -63,18 +63,18 @@ location, the offset and the element touched. Call MPI_Wait (or test
 until the flag is true) before using the buffer.
 
 When the tracker saw the data arrive first (MPI wrote the buffer inside
-an earlier MPI call), the same access is buffer-access-latent. The
-tracker does not see every move. A receive whose message was there before
-it was posted is filled inside MPI_Irecv itself, before the tracker
-watches the buffer (MPICH and Open MPI return an ordinary request for
-it). And a page the tracker leaves open during an MPI call hides MPI's
-writes there: it does so when MPI touches other data on the buffer's page
-(an object next to a small heap buffer, Open MPI's MPI_COMM_WORLD next to
-a static array), for the rest of that call or for good after a few such
-calls, and when the program's own accesses to other data on the page
-fault too often. The access is then reported here, right by chance or
-not; in the second case the message says that whether the data had
-arrived is not known.
+an earlier MPI call, or inside the MPI_Irecv itself when the message was
+there already), the same access is buffer-access-latent. The tracker
+does not see every move. A persistent receive whose message was there
+before MPI_Start is filled inside MPI_Start, before the tracker watches
+the buffer. And a page the tracker leaves open during an MPI call hides
+MPI's writes there: it does so when MPI touches other data on the
+buffer's page (an object next to a small heap buffer, Open MPI's
+MPI_COMM_WORLD next to a static array), for the rest of that call or for
+good after a few such calls, and when the program's own accesses to
+other data on the page fault too often. The access is then reported
+here, right by chance or not; in the second case the message says that
+whether the data had arrived is not known.
 
 A receive buffer's bytes on the first page of a stack buffer (where the
 frames of calls are written) are watched with the CPU's debug registers,

@@ -205,6 +205,7 @@ struct mpidbg_cobj;
 struct mpidbg_wobj;
 
 /* The context of one wrapped call. */
+#define MPIDBG_TR_PRE 4 /* segments of a receive watched before the call; more: after it */
 struct mpidbg_cx {
     int32_t call;
     int32_t nside;
@@ -224,6 +225,12 @@ struct mpidbg_cx {
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
+    /* a receive's buffer watched before MPI saw the call (requests_track.c):
+     * 0 not asked, 1 watched (tr_pre_ids, until its request takes them), 2
+     * sampled out */
+    int32_t tr_pre, tr_pre_n;
+    int32_t tr_pre_ids[MPIDBG_TR_PRE];
+    int64_t tr_pre_lo[MPIDBG_TR_PRE];
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
@@ -379,6 +386,8 @@ struct mpidbg_reqref {
 };
 /* requests_track.c: their buffers and the access tracker */
 MPIDBG_HIDDEN void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved);
+MPIDBG_HIDDEN void mpidbg_req_track_pre(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_req_track_pre_end(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN void mpidbg_req_track_release(struct mpidbg_robj *o);
 MPIDBG_HIDDEN void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n);
 MPIDBG_HIDDEN void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o);
@@ -449,6 +458,7 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->xr_blocked = 0;
     cx->xr_state = NULL;
     cx->xr_rwin = 0;
+    cx->tr_pre = 0;
 }
 
 /* mpidbg_seg_untouched says whether MPI leaves a segment alone because its
@@ -460,6 +470,8 @@ static inline int mpidbg_seg_untouched(const struct mpidbg_cx *cx, int mode)
 
 static inline void mpidbg_leave(struct mpidbg_cx *cx)
 {
+    if (__builtin_expect(cx->tr_pre == 1, 0))
+        mpidbg_req_track_pre_end(cx);
     if (cx->nside)
         mpidbg_side_free(cx);
     if (__builtin_expect(__atomic_load_n(&mpidbg_rma_due, __ATOMIC_RELAXED), 0))

@@ -581,6 +581,13 @@ void mpidbg_track_remove_n(const int *ids, int n)
         free(iv);
 }
 
+void mpidbg_track_moved(int id)
+{
+    struct tr_range *r;
+    if (id > 0 && slot_of(id, &r) >= 0)
+        __atomic_store_n(&r->moved, TR_MOVED, __ATOMIC_RELAXED);
+}
+
 int mpidbg_track_reported(int id)
 {
     struct tr_range *r;

@@ -110,6 +110,10 @@ __attribute__((visibility("hidden"))) void mpidbg_track_remove(int id);
  * instead of one per range (a completion call that finishes many). */
 __attribute__((visibility("hidden"))) void mpidbg_track_remove_n(const int *ids, int n);
 
+/* mpidbg_track_moved: MPI moved the range's data (the operation it was
+ * added for before MPI saw it completed at its start) */
+__attribute__((visibility("hidden"))) void mpidbg_track_moved(int id);
+
 /* mpidbg_track_reported: the program's access to the range was queued
  * for a report (the range is no longer watched); until it is removed. */
 __attribute__((visibility("hidden"))) int mpidbg_track_reported(int id);

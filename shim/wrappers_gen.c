@@ -1000,6 +1000,9 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Irecv(&cx, buf, count, datatype, source, tag, comm, request);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -1041,6 +1044,9 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Imrecv(&cx, buf, count, datatype, message, request);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
@@ -10355,6 +10361,9 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Irecv_c(&cx, buf, count, datatype, source, tag, comm, request);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -10398,6 +10407,9 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     }
     mpidbg_chk_overlaps(&cx);
     mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Imrecv_c(&cx, buf, count, datatype, message, request);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct mpidbg_xp xp;

@@ -11,12 +11,15 @@
 // Breaks MPI-4.1 §3.7.2: the receiver must not access any part of the
 // receive buffer until the receive completes (and here the buffer is freed
 // memory by then: a receive completing later writes into the heap).
-// Expected: recv-buffer-access at the move constructor's read (rank 1),
+// Expected: buffer-access-latent at the move constructor's read (rank 1),
 // with the MPI_Irecv as the related location.
 //
 // Rank 0 sends before a barrier that rank 1 leaves before posting the
-// receive: the small message has arrived, so natively MPI copies it
-// inside MPI_Irecv and nothing writes the freed storage later. A
+// receive: the small message has arrived, so MPI copies it inside
+// MPI_Irecv (the tracker watches the buffer from before that call and
+// sees the copy), the move reads the right particles by chance, and
+// nothing writes the freed storage later. A larger message, or one that
+// came later, would be read half-arrived and written into freed memory. A
 // std::vector<double> would be moved by memmove inside libstdc++: the
 // read is then reported in the library's header (stl_uninitialized.h, in
 // std::__relocate_a_1<double, double>(...)), a line no annotation here can
@@ -34,7 +37,7 @@ struct Particle {
     Particle(double x_, double y_, double z_, double m) : x(x_), y(y_), z(z_), mass(m) { live++; }
     Particle() : Particle(0, 0, 0, 0) {}
     Particle(const Particle &o) : x(o.x), y(o.y), z(o.z), mass(o.mass) { live++; }
-    Particle(Particle &&o) noexcept : x(o.x), y(o.y), z(o.z), mass(o.mass) { live++; } // want "recv-buffer-access" "load from the receive buffer .* before the receive completed"
+    Particle(Particle &&o) noexcept : x(o.x), y(o.y), z(o.z), mass(o.mass) { live++; } // want "buffer-access-latent" "load from the receive buffer .* after the data arrived"
     Particle &operator=(const Particle &) = default;
     ~Particle() { live--; }
 };
@@ -58,7 +61,7 @@ class Migration {
     void post_receive(std::vector<Particle> &incoming, int n, int from)
     {
         incoming.resize(n);
-        MPI_Irecv(incoming.data(), n, type_, from, 3, comm_, &req_); // related "recv-buffer-access"
+        MPI_Irecv(incoming.data(), n, type_, from, 3, comm_, &req_); // related "buffer-access-latent"
     }
 
     void wait() { MPI_Wait(&req_, MPI_STATUS_IGNORE); }
