@@ -77,7 +77,7 @@ func TestBlockedOf(t *testing.T) {
 			{Kind: wire.WaitRecv, Any: true, Comm: 13},
 			{Kind: wire.WaitColl, Ranks: []int{2, 3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD", Coll: 2},
 			{Kind: wire.WaitSync, Ranks: []int{3}, Call: "MPI_Ibarrier", Comm: 1<<63 | 5, CommName: "a window of MPI_COMM_WORLD"},
-			{Kind: wire.WaitRecv, Ranks: []int{3}, Tag: 4, Call: "MPI_Irecv", Comm: 1<<62 | 7},         // a remote rank
+			{Kind: wire.WaitRecv, Ranks: []int{3}, Tag: 4, Call: "MPI_Irecv", Comm: 1<<62 | 7},              // a remote rank
 			{Kind: wire.WaitColl, Ranks: []int{0, 1, 2, 3}, Call: "MPI_Ibarrier", Comm: 1<<62 | 7, Coll: 1}, // both groups
 		},
 		Stack: []checks.Site{{Module: "/app", Offset: 0x1234}, {Module: "/app", Offset: 0x1300}},
