@@ -230,6 +230,9 @@ static int pre_take(struct mpidbg_cx *cx, const struct mpidbg_seg *s)
     return 0;
 }
 
+/* mpidbg_req_track_pre_end: the wrapper returns; what no request took
+ * (MPI failed, returned no request, or the shim could not record one) is
+ * watched no longer. */
 void mpidbg_req_track_pre_end(struct mpidbg_cx *cx)
 {
     mpidbg_track_remove_n(cx->tr_pre_ids, cx->tr_pre_n);
