@@ -14,7 +14,12 @@ import (
 	"github.com/mpidbg/mpidbg/run/launch"
 )
 
-const stopTimeout = 60 * time.Second
+// stopTimeout bounds each wait for an event that must come; only a hang
+// should reach it. It is generous because a loaded machine is slow here:
+// in a session with ranks on other hosts, every library MPI_Init loads
+// stops all the ranks while gdb reads the library through a gdbserver,
+// and the first stop took 32 s at a load of 10 on two cores (5 s idle).
+const stopTimeout = 4 * time.Minute
 
 // launchJob runs initialize, launch, the breakpoints, configurationDone.
 func launchJob(t *testing.T, c *testClient, launch map[string]any, file string, lines []int, filters []string) {
