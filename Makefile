@@ -11,7 +11,7 @@ LIB_OPENMPI := lib/libmpidbg-openmpi.so
 # every Go package the command links (the tools under bench/ are built apart)
 SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './bench/*' -not -path './testprogs/*') go.mod go.sum
 
-.PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall stress scale
+.PHONY: all deps build demo test vet gotest bench fuzz clean install uninstall stress stress-threads scale
 
 all: build
 
@@ -87,6 +87,13 @@ STRESS ?= 2000
 stress: deps $(BIN) $(LIB) $(LIB_OPENMPI)
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -count=1 -timeout 0 -run '^TestStress$$' ./testprogs/harness \
 		-harness.stress $(STRESS) -harness.stress-all -v
+
+# The correct programs of testprogs/threads, whose interleavings change
+# from run to run, REPEAT times as often as make test runs them.
+REPEAT ?= 5
+stress-threads: deps $(BIN) $(LIB) $(LIB_OPENMPI)
+	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -count=1 -timeout 0 -run '^TestPlanted$$' ./testprogs/harness \
+		-harness.dirs threads -harness.repeat $(REPEAT) -v
 
 # The gdb extension's unit tests (extensions/gdb/tests): plain unittest,
 # with a stand-in for gdb's Python module, so they run without gdb; one

@@ -49,13 +49,16 @@
 // TestNative alike (after the source file; only -fopenmp, -pthread and
 // -lm are allowed: every program is otherwise built the same way),
 //
-//	// runs: 20
+//	// runs: 10
 //
 // runs the program that many times under mpidbg in TestPlanted (1 to 50;
 // default 1): each run must pass, and a failure names its run ("run 7 of
-// 20"; a correct one-sided program's second run, with --nasty, repeats
+// 10"; a correct one-sided program's second run, with --nasty, repeats
 // a quarter as often). The correct programs of testprogs/threads carry
-// it, since what their threads do at once changes from run to run; and
+// it, since what their threads do at once changes from run to run.
+// -harness.repeat multiplies every count: make stress-threads runs
+// them five times as often as make test, which keeps its runs few
+// enough for the whole of make test to stay within 20 minutes; and
 //
 //	// native: hangs
 //

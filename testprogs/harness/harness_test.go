@@ -16,6 +16,7 @@ var (
 	timeout  = flag.Duration("harness.timeout", 60*time.Second, "time limit of one program run; the job is killed after it")
 	only     = flag.String("harness.dirs", "", "run only the programs of these `folders` of testprogs, comma-separated (TestPlanted, TestNative; default: all)")
 	parallel = flag.Int("harness.parallel", 2, "run at most `N` programs (or compilers) at once")
+	repeat   = flag.Int("harness.repeat", 1, "TestPlanted: run each program `K` times as often as its \"// runs:\" line says (make stress-threads: 5)")
 )
 
 // progDirs are the program folders, children of testprogs.

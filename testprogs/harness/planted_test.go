@@ -61,7 +61,7 @@ func (p program) nasty() program {
 }
 
 // testPlanted runs one program under mpidbg with flags, as many times as
-// its "// runs:" line says, and compares its findings with its
+// its "// runs:" line says (times -harness.repeat), and compares its findings with its
 // annotations each time; it stops at the first run that fails, which the
 // failure names.
 func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
@@ -71,6 +71,7 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 	release := acquire()
 	defer release()
 	exe := build(t, tools, p)
+	p.runs *= max(1, *repeat)
 	for i := 1; i <= p.runs; i++ {
 		which := p.file
 		if p.runs > 1 {

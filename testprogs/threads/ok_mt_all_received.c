@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_all_received.c: the correct twin of bug_mt_lost_message.c. Two
 // ranks with an OpenMP team of 4 threads each (MPI_THREAD_MULTIPLE); each

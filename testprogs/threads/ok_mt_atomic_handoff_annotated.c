@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_atomic_handoff_annotated.c: a pipeline of 4 threads on rank 0
 // (MPI_THREAD_MULTIPLE) that update one accumulator cell in rank 1's

@@ -1,5 +1,5 @@
 // ranks: 2
-// runs: 20
+// runs: 10
 //
 // ok_mt_c11_threads.c: 4 C11 threads (<threads.h>, MPI_THREAD_MULTIPLE)
 // on rank 0 each count the primes in their part of a range and add the

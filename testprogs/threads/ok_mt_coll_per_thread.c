@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_coll_per_thread.c: the correct twin of bug_mt_coll_op_mismatch.c.
 // A hybrid solver whose 4 OpenMP threads per rank (MPI_THREAD_MULTIPLE)

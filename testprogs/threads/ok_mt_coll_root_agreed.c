@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_coll_root_agreed.c: the correct twin of
 // bug_mt_coll_root_mismatch.c. A hybrid solver with 4 worker threads per

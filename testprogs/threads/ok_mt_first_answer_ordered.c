@@ -1,6 +1,6 @@
 // ranks: 3
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_first_answer_ordered.c: the correct twin of
 // bug_mt_first_answer_race.c. The dispatcher waits until the collector

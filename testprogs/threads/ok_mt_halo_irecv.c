@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_halo_irecv.c: the correct twin of bug_mt_type_mismatch_irecv.c.
 // A hybrid MPI+pthreads stencil on an integer lattice: the 16 x 32 grid is

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_halo_recv.c: the correct twin of bug_mt_type_mismatch_recv.c. A
 // hybrid MPI+OpenMP stencil on an integer lattice: the 16 x 32 grid is

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_handoffs.c: four hand-overs between threads of rank 0
 // (MPI_THREAD_MULTIPLE), each ordering two passive-target accesses of

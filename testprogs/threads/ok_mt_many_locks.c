@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_many_locks.c: particle binning with one mutex per cell (12000
 // cells, 4 threads per rank, MPI_THREAD_MULTIPLE): each thread bins its

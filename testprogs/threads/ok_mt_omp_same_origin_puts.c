@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_omp_same_origin_puts.c: the correct twin of
 // bug_mt_omp_same_origin_puts.c. A hybrid prime census. Rank 1 keeps a

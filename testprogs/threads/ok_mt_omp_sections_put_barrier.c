@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_omp_sections_put_barrier.c: the correct twin of
 // bug_mt_omp_sections_put_barrier.c. Two steps of a hybrid

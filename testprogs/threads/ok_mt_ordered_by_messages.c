@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_ordered_by_messages.c: a two-stage estimate exchanged through
 // windows, with the stages on different threads and ordered by messages.

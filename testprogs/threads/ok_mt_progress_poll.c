@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 // flags: --deadlock-timeout=300ms
 //
 // ok_mt_progress_poll.c: the correct twin of bug_mt_deadlock_test_poll.c.

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_pthread_same_origin_puts.c: the correct twin of
 // bug_mt_pthread_same_origin_puts.c. A Collatz survey on POSIX threads.

@@ -1,6 +1,6 @@
 // ranks: 3
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_put_after_other_thread_recv.c: the correct twin of
 // bug_mt_put_after_other_thread_recv.c. The writer thread of rank 1 waits

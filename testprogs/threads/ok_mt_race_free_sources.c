@@ -1,6 +1,6 @@
 // ranks: 3
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_race_free_sources.c: the correct twin of bug_mt_message_race.c.
 // Three ranks with 4 worker threads each (pthread_create,

@@ -1,6 +1,6 @@
 // ranks: 3
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_rma_windows.c: the correct twin of bug_mt_rma_conflict.c. One
 // window per worker thread (MPI_THREAD_MULTIPLE, 4 pthreads per rank,

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_same_tag.c: a hybrid task farm where threads share one tag. Rank 0
 // (the master) and rank 1 (the worker) run 4 threads each

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 // flags: --deadlock-timeout=300ms
 //
 // ok_mt_slow_sender.c: the correct twin of bug_mt_deadlock_recv_recv.c and

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -fopenmp
-// runs: 20
+// runs: 10
 //
 // ok_mt_tag_per_type.c: a coupled multiphysics step, one field per thread.
 // Two ranks, each with an OpenMP team of 4 threads (MPI_THREAD_MULTIPLE);

@@ -1,6 +1,6 @@
 // ranks: 2
 // cflags: -pthread
-// runs: 20
+// runs: 10
 //
 // ok_mt_target_load_other_thread.c: the correct twin of
 // bug_mt_target_load_other_thread.c. The doorbell thread posts a
