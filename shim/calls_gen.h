@@ -400,8 +400,6 @@ enum mpidbg_call {
 extern const char *const mpidbg_call_names[MPIDBG_NCALLS] __attribute__((visibility("hidden")));
 
 struct mpidbg_cx;
-__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Irecv(struct mpidbg_cx *cx, void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
-__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Imrecv(struct mpidbg_cx *cx, void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Type_contiguous(struct mpidbg_cx *cx, int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Type_vector(struct mpidbg_cx *cx, int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -446,7 +444,5 @@ __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Win_create_dynamic(str
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_create_dynamic(struct mpidbg_cx *cx, MPI_Info info, MPI_Comm comm, MPI_Win *win);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Win_set_info(struct mpidbg_cx *cx, MPI_Win win, MPI_Info info);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Win_set_info(struct mpidbg_cx *cx, MPI_Win win, MPI_Info info);
-__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Irecv_c(struct mpidbg_cx *cx, void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
-__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Imrecv_c(struct mpidbg_cx *cx, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
 
 #endif

@@ -9,9 +9,6 @@
  * the Go model's constructors, whose rule text becomes the finding
  * (invalid-argument). Old types that are not usable were reported by the
  * type checks already and stop this check.
- *
- * Nonblocking point-to-point receives (pre): their buffers are watched
- * before the call (requests_track.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -399,35 +396,4 @@ void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_func
 {
     (void)cx, (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state, (void)request;
     mpidbg_tc_give_up("generalized requests");
-}
-
-/* Nonblocking point-to-point receives (pre): the buffer is watched before
- * MPI sees the call, so that a message already there, copied inside the
- * call, counts as moved (requests_track.c). */
-void mpidbg_pre_MPI_Irecv(struct mpidbg_cx *cx, void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                          MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf, (void)count, (void)datatype, (void)source, (void)tag, (void)comm, (void)request;
-    mpidbg_req_track_pre(cx);
-}
-
-void mpidbg_pre_MPI_Irecv_c(struct mpidbg_cx *cx, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
-                            int tag, MPI_Comm comm, MPI_Request *request)
-{
-    (void)buf, (void)count, (void)datatype, (void)source, (void)tag, (void)comm, (void)request;
-    mpidbg_req_track_pre(cx);
-}
-
-void mpidbg_pre_MPI_Imrecv(struct mpidbg_cx *cx, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                           MPI_Request *request)
-{
-    (void)buf, (void)count, (void)datatype, (void)message, (void)request;
-    mpidbg_req_track_pre(cx);
-}
-
-void mpidbg_pre_MPI_Imrecv_c(struct mpidbg_cx *cx, void *buf, MPI_Count count, MPI_Datatype datatype,
-                             MPI_Message *message, MPI_Request *request)
-{
-    (void)buf, (void)count, (void)datatype, (void)message, (void)request;
-    mpidbg_req_track_pre(cx);
 }

@@ -166,77 +166,62 @@ static void snap_written(int64_t lo, int64_t hi)
     snap_unlock();
 }
 
+/* seg_what: what a watched segment of an operation belongs to, for its
+ * report */
+static struct mpidbg_tr_what seg_what(const struct mpidbg_cx *cx, int call, const struct mpidbg_seg *s, int fid,
+                                      int fid_latent, int moved)
+{
+    struct mpidbg_tr_what w = {
+        .fid = fid,
+        .fid_latent = fid_latent,
+        .call = call,
+        .moved = moved,
+        .site = cx->site,
+        .addr = s->addr,
+        .count = s->count,
+        .type = s->type,
+        .sampled = 1,
+    };
+    return w;
+}
+
 /* A point-to-point receive whose message is there already is filled
  * inside MPI_Irecv itself, and MPI returns an ordinary request for it: a
  * buffer watched only after the call would miss that move, and a later
  * access, right by chance, would count as one before the data came. So
- * its buffer is watched before the PMPI call (mpidbg_req_track_pre, a
- * hook of MPI_Irecv and MPI_Imrecv): the library's copy faults, which
- * marks the range moved. The request takes the ranges when it is made
- * (mpidbg_req_track_start); a call that made none gives them back at its
- * wrapper's exit (mpidbg_req_track_pre_end). Not for nonblocking
- * collectives: their start may write part of the receive buffer (this
- * rank's own contribution), which is no arrival of the result. */
+ * the buffer (one segment) is watched from just before the PMPI call
+ * (mpidbg_req_track_pre, which the generator puts in MPI_Irecv and
+ * MPI_Imrecv): the library's copy faults, which marks the range moved.
+ * The request takes the range when it is made (mpidbg_req_track_start);
+ * a call that made none gives it back at its wrapper's exit
+ * (mpidbg_req_track_pre_end). Not for nonblocking collectives: their
+ * start may write part of the receive buffer (this rank's own
+ * contribution), which is no arrival of the result. */
 void mpidbg_req_track_pre(struct mpidbg_cx *cx)
 {
-    cx->tr_pre_n = 0;
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !mpidbg_enabled(MPIDBG_F_RECV_BUFFER_ACCESS))
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !mpidbg_enabled(MPIDBG_F_RECV_BUFFER_ACCESS) ||
+        cx->nside != 1 || cx->sides[0].mode != MPIDBG_WR || mpidbg_seg_untouched(cx, MPIDBG_WR))
         return;
     mpidbg_sides_ready(cx);
-    int n = 0;
-    for (int i = 0; i < cx->nside; i++)
-        if (cx->sides[i].mode == MPIDBG_WR && !mpidbg_seg_untouched(cx, MPIDBG_WR))
-            for (int j = 0; j < cx->sides[i].nseg; j++)
-                n += cx->sides[i].seg[j].hi > cx->sides[i].seg[j].lo;
-    if (!n || n > MPIDBG_TR_PRE)
-        return; /* nothing to watch, or watched after the call */
+    const struct mpidbg_seg *s = &cx->sides[0].seg[0];
+    if (cx->sides[0].nseg != 1 || s->hi <= s->lo)
+        return; /* nothing to watch */
     if (!mpidbg_track_sample(cx->site)) {
         cx->tr_pre = 2;
         return;
     }
+    struct mpidbg_tr_what w =
+        seg_what(cx, cx->call, s, MPIDBG_F_RECV_BUFFER_ACCESS, MPIDBG_F_BUFFER_ACCESS_LATENT, 0);
     cx->tr_pre = 1;
-    for (int i = 0; i < cx->nside; i++) {
-        if (cx->sides[i].mode != MPIDBG_WR || mpidbg_seg_untouched(cx, MPIDBG_WR))
-            continue;
-        for (int j = 0; j < cx->sides[i].nseg; j++) {
-            struct mpidbg_seg *s = &cx->sides[i].seg[j];
-            if (s->hi <= s->lo)
-                continue;
-            struct mpidbg_tr_what w = {
-                .fid = MPIDBG_F_RECV_BUFFER_ACCESS,
-                .fid_latent = MPIDBG_F_BUFFER_ACCESS_LATENT,
-                .call = cx->call,
-                .site = cx->site,
-                .addr = s->addr,
-                .count = s->count,
-                .type = s->type,
-                .sampled = 1,
-            };
-            cx->tr_pre_lo[cx->tr_pre_n] = s->lo;
-            cx->tr_pre_ids[cx->tr_pre_n++] = mpidbg_track_add(s, MPIDBG_TR_ALL, &w);
-        }
-    }
+    cx->tr_pre_id = mpidbg_track_add(s, MPIDBG_TR_ALL, &w);
 }
 
-/* pre_take: the range watched before the call for segment s, if any */
-static int pre_take(struct mpidbg_cx *cx, const struct mpidbg_seg *s)
-{
-    for (int k = 0; k < cx->tr_pre_n; k++)
-        if (cx->tr_pre_ids[k] > 0 && cx->tr_pre_lo[k] == s->lo) {
-            int id = cx->tr_pre_ids[k];
-            cx->tr_pre_ids[k] = 0;
-            return id;
-        }
-    return 0;
-}
-
-/* mpidbg_req_track_pre_end: the wrapper returns; what no request took
+/* mpidbg_req_track_pre_end: the wrapper returns; a range no request took
  * (MPI failed, returned no request, or the shim could not record one) is
  * watched no longer. */
 void mpidbg_req_track_pre_end(struct mpidbg_cx *cx)
 {
-    mpidbg_track_remove_n(cx->tr_pre_ids, cx->tr_pre_n);
-    cx->tr_pre_n = 0;
+    mpidbg_track_remove(cx->tr_pre_id);
     cx->tr_pre = 0;
 }
 
@@ -269,21 +254,14 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
             continue;
         int id = 0;
         if (watch && cx->tr_pre == 1 && s->mode == MPIDBG_WR) {
-            id = pre_take(cx, s);
+            /* the receive's one segment, watched since before the call */
+            id = cx->tr_pre_id;
+            cx->tr_pre_id = 0;
             if (id > 0 && moved)
                 mpidbg_track_moved(id);
         } else if (watch) {
-            struct mpidbg_tr_what w = {
-                .fid = s->mode == MPIDBG_WR ? fid_w : fid_r,
-                .fid_latent = rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT,
-                .call = o->call,
-                .moved = moved,
-                .site = cx->site,
-                .addr = s->addr,
-                .count = s->count,
-                .type = s->type,
-                .sampled = 1,
-            };
+            struct mpidbg_tr_what w = seg_what(cx, o->call, s, s->mode == MPIDBG_WR ? fid_w : fid_r,
+                                               rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT, moved);
             id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
         }
         if (id > 0 && !ids_push(o, id))

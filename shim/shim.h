@@ -205,7 +205,6 @@ struct mpidbg_cobj;
 struct mpidbg_wobj;
 
 /* The context of one wrapped call. */
-#define MPIDBG_TR_PRE 4 /* segments of a receive watched before the call; more: after it */
 struct mpidbg_cx {
     int32_t call;
     int32_t nside;
@@ -225,12 +224,10 @@ struct mpidbg_cx {
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
-    /* a receive's buffer watched before MPI saw the call (requests_track.c):
-     * 0 not asked, 1 watched (tr_pre_ids, until its request takes them), 2
-     * sampled out */
-    int32_t tr_pre, tr_pre_n;
-    int32_t tr_pre_ids[MPIDBG_TR_PRE];
-    int64_t tr_pre_lo[MPIDBG_TR_PRE];
+    /* a receive's buffer watched from before MPI saw the call
+     * (requests_track.c): 0 not asked, 1 watched (tr_pre_id, until its
+     * request takes it), 2 sampled out */
+    int32_t tr_pre, tr_pre_id;
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 

@@ -1000,9 +1000,6 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
-    mpidbg_pre_MPI_Irecv(&cx, buf, count, datatype, source, tag, comm, request);
-    if (MPIDBG_REFUSING(&cx))
-        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -1012,6 +1009,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     xp.rtag = tag;
     xp.nonblocking = 1;
     mpidbg_xp_pre(&cx, &xp);
+    mpidbg_req_track_pre(&cx);
     int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -1046,9 +1044,6 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
-    mpidbg_pre_MPI_Imrecv(&cx, buf, count, datatype, message, request);
-    if (MPIDBG_REFUSING(&cx))
-        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -1057,6 +1052,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     xp.message = message;
     xp.nonblocking = 1;
     mpidbg_xp_pre(&cx, &xp);
+    mpidbg_req_track_pre(&cx);
     int rc = PMPI_Imrecv(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -10361,9 +10357,6 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
-    mpidbg_pre_MPI_Irecv_c(&cx, buf, count, datatype, source, tag, comm, request);
-    if (MPIDBG_REFUSING(&cx))
-        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, comm);
     xp.recv = 1;
@@ -10373,6 +10366,7 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
     xp.rtag = tag;
     xp.nonblocking = 1;
     mpidbg_xp_pre(&cx, &xp);
+    mpidbg_req_track_pre(&cx);
     int rc = PMPI_Irecv_c(buf, count, datatype, source, tag, comm, request);
     if (rc == MPI_SUCCESS) {
         if (request)
@@ -10409,9 +10403,6 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     mpidbg_chk_reqout(&cx, request, "request");
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
-    mpidbg_pre_MPI_Imrecv_c(&cx, buf, count, datatype, message, request);
-    if (MPIDBG_REFUSING(&cx))
-        return mpidbg_refused(&cx);
     struct mpidbg_xp xp;
     mpidbg_xp_init(&xp, MPI_COMM_NULL);
     xp.recv = 1;
@@ -10420,6 +10411,7 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
     xp.message = message;
     xp.nonblocking = 1;
     mpidbg_xp_pre(&cx, &xp);
+    mpidbg_req_track_pre(&cx);
     int rc = PMPI_Imrecv_c(buf, count, datatype, message, request);
     if (rc == MPI_SUCCESS) {
         if (request)

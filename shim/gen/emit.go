@@ -381,6 +381,11 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		}
 	}
 	pmpi := emitXRPre(w, c)
+	if receivesOnly(c) {
+		// a message there already is copied inside the call: the buffer is
+		// watched from here on (requests_track.c)
+		w.f("mpidbg_req_track_pre(&cx);")
+	}
 	switch c.Class {
 	case "rma", "rma-req":
 		emitRMA(w, c)
@@ -492,6 +497,21 @@ func nestedFree(c *Call) *Param {
 		}
 	}
 	return nil
+}
+
+// receivesOnly: c is a nonblocking point-to-point receive (MPI_Irecv,
+// MPI_Imrecv), with a receive buffer and no send buffer.
+func receivesOnly(c *Call) bool {
+	recv := false
+	for _, p := range c.Params {
+		switch p.Role {
+		case "R":
+			recv = true
+		case "S", "X":
+			return false
+		}
+	}
+	return recv && c.Class == "p2p-nb"
 }
 
 func emitSides(w *wr, c *Call) {

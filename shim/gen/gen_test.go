@@ -88,7 +88,8 @@ func TestRoles(t *testing.T) {
 		want []string
 	}{
 		{"MPI_Send", []string{`mpidbg_chk_dest(&cx, dest, "dest")`, `mpidbg_chk_stag(&cx, tag, "tag")`, `mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype)`, "mpidbg_chk_overlaps(&cx)", "return PMPI_Send("}},
-		{"MPI_Irecv", []string{`mpidbg_chk_source(&cx, source, "source")`, `mpidbg_chk_rtag(&cx, tag, "tag")`, "MPIDBG_WR", "mpidbg_req_new(&cx, request, 0)"}},
+		{"MPI_Irecv", []string{`mpidbg_chk_source(&cx, source, "source")`, `mpidbg_chk_rtag(&cx, tag, "tag")`, "MPIDBG_WR", "mpidbg_req_track_pre(&cx);\n    int rc = PMPI_Irecv(", "mpidbg_req_new(&cx, request, 0)"}},
+		{"MPI_Imrecv_c", []string{"mpidbg_req_track_pre(&cx);\n    int rc = PMPI_Imrecv_c("}},
 		{"MPI_Reduce", []string{"MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT", "MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO", `mpidbg_chk_op(&cx, op, "op")`}},
 		{"MPI_Type_commit", []string{"mpidbg_chk_committype", "mpidbg_type_commit(&cx, *datatype)"}},
 		{"MPI_Type_vector", []string{"mpidbg_pre_MPI_Type_vector(&cx, count, blocklength, stride, oldtype, newtype)", "mpidbg_type_new(&cx, *newtype, &oldtype, 1)"}},
@@ -99,6 +100,12 @@ func TestRoles(t *testing.T) {
 		{"MPI_Request_get_status", []string{"request = mpidbg_req_real(request);"}},
 		{"MPI_Comm_idup", []string{"mpidbg_req_deferred_comm(&cx, *request, newcomm)"}},
 		{"MPI_Alltoallw", []string{"mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), \"sendtypes\", 1)"}},
+	}
+	// only receives without a send side watch their buffer before the call
+	for _, fn := range []string{"MPI_Isend", "MPI_Isendrecv", "MPI_Isendrecv_replace", "MPI_Iallreduce", "MPI_Recv_init"} {
+		if b := body(fn); strings.Contains(b, "mpidbg_req_track_pre") {
+			t.Errorf("%s watches its buffer before the call:\n%s", fn, b)
+		}
 	}
 	for _, tt := range tests {
 		b := body(tt.fn)
