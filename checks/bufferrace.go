@@ -63,12 +63,13 @@ location, the offset and the element touched. Call MPI_Wait (or test
 until the flag is true) before using the buffer.
 
 When the tracker saw the data arrive first (MPI wrote the buffer inside
-an earlier MPI call, or inside MPI_Irecv or MPI_Imrecv itself when the
-message was there already), the same access is buffer-access-latent. The
-tracker does not see every move. A persistent receive whose message was
-there before MPI_Start is filled inside MPI_Start, and the receive half of
-MPI_Isendrecv inside that call, before the tracker watches the buffer
-(docs/races.md lists these). And a page the tracker leaves open during an MPI call hides
+an earlier MPI call, or inside MPI_Irecv, MPI_Imrecv or the MPI_Start of
+a persistent receive itself when the message was there already), the
+same access is buffer-access-latent. The tracker does not see every
+move. The receive half of MPI_Isendrecv is filled inside that call
+before the tracker watches the buffer, and so is a nonblocking
+collective's result complete at its start (docs/races.md lists the
+cases). And a page the tracker leaves open during an MPI call hides
 MPI's writes there: it does so when MPI touches other data on the
 buffer's page (an object next to a small heap buffer, Open MPI's
 MPI_COMM_WORLD next to a static array), for the rest of that call or for

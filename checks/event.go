@@ -203,6 +203,7 @@ const (
 	VariantAccNoOp               // rma-conflict: MPI_NO_OP against another op under accumulate_ops=same_op
 	VariantLaterRecv             // message-race: the later receive is the one that fails under the other order
 	VariantStarved               // message-race: under the other order a later receive waits for a message that never comes
+	VariantTwice                 // request-active-start: MPI_Startall lists the request twice
 )
 
 // Variants names every Variant, in value order, for the C enum.
@@ -211,7 +212,7 @@ var Variants = []string{
 	"INTERCOMM", "NOT_PERSISTENT", "INACTIVE", "READS", "WRITES", "BOTH_WRITE", "LOAD", "STORE", "CHANGED",
 	"ACC_BASIC", "ACC_OP", "NEGATIVE", "PAIRS", "NO_TOPOLOGY", "CART", "GRAPH", "DIST_GRAPH",
 	"NOT_IN_GROUP", "REQUEST_BASED", "LOCK", "LOCK_ALL", "START", "POST", "FENCE",
-	"ACC_ALIGN", "ACC_NO_OP", "LATER_RECV", "STARVED",
+	"ACC_ALIGN", "ACC_NO_OP", "LATER_RECV", "STARVED", "TWICE",
 }
 
 // HandleKind is the kind of MPI object a handle names, as the check that

@@ -178,8 +178,8 @@ func TestDescribeUnknown(t *testing.T) {
 // TestEnumNames: the name tables cover every constant, so the generated
 // C enums and recorded events name each value.
 func TestEnumNames(t *testing.T) {
-	if len(Variants) != int(VariantStarved)+1 {
-		t.Errorf("Variants has %d names, want %d", len(Variants), VariantStarved+1)
+	if len(Variants) != int(VariantTwice)+1 {
+		t.Errorf("Variants has %d names, want %d", len(Variants), VariantTwice+1)
 	}
 	if len(Accesses) != int(AccessAccRead)+1 || len(Epochs) != int(EpochPSCW)+1 || len(CallModes) != int(ModePersistent)+1 {
 		t.Errorf("Accesses, Epochs or CallModes lack a name")

@@ -30,9 +30,18 @@ var requestActiveStart = register(Check{
 		Title: "MPI_Start on a persistent request that is still active",
 		Rule:  "MPI-4.1 §3.9: it is erroneous to call MPI_START for a request that is already active",
 		Doc: `A persistent request must be completed (MPI_Wait, MPI_Test returning true)
-before it is started again.`},
+before it is started again. A request listed twice in one MPI_Startall is
+started twice, the second time while the first start made it active;
+both MPI libraries accept that call and then wait for ever on the second
+operation, so mpidbg returns MPI_ERR_REQUEST from it through the error
+handler without calling MPI (MPI-4.1 §9.3), and no request of the array
+starts.`},
 	Message: func(m *Message) {
 		m.Mark(m.Arg)
+		if m.Variant == VariantTwice {
+			m.Printf("%s is array_of_requests[%d] again: MPI_Startall would start the request twice, the second time while it is active", m.Arg, m.Val)
+			return
+		}
 		m.MarkRelated("request")
 		m.Printf("%s is still active: complete it before starting it again", m.Arg)
 	},

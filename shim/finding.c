@@ -149,6 +149,12 @@ __attribute__((noinline, used, visibility("default"))) void mpidbg_break(const s
  * would be without mpidbg. The reporter says the handle's kind. */
 static int refusal(const struct mpidbg_ev *ev)
 {
+    /* both MPIs accept a request listed twice in MPI_Startall, start the
+     * operation twice and wait for ever on the second */
+    if (ev->fid == MPIDBG_F_REQUEST_ACTIVE_START && ev->variant == MPIDBG_V_TWICE)
+        return MPI_ERR_REQUEST;
+    if (!MPIDBG_DEREFS_HANDLES)
+        return 0;
     switch (ev->fid) {
     case MPIDBG_F_TYPE_UNKNOWN:
     case MPIDBG_F_TYPE_FREED:
@@ -215,7 +221,7 @@ void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev)
 {
     /* before the enabled test: a call is refused even when its check
      * is turned off, since MPI would crash on it */
-    if (MPIDBG_DEREFS_HANDLES && cx && !cx->refuse)
+    if (cx && !cx->refuse)
         cx->refuse = refusal(ev);
     if (!mpidbg_enabled(ev->fid))
         return;

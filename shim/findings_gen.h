@@ -154,6 +154,7 @@ enum mpidbg_variant {
     MPIDBG_V_ACC_NO_OP = 35,
     MPIDBG_V_LATER_RECV = 36,
     MPIDBG_V_STARVED = 37,
+    MPIDBG_V_TWICE = 38,
 };
 
 /* The kind of the handle an event names (checks.HandleKind). */

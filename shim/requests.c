@@ -214,7 +214,9 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
         o->newcomm = newcomm;
 }
 
-void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
+/* mpidbg_req_started: a persistent request started; tracked: its
+ * buffers are watched since before the call (requests_start.c). */
+void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx, int tracked)
 {
     o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
@@ -224,7 +226,8 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx)
     if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
-    mpidbg_req_track_start(cx, o, 0);
+    if (!tracked)
+        mpidbg_req_track_start(cx, o, 0);
 }
 
 /* mpidbg_req_completed finishes n requests; freed: MPI_Request_free

@@ -6,6 +6,7 @@
  * checked against the pending ones; post: it is active and they are
  * pending.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,18 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     if (!mpidbg_req_check(cx, r, arg, index))
         return NULL;
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (o->starting && index >= 0) {
+        /* MPI_Startall lists it twice: the second start would find it
+         * active; the mark is the earlier index plus one */
+        mpidbg_ev_init(&ev, cx, MPIDBG_F_REQUEST_ACTIVE_START, arg);
+        ev.hkind = MPIDBG_HK_REQUEST;
+        ev.variant = MPIDBG_V_TWICE;
+        ev.index = index;
+        ev.val = o->starting - 2;
+        ev.handle = MPIDBG_H(r);
+        mpidbg_report(cx, &ev);
+        return NULL;
+    }
     if (!o->persistent || o->active) {
         mpidbg_ev_init(&ev, cx, o->persistent ? MPIDBG_F_REQUEST_ACTIVE_START : MPIDBG_F_REQUEST_UNKNOWN, arg);
         ev.hkind = MPIDBG_HK_REQUEST;
@@ -87,7 +100,39 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     mpidbg_pending_check(&sub);
     cx->nfound += sub.nfound;
     mpidbg_xr_start(o);
+    o->starting = index + 2; /* MPI_Start's index is -1 */
     return o;
+}
+
+/* start_pre: a persistent point-to-point receive whose message is there
+ * already is filled inside MPI_Start, as MPI_Irecv's is
+ * (requests_track.c): its buffer is watched from just before the PMPI
+ * call, so that the library's copy counts as the data's arrival. Only
+ * MPI_Recv_init's: a persistent collective's start may write this rank's
+ * own part of the result, which is no arrival (partitioned operations
+ * are not watched at all). Returns whether the buffer is watched now. */
+static int start_pre(struct mpidbg_cx *cx, struct mpidbg_robj *o)
+{
+    if (!o || (o->call != MPIDBG_CALL_MPI_Recv_init && o->call != MPIDBG_CALL_MPI_Recv_init_c))
+        return 0;
+    mpidbg_req_track_start(cx, o, 0);
+    return 1;
+}
+
+/* start_post: the request started (ok), or its start failed or was
+ * refused: the buffers start_pre watched are watched no longer. */
+static void start_post(struct mpidbg_cx *cx, struct mpidbg_robj *o, int pre, int ok)
+{
+    if (!o)
+        return;
+    o->starting = 0;
+    if (ok) {
+        mpidbg_req_started(o, cx, pre);
+        return;
+    }
+    if (pre)
+        mpidbg_req_track_end(NULL, o);
+    mpidbg_xr_req_gone(o);
 }
 
 int MPI_Start(MPI_Request *request)
@@ -97,16 +142,14 @@ int MPI_Start(MPI_Request *request)
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         o = start_check(&cx, *request, "request", -1);
     if (MPIDBG_REFUSING(&cx)) {
-        mpidbg_xr_req_gone(o);
+        start_post(&cx, o, 0, 0);
         return mpidbg_refused(&cx);
     }
+    int pre = start_pre(&cx, o);
     REAL1(request);
     int rc = PMPI_Start(request);
     BACK1(request);
-    if (rc == MPI_SUCCESS && o)
-        mpidbg_req_started(o, &cx);
-    else
-        mpidbg_xr_req_gone(o);
+    start_post(&cx, o, pre, rc == MPI_SUCCESS);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -124,20 +167,24 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
             os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
     if (MPIDBG_REFUSING(&cx)) {
         for (int i = 0; ok && os && i < count; i++)
-            mpidbg_xr_req_gone(os[i]);
+            start_post(&cx, os[i], 0, 0);
         if (os != stack)
             free(os);
         return mpidbg_refused(&cx);
     }
+    /* before any buffer is watched: it may allocate, beside a watched
+     * heap buffer */
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
+    /* a bit for each of the first 64 requests that start_pre watched;
+     * later ones are watched after the call, which bounds the state */
+    uint64_t pre = 0;
+    for (int i = 0; ok && os && i < count && i < 64; i++)
+        if (start_pre(&cx, os[i]))
+            pre |= (uint64_t)1 << i;
     int rc = PMPI_Startall(count, x);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    for (int i = 0; ok && os && i < count; i++) {
-        if (os[i] && rc == MPI_SUCCESS)
-            mpidbg_req_started(os[i], &cx);
-        else if (os[i])
-            mpidbg_xr_req_gone(os[i]);
-    }
+    for (int i = 0; ok && os && i < count; i++)
+        start_post(&cx, os[i], i < 64 && (pre >> i & 1), rc == MPI_SUCCESS);
     if (os != stack)
         free(os);
     mpidbg_leave(&cx);

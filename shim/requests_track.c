@@ -4,7 +4,8 @@
  *
  *   mpidbg_req_track_start    an operation started (a nonblocking call
  *                             returned a request, MPI_Start(all) started a
- *                             persistent one): one watched range per
+ *                             persistent one; a persistent point-to-point
+ *                             receive is about to): one watched range per
  *                             buffer segment, a receive's without access, a
  *                             send's write-protected, for the operations
  *                             the sampling policy picks; small contiguous
@@ -225,9 +226,10 @@ void mpidbg_req_track_pre_end(struct mpidbg_cx *cx)
     cx->tr_pre = 0;
 }
 
-/* mpidbg_req_track_start hands an operation that just started to the
- * tracker (and the cheap tier); moved: it completed when it started. Not
- * under a lock. */
+/* mpidbg_req_track_start hands an operation that just started (or, a
+ * persistent receive, is about to: requests_start.c) to the tracker (and
+ * the cheap tier); moved: it completed when it started. Not under a
+ * lock. */
 void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int moved)
 {
     o->tr_n = 0;

@@ -103,10 +103,11 @@ enum mpidbg_opi { MPIDBG_OP_NONE, MPIDBG_BUILTIN_OPS(MPIDBG_OP_ENUM) MPIDBG_NOPS
 #error "mpidbg's shim is built for MPICH or Open MPI: this mpi.h is neither"
 #endif
 
-/* MPIDBG_REFUSING says that a check found a handle the MPI library
- * would follow to its death (MPIDBG_DEREFS_HANDLES): the wrapper then
- * returns mpidbg_refused(cx) (which leaves cx) instead of calling MPI. */
-#define MPIDBG_REFUSING(cx) (MPIDBG_DEREFS_HANDLES && MPIDBG_UNLIKELY((cx)->refuse != 0))
+/* MPIDBG_REFUSING says that a check found what the MPI library would
+ * die of (a handle it follows, MPIDBG_DEREFS_HANDLES) or hang on for
+ * ever (finding.c's refusal): the wrapper then returns
+ * mpidbg_refused(cx) (which leaves cx) instead of calling MPI. */
+#define MPIDBG_REFUSING(cx) MPIDBG_UNLIKELY((cx)->refuse != 0)
 struct mpidbg_cx;
 int mpidbg_refused(struct mpidbg_cx *cx) MPIDBG_HIDDEN;
 /* mpidbg_followable says whether the MPI may be given handle h of a kind
@@ -305,7 +306,7 @@ struct mpidbg_robj {
     int32_t live;
     int32_t nseg, segcap;
     uint32_t serial;        /* the record's serial: a reused handle is a new request */
-    int32_t pad;
+    int32_t starting;       /* inside MPI_Start(all): its index + 2 (requests_start.c), else 0 */
     struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
@@ -390,7 +391,7 @@ MPIDBG_HIDDEN void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, i
 MPIDBG_HIDDEN void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o);
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
-MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx, int tracked);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;
