@@ -35,8 +35,17 @@ type run struct {
 	findings []checks.Finding
 	stderr   string
 	err      error
+	accepted int        // connections taken from the listener
 	mu       sync.Mutex // over the fields above while the job runs
 }
+
+// acceptGrace bounds how long mpirun, once the job has ended, waits for
+// the accept loop to take connections still in the listener's backlog:
+// long beside the goroutine's scheduling delay under load (the drop it
+// prevents was seen within 0.2 s of the connection), short enough for
+// the jobs whose ranks never connect (a bad MPIDBG_CHECKS ends them
+// before MPI_Init).
+const acceptGrace = time.Second
 
 func (r *run) ids() []string {
 	var s []string
@@ -148,6 +157,19 @@ func mpirun(t *testing.T, l *lib, np int, env []string, prog string, args ...str
 		j.kill()
 		t.Fatalf("%s %v: timed out\n%s", prog, args, stderr.String())
 	}
+	// A rank connects at MPI_Init, and its connection waits in the
+	// listener's backlog until the accept loop runs, which on a loaded
+	// machine may be after the job has ended (MPI_Abort right after a
+	// finding): closing the listener then would drop it, findings and
+	// all. A rank killed before MPI_Init never comes: the wait is bounded.
+	for by := time.Now().Add(acceptGrace); time.Now().Before(by); time.Sleep(10 * time.Millisecond) {
+		r.mu.Lock()
+		n := r.accepted
+		r.mu.Unlock()
+		if n >= np || hasReport {
+			break
+		}
+	}
 	ln.Close()
 	wg.Wait()
 	r.stderr = stderr.String()
@@ -166,6 +188,9 @@ func (r *run) accept(ln net.Listener, wg *sync.WaitGroup) {
 		if err != nil {
 			return
 		}
+		r.mu.Lock()
+		r.accepted++
+		r.mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
