@@ -72,18 +72,11 @@ vet:
 # MPIDBG_REQUIRE_MPI and MPIDBG_REQUIRE_SHIM make the tests that need an MPI
 # library (MPICH, Open MPI) or its shim fail instead of skip: `make test`
 # never skips them. The planted-bug harness runs every program under each
-# MPI library, and TestStress 200 runs more: about 12 minutes on a 2-core
-# machine, near go test's default limit of 10 per package (each program
-# run has its own limit of 60 s). It is the longest package by far, and
-# go test would start it only once a slot frees (after cmd/mpidbg and
-# dap, 4 to 5 minutes), while neither it nor those keep both cores busy
-# (a fifth to a third idle): so it runs beside the others from the start.
+# MPI library, and TestStress 200 runs more: about 8 minutes on a loaded
+# 2-core machine, near go test's default limit of 10 per package (each
+# program run has its own limit of 60 s).
 gotest:
-	export MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1; \
-	$(GO) test -race -count=1 -timeout 20m ./testprogs/harness & h=$$!; \
-	trap 'kill $$h 2>/dev/null' INT TERM; \
-	$(GO) test -race -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/testprogs/harness$$'); r=$$?; \
-	wait $$h || r=1; exit $$r
+	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 -timeout 20m ./...
 
 # The access tracker's stress test (docs/races.md, "Never fatal"): the
 # fence and PSCW programs of testprogs/rma run STRESS times in all under
