@@ -72,9 +72,11 @@ vet:
 # MPIDBG_REQUIRE_MPI and MPIDBG_REQUIRE_SHIM make the tests that need an MPI
 # library (MPICH, Open MPI) or its shim fail instead of skip: `make test`
 # never skips them. The planted-bug harness runs every program under each
-# MPI library, and TestStress 200 runs more: about 8 minutes on a loaded
-# 2-core machine, near go test's default limit of 10 per package (each
-# program run has its own limit of 60 s).
+# MPI library, and TestStress 200 runs more: 12 to 14 minutes on a
+# 2-core machine, past go test's default limit of 10 per package, hence
+# -timeout (each program run has its own limit of 60 s). go test starts
+# it after cmd/mpidbg and dap; started beside them it made the machine so
+# busy that a correct polling program got a false deadlock report.
 gotest:
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 -timeout 20m ./...
 
