@@ -6,7 +6,6 @@
  * checked against the pending ones; post: it is active and they are
  * pending.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,14 +59,14 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     if (!mpidbg_req_check(cx, r, arg, index))
         return NULL;
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
-    if (o->starting && index >= 0) {
+    if (o->starting) {
         /* MPI_Startall lists it twice: the second start would find it
-         * active; the mark is the earlier index plus one */
+         * active */
         mpidbg_ev_init(&ev, cx, MPIDBG_F_REQUEST_ACTIVE_START, arg);
         ev.hkind = MPIDBG_HK_REQUEST;
         ev.variant = MPIDBG_V_TWICE;
         ev.index = index;
-        ev.val = o->starting - 2;
+        ev.val = o->starting - 1;
         ev.handle = MPIDBG_H(r);
         mpidbg_report(cx, &ev);
         return NULL;
@@ -100,37 +99,43 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     mpidbg_pending_check(&sub);
     cx->nfound += sub.nfound;
     mpidbg_xr_start(o);
-    o->starting = index + 2; /* MPI_Start's index is -1 */
+    if (index >= 0)
+        o->starting = index + 1; /* MPI_Startall's: a later entry that is o again finds it */
     return o;
 }
 
-/* start_pre: a persistent point-to-point receive whose message is there
- * already is filled inside MPI_Start, as MPI_Irecv's is
+/* watched_before: a persistent point-to-point receive whose message is
+ * there already is filled inside MPI_Start, as MPI_Irecv's is
  * (requests_track.c): its buffer is watched from just before the PMPI
- * call, so that the library's copy counts as the data's arrival. Only
- * MPI_Recv_init's: a persistent collective's start may write this rank's
- * own part of the result, which is no arrival (partitioned operations
- * are not watched at all). Returns whether the buffer is watched now. */
-static int start_pre(struct mpidbg_cx *cx, struct mpidbg_robj *o)
+ * call (start_pre), so that the library's copy counts as the data's
+ * arrival. Only MPI_Recv_init's: a persistent collective's start may
+ * write this rank's own part of the result, which is no arrival
+ * (partitioned operations are not watched at all). */
+static int watched_before(const struct mpidbg_robj *o)
 {
-    if (!o || (o->call != MPIDBG_CALL_MPI_Recv_init && o->call != MPIDBG_CALL_MPI_Recv_init_c))
-        return 0;
-    mpidbg_req_track_start(cx, o, 0);
-    return 1;
+    return o->call == MPIDBG_CALL_MPI_Recv_init || o->call == MPIDBG_CALL_MPI_Recv_init_c;
+}
+
+static void start_pre(struct mpidbg_cx *cx, struct mpidbg_robj *o)
+{
+    if (o && watched_before(o))
+        mpidbg_req_track_start(cx, o, 0);
 }
 
 /* start_post: the request started (ok), or its start failed or was
- * refused: the buffers start_pre watched are watched no longer. */
-static void start_post(struct mpidbg_cx *cx, struct mpidbg_robj *o, int pre, int ok)
+ * refused: the buffers start_pre watched are watched no longer (a
+ * request refused before start_pre has none: its last completion gave
+ * them back). */
+static void start_post(struct mpidbg_cx *cx, struct mpidbg_robj *o, int ok)
 {
     if (!o)
         return;
     o->starting = 0;
     if (ok) {
-        mpidbg_req_started(o, cx, pre);
+        mpidbg_req_started(o, cx, watched_before(o));
         return;
     }
-    if (pre)
+    if (watched_before(o))
         mpidbg_req_track_end(NULL, o);
     mpidbg_xr_req_gone(o);
 }
@@ -142,14 +147,14 @@ int MPI_Start(MPI_Request *request)
     if (mpidbg_chk_array(&cx, request, 1, "request"))
         o = start_check(&cx, *request, "request", -1);
     if (MPIDBG_REFUSING(&cx)) {
-        start_post(&cx, o, 0, 0);
+        start_post(&cx, o, 0);
         return mpidbg_refused(&cx);
     }
-    int pre = start_pre(&cx, o);
+    start_pre(&cx, o);
     REAL1(request);
     int rc = PMPI_Start(request);
     BACK1(request);
-    start_post(&cx, o, pre, rc == MPI_SUCCESS);
+    start_post(&cx, o, rc == MPI_SUCCESS);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -167,7 +172,7 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
             os[i] = start_check(&cx, array_of_requests[i], "array_of_requests", i);
     if (MPIDBG_REFUSING(&cx)) {
         for (int i = 0; ok && os && i < count; i++)
-            start_post(&cx, os[i], 0, 0);
+            start_post(&cx, os[i], 0);
         if (os != stack)
             free(os);
         return mpidbg_refused(&cx);
@@ -175,16 +180,12 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     /* before any buffer is watched: it may allocate, beside a watched
      * heap buffer */
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
-    /* a bit for each of the first 64 requests that start_pre watched;
-     * later ones are watched after the call, which bounds the state */
-    uint64_t pre = 0;
-    for (int i = 0; ok && os && i < count && i < 64; i++)
-        if (start_pre(&cx, os[i]))
-            pre |= (uint64_t)1 << i;
+    for (int i = 0; ok && os && i < count; i++)
+        start_pre(&cx, os[i]);
     int rc = PMPI_Startall(count, x);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
     for (int i = 0; ok && os && i < count; i++)
-        start_post(&cx, os[i], i < 64 && (pre >> i & 1), rc == MPI_SUCCESS);
+        start_post(&cx, os[i], rc == MPI_SUCCESS);
     if (os != stack)
         free(os);
     mpidbg_leave(&cx);

@@ -306,7 +306,7 @@ struct mpidbg_robj {
     int32_t live;
     int32_t nseg, segcap;
     uint32_t serial;        /* the record's serial: a reused handle is a new request */
-    int32_t starting;       /* inside MPI_Start(all): its index + 2 (requests_start.c), else 0 */
+    int32_t starting;       /* inside MPI_Startall: its index + 1 (requests_start.c), else 0 */
     struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
