@@ -67,6 +67,7 @@
 //	resolve.go        sites to file:line, for findings written to standard error
 //	collector.go      the launcher connection: Hello, findings, Bye (package wire)
 //	stop.go, watch.go the launcher's commands; the deadlock watcher's thread
+//	confirm.go        the answer to the detector's "still blocked?"
 //	peer.go           a rank whose mpidbg died ends itself
 //	main.go           the cgo flags and an empty main
 package main

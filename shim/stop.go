@@ -11,7 +11,8 @@ import (
 )
 
 // commands reads what the launcher sends on conn until it closes: Stop
-// stops the rank for a debugger, Refused gives the connection up; kinds this rank does not know (from a
+// stops the rank for a debugger, Confirm is answered (confirm.go),
+// Refused gives the connection up; kinds this rank does not know (from a
 // newer launcher) are ignored. When the connection ends, the rank
 // checks that mpidbg still lives (peer.go).
 func (l *launcher) commands(conn net.Conn) {
@@ -28,6 +29,9 @@ func (l *launcher) commands(conn net.Conn) {
 		}
 		if m.Kind == wire.KindStop {
 			stopForDebugger(m.Stop.Why)
+		}
+		if m.Kind == wire.KindConfirm {
+			go l.confirm(conn, *m.Confirm)
 		}
 		if m.Kind == wire.KindRefused {
 			l.refusedBy(m.Refused.Why) // not mpidbg's end: no lostLauncher

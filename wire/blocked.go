@@ -8,12 +8,17 @@ import (
 
 // The deadlock detector's messages. A rank sends Blocked when one MPI call
 // has not returned for a while (100 ms) and Unblocked when it returns; the
-// launcher keeps the wait-for graph from them. The launcher sends Stop to
-// a rank that should wait for a debugger.
+// launcher keeps the wait-for graph from them. Before it reports a
+// deadlock, the launcher sends Confirm to each rank in it, and each
+// answers Confirmed once it has watched its call for a while with its
+// threads given the CPU. The launcher sends Stop to a rank that should
+// wait for a debugger.
 
 const (
 	KindBlocked   Kind = "blocked"   // rank to launcher
 	KindUnblocked Kind = "unblocked" // rank to launcher
+	KindConfirm   Kind = "confirm"   // launcher to rank
+	KindConfirmed Kind = "confirmed" // rank to launcher
 	KindStop      Kind = "stop"      // launcher to rank
 )
 
@@ -90,6 +95,30 @@ type Wait struct {
 type Unblocked struct {
 	Rank int    `json:"rank"`
 	Seq  uint64 `json:"seq"`
+}
+
+// Confirm asks a rank whether it is still blocked in the call Seq names
+// (Blocked.Seq). The launcher's view is made of messages and its clock: a
+// rank whose threads were not given the CPU (a stopped process, an
+// overloaded node) sends nothing and looks stuck while the message it
+// waits for has arrived. Only the rank can tell.
+// Probe numbers the question, so that a late answer to an earlier one is
+// not taken for this one's.
+type Confirm struct {
+	Seq   uint64 `json:"seq"`
+	Probe uint64 `json:"probe"`
+}
+
+// Confirmed answers Confirm. Still: the rank was in the same call
+// throughout a look of its own, during which every thread of the process
+// that could run was given the CPU. False when the call returned, or when
+// a thread could run but was not given the CPU for as long as the rank
+// looked (ask again later).
+type Confirmed struct {
+	Rank  int    `json:"rank"`
+	Seq   uint64 `json:"seq"`
+	Probe uint64 `json:"probe"`
+	Still bool   `json:"still"`
 }
 
 // Stop asks a rank to stop itself (SIGSTOP) for a debugger, after saying

@@ -27,6 +27,8 @@ func TestBlockedRoundTrip(t *testing.T) {
 		}},
 		{Kind: KindUnblocked, Unblocked: &Unblocked{Rank: 2, Seq: 42}},
 		{Kind: KindStop, Stop: &Stop{Why: "deadlock"}},
+		{Kind: KindConfirm, Confirm: &Confirm{Seq: 42, Probe: 3}},
+		{Kind: KindConfirmed, Confirmed: &Confirmed{Rank: 2, Seq: 42, Probe: 3, Still: true}},
 		{Kind: KindBlocked, Blocked: &Blocked{Rank: 0, Seq: 2, Call: "MPI_Recv", Mode: Or}}, // no waits: nothing known
 	}
 	var buf bytes.Buffer
@@ -53,6 +55,8 @@ func TestBlockedMalformed(t *testing.T) {
 		`{"kind":"blocked"}`,
 		`{"kind":"unblocked","blocked":{"mode":"and"}}`,
 		`{"kind":"stop"}`,
+		`{"kind":"confirm","confirmed":{"seq":4}}`,
+		`{"kind":"confirmed"}`,
 		`{"kind":"blocked","blocked":{"mode":"xor"}}`,
 		`{"kind":"blocked","blocked":{"mode":"and","waits":[{"kind":"teleport"}]}}`,
 		`{"kind":"blocked","blocked":{"mode":"and","waits":[{"kind":"recv","ranks":"all"}]}}`,

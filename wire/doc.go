@@ -17,8 +17,11 @@
 // For the deadlock detector (blocked.go) a rank also sends Blocked when
 // one MPI call has not returned for 100 ms (what it waits for, in
 // MPI_COMM_WORLD ranks, and its stack) and Unblocked when that call
-// returns. The launcher's only messages to a rank, on the same
-// connection, are Stop: stop yourself (SIGSTOP) for a debugger, and
-// Refused, before it closes a connection it turned away (token.go). A
+// returns. Before the launcher reports a deadlock it sends Confirm to the
+// ranks in it, and each answers Confirmed: whether its call is still the
+// same after a look of its own in which its threads had the CPU. The
+// launcher's other messages to a rank, on the same connection, are Stop:
+// stop yourself (SIGSTOP) for a debugger, and Refused, before it closes a
+// connection it turned away (token.go). A
 // rank ignores kinds it does not know, so that new commands can be added.
 package wire

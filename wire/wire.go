@@ -31,6 +31,8 @@ type Message struct {
 	Bye       *Bye            `json:"bye,omitempty"`
 	Blocked   *Blocked        `json:"blocked,omitempty"`
 	Unblocked *Unblocked      `json:"unblocked,omitempty"`
+	Confirm   *Confirm        `json:"confirm,omitempty"`
+	Confirmed *Confirmed      `json:"confirmed,omitempty"`
 	Stop      *Stop           `json:"stop,omitempty"`
 	Crash     *Crash          `json:"crash,omitempty"` // outcome.go
 	Abort     *Abort          `json:"abort,omitempty"`
@@ -108,6 +110,7 @@ func (r *Reader) Read() (Message, error) {
 	}
 	ok := (m.Kind == KindHello && m.Hello != nil) || (m.Kind == KindFinding && m.Finding != nil) || (m.Kind == KindBye && m.Bye != nil) ||
 		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil) ||
+		(m.Kind == KindConfirm && m.Confirm != nil) || (m.Kind == KindConfirmed && m.Confirmed != nil) ||
 		(m.Kind == KindCrash && m.Crash != nil) || (m.Kind == KindAbort && m.Abort != nil) ||
 		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindRefused && m.Refused != nil)
 	if !ok {

@@ -233,6 +233,7 @@ func fakeMPIExec(args []string) int {
 // --buffering=zero (ring_zero). Then it waits to be ended: by SIGTERM,
 // which deadlock_stubborn ignores (mpidbg must SIGKILL it), or, for
 // deadlock_stop, by SIGINT once every blocked rank has been told to stop.
+// Asked whether they are still blocked, the blocked ranks say they are.
 func fakeDeadlock(rec fakeRecord, connect func(rank int) *wire.Writer, bye func(rank, n int) wire.Message) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT)
@@ -266,10 +267,20 @@ func fakeDeadlock(rec fakeRecord, connect func(rank int) *wire.Writer, bye func(
 		c := fakeConns[w]
 		fakeConnsMu.Unlock()
 		conns = append(conns, c)
-		go func() { // the rank's command reader
-			m, err := wire.NewReader(c).Read()
-			if err == nil && m.Kind == wire.KindStop {
-				stopped <- r
+		go func() { // the rank's command reader: it stays blocked
+			rd := wire.NewReader(c)
+			for {
+				m, err := rd.Read()
+				if err != nil {
+					return
+				}
+				switch m.Kind {
+				case wire.KindConfirm:
+					w.Write(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: r, Seq: m.Confirm.Seq, Probe: m.Confirm.Probe, Still: true}})
+				case wire.KindStop:
+					stopped <- r
+					return
+				}
 			}
 		}()
 	}

@@ -17,13 +17,37 @@ import (
 
 // detector decides when the job has stopped: every rank that has not
 // finished or died is blocked, and nothing has changed for the timeout.
-// Then it analyses the wait-for graph (package deadlock) once per state.
+// Then it analyses the wait-for graph (package deadlock) once per state,
+// and before it reports a deadlock it asks the ranks in it whether they
+// are still blocked (wire.Confirm).
+//
+// The question is needed because the launcher's view is made of messages
+// and of its own clock. A rank that is not given the CPU (stopped by job
+// control or a debugger, on an overloaded node, in a stalled virtual
+// machine) sends nothing, so it looks blocked however long it is kept
+// from taking a message that has arrived; ok_stopped_rank.c is such a
+// job. The rank answers once its threads have had the CPU.
 type detector struct {
 	col     *report.Collector
 	size    int // ranks the job was started with
 	timeout time.Duration
 	zero    bool      // --buffering=zero
 	seen    time.Time // the state last analysed (its Changed)
+	// send asks a rank (Listener.Send); nil reports without asking.
+	send    func(rank int, m wire.Message) error
+	probe   uint64    // the last question's number
+	asking  *asking   // the deadlock asked about, nil when none
+	retryAt time.Time // after an answer that it was not: look again then
+}
+
+// asking is a deadlock found and not yet confirmed: the state it was
+// found in (its Changed) and, for each rank asked, the call it was asked
+// about.
+type asking struct {
+	f       found
+	probe   uint64
+	changed time.Time
+	seqs    map[int]uint64
 }
 
 // found is a deadlock (the finding), or a job stuck where ranks reported
@@ -63,8 +87,11 @@ func (f found) text() string {
 // called with different roots, which every rank reached): then the error
 // is why nothing moves.
 func (d *detector) check(now time.Time) (found, bool) {
+	if d.asking != nil {
+		return d.answered(now)
+	}
 	sum := d.col.Summary()
-	if !sum.Stopped(d.size) || now.Sub(sum.Changed) < d.timeout || sum.Changed.Equal(d.seen) {
+	if !sum.Stopped(d.size) || now.Sub(sum.Changed) < d.timeout || sum.Changed.Equal(d.seen) || now.Before(d.retryAt) {
 		return found{}, false
 	}
 	st := d.col.State()
@@ -76,7 +103,60 @@ func (d *detector) check(now time.Time) (found, bool) {
 		}
 		return found{}, false // blocked but matched: slow, not stuck
 	}
-	return found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}, true
+	f := found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}
+	if d.send == nil {
+		return f, true
+	}
+	d.ask(f)
+	return d.answered(now)
+}
+
+// ask sends the question to every rank in f's deadlock. A rank that
+// cannot be asked (its connection is gone: that changes the state
+// anyway) is not waited for.
+func (d *detector) ask(f found) {
+	d.probe++
+	a := &asking{f: f, probe: d.probe, changed: f.state.Changed, seqs: map[int]uint64{}}
+	for _, n := range f.result.Deadlocked {
+		b := f.state.Ranks[n].Blocked
+		if b == nil {
+			continue
+		}
+		if d.send(n, wire.Message{Kind: wire.KindConfirm, Confirm: &wire.Confirm{Seq: b.Seq, Probe: a.probe}}) == nil {
+			a.seqs[n] = b.Seq
+		}
+	}
+	d.asking = a
+}
+
+// answered looks at the answers to the question under way. The deadlock
+// is reported once every rank asked has said it is still in the call it
+// was asked about. It is dropped when the job's state changed meanwhile
+// (a call returned: the new state waits for the timeout again), or when
+// a rank says its call returned or that a thread of it could not run;
+// the same state is then looked at again after the timeout. A rank that
+// does not answer (a process stopped for a debugger) holds the report
+// back, as a rank stopped that way holds the job.
+func (d *detector) answered(now time.Time) (found, bool) {
+	a := d.asking
+	if !d.col.Summary().Changed.Equal(a.changed) {
+		d.asking = nil
+		return found{}, false
+	}
+	for n, seq := range a.seqs {
+		c, ok := d.col.Confirmed(n)
+		if !ok || c.Probe != a.probe {
+			return found{}, false
+		}
+		if c.Seq != seq || !c.Still {
+			d.asking = nil
+			d.seen = time.Time{}
+			d.retryAt = now.Add(d.timeout)
+			return found{}, false
+		}
+	}
+	d.asking = nil
+	return a.f, true
 }
 
 // watch runs d until it finds a deadlock, which it sends on out, or

@@ -133,6 +133,76 @@ func TestDetectorStuck(t *testing.T) {
 	}
 }
 
+// TestDetectorAsks: a deadlock is reported only once every rank in it
+// has confirmed that it is still in the call it was asked about; an
+// answer that it is not, or a change of state, drops it, and an answer
+// to an earlier question counts for nothing.
+func TestDetectorAsks(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	var asked []wire.Confirm
+	var askedRanks []int
+	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
+		askedRanks = append(askedRanks, rank)
+		asked = append(asked, *m.Confirm)
+		return nil
+	}}
+	conns := []*report.Conn{col.Conn(), col.Conn()}
+	for i, cn := range conns {
+		cn.Handle(hello(i, 2))
+		cn.Handle(recvFrom(i, 1-i, 0))
+	}
+	answer := func(rank int, q wire.Confirm, still bool) {
+		conns[rank].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: rank, Seq: q.Seq, Probe: q.Probe, Still: still}})
+	}
+	check := func(what string, want bool) {
+		t.Helper()
+		if f, ok := d.check(clk.t); ok != want {
+			t.Fatalf("%s: got deadlock %v, want %v (%+v)", what, ok, want, f.finding)
+		}
+	}
+	clk.t = clk.t.Add(3 * time.Second)
+	check("asked, no answer yet", false)
+	if len(asked) != 2 || askedRanks[0]+askedRanks[1] != 1 || asked[0].Seq != 2 || asked[0].Probe != asked[1].Probe {
+		t.Fatalf("asked %v %+v, want ranks 0 and 1 about call 2 in one question", askedRanks, asked)
+	}
+	first := asked[0]
+	answer(askedRanks[0], first, true)
+	clk.t = clk.t.Add(time.Minute)
+	check("one answer of two, however long", false)
+	answer(askedRanks[1], first, false) // kept off the CPU: not yet
+	check("a rank could not tell", false)
+	if len(asked) != 2 {
+		t.Fatalf("asked again at once: %+v", asked)
+	}
+	clk.t = clk.t.Add(time.Second)
+	check("within the timeout of the answer", false)
+	clk.t = clk.t.Add(time.Second)
+	check("asked again", false)
+	if len(asked) != 4 || asked[2].Probe == first.Probe {
+		t.Fatalf("asked %+v, want a second question", asked)
+	}
+	second := asked[2]
+	answer(0, first, true) // late, for the first question
+	answer(1, first, true)
+	check("answers to the earlier question", false)
+	answer(0, second, true)
+	answer(1, second, true)
+	check("both confirmed", true)
+
+	// A question under way is dropped when a rank's call returns.
+	conns[0].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 2}})
+	conns[0].Handle(recvFrom(0, 1, 0))
+	clk.t = clk.t.Add(3 * time.Second)
+	check("a new state, asked", false)
+	third := asked[len(asked)-1]
+	conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
+	answer(0, third, true)
+	answer(1, third, true)
+	check("rank 1 left its call while asked", false)
+}
+
 func TestDetectorBlockedSince(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	col := report.NewCollector()

@@ -182,7 +182,7 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	stopDetector := make(chan struct{})
 	defer close(stopDetector)
 	if cfg.DeadlockTimeout > 0 {
-		d := &detector{col: col, size: cfg.NP, timeout: cfg.DeadlockTimeout, zero: cfg.ZeroBuffering}
+		d := &detector{col: col, size: cfg.NP, timeout: cfg.DeadlockTimeout, zero: cfg.ZeroBuffering, send: ln.Send}
 		go d.watch(deadlocked, stopDetector)
 	}
 	killGrace := cfg.KillGrace

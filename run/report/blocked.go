@@ -143,6 +143,32 @@ func (cn *Conn) blockedState(m wire.Message, now time.Time) {
 	}
 }
 
+// confirmed records a rank's answer to the detector's question; under
+// c.mu. An answer naming another rank is noted and ignored.
+func (cn *Conn) confirmed(a wire.Confirmed) {
+	c := cn.c
+	r := c.ranks[cn.rank]
+	switch {
+	case r == nil:
+		c.notef("a connection sent %s before it said which rank it is", wire.KindConfirmed)
+	case a.Rank != cn.rank:
+		c.notef("rank %d sent a confirmed message for rank %d, ignored", cn.rank, a.Rank)
+	default:
+		r.confirmed = &a
+	}
+}
+
+// Confirmed is rank's last answer to the detector's question
+// (wire.Confirm), if it gave one.
+func (c *Collector) Confirmed(rank int) (wire.Confirmed, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.ranks[rank]; r != nil && r.confirmed != nil {
+		return *r.confirmed, true
+	}
+	return wire.Confirmed{}, false
+}
+
 // intern returns the one copy the Collector keeps of a set of ranks:
 // 100,000 ranks blocked in a receive from MPI_ANY_SOURCE on
 // MPI_COMM_WORLD hold one list of 100,000 ranks, not one each (and

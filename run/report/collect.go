@@ -46,6 +46,9 @@ type rankState struct {
 	blocked  *wire.Blocked // the call the rank is blocked in, nil when running
 	since    time.Time     // when it began, on the launcher's clock
 	errSites errorSites    // where the rank reported errors (stuck.go)
+	// confirmed: the rank's last answer to the deadlock detector's
+	// question (wire.Confirm), nil before the first
+	confirmed *wire.Confirmed
 }
 
 // entry is one finding as one rank reported it, however often: the
@@ -103,8 +106,8 @@ func (cn *Conn) Handle(m wire.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := c.now()
-	if m.Kind != wire.KindBlocked {
-		c.changed = now
+	if m.Kind != wire.KindBlocked && m.Kind != wire.KindConfirmed {
+		c.changed = now // an answer to the detector changes no rank's state
 	}
 	switch m.Kind {
 	case wire.KindHello:
@@ -150,6 +153,8 @@ func (cn *Conn) Handle(m wire.Message) {
 		}
 	case wire.KindBlocked, wire.KindUnblocked:
 		cn.blockedState(m, now)
+	case wire.KindConfirmed:
+		cn.confirmed(*m.Confirmed)
 	case wire.KindCrash, wire.KindAbort, wire.KindExit:
 		cn.outcome(m)
 	}
