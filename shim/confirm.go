@@ -28,22 +28,20 @@ import (
 
 const (
 	confirmEvery = 10 * time.Millisecond
-	// confirmWindow is how long the call must stay blocked with no thread
-	// kept from running; confirmMax is how long the rank looks before it
-	// answers that it could not tell.
-	confirmWindow = 50 * time.Millisecond
-	confirmMax    = 2 * time.Second
+	// confirmLook is the shortest look; confirmMax is how long the rank
+	// looks before it answers that it could not tell.
+	confirmLook = 50 * time.Millisecond
+	confirmMax  = 2 * time.Second
 	// confirmRan is the CPU time that shows a runnable thread was given
 	// the CPU: a test or a progress loop of MPI takes microseconds.
 	confirmRan = 100 * time.Microsecond
-	// confirmGap: samples further apart than this mean the rank itself
-	// was stopped between them (SIGSTOP, a stalled machine); what was
-	// seen before says nothing of what follows.
-	confirmGap = 5 * confirmEvery
 )
 
-// confirm answers q on conn. A panic answers Still, leaving the launcher
-// with its own view, as if it had not asked.
+// confirm answers q on conn. The launcher asked once the job had not
+// changed for its timeout, so a message the call waits for was sent
+// before the question came: a thread that ran after it came, with the
+// call still not returned, had it to take. A panic answers Still,
+// leaving the launcher with its own view, as if it had not asked.
 func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
 	still := false
 	defer func() {
@@ -57,99 +55,122 @@ func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	self := syscall.Gettid()
-	var w threadWindow
+	var look threadLook
+	var polls pollShare
 	for start := time.Now(); ; time.Sleep(confirmEvery) {
-		var rec C.struct_mpidbg_blocked
-		if C.mpidbg_blocked_read(&rec) == 1 && (rec.active == 0 || uint64(rec.seq) != q.Seq) {
+		blocked, polling := sameCall(q.Seq)
+		if !blocked {
 			return // the call returned, or another began
 		}
-		if rec.polling != 0 {
-			// a poller is blocked while it keeps testing; one that went
-			// to compute is not (the watcher says so once pollStale has
-			// passed, too late for this answer)
-			var p C.struct_mpidbg_poll
-			C.mpidbg_poll_read(&p)
-			if p.enter_ns == 0 && time.Duration(p.now_ns-p.last_ns) >= confirmWindow {
-				return
-			}
-		}
-		now := time.Now()
-		w.add(now, threadsNow(self))
-		if w.span() >= confirmWindow && w.starved() < 0 {
-			still = true
+		if polling && !polls.add() {
 			return
 		}
-		if now.Sub(start) >= confirmMax {
+		look.add(threadsNow(self))
+		if time.Since(start) >= confirmLook && look.starved() < 0 && polls.waiting() {
+			if b, _ := sameCall(q.Seq); b { // it may have returned while the threads were read
+				still = true
+			}
+			return
+		}
+		if time.Since(start) >= confirmMax {
 			return
 		}
 	}
 }
 
-// threadLook is one thread at one sample: whether it could run (state R)
-// and the CPU time it had used.
-type threadLook struct {
+// sameCall tells whether the rank is still blocked in call seq, and
+// whether it polls rather than waits in a call. A record being written
+// (a call beginning or ending) is read again.
+func sameCall(seq uint64) (blocked, polling bool) {
+	var rec C.struct_mpidbg_blocked
+	for C.mpidbg_blocked_read(&rec) != 1 {
+		time.Sleep(time.Millisecond)
+	}
+	return rec.active != 0 && uint64(rec.seq) == seq, rec.polling != 0
+}
+
+// pollShare judges a rank that polls as the watcher does (poller in
+// watch.go): it waits while at least half of its time goes to the tests;
+// over the look, since a rank that went to compute between its tests is
+// not blocked, though the watcher says so only later.
+type pollShare struct {
+	n        int
+	at0, in0 int64 // the first sample's clock and time inside tests (ns)
+	at, in   int64 // the last sample's
+}
+
+// add takes the poll times now; false when the tests stopped coming.
+func (p *pollShare) add() bool {
+	var c C.struct_mpidbg_poll
+	C.mpidbg_poll_read(&c)
+	in := int64(c.in_ns)
+	if c.enter_ns != 0 && c.now_ns > c.enter_ns {
+		in += int64(c.now_ns - c.enter_ns)
+	}
+	if p.n == 0 {
+		p.at0, p.in0 = int64(c.now_ns), in
+	}
+	p.n++
+	p.at, p.in = int64(c.now_ns), in
+	return c.enter_ns != 0 || time.Duration(c.now_ns-c.last_ns) < confirmLook
+}
+
+// waiting: no poll seen, or at least half of the look inside tests.
+func (p *pollShare) waiting() bool {
+	return p.n == 0 || p.at == p.at0 || 2*(p.in-p.in0) >= p.at-p.at0
+}
+
+// threadState is one thread at one sample: whether it could run (state
+// R) and the CPU time it had used.
+type threadState struct {
 	tid      int
 	runnable bool
 	cpu      time.Duration
 }
 
-// threadSample is every thread of the process at one moment.
-type threadSample struct {
-	at      time.Time
-	threads []threadLook
+// threadLook follows the threads over a look: for each, the CPU time it
+// had at the first sample it was seen in, whether it was runnable at
+// every sample since, and at how many samples it was seen.
+type threadLook struct {
+	seen map[int]*threadSeen
+	last []threadState
 }
 
-// threadWindow is the samples of the current look, oldest first; a gap
-// (confirmGap) starts it afresh.
-type threadWindow struct{ samples []threadSample }
-
-func (w *threadWindow) add(at time.Time, ts []threadLook) {
-	if n := len(w.samples); n > 0 && at.Sub(w.samples[n-1].at) > confirmGap {
-		w.samples = w.samples[:0]
-	}
-	w.samples = append(w.samples, threadSample{at: at, threads: ts})
-	// Only the last confirmWindow matters: a thread that ran before it
-	// may have been kept off the CPU since.
-	for len(w.samples) > 2 && w.samples[len(w.samples)-1].at.Sub(w.samples[1].at) >= confirmWindow {
-		w.samples = w.samples[1:]
-	}
+type threadSeen struct {
+	cpu0   time.Duration
+	always bool
+	n      int
 }
 
-// span is the time the samples cover.
-func (w *threadWindow) span() time.Duration {
-	if len(w.samples) < 2 {
-		return 0
+func (l *threadLook) add(ts []threadState) {
+	if l.seen == nil {
+		l.seen = map[int]*threadSeen{}
 	}
-	return w.samples[len(w.samples)-1].at.Sub(w.samples[0].at)
+	now := make(map[int]bool, len(ts))
+	for _, t := range ts {
+		now[t.tid] = true
+		s := l.seen[t.tid]
+		if s == nil {
+			s = &threadSeen{cpu0: t.cpu, always: true}
+			l.seen[t.tid] = s
+		}
+		s.always = s.always && t.runnable
+		s.n++
+	}
+	for tid := range l.seen {
+		if !now[tid] { // it ended
+			delete(l.seen, tid)
+		}
+	}
+	l.last = ts
 }
 
-// starved is a thread that was runnable at every sample of the window
-// and got less than confirmRan of CPU over it, or -1.
-func (w *threadWindow) starved() int {
-	if len(w.samples) < 2 {
-		return -1
-	}
-	first := map[int]time.Duration{}
-	for _, t := range w.samples[0].threads {
-		if t.runnable {
-			first[t.tid] = t.cpu
-		}
-	}
-	for _, s := range w.samples[1:] {
-		now := map[int]bool{}
-		for _, t := range s.threads {
-			if t.runnable {
-				now[t.tid] = true
-			}
-		}
-		for tid := range first {
-			if !now[tid] {
-				delete(first, tid)
-			}
-		}
-	}
-	for _, t := range w.samples[len(w.samples)-1].threads {
-		if cpu0, ok := first[t.tid]; ok && t.cpu-cpu0 < confirmRan {
+// starved is a thread that was runnable at every sample of the look and
+// got less than confirmRan of CPU since the first, or -1. A thread seen
+// at one sample only is not judged yet.
+func (l *threadLook) starved() int {
+	for _, t := range l.last {
+		if s := l.seen[t.tid]; s != nil && s.n > 1 && s.always && t.cpu-s.cpu0 < confirmRan {
 			return t.tid
 		}
 	}
@@ -158,14 +179,14 @@ func (w *threadWindow) starved() int {
 
 // threadsNow samples every thread of the process but skip. A thread
 // whose state cannot be read (it ended) is left out.
-func threadsNow(skip int) []threadLook {
+func threadsNow(skip int) []threadState {
 	d, err := os.Open("/proc/self/task")
 	if err != nil {
 		return nil
 	}
 	names, _ := d.Readdirnames(-1)
 	d.Close()
-	out := make([]threadLook, 0, len(names))
+	out := make([]threadState, 0, len(names))
 	for _, name := range names {
 		tid, err := strconv.Atoi(name)
 		if err != nil || tid == skip {
@@ -185,7 +206,7 @@ func threadsNow(skip int) []threadLook {
 		if !ok {
 			continue
 		}
-		out = append(out, threadLook{tid: tid, runnable: stat[i+2] == 'R', cpu: cpu})
+		out = append(out, threadState{tid: tid, runnable: stat[i+2] == 'R', cpu: cpu})
 	}
 	return out
 }

@@ -111,9 +111,10 @@ type Confirm struct {
 
 // Confirmed answers Confirm. Still: the rank was in the same call
 // throughout a look of its own, during which every thread of the process
-// that could run was given the CPU. False when the call returned, or when
-// a thread could run but was not given the CPU for as long as the rank
-// looked (ask again later).
+// that could run was given the CPU (or the rank failed while looking, and
+// leaves the launcher to its own view). False when the call returned, or
+// when a thread could run but was not given the CPU for as long as the
+// rank looked (ask again later).
 type Confirmed struct {
 	Rank  int    `json:"rank"`
 	Seq   uint64 `json:"seq"`

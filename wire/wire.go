@@ -10,8 +10,12 @@ import (
 	"github.com/mpidbg/mpidbg/checks"
 )
 
-// Version is the protocol version a Hello carries.
-const Version = 1
+// Version is the protocol version a Hello carries. Version 2 added
+// Confirm and Confirmed: a rank of an earlier version is not asked.
+const Version = 2
+
+// ConfirmVersion is the first version whose ranks answer Confirm.
+const ConfirmVersion = 2
 
 // Kind says what a Message carries.
 type Kind string

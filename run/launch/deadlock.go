@@ -37,8 +37,15 @@ type detector struct {
 	send    func(rank int, m wire.Message) error
 	probe   uint64    // the last question's number
 	asking  *asking   // the deadlock asked about, nil when none
-	retryAt time.Time // after an answer that it was not: look again then
+	retryAt time.Time // after an answer that it could not tell: look again then
+	unsure  int       // such answers in a row, about the same state
 }
+
+// maxUnsure bounds how often the same state is asked about while a rank
+// answers that a thread of it got no CPU at all for its whole look (2 s):
+// a node that starved for that long, that often, is not going to take
+// the message either, and a job that hangs must not outlive its report.
+const maxUnsure = 4
 
 // asking is a deadlock found and not yet confirmed: the state it was
 // found in (its Changed) and, for each rank asked, the call it was asked
@@ -57,6 +64,9 @@ type found struct {
 	stuck   report.Stuck
 	state   report.JobState
 	result  deadlock.Result
+	// unsure: ranks that never confirmed they were blocked, only that a
+	// thread of theirs got no CPU while they looked (maxUnsure times)
+	unsure []int
 }
 
 // why is the id the job ends for: the deadlock's, or the first error's
@@ -112,14 +122,15 @@ func (d *detector) check(now time.Time) (found, bool) {
 }
 
 // ask sends the question to every rank in f's deadlock. A rank that
-// cannot be asked (its connection is gone: that changes the state
-// anyway) is not waited for.
+// cannot be asked (its connection is gone or stopped taking messages, or
+// its shim predates the question) is not waited for.
 func (d *detector) ask(f found) {
 	d.probe++
 	a := &asking{f: f, probe: d.probe, changed: f.state.Changed, seqs: map[int]uint64{}}
 	for _, n := range f.result.Deadlocked {
-		b := f.state.Ranks[n].Blocked
-		if b == nil {
+		rs := f.state.Ranks[n]
+		b := rs.Blocked
+		if b == nil || rs.Hello.Version < wire.ConfirmVersion {
 			continue
 		}
 		if d.send(n, wire.Message{Kind: wire.KindConfirm, Confirm: &wire.Confirm{Seq: b.Seq, Probe: a.probe}}) == nil {
@@ -140,22 +151,39 @@ func (d *detector) ask(f found) {
 func (d *detector) answered(now time.Time) (found, bool) {
 	a := d.asking
 	if !d.col.Summary().Changed.Equal(a.changed) {
-		d.asking = nil
+		d.asking, d.unsure = nil, 0
 		return found{}, false
 	}
+	all := true
+	var starved []int
 	for n, seq := range a.seqs {
 		c, ok := d.col.Confirmed(n)
-		if !ok || c.Probe != a.probe {
+		switch {
+		case !ok || c.Probe != a.probe:
+			all = false
+		case c.Seq != seq:
+			// the call it was asked about is over: a new state follows
+			d.asking, d.unsure = nil, 0
 			return found{}, false
-		}
-		if c.Seq != seq || !c.Still {
-			d.asking = nil
-			d.seen = time.Time{}
-			d.retryAt = now.Add(d.timeout)
-			return found{}, false
+		case !c.Still:
+			starved = append(starved, n)
 		}
 	}
+	if !all {
+		return found{}, false
+	}
 	d.asking = nil
+	if len(starved) > 0 && d.unsure < maxUnsure {
+		d.unsure++
+		d.seen = time.Time{}
+		d.retryAt = now.Add(d.timeout)
+		return found{}, false
+	}
+	if len(starved) > 0 {
+		slices.Sort(starved)
+		a.f.unsure = starved
+	}
+	d.unsure = 0
 	return a.f, true
 }
 

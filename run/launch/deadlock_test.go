@@ -134,9 +134,11 @@ func TestDetectorStuck(t *testing.T) {
 }
 
 // TestDetectorAsks: a deadlock is reported only once every rank in it
-// has confirmed that it is still in the call it was asked about; an
-// answer that it is not, or a change of state, drops it, and an answer
-// to an earlier question counts for nothing.
+// has confirmed that it is still in the call it was asked about. A rank
+// that could not tell (a thread of it got no CPU) is asked again after
+// the timeout, up to maxUnsure times; a change of state drops the
+// question; an answer to an earlier question counts for nothing, even
+// when it comes last.
 func TestDetectorAsks(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	col := report.NewCollector()
@@ -156,51 +158,104 @@ func TestDetectorAsks(t *testing.T) {
 	answer := func(rank int, q wire.Confirm, still bool) {
 		conns[rank].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: rank, Seq: q.Seq, Probe: q.Probe, Still: still}})
 	}
-	check := func(what string, want bool) {
+	check := func(what string, want bool) found {
 		t.Helper()
-		if f, ok := d.check(clk.t); ok != want {
+		f, ok := d.check(clk.t)
+		if ok != want {
 			t.Fatalf("%s: got deadlock %v, want %v (%+v)", what, ok, want, f.finding)
 		}
+		return f
+	}
+	// latest is the question asked last, which must be new and to both.
+	n := 0
+	latest := func(what string) wire.Confirm {
+		t.Helper()
+		if len(asked) != n+2 || askedRanks[n]+askedRanks[n+1] != 1 || asked[n].Probe != asked[n+1].Probe || asked[n].Seq != 2 ||
+			(n > 0 && asked[n].Probe == asked[n-1].Probe) {
+			t.Fatalf("%s: asked %v %+v, want a new question to ranks 0 and 1 about call 2", what, askedRanks[n:], asked[n:])
+		}
+		n += 2
+		return asked[n-1]
 	}
 	clk.t = clk.t.Add(3 * time.Second)
 	check("asked, no answer yet", false)
-	if len(asked) != 2 || askedRanks[0]+askedRanks[1] != 1 || asked[0].Seq != 2 || asked[0].Probe != asked[1].Probe {
-		t.Fatalf("asked %v %+v, want ranks 0 and 1 about call 2 in one question", askedRanks, asked)
-	}
-	first := asked[0]
-	answer(askedRanks[0], first, true)
+	first := latest("the first question")
+	answer(0, first, true)
 	clk.t = clk.t.Add(time.Minute)
 	check("one answer of two, however long", false)
-	answer(askedRanks[1], first, false) // kept off the CPU: not yet
+	answer(1, first, false) // kept off the CPU: not yet
 	check("a rank could not tell", false)
-	if len(asked) != 2 {
+	if len(asked) != n {
 		t.Fatalf("asked again at once: %+v", asked)
 	}
 	clk.t = clk.t.Add(time.Second)
 	check("within the timeout of the answer", false)
 	clk.t = clk.t.Add(time.Second)
 	check("asked again", false)
-	if len(asked) != 4 || asked[2].Probe == first.Probe {
-		t.Fatalf("asked %+v, want a second question", asked)
-	}
-	second := asked[2]
-	answer(0, first, true) // late, for the first question
-	answer(1, first, true)
-	check("answers to the earlier question", false)
+	second := latest("the second question")
 	answer(0, second, true)
 	answer(1, second, true)
-	check("both confirmed", true)
+	answer(0, first, true) // late, for the first question
+	answer(1, first, true)
+	check("both confirmed, late answers to the first after them", true)
 
 	// A question under way is dropped when a rank's call returns.
 	conns[0].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 2}})
 	conns[0].Handle(recvFrom(0, 1, 0))
 	clk.t = clk.t.Add(3 * time.Second)
 	check("a new state, asked", false)
-	third := asked[len(asked)-1]
+	third := latest("the third question")
 	conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
 	answer(0, third, true)
 	answer(1, third, true)
 	check("rank 1 left its call while asked", false)
+
+	// A rank that never can tell: reported unconfirmed after maxUnsure
+	// more questions.
+	conns[1].Handle(recvFrom(1, 0, 0))
+	for i := 0; i <= maxUnsure; i++ {
+		clk.t = clk.t.Add(3 * time.Second)
+		check("asked", false)
+		q := latest("a question to a starved rank")
+		answer(0, q, true)
+		answer(1, q, false)
+		if i < maxUnsure {
+			check("not yet", false)
+		}
+	}
+	if f := check("asked often enough", true); len(f.unsure) != 1 || f.unsure[0] != 1 {
+		t.Errorf("unsure %v, want rank 1", f.unsure)
+	}
+}
+
+// TestDetectorAsksOnlyWhoCanAnswer: a rank whose shim predates the
+// question is not waited for.
+func TestDetectorAsksOnlyWhoCanAnswer(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	var asked []int
+	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
+		asked = append(asked, rank)
+		return nil
+	}}
+	conns := []*report.Conn{col.Conn(), col.Conn()}
+	for i, cn := range conns {
+		h := hello(i, 2)
+		if i == 1 {
+			h.Hello.Version = wire.ConfirmVersion - 1
+		}
+		cn.Handle(h)
+		cn.Handle(recvFrom(i, 1-i, 0))
+	}
+	clk.t = clk.t.Add(3 * time.Second)
+	if _, ok := d.check(clk.t); ok || len(asked) != 1 || asked[0] != 0 {
+		t.Fatalf("got deadlock %v, asked %v; want rank 0 asked", ok, asked)
+	}
+	conns[0].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: 0, Seq: 2, Probe: 1, Still: true}})
+	if _, ok := d.check(clk.t); !ok {
+		t.Fatalf("rank 0 confirmed, rank 1 cannot be asked: no deadlock")
+	}
 }
 
 func TestDetectorBlockedSince(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/envvar"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/run/report"
 )
 
@@ -210,6 +211,9 @@ wait:
 			} else {
 				res.Deadlock = true
 				col.AddJobFinding(f.finding)
+				if len(f.unsure) > 0 {
+					col.Notef("the deadlock is reported unconfirmed: %s never said it was still blocked, only that a thread of it that could run got no CPU time (asked %d times)", ranklist.Phrase(f.unsure), maxUnsure+1)
+				}
 				if cfg.OnDeadlock != nil {
 					cfg.OnDeadlock(f.finding)
 					continue

@@ -153,7 +153,8 @@ func (cn *Conn) confirmed(a wire.Confirmed) {
 		c.notef("a connection sent %s before it said which rank it is", wire.KindConfirmed)
 	case a.Rank != cn.rank:
 		c.notef("rank %d sent a confirmed message for rank %d, ignored", cn.rank, a.Rank)
-	default:
+	case r.confirmed == nil || a.Probe >= r.confirmed.Probe:
+		// the answer to an earlier question may come after a later one's
 		r.confirmed = &a
 	}
 }
