@@ -65,7 +65,7 @@ type found struct {
 	state   report.JobState
 	result  deadlock.Result
 	// unsure: ranks that never confirmed they were blocked, only that a
-	// thread of theirs got no CPU while they looked (maxUnsure times)
+	// thread of theirs got no CPU while they looked (maxUnsure+1 times)
 	unsure []int
 }
 
@@ -107,13 +107,14 @@ func (d *detector) check(now time.Time) (found, bool) {
 	st := d.col.State()
 	d.seen = st.Changed
 	res := deadlock.Analyse(st.DeadlockRanks())
-	if len(res.Deadlocked) == 0 {
-		if s := st.StuckAtErrors(); len(s.Ranks) > 0 {
-			return found{stuck: s, state: st}, true
-		}
+	var f found
+	if len(res.Deadlocked) > 0 {
+		f = found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}
+	} else if s := st.StuckAtErrors(); len(s.Ranks) > 0 {
+		f = found{stuck: s, state: st}
+	} else {
 		return found{}, false // blocked but matched: slow, not stuck
 	}
-	f := found{finding: report.DeadlockFinding(res, st, d.zero), state: st, result: res}
 	if d.send == nil {
 		return f, true
 	}
@@ -121,13 +122,30 @@ func (d *detector) check(now time.Time) (found, bool) {
 	return d.answered(now)
 }
 
-// ask sends the question to every rank in f's deadlock. A rank that
-// cannot be asked (its connection is gone or stopped taking messages, or
-// its shim predates the question) is not waited for.
+// asked is who must confirm f: the deadlocked ranks, or, for a job stuck
+// at its errors, every blocked rank (any of them moving would change
+// what is stuck).
+func (f found) asked() []int {
+	if len(f.stuck.Ranks) == 0 {
+		return f.result.Deadlocked
+	}
+	var ns []int
+	for n, r := range f.state.Ranks {
+		if r.Blocked != nil {
+			ns = append(ns, n)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// ask sends the question to every rank f.asked names. A rank that cannot
+// be asked (its connection is gone or stopped taking messages, or its
+// shim predates the question) is not waited for.
 func (d *detector) ask(f found) {
 	d.probe++
 	a := &asking{f: f, probe: d.probe, changed: f.state.Changed, seqs: map[int]uint64{}}
-	for _, n := range f.result.Deadlocked {
+	for _, n := range f.asked() {
 		rs := f.state.Ranks[n]
 		b := rs.Blocked
 		if b == nil || rs.Hello.Version < wire.ConfirmVersion {

@@ -258,6 +258,42 @@ func TestDetectorAsksOnlyWhoCanAnswer(t *testing.T) {
 	}
 }
 
+// TestDetectorAsksStuck: a job stuck at its errors is ended only once
+// every blocked rank confirmed it is still blocked.
+func TestDetectorAsksStuck(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	col := report.NewCollector()
+	col.Clock = clk.now
+	var asked []int
+	var probe uint64
+	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
+		asked = append(asked, rank)
+		probe = m.Confirm.Probe
+		return nil
+	}}
+	site := checks.Site{Module: "/bin/app", Offset: 77}
+	conns := []*report.Conn{col.Conn(), col.Conn()}
+	for i, cn := range conns {
+		cn.Handle(hello(i, 2))
+		if i == 1 {
+			cn.Handle(wire.Message{Kind: wire.KindFinding, Finding: &checks.Finding{ID: "collective-root-mismatch",
+				Severity: checks.SevError, Call: "MPI_Gather", Site: site, Message: "m"}})
+		}
+		cn.Handle(wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: i, Seq: 6, Call: "MPI_Gather", Site: site, Mode: wire.And,
+			ForMS: 100, Waits: []wire.Wait{{Kind: wire.WaitColl, Ranks: []int{0, 1}, Call: "MPI_Gather", Comm: 1, Coll: 3}}}})
+	}
+	clk.t = clk.t.Add(time.Minute)
+	if _, ok := d.check(clk.t); ok || len(asked) != 2 || asked[0] != 0 || asked[1] != 1 {
+		t.Fatalf("got stuck %v, asked %v; want both blocked ranks asked first", ok, asked)
+	}
+	for i, cn := range conns {
+		cn.Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: i, Seq: 6, Probe: probe, Still: true}})
+	}
+	if f, ok := d.check(clk.t); !ok || f.why() != "collective-root-mismatch" {
+		t.Fatalf("got %v %q, want stuck at collective-root-mismatch", ok, f.why())
+	}
+}
+
 func TestDetectorBlockedSince(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
 	col := report.NewCollector()

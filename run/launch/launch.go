@@ -201,6 +201,9 @@ wait:
 			break wait
 		case f := <-deadlocked:
 			why = f.why()
+			if len(f.unsure) > 0 {
+				col.Notef("reported unconfirmed: %s never said it was still blocked, only that a thread of it that could run got no CPU time (asked %d times)", ranklist.Phrase(f.unsure), maxUnsure+1)
+			}
 			if len(f.stuck.Ranks) > 0 {
 				res.Stuck = true
 				if cfg.OnDeadlock != nil {
@@ -211,9 +214,6 @@ wait:
 			} else {
 				res.Deadlock = true
 				col.AddJobFinding(f.finding)
-				if len(f.unsure) > 0 {
-					col.Notef("the deadlock is reported unconfirmed: %s never said it was still blocked, only that a thread of it that could run got no CPU time (asked %d times)", ranklist.Phrase(f.unsure), maxUnsure+1)
-				}
 				if cfg.OnDeadlock != nil {
 					cfg.OnDeadlock(f.finding)
 					continue
