@@ -40,15 +40,17 @@ const (
 // confirm answers q on conn. The launcher asked once the job had not
 // changed for its timeout, so a message the call waits for was sent
 // before the question came: a thread that ran after it came, with the
-// call still not returned, had it to take. A panic answers Still,
-// leaving the launcher with its own view, as if it had not asked.
+// call still not returned, had it to take. The answer carries the call
+// the rank is in now (0: none), which is q.Seq unless the call returned.
+// A panic answers Still, leaving the launcher with its own view, as if
+// it had not asked.
 func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
-	still := false
+	seq, still := q.Seq, false
 	defer func() {
 		if recover() != nil {
-			still = true
+			seq, still = q.Seq, true
 		}
-		l.sendOn(conn, wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: worldRank(), Seq: q.Seq, Probe: q.Probe, Still: still}})
+		l.sendOn(conn, wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: worldRank(), Seq: seq, Probe: q.Probe, Still: still}})
 	}()
 	// On a thread of its own, so that the thread doing the looking is the
 	// one left out of the judgement.
@@ -58,18 +60,18 @@ func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
 	var look threadLook
 	var polls pollShare
 	for start := time.Now(); ; time.Sleep(confirmEvery) {
-		blocked, polling := sameCall(q.Seq)
-		if !blocked {
+		now, polling := blockedCall()
+		if seq = now; now != q.Seq {
 			return // the call returned, or another began
 		}
-		if polling && !polls.add() {
-			return
+		if polling && !polls.add(readPoll()) {
+			return // the tests stopped: the rank went to compute
 		}
 		look.add(threadsNow(self))
 		if time.Since(start) >= confirmLook && look.starved() < 0 && polls.waiting() {
-			if b, _ := sameCall(q.Seq); b { // it may have returned while the threads were read
-				still = true
-			}
+			// it may have returned while the threads were read
+			seq, _ = blockedCall()
+			still = seq == q.Seq
 			return
 		}
 		if time.Since(start) >= confirmMax {
@@ -78,15 +80,22 @@ func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
 	}
 }
 
-// sameCall tells whether the rank is still blocked in call seq, and
-// whether it polls rather than waits in a call. A record being written
-// (a call beginning or ending) is read again.
-func sameCall(seq uint64) (blocked, polling bool) {
+// blockedCall is the call the rank is blocked in (its record's seq; 0:
+// none), and whether it polls rather than waits in a call. A record being
+// written, a call beginning or ending, is read again, for a while; one
+// that stays so is a rank that moves.
+func blockedCall() (seq uint64, polling bool) {
 	var rec C.struct_mpidbg_blocked
-	for C.mpidbg_blocked_read(&rec) != 1 {
+	for try := 0; C.mpidbg_blocked_read(&rec) != 1; try++ {
+		if try == 100 {
+			return 0, false
+		}
 		time.Sleep(time.Millisecond)
 	}
-	return rec.active != 0 && uint64(rec.seq) == seq, rec.polling != 0
+	if rec.active == 0 {
+		return 0, false
+	}
+	return uint64(rec.seq), rec.polling != 0
 }
 
 // pollShare judges a rank that polls as the watcher does (poller in
@@ -94,30 +103,24 @@ func sameCall(seq uint64) (blocked, polling bool) {
 // over the look, since a rank that went to compute between its tests is
 // not blocked, though the watcher says so only later.
 type pollShare struct {
-	n        int
-	at0, in0 int64 // the first sample's clock and time inside tests (ns)
-	at, in   int64 // the last sample's
+	first, last pollTimes
+	n           int
 }
 
-// add takes the poll times now; false when the tests stopped coming.
-func (p *pollShare) add() bool {
-	var c C.struct_mpidbg_poll
-	C.mpidbg_poll_read(&c)
-	in := int64(c.in_ns)
-	if c.enter_ns != 0 && c.now_ns > c.enter_ns {
-		in += int64(c.now_ns - c.enter_ns)
-	}
+// add takes the poll times c; false when the tests stopped coming.
+func (p *pollShare) add(c pollTimes) bool {
 	if p.n == 0 {
-		p.at0, p.in0 = int64(c.now_ns), in
+		p.first = c
 	}
 	p.n++
-	p.at, p.in = int64(c.now_ns), in
-	return c.enter_ns != 0 || time.Duration(c.now_ns-c.last_ns) < confirmLook
+	p.last = c
+	return c.testing(confirmLook)
 }
 
 // waiting: no poll seen, or at least half of the look inside tests.
 func (p *pollShare) waiting() bool {
-	return p.n == 0 || p.at == p.at0 || 2*(p.in-p.in0) >= p.at-p.at0
+	dt := p.last.now - p.first.now
+	return dt <= 0 || 2*(p.last.inTests()-p.first.inTests()) >= dt
 }
 
 // threadState is one thread at one sample: whether it could run (state
@@ -128,50 +131,47 @@ type threadState struct {
 	cpu      time.Duration
 }
 
-// threadLook follows the threads over a look: for each, the CPU time it
-// had at the first sample it was seen in, whether it was runnable at
-// every sample since, and at how many samples it was seen.
+// threadLook follows the threads of the process over a look, each from
+// the first sample it was seen in.
 type threadLook struct {
-	seen map[int]*threadSeen
-	last []threadState
+	samples int
+	seen    map[int]*threadSeen
 }
 
 type threadSeen struct {
-	cpu0   time.Duration
-	always bool
-	n      int
+	cpu0, cpu time.Duration // at the first sample, at the last
+	always    bool          // runnable at every sample
+	n, at     int           // samples it was seen in; the last of them
 }
 
 func (l *threadLook) add(ts []threadState) {
 	if l.seen == nil {
 		l.seen = map[int]*threadSeen{}
 	}
-	now := make(map[int]bool, len(ts))
+	l.samples++
 	for _, t := range ts {
-		now[t.tid] = true
 		s := l.seen[t.tid]
 		if s == nil {
 			s = &threadSeen{cpu0: t.cpu, always: true}
 			l.seen[t.tid] = s
 		}
-		s.always = s.always && t.runnable
+		s.cpu, s.always, s.at = t.cpu, s.always && t.runnable, l.samples
 		s.n++
 	}
-	for tid := range l.seen {
-		if !now[tid] { // it ended
+	for tid, s := range l.seen {
+		if s.at != l.samples { // it ended
 			delete(l.seen, tid)
 		}
 	}
-	l.last = ts
 }
 
 // starved is a thread that was runnable at every sample of the look and
 // got less than confirmRan of CPU since the first, or -1. A thread seen
 // at one sample only is not judged yet.
 func (l *threadLook) starved() int {
-	for _, t := range l.last {
-		if s := l.seen[t.tid]; s != nil && s.n > 1 && s.always && t.cpu-s.cpu0 < confirmRan {
-			return t.tid
+	for tid, s := range l.seen {
+		if s.n > 1 && s.always && s.cpu-s.cpu0 < confirmRan {
+			return tid
 		}
 	}
 	return -1

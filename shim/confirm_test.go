@@ -42,24 +42,30 @@ func TestThreadLook(t *testing.T) {
 	}
 }
 
-// TestPollShare: a poller waits while half of the look goes to tests.
+// TestPollShare: a poller waits while half of the look goes to tests,
+// the test under way included, and polls while its tests keep coming.
 func TestPollShare(t *testing.T) {
+	ms := int64(time.Millisecond)
 	for _, tt := range []struct {
 		name        string
-		at0, in0    int64
-		at, in      int64
-		n           int
+		times       []pollTimes
+		wantPolls   bool
 		wantWaiting bool
 	}{
-		{"no poll", 0, 0, 0, 0, 0, true},
-		{"one sample", 100, 10, 100, 10, 1, true},
-		{"tests all the time", 0, 0, 50e6, 49e6, 6, true},
-		{"half", 0, 0, 50e6, 25e6, 6, true},
-		{"computes", 0, 0, 50e6, 10e6, 6, false},
+		{"no poll", nil, true, true},
+		{"one sample", []pollTimes{{in: 10, now: 100, last: 99}}, true, true},
+		{"tests all the time", []pollTimes{{in: 0, now: 0, last: 0}, {in: 49 * ms, now: 50 * ms, last: 50 * ms}}, true, true},
+		{"half, one under way", []pollTimes{{in: 0, now: 0}, {in: 15 * ms, enter: 40 * ms, now: 50 * ms, last: 30 * ms}}, true, true},
+		{"computes", []pollTimes{{in: 0, now: 0}, {in: 10 * ms, now: 50 * ms, last: 45 * ms}}, true, false},
+		{"tests stopped", []pollTimes{{in: 0, now: 0}, {in: 40 * ms, now: 100 * ms, last: 40 * ms}}, false, false},
 	} {
-		p := pollShare{n: tt.n, at0: tt.at0, in0: tt.in0, at: tt.at, in: tt.in}
-		if got := p.waiting(); got != tt.wantWaiting {
-			t.Errorf("%s: waiting %v, want %v", tt.name, got, tt.wantWaiting)
+		var p pollShare
+		polls := true
+		for _, c := range tt.times {
+			polls = p.add(c)
+		}
+		if polls != tt.wantPolls || p.waiting() != tt.wantWaiting {
+			t.Errorf("%s: polls %v waiting %v, want %v %v", tt.name, polls, p.waiting(), tt.wantPolls, tt.wantWaiting)
 		}
 	}
 }

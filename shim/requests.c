@@ -214,9 +214,9 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
         o->newcomm = newcomm;
 }
 
-/* mpidbg_req_started: a persistent request started; tracked: its
- * buffers are watched since before the call (requests_start.c). */
-void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx, int tracked)
+/* mpidbg_req_started: a persistent request started (its buffers are
+ * handed to the tracker by requests_start.c). */
+void mpidbg_req_started(struct mpidbg_robj *o)
 {
     o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
@@ -226,8 +226,6 @@ void mpidbg_req_started(struct mpidbg_robj *o, struct mpidbg_cx *cx, int tracked
     if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
-    if (!tracked)
-        mpidbg_req_track_start(cx, o, 0);
 }
 
 /* mpidbg_req_completed finishes n requests; freed: MPI_Request_free

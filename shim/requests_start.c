@@ -132,7 +132,9 @@ static void start_post(struct mpidbg_cx *cx, struct mpidbg_robj *o, int ok)
         return;
     o->starting = 0;
     if (ok) {
-        mpidbg_req_started(o, cx, watched_before(o));
+        mpidbg_req_started(o);
+        if (!watched_before(o)) /* else start_pre did */
+            mpidbg_req_track_start(cx, o, 0);
         return;
     }
     if (watched_before(o))

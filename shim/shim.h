@@ -391,7 +391,7 @@ MPIDBG_HIDDEN void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, i
 MPIDBG_HIDDEN void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o);
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
-MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro, struct mpidbg_cx *cx, int tracked);
+MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;

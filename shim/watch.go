@@ -92,11 +92,7 @@ func (p *poller) look(seq uint64, c pollTimes) (waiting bool, from int64) {
 	if seq != p.seq {
 		*p = poller{seq: seq, at: c.start}
 	}
-	in := c.in
-	inside := c.enter != 0 // a test is under way
-	if inside && c.now > c.enter {
-		in += c.now - c.enter
-	}
+	in := c.inTests()
 	k := p.n % pollLooks
 	p.dt[k], p.din[k] = c.now-p.at, in-p.in
 	p.n++
@@ -106,7 +102,7 @@ func (p *poller) look(seq uint64, c pollTimes) (waiting bool, from int64) {
 		dt += p.dt[i]
 		din += p.din[i]
 	}
-	busy := dt > 0 && 2*din >= dt && (inside || time.Duration(c.now-c.last) < pollStale)
+	busy := dt > 0 && 2*din >= dt && c.testing(pollStale)
 	switch {
 	case !busy:
 		p.waitingFrom = 0
@@ -118,6 +114,28 @@ func (p *poller) look(seq uint64, c pollTimes) (waiting bool, from int64) {
 
 // pollTimes is struct mpidbg_poll in Go.
 type pollTimes struct{ start, last, in, enter, now int64 }
+
+// readPoll reads the polling episode's times (blocked.c).
+func readPoll() pollTimes {
+	var p C.struct_mpidbg_poll
+	C.mpidbg_poll_read(&p)
+	return pollTimes{start: int64(p.start_ns), last: int64(p.last_ns), in: int64(p.in_ns), enter: int64(p.enter_ns), now: int64(p.now_ns)}
+}
+
+// inTests is the time spent inside the tests so far, the one under way
+// included.
+func (c pollTimes) inTests() int64 {
+	if c.enter != 0 && c.now > c.enter {
+		return c.in + c.now - c.enter
+	}
+	return c.in
+}
+
+// testing tells whether a test is under way or one returned within d:
+// the rank still polls.
+func (c pollTimes) testing(d time.Duration) bool {
+	return c.enter != 0 || time.Duration(c.now-c.last) < d
+}
 
 // step looks at the record once; false when the connection is gone.
 func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
@@ -135,9 +153,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	active := rec.active != 0
 	var pollFor time.Duration
 	if active && rec.polling != 0 {
-		var p C.struct_mpidbg_poll
-		C.mpidbg_poll_read(&p)
-		pt := pollTimes{start: int64(p.start_ns), last: int64(p.last_ns), in: int64(p.in_ns), enter: int64(p.enter_ns), now: int64(p.now_ns)}
+		pt := readPoll()
 		waiting, from := w.poll.look(seq, pt)
 		active = waiting
 		pollFor = time.Duration(pt.now - from)

@@ -109,12 +109,14 @@ type Confirm struct {
 	Probe uint64 `json:"probe"`
 }
 
-// Confirmed answers Confirm. Still: the rank was in the same call
-// throughout a look of its own, during which every thread of the process
-// that could run was given the CPU (or the rank failed while looking, and
-// leaves the launcher to its own view). False when the call returned, or
-// when a thread could run but was not given the CPU for as long as the
-// rank looked (ask again later).
+// Confirmed answers Confirm. Seq is the call the rank is blocked in now
+// (0: none): another than Confirm's when that call is over. Still: the
+// rank was in the same call throughout a look of its own, during which
+// every thread of the process that could run was given the CPU (or the
+// rank failed while looking, and leaves the launcher to its own view).
+// Still false with the same Seq: a thread could run but was not given the
+// CPU for as long as the rank looked, or a rank that polled stopped its
+// tests (ask again later).
 type Confirmed struct {
 	Rank  int    `json:"rank"`
 	Seq   uint64 `json:"seq"`

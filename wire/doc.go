@@ -22,6 +22,6 @@
 // same after a look of its own in which its threads had the CPU. The
 // launcher's other messages to a rank, on the same connection, are Stop:
 // stop yourself (SIGSTOP) for a debugger, and Refused, before it closes a
-// connection it turned away (token.go). A
-// rank ignores kinds it does not know, so that new commands can be added.
+// connection it turned away (token.go). A rank ignores kinds it does not
+// know, so that new commands can be added.
 package wire

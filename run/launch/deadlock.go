@@ -37,8 +37,11 @@ type detector struct {
 	send    func(rank int, m wire.Message) error
 	probe   uint64    // the last question's number
 	asking  *asking   // the deadlock asked about, nil when none
-	retryAt time.Time // after an answer that it could not tell: look again then
-	unsure  int       // such answers in a row, about the same state
+	retryAt time.Time // after an answer that it was not, or could not tell: look again then
+	// unsure counts the answers that a rank could not tell, about the
+	// state whose Changed is unsureOf
+	unsure   int
+	unsureOf time.Time
 }
 
 // maxUnsure bounds how often the same state is asked about while a rank
@@ -161,47 +164,46 @@ func (d *detector) ask(f found) {
 // answered looks at the answers to the question under way. The deadlock
 // is reported once every rank asked has said it is still in the call it
 // was asked about. It is dropped when the job's state changed meanwhile
-// (a call returned: the new state waits for the timeout again), or when
-// a rank says its call returned or that a thread of it could not run;
-// the same state is then looked at again after the timeout. A rank that
-// does not answer (a process stopped for a debugger) holds the report
-// back, as a rank stopped that way holds the job.
+// (a call returned: the new state waits for the timeout again), and the
+// same state is looked at again after the timeout when a rank says its
+// call is over (its Unblocked may still be on its way) or that it could
+// not tell; after maxUnsure such answers about one state it is reported
+// all the same. A rank that does not answer (a process stopped for a
+// debugger) holds the report back, as a rank stopped that way holds the
+// job.
 func (d *detector) answered(now time.Time) (found, bool) {
 	a := d.asking
 	if !d.col.Summary().Changed.Equal(a.changed) {
-		d.asking, d.unsure = nil, 0
+		d.asking = nil
 		return found{}, false
 	}
-	all := true
-	var starved []int
+	over := false
+	var unsure []int
 	for n, seq := range a.seqs {
 		c, ok := d.col.Confirmed(n)
 		switch {
 		case !ok || c.Probe != a.probe:
-			all = false
+			return found{}, false // not every answer is in
 		case c.Seq != seq:
-			// the call it was asked about is over: a new state follows
-			d.asking, d.unsure = nil, 0
-			return found{}, false
+			over = true
 		case !c.Still:
-			starved = append(starved, n)
+			unsure = append(unsure, n)
 		}
 	}
-	if !all {
-		return found{}, false
-	}
 	d.asking = nil
-	if len(starved) > 0 && d.unsure < maxUnsure {
-		d.unsure++
+	if !a.changed.Equal(d.unsureOf) {
+		d.unsure, d.unsureOf = 0, a.changed
+	}
+	if over || (len(unsure) > 0 && d.unsure < maxUnsure) {
+		if !over {
+			d.unsure++
+		}
 		d.seen = time.Time{}
 		d.retryAt = now.Add(d.timeout)
 		return found{}, false
 	}
-	if len(starved) > 0 {
-		slices.Sort(starved)
-		a.f.unsure = starved
-	}
-	d.unsure = 0
+	slices.Sort(unsure)
+	a.f.unsure = unsure
 	return a.f, true
 }
 

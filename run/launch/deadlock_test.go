@@ -133,97 +133,146 @@ func TestDetectorStuck(t *testing.T) {
 	}
 }
 
-// TestDetectorAsks: a deadlock is reported only once every rank in it
-// has confirmed that it is still in the call it was asked about. A rank
-// that could not tell (a thread of it got no CPU) is asked again after
-// the timeout, up to maxUnsure times; a change of state drops the
-// question; an answer to an earlier question counts for nothing, even
-// when it comes last.
-func TestDetectorAsks(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
+// asker is a detector on a clock of its own, with size ranks connected
+// to its collector, whose questions are recorded.
+type asker struct {
+	t     *testing.T
+	clk   *clock
+	d     *detector
+	conns []*report.Conn
+	ranks []int          // who was asked, in order
+	asked []wire.Confirm // what
+}
+
+func newAsker(t *testing.T, size int) *asker {
+	a := &asker{t: t, clk: &clock{t: time.Unix(1000, 0)}}
 	col := report.NewCollector()
-	col.Clock = clk.now
-	var asked []wire.Confirm
-	var askedRanks []int
-	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
-		askedRanks = append(askedRanks, rank)
-		asked = append(asked, *m.Confirm)
+	col.Clock = a.clk.now
+	a.d = &detector{col: col, size: size, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
+		a.ranks = append(a.ranks, rank)
+		a.asked = append(a.asked, *m.Confirm)
 		return nil
 	}}
-	conns := []*report.Conn{col.Conn(), col.Conn()}
-	for i, cn := range conns {
+	for range size {
+		a.conns = append(a.conns, col.Conn())
+	}
+	return a
+}
+
+// answer has rank answer q: in call seq now, still blocked or not.
+func (a *asker) answer(rank int, q wire.Confirm, seq uint64, still bool) {
+	a.conns[rank].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: rank, Seq: seq, Probe: q.Probe, Still: still}})
+}
+
+// check looks at the job after dt and wants a report or not.
+func (a *asker) check(what string, dt time.Duration, want bool) found {
+	a.t.Helper()
+	a.clk.t = a.clk.t.Add(dt)
+	f, ok := a.d.check(a.clk.t)
+	if ok != want {
+		a.t.Fatalf("%s: got a report %v, want %v (%+v)", what, ok, want, f.finding)
+	}
+	return f
+}
+
+// TestDetectorAsks: a deadlock is reported only once every rank in it
+// has confirmed that it is still in the call it was asked about. A rank
+// whose call is over, or that could not tell (a thread of it got no
+// CPU), is asked again after the timeout; after maxUnsure answers that it
+// could not tell about one state the deadlock is reported all the same.
+// A change of state drops the question; an answer to an earlier question
+// counts for nothing, even when it comes last.
+func TestDetectorAsks(t *testing.T) {
+	a := newAsker(t, 2)
+	for i, cn := range a.conns {
 		cn.Handle(hello(i, 2))
 		cn.Handle(recvFrom(i, 1-i, 0))
-	}
-	answer := func(rank int, q wire.Confirm, still bool) {
-		conns[rank].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: rank, Seq: q.Seq, Probe: q.Probe, Still: still}})
-	}
-	check := func(what string, want bool) found {
-		t.Helper()
-		f, ok := d.check(clk.t)
-		if ok != want {
-			t.Fatalf("%s: got deadlock %v, want %v (%+v)", what, ok, want, f.finding)
-		}
-		return f
 	}
 	// latest is the question asked last, which must be new and to both.
 	n := 0
 	latest := func(what string) wire.Confirm {
 		t.Helper()
-		if len(asked) != n+2 || askedRanks[n]+askedRanks[n+1] != 1 || asked[n].Probe != asked[n+1].Probe || asked[n].Seq != 2 ||
-			(n > 0 && asked[n].Probe == asked[n-1].Probe) {
-			t.Fatalf("%s: asked %v %+v, want a new question to ranks 0 and 1 about call 2", what, askedRanks[n:], asked[n:])
+		if len(a.asked) != n+2 || a.ranks[n]+a.ranks[n+1] != 1 || a.asked[n].Probe != a.asked[n+1].Probe || a.asked[n].Seq != 2 ||
+			(n > 0 && a.asked[n].Probe == a.asked[n-1].Probe) {
+			t.Fatalf("%s: asked %v %+v, want a new question to ranks 0 and 1 about call 2", what, a.ranks[n:], a.asked[n:])
 		}
 		n += 2
-		return asked[n-1]
+		return a.asked[n-1]
 	}
-	clk.t = clk.t.Add(3 * time.Second)
-	check("asked, no answer yet", false)
+	a.check("asked, no answer yet", 3*time.Second, false)
 	first := latest("the first question")
-	answer(0, first, true)
-	clk.t = clk.t.Add(time.Minute)
-	check("one answer of two, however long", false)
-	answer(1, first, false) // kept off the CPU: not yet
-	check("a rank could not tell", false)
-	if len(asked) != n {
-		t.Fatalf("asked again at once: %+v", asked)
+	a.answer(0, first, 2, true)
+	a.check("one answer of two, however long", time.Minute, false)
+	a.answer(1, first, 2, false) // kept off the CPU: not yet
+	a.check("a rank could not tell", 0, false)
+	if len(a.asked) != n {
+		t.Fatalf("asked again at once: %+v", a.asked)
 	}
-	clk.t = clk.t.Add(time.Second)
-	check("within the timeout of the answer", false)
-	clk.t = clk.t.Add(time.Second)
-	check("asked again", false)
+	a.check("within the timeout of the answer", time.Second, false)
+	a.check("asked again", time.Second, false)
 	second := latest("the second question")
-	answer(0, second, true)
-	answer(1, second, true)
-	answer(0, first, true) // late, for the first question
-	answer(1, first, true)
-	check("both confirmed, late answers to the first after them", true)
+	a.answer(0, second, 2, true)
+	a.answer(1, second, 0, false) // its call returned, its Unblocked on the way
+	a.check("a call is over", 0, false)
+	a.check("asked again after the timeout", 2*time.Second, false)
+	third := latest("the third question")
+	a.answer(0, third, 2, true)
+	a.answer(1, third, 2, true)
+	a.answer(0, first, 2, true) // late, for the first question
+	a.answer(1, first, 2, true)
+	if f := a.check("both confirmed, late answers to the first after them", 0, true); len(f.unsure) != 0 {
+		t.Errorf("unsure %v, want none", f.unsure)
+	}
 
 	// A question under way is dropped when a rank's call returns.
-	conns[0].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 2}})
-	conns[0].Handle(recvFrom(0, 1, 0))
-	clk.t = clk.t.Add(3 * time.Second)
-	check("a new state, asked", false)
-	third := latest("the third question")
-	conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
-	answer(0, third, true)
-	answer(1, third, true)
-	check("rank 1 left its call while asked", false)
+	a.conns[0].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 0, Seq: 2}})
+	a.conns[0].Handle(recvFrom(0, 1, 0))
+	a.check("a new state, asked", 3*time.Second, false)
+	fourth := latest("the fourth question")
+	a.conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
+	a.answer(0, fourth, 2, true)
+	a.answer(1, fourth, 2, true)
+	a.check("rank 1 left its call while asked", 0, false)
 
-	// A rank that never can tell: reported unconfirmed after maxUnsure
-	// more questions.
-	conns[1].Handle(recvFrom(1, 0, 0))
+	// A rank whose call is over, whatever number of times, is no
+	// deadlock, and such answers are not counted as unsure ones.
+	a.conns[1].Handle(recvFrom(1, 0, 0))
+	for range maxUnsure + 2 {
+		a.check("asked", 3*time.Second, false)
+		q := latest("a question to a rank whose call is over")
+		a.answer(0, q, 2, true)
+		a.answer(1, q, 0, false)
+		a.check("its call is over", 0, false)
+	}
+	a.check("asked", 3*time.Second, false)
+	q := latest("a question after the calls that were over")
+	a.answer(0, q, 2, true)
+	a.answer(1, q, 2, false)
+	a.check("the first answer that it could not tell", 0, false)
+
+	// A rank that never can tell, about one state: reported unconfirmed
+	// after maxUnsure more questions; an unsure answer about an earlier
+	// state does not count.
+	a.conns[1].Handle(recvFrom(1, 0, 0))
 	for i := 0; i <= maxUnsure; i++ {
-		clk.t = clk.t.Add(3 * time.Second)
-		check("asked", false)
+		a.check("asked", 3*time.Second, false)
 		q := latest("a question to a starved rank")
-		answer(0, q, true)
-		answer(1, q, false)
+		a.answer(0, q, 2, true)
+		a.answer(1, q, 2, false)
 		if i < maxUnsure {
-			check("not yet", false)
+			a.check("not yet", 0, false)
+		}
+		if i == 0 { // a new state: what was unsure starts again
+			a.conns[1].Handle(wire.Message{Kind: wire.KindUnblocked, Unblocked: &wire.Unblocked{Rank: 1, Seq: 2}})
+			a.conns[1].Handle(recvFrom(1, 0, 0))
+			a.check("asked about the new state", 3*time.Second, false)
+			q := latest("a question to a starved rank")
+			a.answer(0, q, 2, true)
+			a.answer(1, q, 2, false)
+			a.check("not yet", 0, false)
 		}
 	}
-	if f := check("asked often enough", true); len(f.unsure) != 1 || f.unsure[0] != 1 {
+	if f := a.check("asked often enough", 0, true); len(f.unsure) != 1 || f.unsure[0] != 1 {
 		t.Errorf("unsure %v, want rank 1", f.unsure)
 	}
 }
@@ -231,16 +280,8 @@ func TestDetectorAsks(t *testing.T) {
 // TestDetectorAsksOnlyWhoCanAnswer: a rank whose shim predates the
 // question is not waited for.
 func TestDetectorAsksOnlyWhoCanAnswer(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
-	col := report.NewCollector()
-	col.Clock = clk.now
-	var asked []int
-	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
-		asked = append(asked, rank)
-		return nil
-	}}
-	conns := []*report.Conn{col.Conn(), col.Conn()}
-	for i, cn := range conns {
+	a := newAsker(t, 2)
+	for i, cn := range a.conns {
 		h := hello(i, 2)
 		if i == 1 {
 			h.Hello.Version = wire.ConfirmVersion - 1
@@ -248,32 +289,20 @@ func TestDetectorAsksOnlyWhoCanAnswer(t *testing.T) {
 		cn.Handle(h)
 		cn.Handle(recvFrom(i, 1-i, 0))
 	}
-	clk.t = clk.t.Add(3 * time.Second)
-	if _, ok := d.check(clk.t); ok || len(asked) != 1 || asked[0] != 0 {
-		t.Fatalf("got deadlock %v, asked %v; want rank 0 asked", ok, asked)
+	a.check("asked", 3*time.Second, false)
+	if len(a.ranks) != 1 || a.ranks[0] != 0 {
+		t.Fatalf("asked %v, want rank 0", a.ranks)
 	}
-	conns[0].Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: 0, Seq: 2, Probe: 1, Still: true}})
-	if _, ok := d.check(clk.t); !ok {
-		t.Fatalf("rank 0 confirmed, rank 1 cannot be asked: no deadlock")
-	}
+	a.answer(0, a.asked[0], 2, true)
+	a.check("rank 0 confirmed, rank 1 cannot be asked", 0, true)
 }
 
 // TestDetectorAsksStuck: a job stuck at its errors is ended only once
 // every blocked rank confirmed it is still blocked.
 func TestDetectorAsksStuck(t *testing.T) {
-	clk := &clock{t: time.Unix(1000, 0)}
-	col := report.NewCollector()
-	col.Clock = clk.now
-	var asked []int
-	var probe uint64
-	d := &detector{col: col, size: 2, timeout: 2 * time.Second, send: func(rank int, m wire.Message) error {
-		asked = append(asked, rank)
-		probe = m.Confirm.Probe
-		return nil
-	}}
+	a := newAsker(t, 2)
 	site := checks.Site{Module: "/bin/app", Offset: 77}
-	conns := []*report.Conn{col.Conn(), col.Conn()}
-	for i, cn := range conns {
+	for i, cn := range a.conns {
 		cn.Handle(hello(i, 2))
 		if i == 1 {
 			cn.Handle(wire.Message{Kind: wire.KindFinding, Finding: &checks.Finding{ID: "collective-root-mismatch",
@@ -282,15 +311,15 @@ func TestDetectorAsksStuck(t *testing.T) {
 		cn.Handle(wire.Message{Kind: wire.KindBlocked, Blocked: &wire.Blocked{Rank: i, Seq: 6, Call: "MPI_Gather", Site: site, Mode: wire.And,
 			ForMS: 100, Waits: []wire.Wait{{Kind: wire.WaitColl, Ranks: []int{0, 1}, Call: "MPI_Gather", Comm: 1, Coll: 3}}}})
 	}
-	clk.t = clk.t.Add(time.Minute)
-	if _, ok := d.check(clk.t); ok || len(asked) != 2 || asked[0] != 0 || asked[1] != 1 {
-		t.Fatalf("got stuck %v, asked %v; want both blocked ranks asked first", ok, asked)
+	a.check("asked", time.Minute, false)
+	if len(a.ranks) != 2 || a.ranks[0] != 0 || a.ranks[1] != 1 {
+		t.Fatalf("asked %v, want both blocked ranks", a.ranks)
 	}
-	for i, cn := range conns {
-		cn.Handle(wire.Message{Kind: wire.KindConfirmed, Confirmed: &wire.Confirmed{Rank: i, Seq: 6, Probe: probe, Still: true}})
+	for i := range a.conns {
+		a.answer(i, a.asked[i], 6, true)
 	}
-	if f, ok := d.check(clk.t); !ok || f.why() != "collective-root-mismatch" {
-		t.Fatalf("got %v %q, want stuck at collective-root-mismatch", ok, f.why())
+	if f := a.check("both confirmed", 0, true); f.why() != "collective-root-mismatch" {
+		t.Fatalf("got %q, want stuck at collective-root-mismatch", f.why())
 	}
 }
 

@@ -202,7 +202,7 @@ wait:
 		case f := <-deadlocked:
 			why = f.why()
 			if len(f.unsure) > 0 {
-				col.Notef("reported unconfirmed: %s never said it was still blocked, only that a thread of it that could run got no CPU time (asked %d times)", ranklist.Phrase(f.unsure), maxUnsure+1)
+				col.Notef("reported unconfirmed: %s never said it was still blocked, only that a thread of it that could run got no CPU time (%d answers so)", ranklist.Phrase(f.unsure), maxUnsure+1)
 			}
 			if len(f.stuck.Ranks) > 0 {
 				res.Stuck = true
