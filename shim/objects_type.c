@@ -308,6 +308,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *o
     o->call = cx->call;
     o->xr_state = 0; /* a reused handle: the old signature is not this type's (the blob stays: a reader may hold it) */
     o->xr_node = 0;  /* nor the old description in the node arena */
+    mpidbg_type_sighash_forget(o);
     o->size = tmp.size;
     o->lb = tmp.lb;
     o->extent = tmp.extent;

@@ -258,7 +258,23 @@ struct mpidbg_tobj {
     uint8_t *xr_blob;        /* header, signature bytes, constructor expression */
     int32_t xr_state;        /* 0 not made, 1 made, -1 the model does not know the type */
     int32_t xr_len;
+    /* the collectives' signature digests of count instances, as the Go
+     * model made them (type_sighash.c) */
+    struct mpidbg_sighash {
+        uint32_t seq; /* a seqlock: odd while written */
+        uint32_t pad;
+        int64_t count;
+        uint64_t hash;
+    } sighash[4];
 };
+
+/* mpidbg_type_sighash is the digest of count instances of t's signature
+ * (datatype.Sig.HashRepeat), 0 when the model does not know t; made once
+ * per type and count by the Go model, then read here without a lock. */
+MPIDBG_HIDDEN uint64_t mpidbg_type_sighash(MPI_Datatype t, int64_t count);
+/* mpidbg_type_sighash_forget: o's handle now names another type (under
+ * the registry's write lock) */
+MPIDBG_HIDDEN void mpidbg_type_sighash_forget(struct mpidbg_tobj *o);
 
 struct mpidbg_cobj {
     uint64_t handle;

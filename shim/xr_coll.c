@@ -96,7 +96,7 @@ static int64_t sig(MPI_Datatype t, int64_t n)
 {
     if (t == MPI_DATATYPE_NULL || n < 0)
         return 0;
-    return (int64_t)(mpidbg_go_sig_hash(MPIDBG_H(t), n) & 0x1fffffffffffffffull);
+    return (int64_t)(mpidbg_type_sighash(t, n) & 0x1fffffffffffffffull);
 }
 
 static int64_t count_at(const void *a, size_t elem, int64_t i)
