@@ -226,9 +226,18 @@ static inline void tr_unpin(struct tr_range *r)
     __atomic_sub_fetch(&r->users, 1, __ATOMIC_RELEASE);
 }
 
+/* MPI_THREAD_MULTIPLE (shim.h): MPI is called from threads at once */
+extern int mpidbg_mt __attribute__((visibility("hidden")));
+
 static inline void tr_stat(int i)
 {
-    __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
+    /* counted on every sampled-out call: without threads calling MPI at
+     * once, no locked add (a count lost to the poller's is a count) */
+    if (mpidbg_mt)
+        __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(&mpidbg_track_stats[i], __atomic_load_n(&mpidbg_track_stats[i], __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
 }
 
 /* ---- system calls given memory on watched pages (track_sys.c) ----
