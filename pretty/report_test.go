@@ -131,13 +131,18 @@ func TestReportJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden.Check(t, string(b))
-			// exactly {"version":2,"findings":[...],"outcome":{...}}; every finding carries the
+			// exactly {"version":2,"findings":[...],"outcome":{...}}, with
+			// "notes" when there are any; every finding carries the
 			// documented fields.
 			var top map[string]json.RawMessage
 			if err := json.Unmarshal(b, &top); err != nil {
 				t.Fatal(err)
 			}
-			if keys := slices.Sorted(mapKeys(top)); !slices.Equal(keys, []string{"findings", "outcome", "version"}) || string(top["version"]) != "2" {
+			want := []string{"findings", "outcome", "version"}
+			if len(tt.rep.Notes) > 0 {
+				want = []string{"findings", "notes", "outcome", "version"}
+			}
+			if keys := slices.Sorted(mapKeys(top)); !slices.Equal(keys, want) || string(top["version"]) != "2" {
 				t.Errorf("top level: got keys %v, version %s", keys, top["version"])
 			}
 			var fs []map[string]any
@@ -478,5 +483,27 @@ func TestValidateSARIF(t *testing.T) {
 		if !slices.ContainsFunc(got, func(e string) bool { return strings.Contains(e, want) }) {
 			t.Errorf("the validator missed %s; it said %q", want, got)
 		}
+	}
+}
+
+// TestSARIFNotes: the report's notes about the run are notifications of
+// its invocation, at level note.
+func TestSARIFNotes(t *testing.T) {
+	b, err := SARIF(sampleReport(), checks.All(), "/work/app", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range log.Runs[0].Invocations[0].ToolExecutionNotifications {
+		if n.Level == "note" && n.Exception == nil && n.Properties == nil {
+			got = append(got, n.Message.Text)
+		}
+	}
+	if want := sampleReport().Notes; !slices.Equal(got, want) {
+		t.Errorf("notes as notifications: got %q, want %q", got, want)
 	}
 }

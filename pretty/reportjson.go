@@ -32,7 +32,9 @@ const ReportJSONVersion = 2
 // when some were, counts the report connections the launcher turned away
 // ({"no_token":N,"surplus":M}, report.Refused). "suppressed",
 // before the outcome and only when not 0, counts the findings suppression
-// rules took out of the report.
+// rules took out of the report; "notes", before the outcome and only when
+// there are any, are the report's lines about the run itself (a check a
+// rank could not make on its machine, missing debug information).
 func ReportJSON(rep *report.Report) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\"version\":%d,\"findings\":[", ReportJSONVersion)
@@ -55,6 +57,15 @@ func ReportJSON(rep *report.Report) ([]byte, error) {
 	b.WriteString("],\n")
 	if n := len(rep.Suppressed); n > 0 { // findings suppression rules took out (run/report/suppress.go)
 		fmt.Fprintf(&b, "\"suppressed\":%d,\n", n)
+	}
+	if len(rep.Notes) > 0 { // about the run itself: what could not be checked, and why
+		notes, err := json.Marshal(rep.Notes)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`"notes":`)
+		b.Write(notes)
+		b.WriteString(",\n")
 	}
 	var refused *report.Refused
 	if rep.Refused != (report.Refused{}) {

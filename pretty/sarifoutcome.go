@@ -147,6 +147,10 @@ func sarifInvocations(rep *report.Report, dir string) []sarifInvocation {
 			Message:    sarifText{x.one.Phrases()[0]},
 			Properties: map[string]any{"refused": x.n, "why": x.how}})
 	}
+	for _, text := range rep.Notes { // about the run itself (report.Report.Notes)
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "note",
+			Message: sarifText{text}})
+	}
 	inv.ExecutionSuccessful = !failed && rep.Exit == "" && rep.LaunchError == ""
 	return []sarifInvocation{inv}
 }

@@ -172,6 +172,17 @@ func (l *launcher) finding(f checks.Finding) {
 	fmt.Fprintln(os.Stderr, stderrLine(f))
 }
 
+// note tells the launcher something about how this rank is checked;
+// without a launcher it goes to standard error.
+func (l *launcher) note(text string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.send(wire.Message{Kind: wire.KindNote, Note: &wire.Note{Text: text}}) {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "mpidbg: rank %d: note: %s\n", worldRank(), text)
+}
+
 func (l *launcher) bye(findings int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -175,6 +175,15 @@ func mpidbg_go_report(ev *C.struct_mpidbg_ev) (slot *C.struct_mpidbg_finding) {
 	return slot
 }
 
+// mpidbg_go_note passes a note about how this rank is checked (a check
+// this machine cannot support) to the launcher's report.
+//
+//export mpidbg_go_note
+func mpidbg_go_note(text *C.char) {
+	defer func() { recover() }()
+	launch.note(C.GoString(text))
+}
+
 // cstr copies s, NUL-terminated and truncated, into a C buffer.
 func cstr(out *C.char, n int, s string) {
 	if n <= 0 {

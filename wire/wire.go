@@ -24,6 +24,7 @@ const (
 	KindHello   Kind = "hello"
 	KindFinding Kind = "finding"
 	KindBye     Kind = "bye"
+	KindNote    Kind = "note"
 )
 
 // Message is one line of the protocol; exactly one of the pointers is set,
@@ -42,6 +43,7 @@ type Message struct {
 	Abort     *Abort          `json:"abort,omitempty"`
 	Exit      *Exit           `json:"exit,omitempty"`
 	Refused   *Refused        `json:"refused,omitempty"` // token.go
+	Note      *Note           `json:"note,omitempty"`
 }
 
 // Hello introduces a rank.
@@ -53,6 +55,13 @@ type Hello struct {
 	Host    string `json:"host"`
 	Exe     string `json:"exe"` // absolute path of the program
 	MPI     string `json:"mpi"` // "mpich" or "openmpi"
+}
+
+// Note is something a rank says about how it is checked rather than
+// about the program: a check it cannot make on this machine, say. The
+// report shows each text once, with the ranks that sent it.
+type Note struct {
+	Text string `json:"text"`
 }
 
 // Bye says the rank reached MPI_Finalize; Findings counts what it sent.
@@ -116,7 +125,8 @@ func (r *Reader) Read() (Message, error) {
 		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil) ||
 		(m.Kind == KindConfirm && m.Confirm != nil) || (m.Kind == KindConfirmed && m.Confirmed != nil) ||
 		(m.Kind == KindCrash && m.Crash != nil) || (m.Kind == KindAbort && m.Abort != nil) ||
-		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindRefused && m.Refused != nil)
+		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindRefused && m.Refused != nil) ||
+		(m.Kind == KindNote && m.Note != nil)
 	if !ok {
 		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)
 	}

@@ -16,6 +16,7 @@ func TestRoundTrip(t *testing.T) {
 	msgs := []Message{
 		{Kind: KindHello, Hello: &Hello{Version: Version, Rank: 3, Size: 4, PID: 99, Host: "n1", Exe: "/a", MPI: "mpich"}},
 		{Kind: KindFinding, Finding: &checks.Finding{ID: "type-not-committed", Category: checks.CatDatatypeLifecycle, Severity: checks.SevError, Ranks: []int{3}, Call: "MPI_Send", Site: checks.Site{Module: "/a", Offset: 0x1234}}},
+		{Kind: KindNote, Note: &Note{Text: "the debug registers are off"}},
 		{Kind: KindBye, Bye: &Bye{Rank: 3, Findings: 1}},
 	}
 	for _, m := range msgs {

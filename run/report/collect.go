@@ -3,11 +3,13 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/internal/ranklist"
 	"github.com/mpidbg/mpidbg/wire"
 )
 
@@ -26,6 +28,7 @@ type Collector struct {
 	findings map[findingKey]*entry
 	order    []*entry // arrival order, for stable output
 	notes    []string
+	said     []rankNote // the ranks' notes (wire.Note), one per text
 	statuses []procStatus
 	changed  time.Time // when the last message came or a connection ended
 	ended    string    // why the launcher ended the job, "" if it did not
@@ -157,7 +160,54 @@ func (cn *Conn) Handle(m wire.Message) {
 		cn.confirmed(*m.Confirmed)
 	case wire.KindCrash, wire.KindAbort, wire.KindExit:
 		cn.outcome(m)
+	case wire.KindNote:
+		c.rankNote(m.Note.Text, cn.rank)
 	}
+}
+
+// rankNote is a text some ranks sent as a wire.Note, and which.
+type rankNote struct {
+	text  string
+	ranks []int
+}
+
+// maxRankNotes bounds the distinct texts kept: a rank that repeats
+// itself with varying text must not grow the report without end.
+const maxRankNotes = 16
+
+func (c *Collector) rankNote(text string, rank int) {
+	for i := range c.said {
+		if c.said[i].text == text {
+			if rank >= 0 && !slices.Contains(c.said[i].ranks, rank) {
+				c.said[i].ranks = append(c.said[i].ranks, rank)
+			}
+			return
+		}
+	}
+	if len(c.said) == maxRankNotes {
+		return
+	}
+	n := rankNote{text: text}
+	if rank >= 0 {
+		n.ranks = []int{rank}
+	}
+	c.said = append(c.said, n)
+}
+
+// saidNotes is the ranks' notes as report lines: "ranks 0-3: text".
+func (c *Collector) saidNotes() []string {
+	var out []string
+	for _, n := range c.said {
+		switch len(n.ranks) {
+		case 0:
+			out = append(out, n.text)
+		case 1:
+			out = append(out, fmt.Sprintf("rank %d: %s", n.ranks[0], n.text))
+		default:
+			out = append(out, fmt.Sprintf("ranks %s: %s", ranklist.Set(n.ranks), n.text))
+		}
+	}
+	return out
 }
 
 // End records the end of the connection; err is nil at the end of the

@@ -106,7 +106,7 @@ type ModuleError interface {
 func Build(c *Collector, job Job, res Resolver) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	r := &Report{Job: job, Notes: slices.Clone(c.notes)}
+	r := &Report{Job: job, Notes: append(slices.Clone(c.notes), c.saidNotes()...)}
 
 	bad := map[string]bool{} // notes about modules already given
 	resolve := func(loc checks.Location, site checks.Site) checks.Location {

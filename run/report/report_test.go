@@ -224,3 +224,33 @@ func TestProgramSite(t *testing.T) {
 		}
 	}
 }
+
+// TestRankNotes: a note several ranks send shows once, with their ranks.
+func TestRankNotes(t *testing.T) {
+	c := NewCollector()
+	note := func(text string) wire.Message {
+		return wire.Message{Kind: wire.KindNote, Note: &wire.Note{Text: text}}
+	}
+	for rank := 0; rank < 4; rank++ {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 100+rank))
+		cn.Handle(note("the debug registers are off"))
+		if rank == 2 {
+			cn.Handle(note("the debug registers are off")) // said twice: once
+			cn.Handle(note("something else"))
+		}
+		cn.Handle(bye(rank, 0))
+		cn.End(nil)
+	}
+	cn := c.Conn() // before its hello: no rank to name
+	cn.Handle(note("a stranger's note"))
+	cn.End(nil)
+	for i := 0; i < 2*maxRankNotes; i++ {
+		c.Conn().Handle(note(fmt.Sprintf("note %d", i)))
+	}
+	r := Build(c, Job{Size: 4}, fakeResolver{})
+	want := []string{"ranks 0-3: the debug registers are off", "rank 2: something else", "a stranger's note"}
+	if len(r.Notes) != maxRankNotes || !slices.Equal(r.Notes[:len(want)], want) {
+		t.Errorf("notes: got %d %q\nwant %d, beginning %q", len(r.Notes), r.Notes, maxRankNotes, want)
+	}
+}
