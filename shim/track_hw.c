@@ -34,6 +34,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -67,7 +68,7 @@ struct hw_set {
 };
 
 static struct hw_set sets[HW_SETS];
-static int hw_off;               /* perf_event_open refused a breakpoint: the tier is off */
+static int hw_off;               /* breakpoints refused or never firing here: the tier is off */
 static pthread_key_t hw_key;
 static int hw_key_ok;
 static void *hw_trap_handler;    /* our SIGTRAP handler, to notice a program's own */
@@ -91,8 +92,46 @@ static void set_free(void *arg)
     __atomic_store_n(&h->tid, 0, __ATOMIC_RELEASE);
 }
 
+/* traps tells whether a write watchpoint counts a store. A hypervisor can
+ * take the events and never deliver the debug exception (perf_event_open
+ * succeeds, the register never fires): every stack buffer's first page
+ * would then go unwatched without a word. One event, counted rather than
+ * signalled, on a variable of this thread, once per process. NULL: they
+ * do, or the registers are taken for now (a debugger); else why not. */
+static const char *traps(void)
+{
+    static volatile uint64_t probe;
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_BREAKPOINT;
+    a.size = sizeof a;
+    a.bp_type = HW_BREAKPOINT_W;
+    a.bp_addr = (uint64_t)(uintptr_t)&probe;
+    a.bp_len = sizeof probe;
+    a.sample_period = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && (errno == ENOSPC || errno == EBUSY))
+        return NULL;
+    if (fd < 0)
+        return "the kernel refuses hardware watchpoints (perf events: kernel.perf_event_paranoid, a seccomp filter)";
+    probe = probe + 1;
+    uint64_t n = 0;
+    int ok = read(fd, &n, sizeof n) == (ssize_t)sizeof n && n > 0;
+    close(fd);
+    return ok ? NULL : "the hardware watchpoints never fire here (a hypervisor that does not pass them on)";
+}
+
 void tr_hw_init(void)
 {
+    const char *why = traps();
+    if (why) {
+        __atomic_store_n(&hw_off, 1, __ATOMIC_RELAXED);
+        char text[256];
+        snprintf(text, sizeof text, "%s: a buffer on the stack is watched from its second page on", why);
+        mpidbg_go_note(text);
+    }
     hw_key_ok = pthread_key_create(&hw_key, set_free) == 0;
     struct sigaction cur;
     if (sigaction(SIGTRAP, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO))

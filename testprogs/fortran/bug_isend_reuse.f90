@@ -1,4 +1,5 @@
 ! ranks: 2
+! needs: debug-registers
 !
 ! A pipeline written with mpif.h: each step sends a slab with MPI_Isend
 ! and starts filling the next slab into the same array before MPI_Wait

@@ -1,4 +1,5 @@
 ! ranks: 3
+! needs: debug-registers
 !
 ! A Monte Carlo tally (use mpi): every worker scores samples into a
 ! histogram, and after each batch deposits the batch's histogram into its

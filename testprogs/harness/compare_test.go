@@ -104,22 +104,25 @@ func TestParseProgram(t *testing.T) {
 		t.Errorf("got ranks %d flags %q native hangs %v deadlocks %v, want 8 %q true true", p.ranks, p.flags, p.nativeHangs, p.deadlocks(), want)
 	}
 	// annotations for one MPI library
-	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\n// native[mpich]: crashes\n// mpi: 4 (why)\nf(); // want \"a\"\n"+
+	p, err = parseProgram(write("bug_c.c", "// ranks: 2\n// native[openmpi]: hangs\n// skip[mpich]: a reason\n// native[mpich]: crashes\n// mpi: 4 (why)\n// needs: debug-registers\nf(); // want \"a\"\n"+
 		"g(); // want[mpich] \"b\" want[openmpi] \"c\" \"d\"\nh(); // want[openmpi] \"deadlock\"\nk(); // related[mpich] \"e\" related[openmpi] \"f\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{6: {"a"}, 7: {"b"}}) || m.nativeHangs || m.deadlocks() {
+	if m := p.forMPI("mpich"); !reflect.DeepEqual(m.wants, map[int][]string{7: {"a"}, 8: {"b"}}) || m.nativeHangs || m.deadlocks() {
 		t.Errorf("mpich: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
-	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{6: {"a"}, 7: {"c", "d"}, 8: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
+	if m := p.forMPI("openmpi"); !reflect.DeepEqual(m.wants, map[int][]string{7: {"a"}, 8: {"c", "d"}, 9: {"deadlock"}}) || !m.nativeHangs || !m.deadlocks() {
 		t.Errorf("openmpi: got wants %v native hangs %v", m.wants, m.nativeHangs)
 	}
-	if a, b := p.forMPI("mpich").related, p.forMPI("openmpi").related; !reflect.DeepEqual(a, map[int][]string{9: {"e"}}) || !reflect.DeepEqual(b, map[int][]string{9: {"f"}}) {
-		t.Errorf("got related mpich %v openmpi %v, want line 9's e and f", a, b)
+	if a, b := p.forMPI("mpich").related, p.forMPI("openmpi").related; !reflect.DeepEqual(a, map[int][]string{10: {"e"}}) || !reflect.DeepEqual(b, map[int][]string{10: {"f"}}) {
+		t.Errorf("got related mpich %v openmpi %v, want line 10's e and f", a, b)
 	}
 	if len(p.wants) != 1 {
 		t.Errorf("forMPI changed the program's own wants: %v", p.wants)
+	}
+	if !slices.Equal(p.needs, []string{"debug-registers"}) {
+		t.Errorf("got needs %q, want debug-registers", p.needs)
 	}
 	if p.skipFor["mpich"] != "a reason" || p.skipFor["openmpi"] != "" {
 		t.Errorf("got skips %v, want mpich's only", p.skipFor)
@@ -132,6 +135,7 @@ func TestParseProgram(t *testing.T) {
 		"bug_badmpi.c":    "// ranks: 2\nf(); // want[lam] \"a\"\n",
 		"bug_badskip.c":   "// ranks: 2\n// skip[lam]: why\nf(); // want \"a\"\n",
 		"bug_twompi.c":    "// ranks: 2\n// mpi: 4\n// mpi: 3\nf(); // want \"a\"\n",
+		"bug_badneeds.c":  "// ranks: 2\n// needs: a-quantum-computer\nf(); // want \"a\"\n",
 		"bug_ompialias.c": "// ranks: 2\nf(); // want[ompi] \"a\"\n",
 		"bug_noreason.c":  "// ranks: 2\n// skip[openmpi]:\nf(); // want \"a\"\n",
 		"bug_badnative.c": "// ranks: 2\n// native[lam]: hangs\nf(); // want \"a\"\n",

@@ -73,6 +73,9 @@
 //	// skip[openmpi]: WHY          not run with that library at all
 //	// mpi: 4                      calls functions of that MPI version: not run
 //	                               with an older library (Open MPI 4.1 is MPI-3.1)
+//	// needs: debug-registers      its finding comes from a hardware watchpoint:
+//	                               skipped, saying why, on a machine whose
+//	                               watchpoints never fire (machine_test.go)
 //
 // Header lines are read only in the comment before the first line of
 // code. A program is either

@@ -30,6 +30,7 @@ type program struct {
 	runs        int               // "// runs: 20": TestPlanted runs it that many times (default 1)
 	nativeHangs bool              // "// native: hangs": the program deadlocks without mpidbg
 	mpiVersion  int               // "// mpi: 4": needs an MPI library of that MPI version or later
+	needs       []string          // "// needs: debug-registers": what of the machine the program's checks use (machineNeeds)
 	wants       map[int][]string  // line -> wanted ids
 	msgs        map[int][]wantMsg // line -> messages some finding wanted there must match
 	// Annotations for one MPI library only, by its name (mpich, openmpi):
@@ -112,6 +113,7 @@ func (p program) deadlocks() bool {
 type syntax struct {
 	mark                                          string
 	ranks, flags, native, mpi, skip, cflags, runs *regexp.Regexp
+	needs                                         *regexp.Regexp
 	want, wantMark, related, relatedMark, comment *regexp.Regexp
 }
 
@@ -127,6 +129,7 @@ func newSyntax(mark string) syntax {
 		skip:        re(`^MARK\s*skip\[([a-z]+)\]:\s*(.*)$`),
 		cflags:      re(`^MARK\s*cflags:(.*)$`),
 		runs:        re(`^MARK\s*runs:(.*)$`),
+		needs:       re(`^MARK\s*needs:\s*(\S+)\s*$`),
 		want:        re(`MARK\s*(?:want(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`),
 		wantMark:    re(`MARK\s*want\b`),
 		related:     re(`MARK\s*(?:related(?:\[[a-z]+\])?\s+(?:"[^"]*"\s*)+)+$`),
@@ -253,6 +256,12 @@ func parseProgram(path string) (program, error) {
 					return p, fmt.Errorf("%s:%d: runs: %q, want a number from 1 to %d", file, n, strings.TrimSpace(m[1]), maxRuns)
 				}
 				p.runs = r
+			}
+			if m := syn.needs.FindStringSubmatch(trimmed); m != nil {
+				if _, ok := machineNeeds[m[1]]; !ok {
+					return p, fmt.Errorf("%s:%d: needs: %q: not something the tests can look for", file, n, m[1])
+				}
+				p.needs = append(p.needs, m[1])
 			}
 			if m := syn.skip.FindStringSubmatch(trimmed); m != nil {
 				switch {

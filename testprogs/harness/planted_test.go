@@ -67,6 +67,7 @@ func (p program) nasty() program {
 func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []string) {
 	t.Parallel()
 	skipForMPI(t, tools, p)
+	skipForMachine(t, p)
 	p = p.forMPI(tools.name)
 	release := acquire()
 	defer release()

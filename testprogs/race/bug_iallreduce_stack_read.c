@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_iallreduce_stack_read.c: a helper starts a global sum of a local
 // value with MPI_Iallreduce into a variable on its stack, overlaps it

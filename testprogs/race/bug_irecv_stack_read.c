@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_irecv_stack_read.c: rank 0 receives four doubles into an array on
 // main's stack with MPI_Irecv and reads one of them before MPI_Wait, as

@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_isend_stack_small.c: a helper sends a two-int header from its own
 // stack with MPI_Isend and, before MPI_Wait, stores the next sequence

@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_persistent_stack_send.c: a helper makes a persistent send of one
 // double on its stack (MPI_Send_init), starts it three times in a loop

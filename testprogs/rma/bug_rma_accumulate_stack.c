@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_accumulate_stack.c: each rank adds its two partial sums into
 // rank 0's window with MPI_Accumulate from an array on its helper's

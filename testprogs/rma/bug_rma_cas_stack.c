@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_cas_stack.c: a spin lock on rank 0's window. A helper tries to
 // take it with MPI_Compare_and_swap (0 -> its rank + 1) and tests the

@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_fetch_op_stack.c: every rank draws a ticket from a shared
 // counter on rank 0 with MPI_Fetch_and_op (MPI_SUM of 1) into a variable

@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_get_stack_result.c: a helper reads a flag of another rank's
 // window with MPI_Get into a local variable and tests it before

@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_put_stack_value.c: rank 0 locks rank 1's window, puts an int
 // from a variable in main into it, and assigns the variable its next

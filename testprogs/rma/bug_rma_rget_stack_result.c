@@ -1,4 +1,5 @@
 // ranks: 2
+// needs: debug-registers
 //
 // bug_rma_rget_stack_result.c: a helper fetches a pair of doubles from
 // another rank's window with MPI_Rget into an array on its stack and
