@@ -262,10 +262,11 @@ struct mpidbg_tobj {
      * model made them (type_sighash.c) */
     struct mpidbg_sighash {
         uint32_t seq; /* a seqlock: odd while written */
-        uint32_t pad;
+        uint32_t gen; /* the object's sig_gen the digest was made for */
         int64_t count;
         uint64_t hash;
     } sighash[4];
+    uint32_t sig_gen; /* atomic: bumped when the handle names another type */
 };
 
 /* mpidbg_type_sighash is the digest of count instances of t's signature

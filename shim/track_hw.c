@@ -92,43 +92,59 @@ static void set_free(void *arg)
     __atomic_store_n(&h->tid, 0, __ATOMIC_RELEASE);
 }
 
-/* traps tells whether a write watchpoint counts a store. A hypervisor can
- * take the events and never deliver the debug exception (perf_event_open
- * succeeds, the register never fires): every stack buffer's first page
- * would then go unwatched without a word. One event, counted rather than
- * signalled, on a variable of this thread, once per process. NULL: they
- * do, or the registers are taken for now (a debugger); else why not. */
-static const char *traps(void)
+/* traps tells whether the tracker's watchpoints work here. A hypervisor
+ * can take the events and never deliver the debug exception
+ * (perf_event_open succeeds, the register never fires), and a kernel
+ * before 5.13 refuses the signal the tracker asks for: every stack
+ * buffer's first page would then go unwatched without a word. Once per
+ * process: an event as the tracker makes it, opened disabled and closed
+ * (does the kernel take it?), then one counted rather than signalled on
+ * a variable of the shim, stored into by this thread (does it fire?).
+ * NULL: they work, or the registers are taken for now (a debugger holds
+ * them); else why not, in why[]. */
+static void attr_of(struct perf_event_attr *a, int set, int k, uint64_t addr, int len, int type);
+
+static const char *traps(char *why, size_t n)
 {
     static volatile uint64_t probe;
     struct perf_event_attr a;
-    memset(&a, 0, sizeof a);
-    a.type = PERF_TYPE_BREAKPOINT;
-    a.size = sizeof a;
-    a.bp_type = HW_BREAKPOINT_W;
-    a.bp_addr = (uint64_t)(uintptr_t)&probe;
-    a.bp_len = sizeof probe;
-    a.sample_period = 1;
-    a.exclude_kernel = 1;
-    a.exclude_hv = 1;
+    attr_of(&a, 0, 0, (uint64_t)(uintptr_t)&probe, sizeof probe, HW_BREAKPOINT_W);
+    a.disabled = 1;
     int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd >= 0) {
+        close(fd);
+        memset(&a, 0, sizeof a);
+        a.type = PERF_TYPE_BREAKPOINT;
+        a.size = sizeof a;
+        a.bp_type = HW_BREAKPOINT_W;
+        a.bp_addr = (uint64_t)(uintptr_t)&probe;
+        a.bp_len = sizeof probe;
+        a.sample_period = 1;
+        a.exclude_kernel = 1;
+        a.exclude_hv = 1;
+        fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
     if (fd < 0 && (errno == ENOSPC || errno == EBUSY))
         return NULL;
-    if (fd < 0)
-        return "the kernel refuses hardware watchpoints (perf events: kernel.perf_event_paranoid, a seccomp filter)";
+    if (fd < 0) {
+        snprintf(why, n, "the kernel refuses a hardware watchpoint with a signal (perf_event_open: %s)", strerror(errno));
+        return why;
+    }
     probe = probe + 1;
-    uint64_t n = 0;
-    int ok = read(fd, &n, sizeof n) == (ssize_t)sizeof n && n > 0;
+    uint64_t count = 0;
+    int ok = read(fd, &count, sizeof count) == (ssize_t)sizeof count && count > 0;
     close(fd);
-    return ok ? NULL : "the hardware watchpoints never fire here (a hypervisor that does not pass them on)";
+    if (ok)
+        return NULL;
+    snprintf(why, n, "the hardware watchpoints never fire here (a hypervisor that does not pass them on)");
+    return why;
 }
 
 void tr_hw_init(void)
 {
-    const char *why = traps();
-    if (why) {
+    char why[160], text[256];
+    if (traps(why, sizeof why)) {
         __atomic_store_n(&hw_off, 1, __ATOMIC_RELAXED);
-        char text[256];
         snprintf(text, sizeof text, "%s: a buffer on the stack is watched from its second page on", why);
         mpidbg_go_note(text);
     }

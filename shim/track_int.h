@@ -232,7 +232,10 @@ extern int mpidbg_mt __attribute__((visibility("hidden")));
 static inline void tr_stat(int i)
 {
     /* counted on every sampled-out call: without threads calling MPI at
-     * once, no locked add (a count lost to the poller's is a count) */
+     * once, no locked add. The fault and trap handlers and the wrapped
+     * system calls of other threads (OpenMP workers) may still count at
+     * the same time and lose a count: these are MPIDBG_RACE_STATS's
+     * numbers only. */
     if (mpidbg_mt)
         __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
     else

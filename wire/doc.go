@@ -10,10 +10,9 @@
 // Hello, then a Finding for each finding as it happens (written
 // before the MPI call that found it goes on, so that a rank that crashes
 // afterwards has lost nothing), and a Bye from MPI_Finalize. The launcher
-// takes a connection that closes without Bye as a rank that died. A Note
-// says something about how the rank is checked rather than about the
-// program (a check its machine cannot support); the report shows each
-// text once, with the ranks that sent it. A rank
+// takes a connection that closes without Bye as a rank that died. A Note,
+// at any time, says something about how the rank is checked rather than
+// about the program (a check its machine cannot support). A rank
 // never waits for the launcher to read: if the connection is lost, the
 // rank writes findings to standard error instead and carries on.
 //

@@ -58,8 +58,7 @@ type Hello struct {
 }
 
 // Note is something a rank says about how it is checked rather than
-// about the program: a check it cannot make on this machine, say. The
-// report shows each text once, with the ranks that sent it.
+// about the program: a check it cannot make on this machine, say.
 type Note struct {
 	Text string `json:"text"`
 }

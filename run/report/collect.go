@@ -198,13 +198,10 @@ func (c *Collector) rankNote(text string, rank int) {
 func (c *Collector) saidNotes() []string {
 	var out []string
 	for _, n := range c.said {
-		switch len(n.ranks) {
-		case 0:
+		if len(n.ranks) == 0 {
 			out = append(out, n.text)
-		case 1:
-			out = append(out, fmt.Sprintf("rank %d: %s", n.ranks[0], n.text))
-		default:
-			out = append(out, fmt.Sprintf("ranks %s: %s", ranklist.Set(n.ranks), n.text))
+		} else {
+			out = append(out, ranklist.Phrase(n.ranks)+": "+n.text)
 		}
 	}
 	return out
