@@ -204,9 +204,9 @@ func TestSARIF(t *testing.T) {
 	}
 }
 
-// TestSARIFRules: one rule per catalogue entry with its texts, and a
-// bare rule for an unknown id, which its result points to.
-func TestSARIFRules(t *testing.T) {
+// sampleSARIF is sampleReport as SARIF, decoded.
+func sampleSARIF(t *testing.T) sarifLog {
+	t.Helper()
 	b, err := SARIF(sampleReport(), checks.All(), "/work/app", "")
 	if err != nil {
 		t.Fatal(err)
@@ -215,6 +215,13 @@ func TestSARIFRules(t *testing.T) {
 	if err := json.Unmarshal(b, &log); err != nil {
 		t.Fatal(err)
 	}
+	return log
+}
+
+// TestSARIFRules: one rule per catalogue entry with its texts, and a
+// bare rule for an unknown id, which its result points to.
+func TestSARIFRules(t *testing.T) {
+	log := sampleSARIF(t)
 	rules := log.Runs[0].Tool.Driver.Rules
 	all := checks.All()
 	if len(rules) != len(all)+1 {
@@ -489,14 +496,7 @@ func TestValidateSARIF(t *testing.T) {
 // TestSARIFNotes: the report's notes about the run are notifications of
 // its invocation, at level note.
 func TestSARIFNotes(t *testing.T) {
-	b, err := SARIF(sampleReport(), checks.All(), "/work/app", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log sarifLog
-	if err := json.Unmarshal(b, &log); err != nil {
-		t.Fatal(err)
-	}
+	log := sampleSARIF(t)
 	var got []string
 	for _, n := range log.Runs[0].Invocations[0].ToolExecutionNotifications {
 		if n.Level == "note" && n.Exception == nil && n.Properties == nil {
