@@ -73,12 +73,13 @@ vet:
 # library (MPICH, Open MPI) or its shim fail instead of skip: `make test`
 # never skips them. The planted-bug harness runs every program under each
 # MPI library, and TestStress 200 runs more: 12 to 14 minutes on a
-# 2-core machine, past go test's default limit of 10 per package, hence
-# -timeout (each program run has its own limit of 60 s). go test starts
-# it after cmd/mpidbg and dap; started beside them it made the machine so
-# busy that a correct polling program got a false deadlock report.
+# 2-core machine, 20 on a slower 2-core VM, past go test's default limit
+# of 10 per package, hence -timeout (each program run has its own limit
+# of 60 s). go test starts it after cmd/mpidbg and dap; started beside
+# them it made the machine so busy that a correct polling program got a
+# false deadlock report.
 gotest:
-	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 -timeout 20m ./...
+	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 -timeout 45m ./...
 
 # The access tracker's stress test (docs/races.md, "Never fatal"): the
 # fence and PSCW programs of testprogs/rma run STRESS times in all under
