@@ -89,11 +89,3 @@ func debugRegisters() string {
 	})
 	return debugRegsWhy
 }
-
-// TestDebugRegisters is skipped, saying why, where the programs that
-// need the debug registers are.
-func TestDebugRegisters(t *testing.T) {
-	if why := debugRegisters(); why != "" {
-		t.Skipf("the programs that need debug-registers are skipped: %s", why)
-	}
-}
