@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "requests.h"
 
 static uint32_t req_serial;
@@ -95,12 +96,7 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
 uint64_t mpidbg_next_post(void)
 {
     static uint64_t n;
-    /* a locked add waits for every store before it to complete (the
-     * request's record, just written): only threads calling MPI at once
-     * need it */
-    if (mpidbg_mt)
-        return __atomic_add_fetch(&n, 1, __ATOMIC_RELAXED);
-    return ++n;
+    return mpidbg_count(&n) + 1;
 }
 
 /* mpidbg_req_new records the request a call returned; kind 0 takes the

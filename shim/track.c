@@ -171,13 +171,7 @@ int mpidbg_track_sample(uint64_t site)
     uint64_t *c = site_counter(site);
     if (!c)
         return 1; /* no room: watch everything */
-    /* a locked add waits for every store before it to complete: only
-     * threads calling MPI at once need it */
-    uint64_t n;
-    if (mpidbg_mt)
-        n = __atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
-    else
-        __atomic_store_n(c, (n = __atomic_load_n(c, __ATOMIC_RELAXED)) + 1, __ATOMIC_RELAXED);
+    uint64_t n = mpidbg_count(c); /* a lost count samples one more call */
     if (n < BURST)
         return 1;
     uint64_t m = n - BURST, shift = 1 + m / BURST_STEP;

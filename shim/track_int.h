@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "count.h"
 #include "track.h"
 
 #define TR_PAGE 4096ul
@@ -226,21 +227,11 @@ static inline void tr_unpin(struct tr_range *r)
     __atomic_sub_fetch(&r->users, 1, __ATOMIC_RELEASE);
 }
 
-/* MPI_THREAD_MULTIPLE (shim.h): MPI is called from threads at once */
-extern int mpidbg_mt __attribute__((visibility("hidden")));
-
 static inline void tr_stat(int i)
 {
-    /* counted on every sampled-out call: without threads calling MPI at
-     * once, no locked add. The fault and trap handlers and the wrapped
-     * system calls of other threads (OpenMP workers) may still count at
-     * the same time and lose a count: these are MPIDBG_RACE_STATS's
-     * numbers only. */
-    if (mpidbg_mt)
-        __atomic_fetch_add(&mpidbg_track_stats[i], 1, __ATOMIC_RELAXED);
-    else
-        __atomic_store_n(&mpidbg_track_stats[i], __atomic_load_n(&mpidbg_track_stats[i], __ATOMIC_RELAXED) + 1,
-                         __ATOMIC_RELAXED);
+    /* counted on every sampled-out call; a lost count only changes
+     * MPIDBG_RACE_STATS's numbers */
+    (void)mpidbg_count(&mpidbg_track_stats[i]);
 }
 
 /* ---- system calls given memory on watched pages (track_sys.c) ----
