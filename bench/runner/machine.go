@@ -24,7 +24,7 @@ func describe(w io.Writer, mpidbg, mpicc, mpiexec string, rounds int, start time
 	} else {
 		cpu = fmt.Sprintf("%s, %d CPUs", cpuModel(), runtime.NumCPU())
 	}
-	fmt.Fprintf(w, "Machine: %s; %s/%s; load average at the start: %s; a cache line between two cores: %s.\n", cpu,
+	fmt.Fprintf(w, "Machine: %s; %s/%s; load average at the start: %s; %s.\n", cpu,
 		runtime.GOOS, runtime.GOARCH, loadAverage(), handoffText())
 	v, _ := exec.Command(mpiexec, "--version").CombinedOutput()
 	fmt.Fprintf(w, "MPI: %s (%s, %s).\n", mpiVersion(string(v)), filepath.Base(mpicc), filepath.Base(mpiexec))

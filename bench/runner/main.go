@@ -264,7 +264,7 @@ func run(w io.Writer, js []job, rounds int, mpidbg, mpicc, mpiexec string, log i
 			}
 		}
 	}
-	fmt.Fprintf(w, "Finished %s after %s; load average at the end: %s; a cache line between two cores: %s.\n\n",
+	fmt.Fprintf(w, "Finished %s after %s; load average at the end: %s; %s.\n\n",
 		time.Now().Format("2006-01-02 15:04:05 MST"), time.Since(start).Round(time.Second), loadAverage(), handoffText())
 	layers(w, list)
 	added(w, list)
