@@ -96,6 +96,7 @@ static int seg_reserve(struct mpidbg_robj *o, int n)
 uint64_t mpidbg_next_post(void)
 {
     static uint64_t n;
+    /* only MPI calls number postings, so none is lost without threads */
     return mpidbg_count(&n) + 1;
 }
 

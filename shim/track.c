@@ -171,7 +171,7 @@ int mpidbg_track_sample(uint64_t site)
     uint64_t *c = site_counter(site);
     if (!c)
         return 1; /* no room: watch everything */
-    uint64_t n = mpidbg_count(c); /* a lost count samples one more call */
+    uint64_t n = mpidbg_count(c); /* a lost count repeats one call's decision */
     if (n < BURST)
         return 1;
     uint64_t m = n - BURST, shift = 1 + m / BURST_STEP;
