@@ -95,11 +95,12 @@ func scopesOf(t *testing.T, c *testClient, frame int, call string) (locals, mpiC
 
 // TestLaunchBreakpoint: a breakpoint stops each of three ranks at its
 // line, the threads are named by rank, and the session ends with the
-// job.
+// job, each rank let go by the adapter at its exit (exit.go).
 func TestLaunchBreakpoint(t *testing.T) { forEachMPI(t, testLaunchBreakpoint) }
 
 func testLaunchBreakpoint(t *testing.T, m testMPI) {
 	prog, cfg := fixture(t, m, "breakpoints")
+	log := keepLog(t, &cfg)
 	src := filepath.Join(repoRoot(t), "testprogs", "dap", "breakpoints.c")
 	line := markerLine(t, "breakpoints", "BREAK")
 	c := start(t, cfg)
@@ -132,6 +133,11 @@ func testLaunchBreakpoint(t *testing.T, m testMPI) {
 	c.event("exited", from, stopTimeout)
 	c.event("terminated", from, stopTimeout)
 	c.call("disconnect", nil)
+	// none exited under gdb: with no breakpoint on _exit, each stopped
+	// in the shim's exit hook, and the adapter detached it
+	if b, d := log.count("-break-insert -f _exit"), log.count("-target-detach --thread-group"); b != 0 || d != 3 {
+		t.Errorf("%d breakpoints on _exit and %d ranks detached at their exit, want none and each of the 3 ranks", b, d)
+	}
 }
 
 // TestLaunchFinding: the planted buffer-overlap stops rank 2 at the

@@ -95,8 +95,8 @@ func (ss *session) maybeRelease() {
 func (ss *session) release() {
 	start := time.Now()
 	j := ss.job
-	ss.updateFindingBreakpoint() // none when stopOnError is false
-	ss.insertExitBreakpoint()
+	ss.updateFindingBreakpoint() // for findings, and for exits (exit.go)
+	ss.insertExitBreakpoint()    // attached processes only
 	ranks := ss.liveRanks()
 	if j != nil {
 		for _, rk := range ranks {

@@ -157,16 +157,16 @@ func (s *Server) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpoin
 
 // updateFindingBreakpoint has a breakpoint on the shim's mpidbg_break
 // while some filter is on (the filter's severity is checked at the
-// stop), and none otherwise: a job without one runs at full speed.
+// stop), and none otherwise: a job without one runs at full speed. A
+// launched job in all-stop mode keeps it in any case: its ranks' exits
+// stop there too (exit.go).
 func (ss *session) updateFindingBreakpoint() {
-	ss.srv.mu.Lock()
-	want := ss.srv.filters.any()
-	ss.srv.mu.Unlock()
+	want := ss.wantsFindings() || ss.exitsOnFindingBreakpoint()
 	ss.mu.Lock()
 	have := ss.findingBp
 	ss.mu.Unlock()
 	switch {
-	case want && have == "" && !ss.noFindings:
+	case want && have == "":
 		rec, err := ss.mi("-break-insert -f mpidbg_break")
 		if err != nil {
 			ss.srv.output("console", fmt.Sprintf("mpidbg: cannot stop on findings: %v\n", err))
@@ -181,4 +181,12 @@ func (ss *session) updateFindingBreakpoint() {
 		ss.findingBp = ""
 		ss.mu.Unlock()
 	}
+}
+
+// wantsFindings says whether findings stop the rank: some filter is on,
+// and the launch did not say stopOnError false.
+func (ss *session) wantsFindings() bool {
+	ss.srv.mu.Lock()
+	defer ss.srv.mu.Unlock()
+	return ss.srv.filters.any() && !ss.noFindings
 }

@@ -139,15 +139,7 @@ func markerLine(t *testing.T, name, marker string) int {
 // start runs a Server on pipes and returns a client of it.
 func start(t *testing.T, cfg Config) *testClient {
 	if cfg.Log == nil {
-		// the adapter's log, shown only when the test fails: what gdb
-		// said and was told is what explains a stop that never came
-		lb := &logBuffer{}
-		cfg.Log = NewLogger(lb)
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("the adapter's log, last lines:\n%s", lb.tail(120))
-			}
-		})
+		keepLog(t, &cfg)
 	}
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
@@ -309,6 +301,20 @@ type rawEvent struct {
 func (e *rawEvent) GetEvent() *dap.Event { return &e.Event }
 
 // logBuffer keeps the adapter's log for a failing test.
+// keepLog gives cfg the adapter's log in memory, shown only when the
+// test fails: what gdb said and was told is what explains a stop that
+// never came.
+func keepLog(t *testing.T, cfg *Config) *logBuffer {
+	lb := &logBuffer{}
+	cfg.Log = NewLogger(lb)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the adapter's log, last lines:\n%s", lb.tail(120))
+		}
+	})
+	return lb
+}
+
 type logBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
@@ -329,4 +335,11 @@ func (l *logBuffer) tail(n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// count is how many times s is in the log.
+func (l *logBuffer) count(s string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Count(l.b.String(), s)
 }

@@ -11,20 +11,33 @@ import (
 // (its main thread gone, its other threads dying), gdb cannot read their
 // registers and the resume fails after it has already reported every
 // thread running: the job then hangs at its end, no rank resumed, the
-// dying one never reaped. So no rank exits under gdb: a breakpoint on
-// _exit catches each one with all its threads alive, the adapter reads
-// the exit status from the call's first argument and detaches the rank,
-// which exits on its own. A rank ended by a signal, or by an exit that
-// does not go through _exit, still exits under gdb as before.
+// dying one never reaped. So no rank exits under gdb: it stops with all
+// its threads alive, the adapter reads the exit status and detaches the
+// rank, which exits on its own. A launched rank stops in the shim's exit
+// hook, on the breakpoint on mpidbg_break that findings use, with the
+// status in mpidbg_exit_status (shim/debugger.c): one breakpoint fewer
+// for gdb to set again at each library an MPI library loads or unloads
+// (Open MPI: about 190 per rank). An attached process may have no shim:
+// a breakpoint on _exit catches it, and the status is the call's first
+// argument. A rank ended by a signal, or by an exit that runs no exit
+// hooks (_exit called directly, in a launched rank), still exits under
+// gdb as before.
 
 // exitArgRegisters hold _exit's status argument, by architecture: the
 // first that evaluates to an integer is the one.
 var exitArgRegisters = []string{"$rdi", "$x0"}
 
-// insertExitBreakpoint puts the breakpoint on _exit in every rank, in
-// all-stop mode (in non-stop mode one rank's exit stops no other).
+// exitsOnFindingBreakpoint says whether the ranks' exits stop on the
+// breakpoint on mpidbg_break: launched ranks in all-stop mode (in
+// non-stop mode one rank's exit stops no other).
+func (ss *session) exitsOnFindingBreakpoint() bool {
+	return !ss.nonStop && ss.job != nil
+}
+
+// insertExitBreakpoint puts the breakpoint on _exit in every attached
+// process, in all-stop mode.
 func (ss *session) insertExitBreakpoint() {
-	if ss.nonStop {
+	if ss.nonStop || ss.job != nil {
 		return
 	}
 	rec, err := ss.mi("-break-insert -f _exit")
@@ -37,26 +50,33 @@ func (ss *session) insertExitBreakpoint() {
 	ss.mu.Unlock()
 }
 
-// onRankExiting handles a rank stopped at _exit: it records the status,
-// detaches the rank and resumes the others, unless the client asked for
-// a stop meanwhile.
-func (ss *session) onRankExiting(tid int) {
+// exitStatusAt reads, at a stop on mpidbg_break, whether the rank is in
+// its exit (shim/debugger.c) and the status it exits with.
+func (ss *session) exitStatusAt(tid int) (string, bool) {
+	rec, err := ss.mi("-data-evaluate-expression --thread %d mpidbg_exit_status", tid)
+	if err != nil {
+		return "", false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(rec.Results.String("value")))
+	if err != nil || n < 0 {
+		return "", false
+	}
+	return strconv.Itoa(n), true
+}
+
+// onRankExiting handles a rank stopped in its exit: it records the
+// status (read from _exit's argument when status is ""), detaches the
+// rank and resumes the others, unless the client asked for a stop
+// meanwhile.
+func (ss *session) onRankExiting(tid int, status string) {
 	t := ss.threadOf(tid)
 	if t == nil || t.rank == nil {
 		ss.resumeAll()
 		return
 	}
 	rk := t.rank
-	status := ""
-	for _, reg := range exitArgRegisters {
-		rec, err := ss.mi("-data-evaluate-expression --thread %d %s", tid, quote("(int)"+reg))
-		if err != nil {
-			continue
-		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(rec.Results.String("value")), 10, 64); err == nil {
-			status = strconv.FormatInt(n&0xff, 10) // what the parent's wait sees
-			break
-		}
+	if status == "" {
+		status = ss.exitArgument(tid)
 	}
 	ss.mu.Lock()
 	rk.ending, rk.status = "exited", status
@@ -68,4 +88,19 @@ func (ss *session) onRankExiting(tid int) {
 	if pause == "" && len(ss.liveRanks()) > 0 {
 		ss.resumeAll()
 	}
+}
+
+// exitArgument reads the status a thread stopped at _exit's entry calls
+// it with, "" when no register says.
+func (ss *session) exitArgument(tid int) string {
+	for _, reg := range exitArgRegisters {
+		rec, err := ss.mi("-data-evaluate-expression --thread %d %s", tid, quote("(int)"+reg))
+		if err != nil {
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(rec.Results.String("value")), 10, 64); err == nil {
+			return strconv.FormatInt(n&0xff, 10) // what the parent's wait sees
+		}
+	}
+	return ""
 }

@@ -36,13 +36,13 @@ type session struct {
 	pause     string              // "" | "pause" | "deadlock": why the adapter interrupted
 	deadlock  *findingInfo        // the deadlock, once found
 	findingBp string              // gdb's number of the breakpoint on mpidbg_break
-	exitBp    string              // gdb's number of the breakpoint on _exit (exit.go)
+	exitBp    string              // gdb's number of the breakpoint on _exit, attached processes only (exit.go)
 	refs      *handles            // frames and variables, valid until the job runs again
 	bps       map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
 	ended     bool
 
 	job        *job // the launched job (ending the session ends it); nil when attached
-	noFindings bool // stopOnError false: no breakpoint on mpidbg_break
+	noFindings bool // stopOnError false: findings do not stop the ranks
 	attached   bool // every rank is under gdb
 	releasing  bool
 	varobjs    []string // gdb varobjs made for the client, deleted at the next stop

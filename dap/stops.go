@@ -58,10 +58,18 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 		isExit := bp != "" && bp == ss.exitBp
 		ss.mu.Unlock()
 		if isExit {
-			go ss.onRankExiting(tid) // gdb commands wait for answers this goroutine reads
+			go ss.onRankExiting(tid, "") // gdb commands wait for answers this goroutine reads
 			return
 		}
 		if isFinding {
+			if status, ok := ss.exitStatusAt(tid); ok {
+				go ss.onRankExiting(tid, status)
+				return
+			}
+			if !ss.wantsFindings() { // the breakpoint is there for exits only
+				ss.resume(tid)
+				return
+			}
 			ss.onFindingStop(tid)
 			return
 		}

@@ -52,6 +52,28 @@ extern char **environ;
  * in finding.c; this one is read only here). */
 __attribute__((visibility("default"), used)) volatile int mpidbg_debugger_attached;
 
+/* The status of the exit a rank stops in, as its parent will see it; -1
+ * while it is not exiting. The debugger reads it at a stop on
+ * mpidbg_break to tell an exit from a finding. */
+__attribute__((visibility("default"), used)) volatile int mpidbg_exit_status = -1;
+
+struct mpidbg_finding;
+void mpidbg_break(const struct mpidbg_finding *f); /* finding.c */
+
+/* mpidbg_debugger_exit, from the exit hook (ending.c): a rank must not
+ * exit under a debugger that stops every rank when one exits (gdb in
+ * all-stop mode; docs/dap.md): it stops on the finding breakpoint, which
+ * is there anyway, with its threads alive, and the debugger detaches it.
+ * A breakpoint on _exit did the same, at a cost: gdb sets every
+ * breakpoint again at each library an MPI library loads or unloads. */
+void mpidbg_debugger_exit(int status)
+{
+    if (!mpidbg_debugger_attached)
+        return;
+    mpidbg_exit_status = status & 0xff;
+    mpidbg_break(NULL);
+}
+
 static int launcher_rank(void)
 {
     static const char *const names[] = {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK"};

@@ -21,7 +21,8 @@
  * path, MPI_ERRORS_ARE_FATAL) the rank says MPI ended it, without a
  * finding: the program did not leave MPI_Finalize out. _exit() and a kill
  * run no hooks: those ranks are reported as dead by the launcher's
- * account.
+ * account. Under a debugger the hook ends in a stop for it
+ * (mpidbg_debugger_exit), in any process that has the shim.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -110,9 +111,8 @@ static int exit_site(uint64_t *site)
     return EXIT_UNKNOWN;
 }
 
-static void on_exit_hook(int status, void *arg)
+static void exit_checks(int status)
 {
-    (void)arg;
     if (!__atomic_load_n(&armed, __ATOMIC_ACQUIRE) || getpid() != init_pid)
         return; /* before MPI_Init, or a forked child */
     if (finalized || __atomic_load_n(&mpidbg_aborting, __ATOMIC_ACQUIRE) || __atomic_load_n(&mpidbg_crashed, __ATOMIC_ACQUIRE))
@@ -135,6 +135,13 @@ static void on_exit_hook(int status, void *arg)
     struct mpidbg_finding *f = mpidbg_go_report(&ev);
     if (f)
         mpidbg_break(f);
+}
+
+static void on_exit_hook(int status, void *arg)
+{
+    (void)arg;
+    exit_checks(status);
+    mpidbg_debugger_exit(status); /* last: a finding above stops first */
 }
 
 __attribute__((constructor)) static void ending_hook(void)
