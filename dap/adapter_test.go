@@ -140,6 +140,35 @@ func testLaunchBreakpoint(t *testing.T, m testMPI) {
 	}
 }
 
+// TestLaunchNoFilter: with no exception filter on, the planted finding
+// does not stop the job (gdb lets it pass: the breakpoint on
+// mpidbg_break, there for the ranks' exits, then has a condition), and
+// each rank is still let go by the adapter at its exit.
+func TestLaunchNoFilter(t *testing.T) { forEachMPI(t, testLaunchNoFilter) }
+
+func testLaunchNoFilter(t *testing.T, m testMPI) {
+	prog, cfg := fixture(t, m, "planted")
+	log := keepLog(t, &cfg)
+	c := start(t, cfg)
+	launchJob(t, c, map[string]any{"program": prog, "np": 4}, "", nil, []string{})
+	_, end := c.event("exited", 0, stopTimeout)
+	c.event("terminated", end, stopTimeout)
+	c.call("disconnect", nil)
+	c.mu.Lock()
+	for _, msg := range c.msgs[:end] {
+		if st, ok := msg.(*dap.StoppedEvent); ok {
+			t.Errorf("the job stopped with no exception filter on: %+v", st.Body)
+		}
+	}
+	c.mu.Unlock()
+	if n := log.count("mi> -break-condition"); n != 1 || log.count(" mpidbg_exit_status >= 0\n") != 1 {
+		t.Errorf("%d conditions put on breakpoints, want 1: mpidbg_break's, that the rank be exiting", n)
+	}
+	if d := log.count("-target-detach --thread-group"); d != 4 {
+		t.Errorf("%d ranks detached at their exit, want each of the 4", d)
+	}
+}
+
 // TestLaunchFinding: the planted buffer-overlap stops rank 2 at the
 // faulty line with the finding as the exception; the MPI_Datatype local
 // unfolds; the MPI call's buffer shows through its datatype; the Debug

@@ -158,12 +158,15 @@ func (s *Server) onSetExceptionBreakpointsRequest(req *dap.SetExceptionBreakpoin
 // updateFindingBreakpoint has a breakpoint on the shim's mpidbg_break
 // while some filter is on (the filter's severity is checked at the
 // stop), and none otherwise: a job without one runs at full speed. A
-// launched job in all-stop mode keeps it in any case: its ranks' exits
-// stop there too (exit.go).
+// launched job in all-stop mode keeps it in any case, since its ranks'
+// exits stop there too (exit.go); while no finding is wanted it has the
+// condition that the rank be exiting, so that gdb lets findings pass
+// without a stop the adapter would have to resume.
 func (ss *session) updateFindingBreakpoint() {
-	want := ss.wantsFindings() || ss.exitsOnFindingBreakpoint()
+	stops := ss.wantsFindings()
+	want := stops || ss.exitsOnFindingBreakpoint()
 	ss.mu.Lock()
-	have := ss.findingBp
+	have, exitsOnly := ss.findingBp, ss.findingBpExitsOnly
 	ss.mu.Unlock()
 	switch {
 	case want && have == "":
@@ -172,15 +175,31 @@ func (ss *session) updateFindingBreakpoint() {
 			ss.srv.output("console", fmt.Sprintf("mpidbg: cannot stop on findings: %v\n", err))
 			return
 		}
+		have, exitsOnly = rec.Results.Tuple("bkpt").String("number"), false
 		ss.mu.Lock()
-		ss.findingBp = rec.Results.Tuple("bkpt").String("number")
+		ss.findingBp, ss.findingBpExitsOnly = have, false
 		ss.mu.Unlock()
 	case !want && have != "":
 		ss.mi("-break-delete %s", have)
 		ss.mu.Lock()
 		ss.findingBp = ""
 		ss.mu.Unlock()
+		return
 	}
+	if have == "" || exitsOnly == !stops {
+		return
+	}
+	cond := ""
+	if !stops {
+		cond = " mpidbg_exit_status >= 0"
+	}
+	if _, err := ss.mi("-break-condition %s%s", have, cond); err != nil {
+		ss.srv.logf("breakpoint %s, condition %q: %v", have, cond, err)
+		return
+	}
+	ss.mu.Lock()
+	ss.findingBpExitsOnly = !stops
+	ss.mu.Unlock()
 }
 
 // wantsFindings says whether findings stop the rank: some filter is on,

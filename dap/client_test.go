@@ -300,7 +300,6 @@ type rawEvent struct {
 
 func (e *rawEvent) GetEvent() *dap.Event { return &e.Event }
 
-// logBuffer keeps the adapter's log for a failing test.
 // keepLog gives cfg the adapter's log in memory, shown only when the
 // test fails: what gdb said and was told is what explains a stop that
 // never came.
@@ -315,6 +314,7 @@ func keepLog(t *testing.T, cfg *Config) *logBuffer {
 	return lb
 }
 
+// logBuffer keeps the adapter's log for a failing test.
 type logBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mpidbg/mpidbg/dap/gdbmi"
 )
 
 // A rank's exit in all-stop mode. When a rank's process exits, gdb stops
@@ -13,15 +15,18 @@ import (
 // thread running: the job then hangs at its end, no rank resumed, the
 // dying one never reaped. So no rank exits under gdb: it stops with all
 // its threads alive, the adapter reads the exit status and detaches the
-// rank, which exits on its own. A launched rank stops in the shim's exit
-// hook, on the breakpoint on mpidbg_break that findings use, with the
-// status in mpidbg_exit_status (shim/debugger.c): one breakpoint fewer
-// for gdb to set again at each library an MPI library loads or unloads
-// (Open MPI: about 190 per rank). An attached process may have no shim:
-// a breakpoint on _exit catches it, and the status is the call's first
-// argument. A rank ended by a signal, or by an exit that runs no exit
-// hooks (_exit called directly, in a launched rank), still exits under
-// gdb as before.
+// rank, which exits on its own.
+//
+// A launched rank stops in the shim's exit hook, on the breakpoint on
+// mpidbg_break that findings use, with the status in mpidbg_exit_status
+// (shim/debugger.c): a breakpoint on _exit did the same, but gdb sets
+// every breakpoint again at each library an MPI library loads or
+// unloads (Open MPI: about 94 loads and as many unloads per rank), and
+// that one cost 2 s of a 4-rank Open MPI session (docs/dap.md). An
+// attached process may have no shim: a breakpoint on _exit catches it,
+// and the status is the call's first argument. A rank ended by a
+// signal, or by an exit that runs no exit hooks (_exit called by the
+// program, or by the MPI library in MPI_Abort), still exits under gdb.
 
 // exitArgRegisters hold _exit's status argument, by architecture: the
 // first that evaluates to an integer is the one.
@@ -50,8 +55,27 @@ func (ss *session) insertExitBreakpoint() {
 	ss.mu.Unlock()
 }
 
-// exitStatusAt reads, at a stop on mpidbg_break, whether the rank is in
-// its exit (shim/debugger.c) and the status it exits with.
+// atExit says whether a stop on mpidbg_break is a rank's exit: its
+// argument is NULL there (shim/debugger.c). gdb shows the argument in
+// the stop's frame; when it does not, mpidbg_exit_status says.
+func (ss *session) atExit(tid int, stop gdbmi.Tuple) bool {
+	for _, v := range stop.Tuple("frame").List("args").Values {
+		a, _ := v.(gdbmi.Tuple)
+		if a.String("name") != "f" {
+			continue
+		}
+		if w := strings.Fields(a.String("value")); len(w) > 0 {
+			if n, err := strconv.ParseUint(w[0], 0, 64); err == nil {
+				return n == 0
+			}
+		}
+	}
+	_, ok := ss.exitStatusAt(tid)
+	return ok
+}
+
+// exitStatusAt reads the status of the exit a rank stopped in on
+// mpidbg_break (shim/debugger.c); ok false when it is not exiting.
 func (ss *session) exitStatusAt(tid int) (string, bool) {
 	rec, err := ss.mi("-data-evaluate-expression --thread %d mpidbg_exit_status", tid)
 	if err != nil {
@@ -65,9 +89,8 @@ func (ss *session) exitStatusAt(tid int) (string, bool) {
 }
 
 // onRankExiting handles a rank stopped in its exit: it records the
-// status (read from _exit's argument when status is ""), detaches the
-// rank and resumes the others, unless the client asked for a stop
-// meanwhile.
+// status ("" unknown), detaches the rank and, in all-stop mode, resumes
+// the others, unless the client asked for a stop meanwhile.
 func (ss *session) onRankExiting(tid int, status string) {
 	t := ss.threadOf(tid)
 	if t == nil || t.rank == nil {
@@ -75,9 +98,6 @@ func (ss *session) onRankExiting(tid int, status string) {
 		return
 	}
 	rk := t.rank
-	if status == "" {
-		status = ss.exitArgument(tid)
-	}
 	ss.mu.Lock()
 	rk.ending, rk.status = "exited", status
 	pause := ss.pause
@@ -85,7 +105,7 @@ func (ss *session) onRankExiting(tid int, status string) {
 	if _, err := ss.mi("-target-detach --thread-group %s", rk.group); err != nil {
 		ss.srv.output("console", fmt.Sprintf("mpidbg: rank %d: cannot let it exit: %v\n", rk.n, err))
 	}
-	if pause == "" && len(ss.liveRanks()) > 0 {
+	if !ss.nonStop && pause == "" && len(ss.liveRanks()) > 0 {
 		ss.resumeAll()
 	}
 }

@@ -58,15 +58,20 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 		isExit := bp != "" && bp == ss.exitBp
 		ss.mu.Unlock()
 		if isExit {
-			go ss.onRankExiting(tid, "") // gdb commands wait for answers this goroutine reads
+			go func() { // gdb commands wait for answers this goroutine reads
+				ss.onRankExiting(tid, ss.exitArgument(tid))
+			}()
 			return
 		}
 		if isFinding {
-			if status, ok := ss.exitStatusAt(tid); ok {
-				go ss.onRankExiting(tid, status)
+			if ss.atExit(tid, res) {
+				go func() {
+					status, _ := ss.exitStatusAt(tid)
+					ss.onRankExiting(tid, status)
+				}()
 				return
 			}
-			if !ss.wantsFindings() { // the breakpoint is there for exits only
+			if !ss.wantsFindings() { // filters turned off since the stop
 				ss.resume(tid)
 				return
 			}

@@ -28,8 +28,12 @@ void mpidbg_ending_init(void) __attribute__((visibility("hidden")));
 void mpidbg_ending_fini(void) __attribute__((visibility("hidden")));
 extern int mpidbg_aborting __attribute__((visibility("hidden")));
 
-/* mpidbg_debugger_exit stops a rank that exits with a debugger attached,
- * its threads still alive, for the debugger to let it go (debugger.c). */
+/* mpidbg_break is where debuggers stop: on a finding (finding.c), and,
+ * with f NULL, in the exit of a rank a debugger attached to. */
+struct mpidbg_finding;
+void mpidbg_break(const struct mpidbg_finding *f);
+
+/* mpidbg_debugger_exit makes that stop (debugger.c). */
 void mpidbg_debugger_exit(int status) __attribute__((visibility("hidden")));
 
 /* mpidbg_on_error_abort says MPIDBG_ON_ERROR is abort (finding.c). */

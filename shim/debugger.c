@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "crash.h"
+
 extern char **environ;
 
 /* Set to 1 by the debugger once it is attached (shim.h's break hooks are
@@ -53,22 +55,17 @@ extern char **environ;
 __attribute__((visibility("default"), used)) volatile int mpidbg_debugger_attached;
 
 /* The status of the exit a rank stops in, as its parent will see it; -1
- * while it is not exiting. The debugger reads it at a stop on
- * mpidbg_break to tell an exit from a finding. */
+ * while it is not exiting. The debugger reads it at the stop. */
 __attribute__((visibility("default"), used)) volatile int mpidbg_exit_status = -1;
 
-struct mpidbg_finding;
-void mpidbg_break(const struct mpidbg_finding *f); /* finding.c */
+static pid_t waited_pid; /* the process that waited for the debugger */
 
-/* mpidbg_debugger_exit, from the exit hook (ending.c): a rank must not
- * exit under a debugger that stops every rank when one exits (gdb in
- * all-stop mode; docs/dap.md): it stops on the finding breakpoint, which
- * is there anyway, with its threads alive, and the debugger detaches it.
- * A breakpoint on _exit did the same, at a cost: gdb sets every
- * breakpoint again at each library an MPI library loads or unloads. */
+/* mpidbg_debugger_exit, from the exit hook (ending.c): the rank stops
+ * with its threads alive, and the debugger lets it exit (dap/exit.go
+ * says why). A child forked after the wait has no debugger. */
 void mpidbg_debugger_exit(int status)
 {
-    if (!mpidbg_debugger_attached)
+    if (!mpidbg_debugger_attached || getpid() != waited_pid)
         return;
     mpidbg_exit_status = status & 0xff;
     mpidbg_break(NULL);
@@ -429,6 +426,7 @@ __attribute__((constructor)) static void debugger_wait(void)
     }
     struct timespec ts = {0, 5 * 1000 * 1000}, start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
+    waited_pid = getpid();
     while (!mpidbg_debugger_attached) {
         nanosleep(&ts, NULL);
         clock_gettime(CLOCK_MONOTONIC, &now);

@@ -21,8 +21,8 @@
  * path, MPI_ERRORS_ARE_FATAL) the rank says MPI ended it, without a
  * finding: the program did not leave MPI_Finalize out. _exit() and a kill
  * run no hooks: those ranks are reported as dead by the launcher's
- * account. Under a debugger the hook ends in a stop for it
- * (mpidbg_debugger_exit), in any process that has the shim.
+ * account. In a rank a debugger attached to, the hook ends in a stop
+ * for it (mpidbg_debugger_exit).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,9 +35,6 @@
 #include "shim.h"
 #include "crash.h"
 #include "objects.h"
-
-/* where debuggers stop on a finding (finding.c) */
-void mpidbg_break(const struct mpidbg_finding *f);
 
 int mpidbg_aborting;
 static int finalized, hooked, armed;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "crash.h"
 
 #define FID_NAME(n, s, c) s,
 static const char *const fid_names[] = {MPIDBG_FINDINGS(FID_NAME)};
@@ -136,7 +137,8 @@ void mpidbg_ev_init(struct mpidbg_ev *ev, struct mpidbg_cx *cx, int fid, const c
 }
 
 /* mpidbg_break is where debuggers stop on a finding: the finding is in
- * its argument, and in the registry's ring. Never inlined, never removed. */
+ * its argument, and in the registry's ring; NULL at a debugged rank's
+ * exit (debugger.c). Never inlined, never removed. */
 __attribute__((noinline, used, visibility("default"))) void mpidbg_break(const struct mpidbg_finding *f)
 {
     __asm__ volatile("" : : "r"(f) : "memory");

@@ -10,7 +10,7 @@ from . import helper
 from .callframe import find_mpi_call
 
 
-HOOK = "mpidbg_break"  # shim/finding.c: called once for every finding
+HOOK = "mpidbg_break"  # shim/finding.c: called once for every finding, and with NULL at a debugged rank's exit
 
 
 def latest_finding():
@@ -29,6 +29,11 @@ class FindingBreakpoint(gdb.Breakpoint):
         super(FindingBreakpoint, self).__init__(HOOK, gdb.BP_BREAKPOINT, internal=False)
 
     def stop(self):
+        try:
+            if int(gdb.parse_and_eval("f")) == 0:
+                return False  # the rank's exit (shim/debugger.c), for mpidbg dap
+        except gdb.error:
+            pass
         try:
             finding = latest_finding()
         except gdb.GdbError as e:

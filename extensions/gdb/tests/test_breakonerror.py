@@ -23,6 +23,14 @@ class BreakOnError(unittest.TestCase):
         with mock.patch.object(helper, "request", lambda op, args=None, registry=True: ("no findings recorded", None)):
             self.assertEqual(breakonerror.latest_finding(), "no findings recorded")
 
+    def test_an_exit_is_not_a_finding(self):
+        gdb.values["f"] = gdb.Value(0)
+        self.assertFalse(breakonerror.FindingBreakpoint.stop(None))
+        gdb.values["f"] = gdb.Value(0x7F0000001000)
+        with mock.patch.object(helper, "request", lambda op, args=None, registry=True: (ERRORS, None)):
+            self.assertTrue(breakonerror.FindingBreakpoint.stop(None))
+        self.assertIn("#4 recv-overflow: the newest", gdb.written[-1])
+
     def test_on_off(self):
         cmd = breakonerror.MPIBreakOnError()
         cmd.invoke("", False)
