@@ -5,8 +5,10 @@
 // the remainder (6 elements, the others 4). Rank 0 receives the blocks
 // with MPI_ANY_SOURCE, sizing the i-th receive for worker i's block, as
 // if the results came in rank order. They usually do here (the workers
-// start later the higher their rank), but nothing orders them: when
-// worker 3's block comes first, it arrives at a receive with room for 4.
+// start later the higher their rank, 250 ms apart, so that they do on a
+// loaded machine too), but nothing orders them: when worker 3's block
+// comes first, it arrives at a receive with room for 4 (and mpidbg
+// reports that truncation, message-truncated, at the same line).
 // Breaks MPI-4.1 §3.2.4 under another legal order: a message longer than
 // the receive is an overflow error; with MPI_ANY_SOURCE the message
 // matched depends on arrival order (§3.5).
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
         if (all[0] + all[N - 1] < 0)
             fprintf(stderr, "bug_master_worker_truncation: negative sum\n");
     } else {
-        struct timespec delay = {0, 60000000L * rank};
+        struct timespec delay = {0, 250000000L * rank};
         nanosleep(&delay, NULL);
         double mine[N];
         int n = chunk(rank, workers);
