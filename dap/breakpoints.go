@@ -166,7 +166,7 @@ func (ss *session) updateFindingBreakpoint() {
 	stops := ss.wantsFindings()
 	want := stops || ss.exitsOnFindingBreakpoint()
 	ss.mu.Lock()
-	have, exitsOnly := ss.findingBp, ss.findingBpExitsOnly
+	have := ss.findingBp
 	ss.mu.Unlock()
 	switch {
 	case want && have == "":
@@ -175,9 +175,9 @@ func (ss *session) updateFindingBreakpoint() {
 			ss.srv.output("console", fmt.Sprintf("mpidbg: cannot stop on findings: %v\n", err))
 			return
 		}
-		have, exitsOnly = rec.Results.Tuple("bkpt").String("number"), false
+		have = rec.Results.Tuple("bkpt").String("number")
 		ss.mu.Lock()
-		ss.findingBp, ss.findingBpExitsOnly = have, false
+		ss.findingBp = have
 		ss.mu.Unlock()
 	case !want && have != "":
 		ss.mi("-break-delete %s", have)
@@ -185,21 +185,16 @@ func (ss *session) updateFindingBreakpoint() {
 		ss.findingBp = ""
 		ss.mu.Unlock()
 		return
-	}
-	if have == "" || exitsOnly == !stops {
+	case !want:
 		return
 	}
-	cond := ""
+	cond := "" // none: every call stops
 	if !stops {
 		cond = " mpidbg_exit_status >= 0"
 	}
 	if _, err := ss.mi("-break-condition %s%s", have, cond); err != nil {
 		ss.srv.logf("breakpoint %s, condition %q: %v", have, cond, err)
-		return
 	}
-	ss.mu.Lock()
-	ss.findingBpExitsOnly = !stops
-	ss.mu.Unlock()
 }
 
 // wantsFindings says whether findings stop the rank: some filter is on,

@@ -55,37 +55,32 @@ func (ss *session) insertExitBreakpoint() {
 	ss.mu.Unlock()
 }
 
-// atExit says whether a stop on mpidbg_break is a rank's exit: its
-// argument is NULL there (shim/debugger.c). gdb shows the argument in
-// the stop's frame; when it does not, mpidbg_exit_status says.
-func (ss *session) atExit(tid int, stop gdbmi.Tuple) bool {
+// exitAt says whether a stop on mpidbg_break is a rank's exit, and the
+// status it exits with ("" unknown). The breakpoint's argument is NULL
+// there (shim/debugger.c), and gdb shows it in the stop's frame; the
+// status, or when gdb does not show the argument whether the rank is
+// exiting at all, is in mpidbg_exit_status.
+func (ss *session) exitAt(tid int, stop gdbmi.Tuple) (status string, ok bool) {
+	null := false
 	for _, v := range stop.Tuple("frame").List("args").Values {
 		a, _ := v.(gdbmi.Tuple)
-		if a.String("name") != "f" {
+		w := strings.Fields(a.String("value"))
+		if a.String("name") != "f" || len(w) == 0 {
 			continue
 		}
-		if w := strings.Fields(a.String("value")); len(w) > 0 {
-			if n, err := strconv.ParseUint(w[0], 0, 64); err == nil {
-				return n == 0
-			}
+		n, err := strconv.ParseUint(w[0], 0, 64)
+		if err == nil && n != 0 {
+			return "", false // a finding
+		}
+		null = err == nil
+	}
+	rec, err := ss.mi("-data-evaluate-expression --thread %d mpidbg_exit_status", tid)
+	if err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(rec.Results.String("value"))); err == nil && n >= 0 {
+			return strconv.Itoa(n), true
 		}
 	}
-	_, ok := ss.exitStatusAt(tid)
-	return ok
-}
-
-// exitStatusAt reads the status of the exit a rank stopped in on
-// mpidbg_break (shim/debugger.c); ok false when it is not exiting.
-func (ss *session) exitStatusAt(tid int) (string, bool) {
-	rec, err := ss.mi("-data-evaluate-expression --thread %d mpidbg_exit_status", tid)
-	if err != nil {
-		return "", false
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(rec.Results.String("value")))
-	if err != nil || n < 0 {
-		return "", false
-	}
-	return strconv.Itoa(n), true
+	return "", null
 }
 
 // onRankExiting handles a rank stopped in its exit: it records the

@@ -31,18 +31,15 @@ type session struct {
 	threads   map[int]*thread  // by gdb's global thread id = DAP thread id
 	live      bool             // the ranks are released: stops go to the client
 	waiters   []chan gdbmi.Record
-	capture   *strings.Builder  // console output of the running CLI command
-	stops     map[int]*stopInfo // by thread: why it stopped, frames hidden
-	pause     string            // "" | "pause" | "deadlock": why the adapter interrupted
-	deadlock  *findingInfo      // the deadlock, once found
-	findingBp string            // gdb's number of the breakpoint on mpidbg_break
-	// findingBpExitsOnly: that breakpoint stops only ranks in their exit
-	// (no finding is wanted; breakpoints.go)
-	findingBpExitsOnly bool
-	exitBp             string              // gdb's number of the breakpoint on _exit, attached processes only (exit.go)
-	refs               *handles            // frames and variables, valid until the job runs again
-	bps                map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
-	ended              bool
+	capture   *strings.Builder    // console output of the running CLI command
+	stops     map[int]*stopInfo   // by thread: why it stopped, frames hidden
+	pause     string              // "" | "pause" | "deadlock": why the adapter interrupted
+	deadlock  *findingInfo        // the deadlock, once found
+	findingBp string              // gdb's number of the breakpoint on mpidbg_break
+	exitBp    string              // gdb's number of the breakpoint on _exit, attached processes only (exit.go)
+	refs      *handles            // frames and variables, valid until the job runs again
+	bps       map[string][]string // source path (or functionBreakpoints) -> gdb breakpoint numbers
+	ended     bool
 
 	job        *job // the launched job (ending the session ends it); nil when attached
 	noFindings bool // stopOnError false: findings do not stop the ranks

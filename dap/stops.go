@@ -64,11 +64,8 @@ func (ss *session) onStopped(res gdbmi.Tuple) {
 			return
 		}
 		if isFinding {
-			if ss.atExit(tid, res) {
-				go func() {
-					status, _ := ss.exitStatusAt(tid)
-					ss.onRankExiting(tid, status)
-				}()
+			if status, ok := ss.exitAt(tid, res); ok {
+				go ss.onRankExiting(tid, status)
 				return
 			}
 			if !ss.wantsFindings() { // filters turned off since the stop
