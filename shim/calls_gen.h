@@ -418,6 +418,8 @@ __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Type_struct(struct mpi
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Type_set_name(struct mpidbg_cx *cx, MPI_Datatype datatype, const char *type_name);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Type_get_contents(struct mpidbg_cx *cx, MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Comm_split(struct mpidbg_cx *cx, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+__attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_spawn(struct mpidbg_cx *cx, const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+__attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_spawn_multiple(struct mpidbg_cx *cx, int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_get_parent(struct mpidbg_cx *cx, MPI_Comm *parent);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_set_name(struct mpidbg_cx *cx, MPI_Comm comm, const char *comm_name);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn, int commute, MPI_Op *op);

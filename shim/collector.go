@@ -55,18 +55,20 @@ func (l *launcher) start() {
 	// too) must not pass for one of the job's ranks.
 	token := os.Getenv(envvar.Token)
 	os.Unsetenv(envvar.Token)
-	if addr == "" {
+	if addr == "" || spawned() {
+		// a spawned process is not one of the job's ranks (spawn.c): it
+		// reports on standard error
 		return
 	}
 	l.where = addr
 	network, a, ok := strings.Cut(addr, ":")
 	if !ok || (network != "unix" && network != "tcp") {
-		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: %s=%q is not unix:/path or tcp:host:port; findings go to standard error\n", worldRank(), envvar.Report, addr)
+		fmt.Fprintf(os.Stderr, "mpidbg: %s: %s=%q is not unix:/path or tcp:host:port; findings go to standard error\n", who(), envvar.Report, addr)
 		return
 	}
 	c, err := net.DialTimeout(network, a, dialTimeout)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: cannot reach the launcher at %s (%v); findings go to standard error\n", worldRank(), addr, err)
+		fmt.Fprintf(os.Stderr, "mpidbg: %s: cannot reach the launcher at %s (%v); findings go to standard error\n", who(), addr, err)
 		return
 	}
 	sc, ok := c.(syscall.Conn)
@@ -87,7 +89,7 @@ func (l *launcher) start() {
 		// first, before anything else: the launcher reads nothing from a
 		// connection without it (wire/token.go)
 		if _, err := l.Write(wire.TokenLine(token)); err != nil {
-			fmt.Fprintf(os.Stderr, "mpidbg: rank %d: lost the launcher at %s (%v); findings go to standard error\n", worldRank(), addr, err)
+			fmt.Fprintf(os.Stderr, "mpidbg: %s: lost the launcher at %s (%v); findings go to standard error\n", who(), addr, err)
 			c.Close()
 			l.conn, l.raw = nil, nil
 			return
@@ -142,7 +144,7 @@ func (l *launcher) send(m wire.Message) bool {
 	}
 	if err := l.w.Write(m); err != nil {
 		l.lost = err
-		fmt.Fprintf(os.Stderr, "mpidbg: rank %d: lost the launcher at %s (%v); findings go to standard error\n", worldRank(), l.where, err)
+		fmt.Fprintf(os.Stderr, "mpidbg: %s: lost the launcher at %s (%v); findings go to standard error\n", who(), l.where, err)
 		l.conn.Close()
 		l.conn, l.raw, l.w = nil, nil, nil
 		return false
@@ -155,7 +157,7 @@ func (l *launcher) refusedBy(why string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.refused = true
-	fmt.Fprintf(os.Stderr, "mpidbg: rank %d: the launcher at %s refused the connection (%s); findings go to standard error\n", worldRank(), l.where, why)
+	fmt.Fprintf(os.Stderr, "mpidbg: %s: the launcher at %s refused the connection (%s); findings go to standard error\n", who(), l.where, why)
 	if l.conn != nil {
 		l.conn.Close()
 		l.conn, l.raw, l.w = nil, nil, nil
@@ -175,12 +177,18 @@ func (l *launcher) finding(f checks.Finding) {
 // note tells the launcher something about how this rank is checked;
 // without a launcher it goes to standard error.
 func (l *launcher) note(text string) {
+	if spawned() {
+		// about this host, which the job's ranks note in the report; a
+		// line on standard error from each spawned process would say it
+		// again
+		return
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.send(wire.Message{Kind: wire.KindNote, Note: &wire.Note{Text: text}}) {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "mpidbg: rank %d: note: %s\n", worldRank(), text)
+	fmt.Fprintf(os.Stderr, "mpidbg: %s: note: %s\n", who(), text)
 }
 
 func (l *launcher) bye(findings int) {
@@ -200,7 +208,7 @@ func (l *launcher) bye(findings int) {
 //	mpidbg: rank 0: error type-not-committed: MPI_Send: ... at app.c:12 in main (/abs/app+0x11a9)
 func stderrLine(f checks.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mpidbg: rank %d: %s %s: %s", worldRank(), f.Severity, f.ID, f.Message)
+	fmt.Fprintf(&b, "mpidbg: %s: %s %s: %s", who(), f.Severity, f.ID, f.Message)
 	if f.Path != "" {
 		fmt.Fprintf(&b, " [element %s]", f.Path)
 	}

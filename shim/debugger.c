@@ -86,6 +86,17 @@ static int launcher_rank(void)
     return -1;
 }
 
+/* spawned_by_launcher says the launcher started this process for
+ * MPI_Comm_spawn (Hydra's PMI_SPAWNED, Open MPI's OMPI_PARENT_PORT): not
+ * one of the job's ranks, whose rank numbers its world's ranks repeat
+ * (spawn.c), so the debugger, which waits for the job's, does not wait
+ * for it. */
+static int spawned_by_launcher(void)
+{
+    const char *hydra = getenv("PMI_SPAWNED"), *ompi = getenv("OMPI_PARENT_PORT");
+    return (hydra && strcmp(hydra, "0") != 0 && *hydra) || (ompi && *ompi);
+}
+
 /* in_list says whether rank is in a comma-separated list of ranks such
  * as "0,2,3" (NULL or empty: every rank). The adapter writes every rank
  * (ranklist.Expanded), so that ranges are read in one place, in Go. A
@@ -394,7 +405,7 @@ __attribute__((constructor)) static void debugger_wait(void)
     if (!dir || !*dir)
         return;
     int rank = launcher_rank();
-    if (!in_list(getenv("MPIDBG_DEBUGGER_RANKS"), rank))
+    if (spawned_by_launcher() || !in_list(getenv("MPIDBG_DEBUGGER_RANKS"), rank))
         return;
     long timeout = 60;
     const char *t = getenv("MPIDBG_DEBUGGER_TIMEOUT");

@@ -42,7 +42,9 @@ func describe(ev *C.struct_mpidbg_ev) (checks.Finding, uint64) {
 		rel = uint64(ev.related_site)
 		f.Related = append(f.Related, checks.Related{Message: d.Related, Call: e.RelatedCall, Arg: d.RelatedArg, Site: site(rel)})
 	}
-	if d.TypeSite != 0 {
+	// a datatype made at the finding's own call (a leaked type) needs no
+	// second line saying so
+	if d.TypeSite != 0 && d.TypeSite != uint64(ev.site) {
 		if rel == 0 {
 			rel = d.TypeSite
 		}

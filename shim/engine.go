@@ -9,6 +9,9 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -215,3 +218,16 @@ func callName(id C.int32_t) string {
 }
 
 func worldRank() int { return int(C.mpidbg_registry.world_rank) }
+
+// spawned says MPI_Comm_spawn started this process (spawn.c).
+func spawned() bool { return C.mpidbg_spawned != 0 }
+
+// who names this process on standard error: its rank, or, for a spawned
+// process, which is not one of the job's ranks, its rank in its own
+// MPI_COMM_WORLD and its pid.
+func who() string {
+	if spawned() {
+		return fmt.Sprintf("spawned process %d (pid %d)", worldRank(), os.Getpid())
+	}
+	return "rank " + strconv.Itoa(worldRank())
+}

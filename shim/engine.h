@@ -118,6 +118,7 @@ extern int64_t mpidbg_go_basic_size(int32_t basic);                /* the model'
 
 /* Helpers the Go side calls (reg.c, finding.c). */
 #define MPIDBG_GOAPI __attribute__((visibility("hidden")))
+extern int mpidbg_spawned MPIDBG_GOAPI; /* MPI_Comm_spawn started this process (spawn.c) */
 MPIDBG_GOAPI uint64_t mpidbg_type_record_addr(uint64_t handle); /* 0 if not a recorded derived type */
 MPIDBG_GOAPI uint64_t mpidbg_model_epoch(void);  /* changes when the predefined types change */
 MPIDBG_GOAPI uint64_t mpidbg_renamed_seq(void);  /* how many MPI_Type_set_name calls changed a record */

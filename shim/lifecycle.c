@@ -88,6 +88,7 @@ static void start(void)
     mpidbg_registry_at_init();
     mpidbg_xr_init();
     mpidbg_objects_init();
+    mpidbg_spawn_init();
     mpidbg_go_init();
     mpidbg_crash_init(mpidbg_go_report_fd()); /* after Go's handlers, before the tracker's, which chain to it */
     mpidbg_ending_init();

@@ -118,7 +118,7 @@ func (l *launcher) lostLauncher(err error) {
 	if said {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "mpidbg: rank %d: mpidbg is gone (its connection closed before MPI_Finalize): the rank ends (SIGKILL)\n", worldRank())
+	fmt.Fprintf(os.Stderr, "mpidbg: %s: mpidbg is gone (its connection closed before MPI_Finalize): the rank ends (SIGKILL)\n", who())
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 }
 

@@ -136,6 +136,7 @@ extern uintptr_t mpidbg_mpi_len MPIDBG_HIDDEN;
 extern int mpidbg_tag_ub MPIDBG_HIDDEN;
 extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, from MPIDBG_CHECKS (mpidbg_checks_init) */
 extern int mpidbg_world_rank MPIDBG_HIDDEN;
+void mpidbg_spawn_init(void) MPIDBG_HIDDEN;          /* at MPI_Init: mpidbg_spawned (spawn.c) */
 extern uint64_t mpidbg_xr_clock MPIDBG_HIDDEN;
 extern int mpidbg_mt MPIDBG_HIDDEN;              /* MPI_THREAD_MULTIPLE: writers lock */
 extern struct mpidbg_cobj *mpidbg_world MPIDBG_HIDDEN;
@@ -291,7 +292,6 @@ struct mpidbg_cobj {
     int32_t npeers;
     int32_t *members;        /* an intercommunicator's: world ranks of both groups, sorted (its collectives' members) */
     int32_t nmembers;
-    int32_t foreign;         /* a member is outside MPI_COMM_WORLD (spawned): its id is not unique among them */
     struct mpidbg_xrace *races; /* recent wildcard receives (xr_p2p.c) */
     struct mpidbg_xcn *xcn;     /* its collectives agree through the node segment (xr_coll_node.c) */
 };

@@ -6940,6 +6940,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
     if (rc == MPI_SUCCESS) {
         if (intercomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm, MPI_COMM_NULL);
+        mpidbg_post_MPI_Comm_spawn(&cx, command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
     }
     mpidbg_leave(&cx);
     return rc;
@@ -6959,6 +6960,7 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
     if (rc == MPI_SUCCESS) {
         if (intercomm)
             mpidbg_xr_comm_new(mpidbg_comm_new(&cx, *intercomm, 0), *intercomm, MPI_COMM_NULL);
+        mpidbg_post_MPI_Comm_spawn_multiple(&cx, count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
     }
     mpidbg_leave(&cx);
     return rc;

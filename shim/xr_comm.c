@@ -180,18 +180,41 @@ static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, i
     return 1ull << 62 | (mpidbg_mix64(key ^ mpidbg_mix64(made)) & ((1ull << 62) - 1));
 }
 
+/* outside_world says whether a communicator reaches a process outside
+ * this MPI_COMM_WORLD (peers as peers_of gives them): one that
+ * MPI_Comm_spawn started or one of another job (MPI_Comm_connect,
+ * MPI_Comm_join). Such a communicator gets no shadow: the other side
+ * may never make the matching one (a spawned process does not see its
+ * parent communicator made, MPI_Comm_get_parent only returns it), and
+ * its processes are not ranks of the job that the report and the
+ * deadlock detector know. Every member decides alike: each sees the
+ * other world's members as outside its own. */
+static int outside_world(const int32_t *peers, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (peers[i] < 0)
+            return 1;
+    return 0;
+}
+
 void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)
 {
     if (!co || !mpidbg_xr_on || c == MPI_COMM_NULL)
         return;
     MPI_Comm xr = MPI_COMM_NULL;
     MPI_Request r;
-    /* a communicator no duplicate made holds no attributes */
-    if ((from == MPI_COMM_NULL ? idup(c, &xr) : twin(c, from, &xr)) != MPI_SUCCESS)
-        return;
-    PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
     int n = 0, nm = 0;
     int32_t *peers = peers_of(c, co->inter, &n), *members = NULL;
+    if (peers && outside_world(peers, n)) {
+        free(peers);
+        return;
+    }
+    /* a communicator no duplicate made holds no attributes */
+    if ((from == MPI_COMM_NULL ? idup(c, &xr) : twin(c, from, &xr)) != MPI_SUCCESS) {
+        free(peers);
+        return;
+    }
+    PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
     uint64_t gid = 0;
     if (co->inter) {
         int nlocal = 0;
@@ -218,10 +241,6 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)
     co->npeers = n;
     co->members = members;
     co->nmembers = nm;
-    co->foreign = 0;
-    for (int i = 0; i < n; i++)
-        if (peers[i] < 0)
-            co->foreign = 1;
     pthread_mutex_unlock(&peers_mu);
     mpidbg_wunlock();
     free(old);

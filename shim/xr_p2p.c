@@ -284,7 +284,7 @@ const uint8_t *mpidbg_xr_type_blob(MPI_Datatype t, uint32_t *siglen, uint32_t *e
  * intercommunicator, threads (mpidbg_node_p2p). Both ends decide alike. */
 static int ring_peer(struct mpidbg_cobj *co, int peer)
 {
-    if (!mpidbg_node_p2p || !co->gid || co->inter || co->foreign || peer < 0)
+    if (!mpidbg_node_p2p || !co->gid || co->inter || peer < 0)
         return -1;
     return mpidbg_node_index(mpidbg_xr_world_of(co, peer));
 }
