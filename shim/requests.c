@@ -26,6 +26,7 @@
 #include "requests.h"
 
 static uint32_t req_serial;
+static int64_t rma_active; /* active requests of request-based one-sided calls (mpidbg_req_rma_flushed) */
 
 
 /* Operations that came back with one of the MPI's shared request handles
@@ -156,6 +157,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     } else if (o->active) {
         mpidbg_pending_remove(o); /* a completion the shim did not see */
         mpidbg_pending_flush();
+        if (o->rec->kind == MPIDBG_REQ_RMA)
+            rma_active--;
         stale = 1;
     }
     struct mpidbg_request *rec = o->rec;
@@ -198,6 +201,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
                      __ATOMIC_RELEASE);
     if (o->active && !(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
+    if (o->active && kind == MPIDBG_REQ_RMA)
+        rma_active++;
     mpidbg_wunlock();
     if (stale)
         mpidbg_req_track_end(NULL, o);
@@ -261,6 +266,8 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
         }
         if (o->active) {
             mpidbg_pending_remove(o);
+            if (o->rec->kind == MPIDBG_REQ_RMA)
+                rma_active--;
             o->active = 0;
             o->rec->state &= ~MPIDBG_ACTIVE;
         }
@@ -291,6 +298,55 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
         cx.call = dcall[i];
         mpidbg_comm_new(&cx, *deferred[i], 0);
     }
+}
+
+/* mpidbg_req_rma_flushed: a flush or an unlock of window win completes
+ * every outstanding operation to target (-1: every target) at the origin,
+ * request-based ones too (MPI-4.1 §12.5.4: MPI_Win_flush "completes all
+ * outstanding RMA operations initiated by the calling process to the
+ * target rank"; §12.3.5: the request's completion is one way to know an
+ * operation completed at the origin, not the only one). From here on
+ * their buffers are the program's again: they stop being watched and
+ * leave the pending lists; the requests stay active until a test or wait
+ * takes them, as MPI keeps them. */
+struct flushed {
+    uint64_t win;
+    int target, n, cap;
+    struct mpidbg_reqref *v;
+};
+
+static void flushed_one(void *val, void *arg)
+{
+    struct mpidbg_robj *o = val;
+    struct flushed *f = arg;
+    if (!o || !o->live || !o->active || !o->rec || o->rec->kind != MPIDBG_REQ_RMA || o->rec->comm != f->win ||
+        (f->target >= 0 && o->rec->peer != f->target))
+        return;
+    if (f->n == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 16;
+        struct mpidbg_reqref *v = realloc(f->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return;
+        f->v = v;
+        f->cap = cap;
+    }
+    f->v[f->n++] = (struct mpidbg_reqref){MPI_REQUEST_NULL, o->serial, o};
+}
+
+void mpidbg_req_rma_flushed(MPI_Win win, int target)
+{
+    if (!__atomic_load_n(&rma_active, __ATOMIC_RELAXED))
+        return; /* no walk over every request at each flush of a program that has none */
+    struct flushed f = {MPIDBG_H(win), target, 0, 0, NULL};
+    mpidbg_wlock();
+    mpidbg_hmap_each(&mpidbg_requests, flushed_one, &f);
+    for (int i = 0; i < f.n; i++)
+        mpidbg_pending_remove(f.v[i].o);
+    if (f.n)
+        mpidbg_pending_flush();
+    mpidbg_wunlock();
+    mpidbg_req_track_release_all(f.v, f.n); /* the tracker's own lock, not the writer's */
+    free(f.v);
 }
 
 /* mpidbg_req_check checks a request a completion call takes: NULL or one

@@ -659,6 +659,18 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
     mpidbg_rma_life_sync_pre(cx, s); /* first: its report goes out before anything reaches MPI */
     if (mpidbg_nasty_on)
         mpidbg_nasty_sync(cx, s);
+    switch (s->call) {
+    case MPIDBG_CALL_MPI_Win_unlock:
+    case MPIDBG_CALL_MPI_Win_flush:
+    case MPIDBG_CALL_MPI_Win_flush_local:
+        mpidbg_req_rma_flushed(s->win, s->rank);
+        break;
+    case MPIDBG_CALL_MPI_Win_unlock_all:
+    case MPIDBG_CALL_MPI_Win_flush_all:
+    case MPIDBG_CALL_MPI_Win_flush_local_all:
+        mpidbg_req_rma_flushed(s->win, -1);
+        break;
+    }
     if (!rma_on())
         return;
     mpidbg_rma_lock();

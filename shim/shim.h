@@ -409,6 +409,7 @@ MPIDBG_HIDDEN void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj
 MPIDBG_HIDDEN struct mpidbg_robj *mpidbg_req_lookup(MPI_Request r);
 MPIDBG_HIDDEN int mpidbg_req_check(struct mpidbg_cx *cx, MPI_Request r, const char *arg, int index);
 MPIDBG_HIDDEN void mpidbg_req_started(struct mpidbg_robj *ro);
+MPIDBG_HIDDEN void mpidbg_req_rma_flushed(MPI_Win win, int target);
 
 /* ---- pending buffers (pending.c) ---- */
 extern int mpidbg_npending MPIDBG_HIDDEN;
