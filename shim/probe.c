@@ -20,7 +20,7 @@
 
 /* Open MPI's class descriptors (opal_object.h): every object starts with
  * a pointer to its class, and a class names its parent second. */
-extern char ompi_datatype_t_class[], ompi_communicator_t_class[], ompi_group_t_class[], ompi_op_t_class[],
+extern char opal_datatype_t_class[], ompi_communicator_t_class[], ompi_group_t_class[], ompi_op_t_class[],
     ompi_win_t_class[], ompi_request_t_class[];
 
 /* readable copies n bytes from this process's address a, or fails
@@ -33,11 +33,14 @@ static int readable(uint64_t a, void *out, size_t n)
 
 /* Open MPI follows a handle's pointer, so only a handle that points at
  * an object of the kind's class (or a class derived from it, as a PML's
- * requests are) may be given to it. */
+ * requests are) may be given to it. A datatype's is opal_datatype_t: the
+ * predefined ones are made of that class (MPI_CXX_BOOL, MPI_LOGICAL1 and
+ * the others the shim has no model of are adopted through it), derived
+ * ones of ompi_datatype_t, which derives from it. */
 static int askable(int kind, uint64_t h)
 {
     static char *const want[] = {
-        [MPIDBG_HK_TYPE] = ompi_datatype_t_class, [MPIDBG_HK_COMM] = ompi_communicator_t_class,
+        [MPIDBG_HK_TYPE] = opal_datatype_t_class, [MPIDBG_HK_COMM] = ompi_communicator_t_class,
         [MPIDBG_HK_GROUP] = ompi_group_t_class,   [MPIDBG_HK_OP] = ompi_op_t_class,
         [MPIDBG_HK_WIN] = ompi_win_t_class,       [MPIDBG_HK_REQUEST] = ompi_request_t_class,
     };
