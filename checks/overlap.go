@@ -32,6 +32,43 @@ names the first pair of elements that collide and their type-tree paths.`},
 	},
 })
 
+// recvBlocksOverlap: the receive buffer (Arg) of a v- or w-collective;
+// Count x Handle at Addr is its block Val, Count2 x Handle2 at Addr2 its
+// block Lim, which shares bytes with it from At on.
+var recvBlocksOverlap = register(Check{
+	Entry: Entry{ID: "recv-blocks-overlap", Category: CatOverlap, Severity: SevError,
+		Title: "two blocks of a v- or w-collective's receive buffer share bytes",
+		Rule:  "MPI-4.1 §6.5: the specification of counts, types, and displacements should not cause any location on the root to be written more than once; such a call is erroneous (§6.7 and §6.8 define the all-gather and all-to-all forms through the same receives)",
+		Doc: `MPI_Gatherv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and their
+nonblocking, persistent and neighbourhood forms place the data from each
+process in its own block of the receive buffer: counts[i] elements of the
+type at displs[i]. Two blocks whose bytes meet would both be written, in an
+order MPI does not define; usually a displacement was computed from the
+wrong counts (a prefix sum off by one, counts of another type). Only
+bytes the datatypes touch count: interleaved strided blocks (columns of a
+matrix) are fine. On the send side, blocks may overlap: they are only
+read.`},
+	Message: func(m *Message) {
+		m.Mark(m.Arg)
+		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
+		there := m.ElementAt(m.Handle2, m.Addr2, m.Count2, m.At)
+		m.SetPath(here)
+		m.Type(m.Handle)
+		m.Printf("%s: blocks %d and %d share bytes, so MPI would write them twice: first shared byte at offset %d of block %d, %d of block %d%s",
+			m.Arg, m.Val, m.Lim, int64(m.At-m.Addr), m.Val, int64(m.At-m.Addr2), m.Lim, blockElements(here, there))
+	},
+})
+
+func blockElements(here, there string) string {
+	switch {
+	case here != "" && there != "":
+		return fmt.Sprintf(", element %s of the one, %s of the other", here, there)
+	case here != "":
+		return fmt.Sprintf(", element %s", here)
+	}
+	return ""
+}
+
 // bufferOverlap: Count x Handle at Addr is this call's buffer, Count2 x
 // Handle2 at Addr2 the pending operation's (RelatedCall: a nonblocking or
 // persistent operation, or a one-sided one), At the first shared byte;

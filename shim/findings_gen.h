@@ -80,6 +80,7 @@ enum mpidbg_cat {
     X(COLLECTIVE_ROOT_MISMATCH, "collective-root-mismatch", MPIDBG_CAT_COLLECTIVE_MISMATCH) \
     X(COLLECTIVE_TYPE_MISMATCH, "collective-type-mismatch", MPIDBG_CAT_COLLECTIVE_MISMATCH) \
     X(BUFFER_OVERLAP, "buffer-overlap", MPIDBG_CAT_OVERLAP) \
+    X(RECV_BLOCKS_OVERLAP, "recv-blocks-overlap", MPIDBG_CAT_OVERLAP) \
     X(RECV_TYPE_OVERLAP, "recv-type-overlap", MPIDBG_CAT_OVERLAP) \
     X(SEND_RECV_OVERLAP, "send-recv-overlap", MPIDBG_CAT_OVERLAP) \
     X(BUFFER_ACCESS_LATENT, "buffer-access-latent", MPIDBG_CAT_BUFFER_RACE) \

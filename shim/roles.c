@@ -500,6 +500,69 @@ void mpidbg_sides_ready(struct mpidbg_cx *cx)
     }
 }
 
+struct by_lo {
+    int64_t lo;
+    int32_t k;
+};
+
+static int cmp_by_lo(const void *a, const void *b)
+{
+    int64_t x = ((const struct by_lo *)a)->lo, y = ((const struct by_lo *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+/* blocks_overlap reports the first two blocks of a v- or w-collective's
+ * receive side that share a byte (MPI-4.1 §6.5: no location written more
+ * than once); blk[k] is segment k's block. Only blocks whose bounds meet
+ * are compared byte for byte, in the order of their lower bounds, and at
+ * most 4 per block and 64 in all beyond the neighbours: blocks of strided
+ * types that interleave (the columns of a matrix, each spanning all of
+ * it) would otherwise cost a comparison per pair. */
+static void blocks_overlap(struct mpidbg_cx *cx, const char *arg, struct mpidbg_side *sd, const int32_t *blk)
+{
+    int n = sd->nseg;
+    if (n < 2)
+        return;
+    struct by_lo ord_inl[16], *ord = n <= 16 ? ord_inl : malloc(sizeof *ord * (size_t)n);
+    if (!ord)
+        return;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (sd->seg[k].hi > sd->seg[k].lo)
+            ord[m++] = (struct by_lo){sd->seg[k].lo, k};
+    qsort(ord, (size_t)m, sizeof *ord, cmp_by_lo);
+    int extra = 64;
+    for (int a = 0; a < m; a++) {
+        struct mpidbg_seg *x = &sd->seg[ord[a].k];
+        for (int b = a + 1, tried = 0; b < m && ord[b].lo < x->hi; b++, tried++) {
+            if (tried >= 4 && extra-- <= 0)
+                break;
+            struct mpidbg_seg *y = &sd->seg[ord[b].k];
+            uint64_t at;
+            if (mpidbg_seg_overlap(x, y, &at) != 1)
+                continue;
+            int i = blk[ord[a].k], j = blk[ord[b].k];
+            const struct mpidbg_seg *lo = i < j ? x : y, *hi = i < j ? y : x;
+            struct mpidbg_ev ev;
+            mpidbg_ev_init(&ev, cx, MPIDBG_F_RECV_BLOCKS_OVERLAP, arg);
+            ev.val = i < j ? i : j;
+            ev.lim = i < j ? j : i;
+            ev.addr = lo->addr;
+            ev.count = lo->count;
+            ev.handle = lo->type;
+            ev.addr2 = hi->addr;
+            ev.count2 = hi->count;
+            ev.handle2 = hi->type;
+            ev.at = at;
+            mpidbg_report(cx, &ev);
+            goto out;
+        }
+    }
+out:
+    if (ord != ord_inl)
+        free(ord);
+}
+
 /* mpidbg_side_v adds the side of a v- or w-collective: segment i holds
  * counts[i] elements at displs[i] (in extents of the type, or in bytes
  * for the w forms). */
@@ -512,6 +575,13 @@ void mpidbg_side_v(struct mpidbg_cx *cx, int mode, const void *buf, const char *
     struct mpidbg_side *sd = side_add(cx, mode, arg, (int)n);
     if (!sd)
         return;
+    /* the block each segment of a receive side is, for blocks_overlap */
+    int32_t blk_inl[16], *blk = NULL;
+    int64_t nblk = 0;
+    if (mode == MPIDBG_WR && n > 1 && mpidbg_enabled(MPIDBG_F_RECV_BLOCKS_OVERLAP)) {
+        blk = n <= 16 ? blk_inl : malloc(sizeof *blk * (size_t)n);
+        nblk = blk ? n : 0;
+    }
     int nulls = 0;
     for (int64_t i = 0; i < n; i++) {
         int64_t c = elem_at(counts, celem, i);
@@ -540,7 +610,14 @@ void mpidbg_side_v(struct mpidbg_cx *cx, int mode, const void *buf, const char *
         }
         if (mode == MPIDBG_WR)
             chk_self(cx, arg, (int)i, addr, c, t);
+        if (mode == MPIDBG_WR && blk && sd->nseg < nblk)
+            blk[sd->nseg] = (int32_t)i;
         side_seg(cx, sd, addr, c, t);
+    }
+    if (blk) {
+        blocks_overlap(cx, arg, sd, blk);
+        if (blk != blk_inl)
+            free(blk);
     }
 }
 
