@@ -523,11 +523,24 @@ static void blocks_overlap(struct mpidbg_cx *cx, const char *arg, struct mpidbg_
     int n = sd->nseg;
     if (n < 2)
         return;
+    /* the common case, blocks in order and apart, in one pass */
+    int64_t end = INT64_MIN;
+    int k = 0;
+    for (; k < n; k++) {
+        const struct mpidbg_seg *s = &sd->seg[k];
+        if (s->hi <= s->lo)
+            continue;
+        if (s->lo < end)
+            break;
+        end = s->hi;
+    }
+    if (k == n)
+        return;
     struct by_lo ord_inl[16], *ord = n <= 16 ? ord_inl : malloc(sizeof *ord * (size_t)n);
     if (!ord)
         return;
     int m = 0;
-    for (int k = 0; k < n; k++)
+    for (k = 0; k < n; k++)
         if (sd->seg[k].hi > sd->seg[k].lo)
             ord[m++] = (struct by_lo){sd->seg[k].lo, k};
     qsort(ord, (size_t)m, sizeof *ord, cmp_by_lo);
