@@ -433,10 +433,29 @@ static struct mpidbg_pysite *record_at(uint32_t i)
     return (struct mpidbg_pysite *)(uintptr_t)__atomic_load_n(&t->chunks[c], __ATOMIC_ACQUIRE) + (i - base);
 }
 
+/* library says whether a script file is an installed package's or the
+ * standard library's rather than the program's: under a site-packages or
+ * dist-packages directory (pip's, Debian's), or under lib/python3.N/ (the
+ * standard library). The program's own line is the innermost frame
+ * outside them: the user's res.sum(), not numpy's _methods.py that read
+ * the buffer for it. */
+static int library(const char *file)
+{
+    if (strstr(file, "/site-packages/") || strstr(file, "/dist-packages/"))
+        return 1;
+    const char *p = strstr(file, "/lib/python3.");
+    if (!p)
+        return 0;
+    p += strlen("/lib/python3.");
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return *p == '/';
+}
+
 static int skipped(const char *file)
 {
     return strncmp(file, "<frozen ", 8) == 0 ||
-           (mpi4py_dir[0] && strncmp(file, mpi4py_dir, strlen(mpi4py_dir)) == 0);
+           (mpi4py_dir[0] && strncmp(file, mpi4py_dir, strlen(mpi4py_dir)) == 0) || library(file);
 }
 
 /* absolute makes a relative script path absolute: the launcher shows
@@ -548,35 +567,42 @@ uint64_t mpidbg_python_site(uintptr_t ra)
     return ra; /* no frame of the program's own (mpi4py's threads, or no Python code at all) */
 }
 
-int mpidbg_python_frame(uint64_t *code, uint32_t *offset)
+int mpidbg_python_frames(uint64_t *code, uint32_t *offset, int max)
 {
     if (mpidbg_npy <= 0)
         return 0;
     uintptr_t fr = current_frame();
-    for (int depth = 0; fr && depth < MAX_FRAMES; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
+    int n = 0;
+    for (int depth = 0; fr && depth < MAX_FRAMES && n < max; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
         uintptr_t co;
         uint32_t off;
         if (frame_at(fr, &co, &off)) {
-            *code = co;
-            *offset = off;
-            return 1;
+            code[n] = co;
+            offset[n] = off;
+            n++;
         }
     }
-    return 0;
+    return n;
 }
 
 /* The code object was the thread's when a signal handler read it; it may
  * have been freed since (a function made by exec or at run time), so
  * nothing of it is read in place (rd). */
-uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native)
+uint64_t mpidbg_python_site_at(const uint64_t *code, const uint32_t *offset, int n, uint64_t native)
 {
-    uintptr_t lt;
-    if (mpidbg_npy <= 0 || !code || !rd(1, code + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
-        return native;
-    struct pykey *k = lookup(code, offset, native, lt);
-    if (!k)
-        k = intern(1, code, offset, native, lt);
-    return k && !k->skip ? k->site : native;
+    for (int i = 0; i < n && mpidbg_npy > 0; i++) {
+        uintptr_t lt;
+        if (!code[i] || !rd(1, code[i] + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
+            return native;
+        struct pykey *k = lookup(code[i], offset[i], native, lt);
+        if (!k)
+            k = intern(1, code[i], offset[i], native, lt);
+        if (!k)
+            return native;
+        if (!k->skip)
+            return k->site;
+    }
+    return native;
 }
 
 void mpidbg_python_site_code(uint64_t site, uint64_t *off, uint32_t *mod)

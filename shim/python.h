@@ -33,16 +33,22 @@ __attribute__((visibility("hidden"))) void mpidbg_python_init(void);
  * line; otherwise ra itself. Never takes the GIL. */
 __attribute__((visibility("hidden"))) uint64_t mpidbg_python_site(uintptr_t ra);
 
-/* mpidbg_python_frame reads the calling thread's current Python frame
- * (its code object and instruction) for a fault the program took outside
- * MPI calls; async-signal-safe. 0 when the thread runs no Python code. */
-__attribute__((visibility("hidden"))) int mpidbg_python_frame(uint64_t *code, uint32_t *offset);
+/* mpidbg_python_frames reads the calling thread's innermost Python
+ * frames (code object and instruction of each, innermost first, at most
+ * max) for a fault the program took outside MPI calls; async-signal-safe.
+ * It returns how many it read: 0 when the thread runs no Python code.
+ * Several, because the innermost may be a library's (numpy's sum reading
+ * the buffer), which the site skips for the program's own caller. */
+#define MPIDBG_PY_FRAMES 6
+__attribute__((visibility("hidden"))) int mpidbg_python_frames(uint64_t *code, uint32_t *offset, int max);
 
-/* mpidbg_python_site_at interns what mpidbg_python_frame read, later and
- * outside the signal handler: the Python site, or native when the code
- * object is no longer one. The code object may have been freed and its
- * memory unmapped meanwhile: it is read without faulting. */
-__attribute__((visibility("hidden"))) uint64_t mpidbg_python_site_at(uint64_t code, uint32_t offset, uint64_t native);
+/* mpidbg_python_site_at interns what mpidbg_python_frames read, later and
+ * outside the signal handler: the Python site of the innermost frame
+ * that is the program's, or native when none is (or a code object is no
+ * longer one). The code objects may have been freed and their memory
+ * unmapped meanwhile: they are read without faulting. */
+__attribute__((visibility("hidden"))) uint64_t mpidbg_python_site_at(const uint64_t *code, const uint32_t *offset, int n,
+                                                                    uint64_t native);
 
 /* mpidbg_python_site_code codes a Python site for another rank
  * (mpidbg_site_code, sites.c): mod is the hash of the script's file name,

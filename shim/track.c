@@ -662,9 +662,9 @@ void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr, uint64
     e->nblk = r->nblk;
     e->mode = r->mode;
     e->w = r->w;
-    e->pycode = 0; /* a Python program: the script's line that touched the buffer, not the interpreter's code */
-    if (__builtin_expect(mpidbg_npy != 0, 0) && !mpidbg_python_frame(&e->pycode, &e->pyoff))
-        e->pycode = 0;
+    e->npy = 0; /* a Python program: the script's line that touched the buffer, not the interpreter's code */
+    if (__builtin_expect(mpidbg_npy != 0, 0))
+        e->npy = mpidbg_python_frames(e->pycode, e->pyoff, MPIDBG_PY_FRAMES);
     __atomic_store_n(&e->seq, h + 1, __ATOMIC_RELEASE);
     __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
 }
@@ -777,8 +777,8 @@ static void report(const struct tr_event *e)
     mpidbg_ev_init(&ev, NULL, fid, "buf");
     /* a fault inside a libc leaf (memcpy, memset) is the program's call to it */
     ev.site = e->ra && tr_pc_is_libc(e->pc) && !tr_pc_is_libc(e->ra) ? e->ra : e->pc + 1;
-    if (e->pycode)
-        ev.site = mpidbg_python_site_at(e->pycode, e->pyoff, ev.site);
+    if (e->npy)
+        ev.site = mpidbg_python_site_at(e->pycode, e->pyoff, e->npy, ev.site);
     ev.call = e->w.call;
     ev.variant = e->write ? MPIDBG_V_STORE : MPIDBG_V_LOAD;
     ev.val = e->mode;

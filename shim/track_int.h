@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "count.h"
+#include "python.h"
 #include "track.h"
 
 #define TR_PAGE 4096ul
@@ -157,8 +158,9 @@ struct tr_event {
     int64_t slo, shi;
     int32_t write, moved, nblk, mode;
     struct mpidbg_tr_what w;
-    uint64_t pycode;   /* a Python program's frame at the access (python.c), 0 none */
-    uint32_t pyoff;
+    int32_t npy;       /* a Python program's frames at the access, innermost first (python.c), 0 none */
+    uint32_t pyoff[MPIDBG_PY_FRAMES];
+    uint64_t pycode[MPIDBG_PY_FRAMES];
 };
 
 #define TR_OPENS 512
