@@ -55,6 +55,8 @@ func sourceFindings() []report.Finding {
 		{Message: "datatype made here by MPI_Type_create_struct", Location: at("src/ring.c", 12)},
 	}
 	recv := f("type-mismatch", "MPI_Recv", "datatype", "rank 1 sends MPI_INT[0] where rank 0 receives MPI_DOUBLE[0]", at("src/ring.c", 20), 0)
+	// another rank at the same argument of the same call: one mark, one label
+	recv.Related = []checks.Related{{Message: "rank 2 receives the same way here", Call: "MPI_Recv", Arg: "datatype", Location: at("src/ring.c", 20)}}
 	race := f("send-buffer-write", "MPI_Isend", "", "MPI_Isend: store to the send buffer (1 x t) at offset 0 before the send completed", at("src/ring.c", 23), 1)
 	race.Related = []checks.Related{{Message: "the MPI_Isend started here", Call: "MPI_Isend", Arg: "buf", Location: at("src/ring.c", 22)}}
 	long := f("type-null", "MPI_Alltoallw", "recvtypes", "MPI_Alltoallw: recvtypes[3] is MPI_DATATYPE_NULL", at("src/ring.c", 25), 2)

@@ -84,12 +84,23 @@ func (r *Renderer) source(marks []mark, dir string, indent int, st lipgloss.Styl
 	var rows []shown
 	add := func(line int, m *lineMark) {
 		for i := range rows {
-			if rows[i].line == line {
-				if m != nil {
-					rows[i].marks = append(rows[i].marks, *m)
-				}
+			if rows[i].line != line {
+				continue
+			}
+			if m == nil {
 				return
 			}
+			// the same span marked twice (a related call on the finding's
+			// own line: two ranks at one MPI_Put) is one mark, primary if
+			// either is
+			for k := range rows[i].marks {
+				if o := &rows[i].marks[k]; o.col == m.col && o.end == m.end {
+					o.primary = o.primary || m.primary
+					return
+				}
+			}
+			rows[i].marks = append(rows[i].marks, *m)
+			return
 		}
 		row := shown{line: line}
 		if m != nil {
