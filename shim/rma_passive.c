@@ -41,10 +41,12 @@
 
 int mpidbg_rma_due;
 
-static void pause_until_tick(struct mpidbg_rma_win *w)
+/* pause_until_tick pauses the window's watch until the clock moves past
+ * clock. */
+static void pause_until_tick(struct mpidbg_rma_win *w, uint64_t clock)
 {
     w->ppaused = 1;
-    w->pclock = mpidbg_xr_clock;
+    w->pclock = clock;
     __atomic_or_fetch(&mpidbg_rma_due, MPIDBG_RMA_DUE_WAIT, __ATOMIC_RELAXED);
 }
 
@@ -57,7 +59,7 @@ void mpidbg_rma_passive_arm(struct mpidbg_rma_win *w)
      * begins when the clock moves after the last one stalled: about 24 in
      * a million synchronisations) */
     if (!mpidbg_rma_sampled(w->pwatches++, 4)) {
-        pause_until_tick(w);
+        pause_until_tick(w, mpidbg_xr_clock);
         return;
     }
     /* the tracker stores MPIDBG_RMA_DUE_STALL into mpidbg_rma_due when it gives up on the range */
@@ -116,10 +118,12 @@ void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause)
             w->ppaused = 0;
         return;
     }
-    uint64_t base = (uint64_t)(uintptr_t)w->base;
+    uint64_t base = (uint64_t)(uintptr_t)w->base, filled = 0;
     struct mpidbg_tr_access *tmp = malloc(sizeof *tmp * LOG_CAP);
     int n = tmp ? mpidbg_track_log(w->plog_id, tmp, LOG_CAP, NULL) : 0;
     for (int i = 0; i < n; i++) {
+        if (tmp[i].clock > filled)
+            filled = tmp[i].clock;
         if (tmp[i].pc - mpidbg_mpi_lo < mpidbg_mpi_len)
             continue; /* the MPI library moving data: never the program's */
         struct mpidbg_rma_acc a = {
@@ -137,8 +141,13 @@ void mpidbg_rma_passive_disarm(struct mpidbg_rma_win *w, int pause)
     free(tmp);
     mpidbg_track_remove(w->plog_id);
     w->plog_id = 0;
+    /* Until the clock moves past the period whose log filled, not past
+     * now: the log is collected at the next wrapper's exit, and when that
+     * call is a synchronisation (the MPI_Barrier after a loop that
+     * initialised the window) the clock has moved already, so the next
+     * period starts at once instead of skipping the epoch after it. */
     if (pause)
-        pause_until_tick(w);
+        pause_until_tick(w, n && filled ? filled : mpidbg_xr_clock);
     else
         w->ppaused = 0;
 }
