@@ -150,7 +150,21 @@ func foldingOf(x *instance) folding {
 	places = slices.Compact(places)
 	fo.key = foldKey{id: x.f.ID, path: x.f.Path, message: t.text,
 		related: strings.Join(rel, "\x01"), places: strings.Join(places, "\x01")}
+	if access(x.f) {
+		// where in the buffer each thread or rank hit it (the offset, the
+		// element, the path) is not another bug: the access's line and
+		// the operation's are the key; the example's text says one place
+		fo.key.path = ""
+		fo.key.message = fmt.Sprintf("access with %d references", len(fo.refs))
+	}
 	return fo
+}
+
+// access says whether a finding is the program's load or store into a
+// buffer an operation in progress owns (the buffer races; a one-sided
+// operation's origin buffer, or the target's window memory against one).
+func access(f checks.Finding) bool {
+	return f.Category == checks.CatBufferRace || f.ID == "rma-origin-race" || f.ID == "rma-target-race"
 }
 
 // fold makes one finding per bug of the instances; size is the job's
@@ -258,7 +272,7 @@ func foldGroup(insts []*instance, fos []folding, size int) *Finding {
 			}
 		}
 		nm := len(fos[t.i].ctx.refs)
-		out.Message = fill(fos[t.i].key.message, refs[:nm])
+		out.Message = fill(fos[t.i].ctx.text, refs[:nm])
 		refs = refs[nm:]
 		for i := range out.Related {
 			rt := templateOf(out.Related[i].Message)

@@ -288,6 +288,39 @@ func TestFoldKey(t *testing.T) {
 	}
 }
 
+// TestFoldAccessOffsets: a load from a pending receive's buffer at one
+// line, hit at another offset and element in each rank (its threads reach
+// different parts of the buffer), is one bug; at another line, another.
+func TestFoldAccessOffsets(t *testing.T) {
+	r := job64(t, func(rank int) []*checks.Finding {
+		line := 40
+		if rank >= 48 {
+			line = 41
+		}
+		return []*checks.Finding{{ID: "recv-buffer-access", Category: checks.CatBufferRace, Severity: checks.SevError,
+			Call: "MPI_Irecv", Site: at(line), Path: fmt.Sprintf("[%d](DOUBLE)", rank%3),
+			Message: fmt.Sprintf("load from the receive buffer (256 x MPI_DOUBLE) at offset %d, element [%d](DOUBLE), before the receive completed", 8*(rank%3), rank%3),
+			Related: []checks.Related{{Message: "the MPI_Irecv started here", Site: at(35)}}}}
+	})
+	if len(r.Findings) != 2 {
+		t.Fatalf("got %d findings, want 2 (one per access line)", len(r.Findings))
+	}
+	if f := r.Findings[0]; f.Count != 48 || len(f.Ranks) != 48 || !strings.Contains(f.Message, "at offset 0, element [0](DOUBLE)") {
+		t.Errorf("%v x%d %q: want ranks 0-47, 48 times, rank 0's offset as the example", f.Ranks, f.Count, f.Message)
+	}
+	// a type-tree path of its own still tells other findings apart
+	m := job64(t, func(rank int) []*checks.Finding {
+		f := mismatch((rank+63)%64, rank)
+		if rank%2 == 1 {
+			f.Path = "MPI_DOUBLE[1]"
+		}
+		return []*checks.Finding{f}
+	})
+	if len(m.Findings) != 2 {
+		t.Errorf("type-mismatch at two paths: got %d findings, want 2", len(m.Findings))
+	}
+}
+
 // TestFoldSendRecvSides: a bug reported from both ends of a message, each
 // at its own call with the other's as related place, is one.
 func TestFoldSendRecvSides(t *testing.T) {
