@@ -143,7 +143,8 @@ static int scan(struct plist *L, const struct mpidbg_seg *s, const char *name, s
         if (p->ro && p->hi > s->lo) {
             hits[nh].mine = *s;
             hits[nh].other = p->ro->seg[p->seg];
-            hits[nh].other_site = p->ro->rec->site;
+            /* a persistent operation started at its MPI_Start, not where it was made */
+            hits[nh].other_site = p->ro->start_site ? p->ro->start_site : p->ro->rec->site;
             hits[nh].other_call = p->ro->call;
             hits[nh].name = name;
             nh++;

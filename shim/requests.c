@@ -190,6 +190,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     o->live = 1;
     o->newcomm = NULL;
     o->ow_site = 0;
+    o->start_site = 0;
     o->nseg = 0;
     if (seg_reserve(o, nseg)) {
         for (int i = 0; i < cx->nside; i++)

@@ -132,6 +132,7 @@ static void start_post(struct mpidbg_cx *cx, struct mpidbg_robj *o, int ok)
         return;
     o->starting = 0;
     if (ok) {
+        o->start_site = cx->site;
         mpidbg_req_started(o);
         if (!watched_before(o)) /* else start_pre did */
             mpidbg_req_track_start(cx, o, 0);

@@ -327,6 +327,7 @@ struct mpidbg_robj {
     struct mpidbg_seg *seg; /* buffers, pending while active: inl, or malloc'd */
     MPI_Comm *newcomm;      /* MPI_Comm_idup: the communicator to record at completion */
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
+    uint64_t start_site;    /* a persistent request's last MPI_Start(all), 0 none yet */
     int32_t ow_call;
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
