@@ -188,7 +188,8 @@ static uint64_t inter_gid(const int32_t *members, int n, const int32_t *local, i
  * parent communicator made, MPI_Comm_get_parent only returns it), and
  * its processes are not ranks of the job that the report and the
  * deadlock detector know. Every member decides alike: each sees the
- * other world's members as outside its own. */
+ * other world's members as outside its own (for an intercommunicator,
+ * in either group). */
 static int outside_world(const int32_t *peers, int n)
 {
     for (int i = 0; i < n; i++)
@@ -203,22 +204,25 @@ void mpidbg_xr_comm_new(struct mpidbg_cobj *co, MPI_Comm c, MPI_Comm from)
         return;
     MPI_Comm xr = MPI_COMM_NULL;
     MPI_Request r;
-    int n = 0, nm = 0;
+    int n = 0, nm = 0, nlocal = 0;
     int32_t *peers = peers_of(c, co->inter, &n), *members = NULL;
-    if (peers && outside_world(peers, n)) {
+    /* both groups of an intercommunicator: a member whose own group holds
+     * a process of the other world decides as the others do */
+    int32_t *local = co->inter ? peers_of(c, 0, &nlocal) : NULL;
+    if ((peers && outside_world(peers, n)) || (local && outside_world(local, nlocal))) {
         free(peers);
+        free(local);
         return;
     }
     /* a communicator no duplicate made holds no attributes */
     if ((from == MPI_COMM_NULL ? idup(c, &xr) : twin(c, from, &xr)) != MPI_SUCCESS) {
         free(peers);
+        free(local);
         return;
     }
     PMPI_Comm_set_errhandler(xr, MPI_ERRORS_RETURN);
     uint64_t gid = 0;
     if (co->inter) {
-        int nlocal = 0;
-        int32_t *local = peers_of(c, 0, &nlocal);
         members = both_groups(local, nlocal, peers, n, &nm);
         if (members)
             gid = inter_gid(members, nm, local, nlocal, peers, n);
