@@ -158,7 +158,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
         mpidbg_pending_remove(o); /* a completion the shim did not see */
         mpidbg_pending_flush();
         if (o->rec->kind == MPIDBG_REQ_RMA)
-            rma_active--;
+            __atomic_sub_fetch(&rma_active, 1, __ATOMIC_RELAXED);
         stale = 1;
     }
     struct mpidbg_request *rec = o->rec;
@@ -203,7 +203,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     if (o->active && !(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     if (o->active && kind == MPIDBG_REQ_RMA)
-        rma_active++;
+        __atomic_add_fetch(&rma_active, 1, __ATOMIC_RELAXED);
     mpidbg_wunlock();
     if (stale)
         mpidbg_req_track_end(NULL, o);
@@ -268,7 +268,7 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
         if (o->active) {
             mpidbg_pending_remove(o);
             if (o->rec->kind == MPIDBG_REQ_RMA)
-                rma_active--;
+                __atomic_sub_fetch(&rma_active, 1, __ATOMIC_RELAXED);
             o->active = 0;
             o->rec->state &= ~MPIDBG_ACTIVE;
         }
@@ -346,7 +346,13 @@ void mpidbg_req_rma_flushed(MPI_Win win, int target)
     if (f.n)
         mpidbg_pending_flush();
     mpidbg_wunlock();
-    mpidbg_req_track_release_all(f.v, f.n); /* the tracker's own lock, not the writer's */
+    /* Their watched ranges are the requests' owners' to give back: under
+     * MPI_THREAD_MULTIPLE another thread may be in MPI_Wait on one of
+     * them right now, handing the same ids back, so only a process whose
+     * calls come one at a time does it here (there a store after the
+     * flush and before MPI_Wait is still reported, docs/rma-races.md). */
+    if (!mpidbg_mt)
+        mpidbg_req_track_release_all(f.v, f.n); /* the tracker's own lock, not the writer's */
     free(f.v);
 }
 
