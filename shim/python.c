@@ -354,6 +354,8 @@ struct pykey {
     uintptr_t code, ra;
     uint32_t off;
     int32_t skip;       /* the frame is not the program's: its caller names the call */
+    int32_t lib;        /* an installed package's or the standard library's: passed over too, but
+                         * named when no frame of the program's is found (site set) */
     uintptr_t linetable; /* the code object's, when interned: a new code object at a freed one's address has another */
     uint64_t site;
 };
@@ -443,19 +445,27 @@ static int library(const char *file)
 {
     if (strstr(file, "/site-packages/") || strstr(file, "/dist-packages/"))
         return 1;
-    const char *p = strstr(file, "/lib/python3.");
-    if (!p)
-        return 0;
-    p += strlen("/lib/python3.");
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return *p == '/';
+    for (const char *p = file; (p = strstr(p, "/python3.")) != NULL; p++) {
+        /* .../lib/python3.11/, .../lib64/python3.13t/ */
+        if (!(p - file >= 4 && strncmp(p - 4, "/lib", 4) == 0) && !(p - file >= 6 && strncmp(p - 6, "/lib64", 6) == 0))
+            continue;
+        const char *q = p + strlen("/python3.");
+        if (*q < '0' || *q > '9')
+            continue;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        while (*q >= 'a' && *q <= 'z')
+            q++;
+        if (*q == '/')
+            return 1;
+    }
+    return 0;
 }
 
 static int skipped(const char *file)
 {
     return strncmp(file, "<frozen ", 8) == 0 ||
-           (mpi4py_dir[0] && strncmp(file, mpi4py_dir, strlen(mpi4py_dir)) == 0) || library(file);
+           (mpi4py_dir[0] && strncmp(file, mpi4py_dir, strlen(mpi4py_dir)) == 0);
 }
 
 /* absolute makes a relative script path absolute: the launcher shows
@@ -502,6 +512,7 @@ static struct pykey *intern_locked(int safe, uintptr_t code, uint32_t off, uintp
         goto out;
     utf8(safe, rdw(safe, code + MPIDBG_PY_CO_QUALNAME), func, sizeof func);
     k->skip = skipped(file);
+    k->lib = !k->skip && library(file);
     if (!k->skip) {
         int line = code_line(safe, code, lt, off);
         absolute(file, sizeof file);
@@ -552,6 +563,7 @@ uint64_t mpidbg_python_site(uintptr_t ra)
     if (i == mpidbg_npy)
         return ra;
     uintptr_t fr = current_frame();
+    uint64_t lib = 0;
     for (int depth = 0; fr && depth < MAX_FRAMES; depth++, fr = LD(fr + MPIDBG_PY_FR_PREVIOUS)) {
         uintptr_t code;
         uint32_t off;
@@ -560,11 +572,15 @@ uint64_t mpidbg_python_site(uintptr_t ra)
         uintptr_t lt = LD(code + MPIDBG_PY_CO_LINETABLE);
         struct pykey *k = lookup(code, off, ra, lt);
         if (MPIDBG_UNLIKELY(!k) && !(k = intern(0, code, off, ra, lt)))
-            return ra;
-        if (!k->skip)
+            return lib ? lib : ra;
+        if (!k->skip && !k->lib)
             return k->site;
+        if (k->lib && !lib)
+            lib = k->site;
     }
-    return ra; /* no frame of the program's own (mpi4py's threads, or no Python code at all) */
+    /* no frame of the program's own: a library's that called mpi4py, else
+     * (mpi4py's threads, or no Python code at all) the native place */
+    return lib ? lib : ra;
 }
 
 int mpidbg_python_frames(uint64_t *code, uint32_t *offset, int max)
@@ -590,19 +606,22 @@ int mpidbg_python_frames(uint64_t *code, uint32_t *offset, int max)
  * nothing of it is read in place (rd). */
 uint64_t mpidbg_python_site_at(const uint64_t *code, const uint32_t *offset, int n, uint64_t native)
 {
+    uint64_t lib = 0; /* the innermost library frame's, when no frame is the program's */
     for (int i = 0; i < n && mpidbg_npy > 0; i++) {
         uintptr_t lt;
         if (!code[i] || !rd(1, code[i] + MPIDBG_PY_CO_LINETABLE, &lt, sizeof lt))
-            return native;
+            break;
         struct pykey *k = lookup(code[i], offset[i], native, lt);
         if (!k)
             k = intern(1, code[i], offset[i], native, lt);
         if (!k)
-            return native;
-        if (!k->skip)
+            break;
+        if (!k->skip && !k->lib)
             return k->site;
+        if (k->lib && !lib)
+            lib = k->site;
     }
-    return native;
+    return lib ? lib : native;
 }
 
 void mpidbg_python_site_code(uint64_t site, uint64_t *off, uint32_t *mod)
