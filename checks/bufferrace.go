@@ -12,7 +12,7 @@ import "fmt"
 const bufferDone = "MPI_Wait or a successful MPI_Test"
 
 var sendBufferWrite = register(Check{
-	Entry: Entry{ID: "send-buffer-write", Category: CatBufferRace, Severity: SevError,
+	Entry: Entry{ID: "send-buffer-write", Access: true, Category: CatBufferRace, Severity: SevError,
 		Title: "the program wrote to the buffer of a send that MPI had not sent yet",
 		Rule:  "MPI-4.1 §3.7.2: the sender must not modify any part of the send buffer after a nonblocking send operation is called, until the send completes",
 		Doc: `A nonblocking send (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend, a started
@@ -45,7 +45,7 @@ buffers there are checked by send-buffer-changed instead (docs/races.md).`},
 })
 
 var recvBufferAccess = register(Check{
-	Entry: Entry{ID: "recv-buffer-access", Category: CatBufferRace, Severity: SevError,
+	Entry: Entry{ID: "recv-buffer-access", Access: true, Category: CatBufferRace, Severity: SevError,
 		Title: "the program read or wrote the buffer of a receive before it completed",
 		Rule:  "MPI-4.1 §3.7.2: the receiver must not access any part of the receive buffer after a nonblocking receive operation is called, until the receive completes",
 		Doc: `A nonblocking receive (MPI_Irecv, MPI_Imrecv, a started persistent receive,
@@ -97,7 +97,7 @@ not watched, and there is no copy-and-compare tier for receives
 })
 
 var bufferAccessLatent = register(Check{
-	Entry: Entry{ID: "buffer-access-latent", Category: CatBufferRace, Severity: SevWarning,
+	Entry: Entry{ID: "buffer-access-latent", Access: true, Category: CatBufferRace, Severity: SevWarning,
 		Title: "the program touched a pending buffer after MPI moved the data but before the completion call",
 		Rule:  "MPI-4.1 §3.7.2 and §3.7.3: a buffer belongs to MPI until the operation is completed by a completion call, whenever the data is actually moved",
 		Doc: `The access came after the MPI library had already read the send buffer or
@@ -160,7 +160,7 @@ func accessVerb(m *Message) string {
 // of a send (RelatedCall) different at its completion; At is the first
 // changed byte.
 var sendBufferChanged = register(Check{
-	Entry: Entry{ID: "send-buffer-changed", Category: CatBufferRace, Severity: SevError,
+	Entry: Entry{ID: "send-buffer-changed", Access: true, Category: CatBufferRace, Severity: SevError,
 		Title: "a pending send buffer changed between the send and its completion",
 		Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
 		Doc: `The cheap tier of the access tracker: every contiguous send buffer of up to

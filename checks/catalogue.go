@@ -15,6 +15,10 @@ type Entry struct {
 	// (`--checks +ID`): context a user wants only while reviewing, such as
 	// the nondeterminism a correct program handles.
 	OptIn bool
+	// Access marks a finding about the program's own load or store into a
+	// buffer an operation in progress owns: the report keys it by its
+	// places alone (the offset and element it hit are one bug's).
+	Access bool
 }
 
 // Check is one kind of finding, defined once: its catalogue entry and the

@@ -38,7 +38,7 @@ names the first pair of elements that collide and their type-tree paths.`},
 var recvBlocksOverlap = register(Check{
 	Entry: Entry{ID: "recv-blocks-overlap", Category: CatOverlap, Severity: SevError,
 		Title: "two blocks of a v- or w-collective's receive buffer share bytes",
-		Rule:  "MPI-4.1 §6.5: the specification of counts, types, and displacements should not cause any location on the root to be written more than once; such a call is erroneous (§6.7 and §6.8 define the all-gather and all-to-all forms through the same receives)",
+		Rule:  "MPI-4.1 §6.5: the specification of counts, types, and displacements should not cause any location on the root to be written more than once; such a call is erroneous (the all-gather and all-to-all forms, §6.7 and §6.8, and the neighbourhood forms, §8.6, receive their blocks the same way)",
 		Doc: `MPI_Gatherv, MPI_Allgatherv, MPI_Alltoallv, MPI_Alltoallw and their
 nonblocking, persistent and neighbourhood forms place the data from each
 process in its own block of the receive buffer: counts[i] elements of the
@@ -46,8 +46,9 @@ type at displs[i]. Two blocks whose bytes meet would both be written, in an
 order MPI does not define; usually a displacement was computed from the
 wrong counts (a prefix sum off by one, counts of another type). Only
 bytes the datatypes touch count: interleaved strided blocks (columns of a
-matrix) are fine. On the send side, blocks may overlap: they are only
-read.`},
+matrix) are fine. MPI-4.1 §6.6 asks the same of a scatter's send blocks
+(no location read more than once); mpidbg does not report overlapping send
+blocks, which only read memory.`},
 	Message: func(m *Message) {
 		m.Mark(m.Arg)
 		here := m.ElementAt(m.Handle, m.Addr, m.Count, m.At)
@@ -55,19 +56,10 @@ read.`},
 		m.SetPath(here)
 		m.Type(m.Handle)
 		m.Printf("%s: blocks %d and %d share bytes, so MPI would write them twice: first shared byte at offset %d of block %d, %d of block %d%s",
-			m.Arg, m.Val, m.Lim, int64(m.At-m.Addr), m.Val, int64(m.At-m.Addr2), m.Lim, blockElements(here, there))
+			m.Arg, m.Val, m.Lim, int64(m.At-m.Addr), m.Val, int64(m.At-m.Addr2), m.Lim,
+			elementsOf(fmt.Sprintf("block %d", m.Val), here, fmt.Sprintf("block %d", m.Lim), there))
 	},
 })
-
-func blockElements(here, there string) string {
-	switch {
-	case here != "" && there != "":
-		return fmt.Sprintf(", element %s of the one, %s of the other", here, there)
-	case here != "":
-		return fmt.Sprintf(", element %s", here)
-	}
-	return ""
-}
 
 // bufferOverlap: Count x Handle at Addr is this call's buffer, Count2 x
 // Handle2 at Addr2 the pending operation's (RelatedCall: a nonblocking or

@@ -22,7 +22,7 @@ const completers = "MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_W
 // a Get's result), Count x Handle at Addr the buffer, At the byte touched,
 // RelatedCall the operation.
 var rmaOriginRace = register(Check{
-	Entry: Entry{ID: "rma-origin-race", Category: CatRMARace, Severity: SevError,
+	Entry: Entry{ID: "rma-origin-race", Access: true, Category: CatRMARace, Severity: SevError,
 		Title: "the program touched the origin or result buffer of a one-sided operation before it completed",
 		Rule:  "MPI-4.1 §12.3 and §12.5: the origin buffer of MPI_Put or MPI_Accumulate must not be updated, and the result buffer of MPI_Get (and the get-accumulate family) must not be accessed, until the operation completes at the origin (MPI_Win_fence, MPI_Win_complete, MPI_Win_unlock(_all), MPI_Win_flush(_local)(_all), or the request of MPI_Rput/MPI_Rget)",
 		Doc: `One-sided operations return before data moves. MPI_Put may read its origin
@@ -236,7 +236,7 @@ var conflictVerbs = map[Access]string{
 // place, against Remote[0], the operation that touched the same bytes;
 // Unit is the target's displacement unit, Epoch the epoch they met in.
 var rmaTargetRace = register(Check{
-	Entry: Entry{ID: "rma-target-race", Category: CatRMARace, Severity: SevError,
+	Entry: Entry{ID: "rma-target-race", Access: true, Category: CatRMARace, Severity: SevError,
 		Title: "a load or store at the target races with a remote one-sided operation on the same window memory",
 		Rule:  "MPI-4.1 §12.7: a location updated by a put or accumulate must not be accessed by a load or store until the update has completed at the target, and a location read by a get must not be stored to concurrently; local accesses are ordered with remote ones only by synchronisation",
 		Doc: `During an exposure epoch (between two fences, between MPI_Win_post and

@@ -18,7 +18,9 @@ import (
 // of a message or the two sides of a collective are one place set), the
 // datatypes' shapes (the type-tree path and the message's text), but not
 // the numbers of the ranks its texts name, nor the handles (Open MPI's
-// are pointers, another value in each rank). "rank 0 sends (STRUCT)[0] where
+// are pointers, another value in each rank). A program's access into a
+// pending operation's buffer (checks.Entry.Access) is keyed by its places
+// alone: where in the buffer it hit does not make another bug. "rank 0 sends (STRUCT)[0] where
 // rank 1 receives MPI_DOUBLE[0]" from rank 1 and "rank 6 sends ... where
 // rank 7 receives ..." from rank 7 are one bug; the numbers are what the
 // folded finding's Pattern describes.
@@ -161,10 +163,10 @@ func foldingOf(x *instance) folding {
 }
 
 // access says whether a finding is the program's load or store into a
-// buffer an operation in progress owns (the buffer races; a one-sided
-// operation's origin buffer, or the target's window memory against one).
+// buffer an operation in progress owns (checks.Entry.Access).
 func access(f checks.Finding) bool {
-	return f.Category == checks.CatBufferRace || f.ID == "rma-origin-race" || f.ID == "rma-target-race"
+	e, ok := checks.Lookup(f.ID)
+	return ok && e.Access
 }
 
 // fold makes one finding per bug of the instances; size is the job's
