@@ -77,7 +77,7 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
         ev.variant = o->persistent ? 0 : MPIDBG_V_NOT_PERSISTENT;
         ev.index = index;
         ev.handle = MPIDBG_H(r);
-        ev.related_site = o->rec->site;
+        ev.related_site = o->start_site ? o->start_site : o->rec->site; /* a persistent one's MPI_Start */
         ev.related_call = o->call;
         ev.related_kind = MPIDBG_REL_STARTED;
         mpidbg_report(cx, &ev);

@@ -342,7 +342,7 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
             ev.count = s->count;
             ev.handle = s->type;
             ev.at = (uint64_t)s->lo + (uint64_t)j;
-            ev.related_site = o->rec->site;
+            ev.related_site = o->start_site ? o->start_site : o->rec->site; /* a persistent one's MPI_Start */
             ev.related_call = o->call;
             ev.related_kind = MPIDBG_REL_STARTED;
             mpidbg_track_found(o->tr_site);

@@ -5,7 +5,9 @@
 // again (a retry path) before it has completed.
 // Breaks MPI-4.1 §3.9: it is erroneous to call MPI_START for a request that
 // is already active.
-// Expected: request-active-start at the second MPI_Start (both ranks).
+// Expected: request-active-start at the second MPI_Start (both ranks),
+// with the first MPI_Start, which made the request active, as the related
+// place.
 //
 // MPICH rejects the second start (MPI_ERR_REQUEST, the default handler
 // would abort): MPI_ERRORS_RETURN keeps the job going, and the first start
@@ -26,7 +28,7 @@ int main(int argc, char **argv)
 
     mine = 10 + rank;
     MPI_Recv_init(&got, 1, MPI_INT, rank ^ 1, 0, MPI_COMM_WORLD, &r);
-    MPI_Start(&r);
+    MPI_Start(&r); // related "request-active-start"
     MPI_Start(&r); // want "request-active-start"
     MPI_Send(&mine, 1, MPI_INT, rank ^ 1, 0, MPI_COMM_WORLD);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
