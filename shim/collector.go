@@ -177,12 +177,6 @@ func (l *launcher) finding(f checks.Finding) {
 // note tells the launcher something about how this rank is checked;
 // without a launcher it goes to standard error.
 func (l *launcher) note(text string) {
-	if spawned() {
-		// about this host, which the job's ranks note in the report; a
-		// line on standard error from each spawned process would say it
-		// again
-		return
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.send(wire.Message{Kind: wire.KindNote, Note: &wire.Note{Text: text}}) {
