@@ -724,18 +724,20 @@ static void clear_giveup(uint64_t lo, uint64_t hi)
 
 /* take copies the queued events out and protects again what the
  * handlers opened until now; under tr_mu. */
-static int take(struct tr_event *out)
+static int take(struct tr_event *out, int max)
 {
     __atomic_store_n(&mpidbg_track_queued, 0, __ATOMIC_SEQ_CST);
     int n = 0;
     uint64_t t = ev_tail, h = __atomic_load_n(&ev_head, __ATOMIC_ACQUIRE);
-    for (; t < h; t++) {
+    for (; t < h && n < max; t++) {
         struct tr_event *e = &ev_ring[t % TR_EVENTS];
         while (__atomic_load_n(&e->seq, __ATOMIC_ACQUIRE) != t + 1)
             ; /* a handler on another thread is writing it */
         out[n++] = *e;
     }
     __atomic_store_n(&ev_tail, t, __ATOMIC_RELEASE);
+    if (t < h)
+        __atomic_store_n(&mpidbg_track_queued, 1, __ATOMIC_SEQ_CST); /* the rest, for the next take */
     t = op_tail;
     h = __atomic_load_n(&op_head, __ATOMIC_ACQUIRE);
     for (; t < h; t++) {
@@ -802,10 +804,13 @@ static void drain(void)
     if (busy)
         return; /* a report's own wrapper exit */
     busy = 1;
-    struct tr_event evs[TR_EVENTS];
-    for (int round = 0; round < 3 && __atomic_load_n(&mpidbg_track_queued, __ATOMIC_ACQUIRE); round++) {
+    /* a few at a time: an event holds a Python program's frames, and a
+     * wrapper's exit may run on a thread with a small stack */
+    struct tr_event evs[TR_TAKE];
+    for (int round = 0; round < 3 * TR_EVENTS / TR_TAKE && __atomic_load_n(&mpidbg_track_queued, __ATOMIC_ACQUIRE);
+         round++) {
         pthread_mutex_lock(&tr_mu);
-        int n = take(evs);
+        int n = take(evs, TR_TAKE);
         pthread_mutex_unlock(&tr_mu);
         for (int i = 0; i < n; i++)
             report(&evs[i]);
@@ -844,8 +849,9 @@ static void tr_stop(void)
     for (int i = 0; i < tr_hwm; i++)
         if (tr_ranges[i].state != R_FREE)
             release(&tr_ranges[i], i, 1);
-    struct tr_event evs[TR_EVENTS];
-    take(evs); /* accesses queued meanwhile: too late to report */
+    struct tr_event evs[TR_TAKE];
+    while (take(evs, TR_TAKE) == TR_TAKE)
+        ; /* accesses queued meanwhile: too late to report */
     pthread_mutex_unlock(&tr_mu);
 }
 

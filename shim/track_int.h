@@ -151,6 +151,7 @@ __attribute__((visibility("hidden"))) void tr_altstack(void);
 
 /* ---- rings the handlers fill (track.c) ---- */
 #define TR_EVENTS 128
+#define TR_TAKE 16 /* events taken from the ring at a time (drain) */
 struct tr_event {
     uint64_t seq;      /* index + 1 when written (atomic) */
     uint64_t pc, addr, ra;
