@@ -2,10 +2,11 @@
 //
 // ok_v_blocks_disjoint.c: receive blocks that come close without sharing
 // a byte, in the shapes real codes use:
-//  - a distributed matrix transpose with MPI_Alltoallv whose receive
-//    blocks are columns (a vector of one double per row, resized to one
-//    double): every block spans the whole receive matrix, interleaved
-//    with the others, and touches only its own column;
+//  - a distributed matrix transpose with MPI_Alltoallv that sends
+//    columns (a vector of one double per row, resized to one double) and
+//    receives them once as rows and once as columns of a matrix: every
+//    receive block then spans the whole matrix, interleaved with the
+//    others, and touches only its own column;
 //  - MPI_Allgatherv with displacements from an exact prefix sum, blocks
 //    back to back, one of them empty (count 0 at a displacement shared
 //    with the next block);
@@ -53,9 +54,10 @@ int main(int argc, char **argv)
         if (cols[k] != 100 * k + rank)
             errors++;
 
-    /* a strided receive: the same columns, received as columns of a
-     * P*R x P matrix: blocks interleave, bytes do not meet */
-    double back[R * P][P];
+    /* a strided receive: from each rank p its column, as column p of an
+     * R x P matrix, so every receive block spans the whole matrix and
+     * the blocks interleave without sharing a byte */
+    double back[R][P];
     memset(back, 0, sizeof back);
     MPI_Datatype rcol, rcol1;
     MPI_Type_vector(R, 1, P, MPI_DOUBLE, &rcol);
@@ -64,9 +66,13 @@ int main(int argc, char **argv)
     int rc1[P], rd1[P];
     for (int p = 0; p < P; p++) {
         rc1[p] = 1;
-        rd1[p] = p * R * P + rank; /* rows R*p.., column rank */
+        rd1[p] = p; /* column p */
     }
     MPI_Alltoallv(rows, sc, sd, col1, back, rc1, rd1, rcol1, MPI_COMM_WORLD);
+    for (int i = 0; i < R; i++)
+        for (int p = 0; p < P; p++)
+            if (back[i][p] != 100 * (R * p + i) + rank)
+                errors++;
 
     /* allgatherv: rank r contributes r doubles (rank 0 none) */
     double mine[P], all[P * (P - 1) / 2 + 1];
