@@ -500,6 +500,19 @@ void mpidbg_sides_ready(struct mpidbg_cx *cx)
     }
 }
 
+/* two_segs puts two buffers that share bytes from at on into an event:
+ * a as Count x Handle at Addr, b as Count2 x Handle2 at Addr2. */
+static void two_segs(struct mpidbg_ev *ev, const struct mpidbg_seg *a, const struct mpidbg_seg *b, uint64_t at)
+{
+    ev->addr = a->addr;
+    ev->count = a->count;
+    ev->handle = a->type;
+    ev->addr2 = b->addr;
+    ev->count2 = b->count;
+    ev->handle2 = b->type;
+    ev->at = at;
+}
+
 struct by_lo {
     int64_t lo;
     int32_t k;
@@ -560,13 +573,7 @@ static void blocks_overlap(struct mpidbg_cx *cx, const char *arg, struct mpidbg_
             mpidbg_ev_init(&ev, cx, MPIDBG_F_RECV_BLOCKS_OVERLAP, arg);
             ev.val = i < j ? i : j;
             ev.lim = i < j ? j : i;
-            ev.addr = lo->addr;
-            ev.count = lo->count;
-            ev.handle = lo->type;
-            ev.addr2 = hi->addr;
-            ev.count2 = hi->count;
-            ev.handle2 = hi->type;
-            ev.at = at;
+            two_segs(&ev, lo, hi, at);
             mpidbg_report(cx, &ev);
             goto out;
         }
@@ -663,13 +670,7 @@ void mpidbg_chk_overlaps(struct mpidbg_cx *cx)
                         struct mpidbg_ev ev;
                         mpidbg_ev_init(&ev, cx, MPIDBG_F_SEND_RECV_OVERLAP, s->name);
                         ev.text = r->name;
-                        ev.addr = ss->addr;
-                        ev.count = ss->count;
-                        ev.handle = ss->type;
-                        ev.addr2 = rs->addr;
-                        ev.count2 = rs->count;
-                        ev.handle2 = rs->type;
-                        ev.at = at;
+                        two_segs(&ev, ss, rs, at);
                         mpidbg_report(cx, &ev);
                         goto pending;
                     }
