@@ -29,7 +29,7 @@ type launchArgs struct {
 	Args            []string           `json:"args"`
 	Cwd             string             `json:"cwd"`
 	Env             map[string]*string `json:"env"`
-	NP              int                `json:"np"`
+	NP              *int               `json:"np"` // nil: 2
 	MPI             string             `json:"mpi"`
 	MPIExec         string             `json:"mpiexec"`
 	MPIExecArgs     []string           `json:"mpiexecArgs"`
@@ -168,14 +168,15 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 	if a.Program == "" {
 		return cfg, nil, fmt.Errorf("missing \"program\", the MPI program to debug")
 	}
-	if a.NP == 0 {
-		a.NP = 2
+	np := 2
+	if a.NP != nil {
+		np = *a.NP
 	}
-	if a.NP < 0 {
-		return cfg, nil, fmt.Errorf("\"np\": %d: want at least 1", a.NP)
+	if np < 1 {
+		return cfg, nil, fmt.Errorf("\"np\": %d: want at least 1", np)
 	}
-	if a.NP > wire.MaxRanks {
-		return cfg, nil, fmt.Errorf("\"np\": %d: mpidbg takes at most %d ranks", a.NP, wire.MaxRanks)
+	if np > wire.MaxRanks {
+		return cfg, nil, fmt.Errorf("\"np\": %d: mpidbg takes at most %d ranks", np, wire.MaxRanks)
 	}
 	// as mpiexec will find it, in the job's directory (run/launch)
 	program, err := launch.Resolve(a.Program, a.Cwd)
@@ -193,7 +194,7 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 			return cfg, nil, fmt.Errorf("cwd %s: no such directory", a.Cwd)
 		}
 	}
-	selected, err := parseRanks(a.Ranks, a.NP)
+	selected, err := parseRanks(a.Ranks, np)
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -258,7 +259,7 @@ func (s *Server) jobConfig(a *launchArgs) (launch.Config, []int, error) {
 			env = append(env, launch.Var{Name: k, Value: *v})
 		}
 	}
-	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: a.NP, Env: env, Program: program,
+	cfg = launch.Config{MPIExec: mpiexec, LauncherArgs: a.MPIExecArgs, NP: np, Env: env, Program: program,
 		Args: a.Args, Dir: a.Cwd, DeadlockTimeout: deadlock, ZeroBuffering: a.Buffering == "zero", KillGrace: 3 * time.Second}
 	if a.Listen != "" {
 		// the ranks on other hosts report there too (mpidbg run --listen)

@@ -129,10 +129,16 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case name == "-h" || name == "--help" || name == "help" && (len(args) == 1 || args[1] == "-h" || args[1] == "--help"):
 		fmt.Fprintln(o.out(), usage())
 		return 0
+	case name == "help" && args[1] == "help":
+		fmt.Fprintln(o.out(), usage())
+		return 0
 	case name == "help":
 		c := lookup(args[1])
-		if c == nil || len(args) > 2 {
-			return o.fail(&usageError{msg: fmt.Sprintf("help: unknown command %q", strings.Join(args[1:], " ")), hint: true})
+		if c == nil {
+			return o.fail(&usageError{msg: fmt.Sprintf("help: unknown command %q", args[1]), hint: true})
+		}
+		if len(args) > 2 {
+			return o.fail(&usageError{msg: fmt.Sprintf("help: one command at a time, not %q", strings.Join(args[1:], " ")), hint: true})
 		}
 		fmt.Fprintln(o.out(), c.help())
 		return 0

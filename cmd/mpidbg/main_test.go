@@ -33,6 +33,7 @@ func TestRun(t *testing.T) {
 	}{
 		{"help", []string{"--help"}},
 		{"help_command", []string{"help"}},
+		{"help_help", []string{"help", "help"}},
 		{"help_inspect", []string{"help", "inspect"}},
 		{"inspect_help_flag", []string{"inspect", "-h"}},
 		{"inspect_struct", []string{"inspect", sExpr}},
@@ -94,6 +95,8 @@ func TestRunErrors(t *testing.T) {
 			"mpidbg: unknown flag --count (flags go after the command)\nRun 'mpidbg --help' for usage.\n"},
 		{"help_unknown", []string{"help", "frob"},
 			"mpidbg: help: unknown command \"frob\"\nRun 'mpidbg --help' for usage.\n"},
+		{"help_two", []string{"help", "run", "extra"},
+			"mpidbg: help: one command at a time, not \"run extra\"\nRun 'mpidbg --help' for usage.\n"},
 		{"version_args", []string{"version", "now"},
 			"mpidbg version: takes no arguments, got \"now\"\nRun 'mpidbg version --help' for usage.\n"},
 		{"unknown_flag", []string{"inspect", "--bogus", sExpr},

@@ -282,9 +282,9 @@ func (rf *runFlags) run(o *output, args []string) error {
 	case launcher != "" && (rf.mpiexec != "" || len(rf.launcherArgs) > 0):
 		return bad("--mpiexec and --launcher-arg with a launcher line: write the launcher's options in the line")
 	case launcher != "":
-	case rf.np == 0:
+	case rf.np == 0 && !rf.fs.Changed("np"):
 		return bad("missing -n N, the number of ranks")
-	case rf.np < 0:
+	case rf.np < 1:
 		return bad("-n %d: want at least 1", rf.np)
 	case rf.np > wire.MaxRanks:
 		return bad("-n %d: mpidbg takes at most %d ranks", rf.np, wire.MaxRanks)
@@ -585,9 +585,35 @@ func samePath(a, b string) bool {
 	if ea == nil && eb == nil {
 		return os.SameFile(fa, fb)
 	}
-	aa, e1 := filepath.Abs(a)
-	ab, e2 := filepath.Abs(b)
-	return e1 == nil && e2 == nil && aa == ab
+	return resolved(a) == resolved(b)
+}
+
+// resolved is where a file that may not exist yet would be made: its
+// absolute path with the symbolic links on the way followed, the last
+// one too (a link to a file still to be written).
+func resolved(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	for i := 0; i < 40; i++ { // as many links as the kernel follows
+		fi, err := os.Lstat(abs)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			break
+		}
+		t, err := os.Readlink(abs)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(abs), t)
+		}
+		abs = filepath.Clean(t)
+	}
+	if d, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(d, filepath.Base(abs))
+	}
+	return abs
 }
 
 // writeReport writes what render makes to f; it says what went wrong and
@@ -601,6 +627,10 @@ func writeReport(o *output, f *os.File, render func() ([]byte, error)) bool {
 		err = f.Close()
 	}
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) && pe.Path == f.Name() {
+			err = pe.Err // the path is said once
+		}
 		fmt.Fprintf(o.stderr, "mpidbg run: write %s: %v\n", f.Name(), err)
 		return true
 	}

@@ -654,6 +654,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"no_program", append(base, "-n", "2"), "mpidbg run: missing the program to run\nRun 'mpidbg run --help' for usage.\n"},
 		{"no_np", append(base, "clean"), "mpidbg run: missing -n N, the number of ranks\nRun 'mpidbg run --help' for usage.\n"},
 		{"negative_np", append(base, "-n", "-1", "clean"), "mpidbg run: -n -1: want at least 1\nRun 'mpidbg run --help' for usage.\n"},
+		{"zero_np", append(base, "--np=0", "clean"), "mpidbg run: -n 0: want at least 1\nRun 'mpidbg run --help' for usage.\n"},
 		{"huge_np", append(base, "-n", "2000000000", "clean"), "mpidbg run: -n 2000000000: mpidbg takes at most 4194304 ranks\nRun 'mpidbg run --help' for usage.\n"},
 		{"bad_np", append(base, "-n", "two", "clean"), "mpidbg run: --np \"two\": want an integer\nRun 'mpidbg run --help' for usage.\n"},
 		{"unknown_flag", append(base, "--bogus", "clean"), "mpidbg run: unknown flag: --bogus\nRun 'mpidbg run --help' for usage.\n"},

@@ -53,7 +53,15 @@ func TestRunSameReportFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	for _, pair := range [][2]string{{"r.out", "r.out"}, {"r.out", filepath.Join(dir, "r.out")}, {"./sub/../r.out", "r.out"}} {
+	// a link to the report not written yet, and a directory linked
+	if err := os.Symlink("r.out", filepath.Join(dir, "link.out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".", filepath.Join(dir, "here")); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]string{{"r.out", "r.out"}, {"r.out", filepath.Join(dir, "r.out")}, {"./sub/../r.out", "r.out"},
+		{"r.out", "link.out"}, {"here/r.out", "r.out"}} {
 		os.Remove(record)
 		os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 		_, stderr, code := runWith(t, "", "run", "--mpiexec", self, "--shim", shim, "-n", "2", "--json", pair[0], "--sarif", pair[1], "clean")
