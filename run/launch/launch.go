@@ -174,8 +174,23 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	}
 	ending := func() { outFilter.End(); errFilter.End() }
 	if cfg.AbortOnError {
+		// The rank that found it calls MPI_Abort itself, and the launcher
+		// ends the others: the report says mpidbg ended the job, and why,
+		// rather than that the ranks ended without a word.
+		var first sync.Once
 		ln.mu.Lock() // the listener already serves
-		ln.onError = ending
+		ln.onError = func(f checks.Finding) {
+			first.Do(func() {
+				who := "a rank's"
+				if len(f.Ranks) == 1 {
+					who = fmt.Sprintf("rank %d's", f.Ranks[0])
+				}
+				why := fmt.Sprintf("%s %s at %s (--on-error abort)", who, f.ID, f.Call)
+				col.EndedJob(why)
+				col.Notef("mpidbg ended the job: %s; the rank called MPI_Abort", why)
+			})
+			ending()
+		}
 		ln.mu.Unlock()
 	}
 	res := Result{Report: ln.Report()}

@@ -50,7 +50,7 @@ type Listener struct {
 	hellos         int               // connections that said Hello
 	// onError, when set, is called at each error finding, before the
 	// Collector has it; set and read under mu (set while serving).
-	onError func()
+	onError func(checks.Finding)
 	wg      sync.WaitGroup // one per reader
 	accept  sync.WaitGroup // the accept loop
 }
@@ -311,7 +311,7 @@ func (l *Listener) read(c net.Conn, col *report.Collector) {
 			onError := l.onError
 			l.mu.Unlock()
 			if onError != nil {
-				onError()
+				onError(*m.Finding)
 			}
 		}
 		cn.Handle(m)
