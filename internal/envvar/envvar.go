@@ -116,6 +116,16 @@ const (
 	OMPIWorldRank = "OMPI_COMM_WORLD_RANK"
 )
 
+// What a launcher sets in the environment of a process it started for
+// MPI_Comm_spawn, not as one of the job's ranks (the shim's handshake
+// does not wait for the debugger there).
+const (
+	// PMISpawned is Hydra's (PMI): 1 in a spawned process.
+	PMISpawned = "PMI_SPAWNED"
+	// OMPIParentPort is Open MPI's: the parent's port, in a spawned process only.
+	OMPIParentPort = "OMPI_PARENT_PORT"
+)
+
 // Open MPI's mpiexec refuses to run as root, and a singleton of Open MPI
 // refuses it too, unless both of these are 1; it refuses more ranks than
 // cores unless OMPIOversubscribe is 1. The tests set them; a user of
