@@ -9,7 +9,7 @@ import (
 	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
-// onRequests lists the live requests, by handle.
+// onRequests lists the live requests, in the order they were made.
 func (s *Server) onRequests(a args) (*result, error) {
 	snap, _, err := s.snapshot(a)
 	if err != nil {
@@ -22,12 +22,9 @@ func (s *Server) onRequests(a args) (*result, error) {
 			reqs = append(reqs, q)
 		}
 	}
-	sort.SliceStable(reqs, func(i, j int) bool {
-		if reqs[i].Handle != reqs[j].Handle {
-			return reqs[i].Handle < reqs[j].Handle
-		}
-		return reqs[i].Serial < reqs[j].Serial
-	})
+	// oldest first: Open MPI's handles are heap addresses, whose order
+	// says nothing to the user and changes with the heap's layout
+	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].Serial < reqs[j].Serial })
 	var sites []uint64
 	for _, q := range reqs {
 		sites = append(sites, q.Site)

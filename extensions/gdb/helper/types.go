@@ -174,7 +174,8 @@ func elementValue(el datatype.Element) map[string]any {
 		"type": el.Basic.String(), "path": el.Path.String(), "short": el.Path.Short()}
 }
 
-// onTypes lists the derived datatypes the registry holds, by handle.
+// onTypes lists the derived datatypes the registry holds, in the order
+// they were made.
 func (s *Server) onTypes(a args) (*result, error) {
 	var re *regexp.Regexp
 	if a.Regexp != "" {
@@ -188,12 +189,9 @@ func (s *Server) onTypes(a args) (*result, error) {
 		return nil, err
 	}
 	recs := append([]registry.Type(nil), snap.Types...)
-	sort.SliceStable(recs, func(i, j int) bool {
-		if recs[i].Handle != recs[j].Handle {
-			return recs[i].Handle < recs[j].Handle
-		}
-		return recs[i].Serial < recs[j].Serial
-	})
+	// oldest first: Open MPI's handles are heap addresses, whose order
+	// says nothing to the user and changes with the heap's layout
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Serial < recs[j].Serial })
 	if re != nil {
 		recs = slices.DeleteFunc(recs, func(r registry.Type) bool {
 			label := r.Name
