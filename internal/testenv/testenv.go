@@ -73,7 +73,9 @@ func NeedTool(t testing.TB, env, name, hint string) string {
 // configuration already leaves out, so that ranks do not spend 0.2 s of
 // each job's start looking for hardware the test machines lack: the
 // pml they select (ob1) is the same either way, and the tests start
-// about 2000 Open MPI jobs. Each variable is set only when the
+// about 2000 Open MPI jobs. Waiting ranks yield their core: the tests
+// run two jobs at once on a 2-core machine, whose spinning ranks would
+// otherwise take turns by the scheduler's time slice. Each variable is set only when the
 // environment does not already say; a user of mpidbg makes these
 // choices for themselves.
 func OpenMPI() {
@@ -84,6 +86,7 @@ func OpenMPI() {
 	}
 	set(envvar.OMPIOversubscribe, "1")
 	set(envvar.OMPIMTL, "^psm,psm2,ofi")
+	set(envvar.OMPIYieldWhenIdle, "1")
 	if os.Geteuid() == 0 {
 		set(envvar.OMPIAllowRunAsRoot, "1")
 		set(envvar.OMPIAllowRunAsRootConfirm, "1")

@@ -276,8 +276,9 @@
 // after which the whole job is terminated: SIGTERM to mpidbg's process
 // group (mpiexec cleans up its ranks), then SIGKILL to every process the
 // run started. A program that may hang has a limit of its own, its
-// deadlock timeout (--deadlock-timeout in its flags, else mpidbg's 2s)
-// plus -harness.hang-slack (default 10s): a bug program declared
+// deadlock timeout (--deadlock-timeout in its flags, else 1s, half of
+// mpidbg's default: its ranks spin until mpidbg ends the job) plus
+// -harness.hang-slack (default 10s): a bug program declared
 // "// native: hangs" (for the library at hand) or wanting deadlock,
 // potential-deadlock, or a finding of the collective or epoch-lifecycle
 // category. mpidbg must end such a

@@ -69,6 +69,7 @@ func testPlanted(t *testing.T, tools mpiTools, bin string, p program, flags []st
 	skipForMPI(t, tools, p)
 	skipForMachine(t, p)
 	p = p.forMPI(tools.name)
+	flags = p.withHangTimeout(flags)
 	release := acquire()
 	defer release()
 	exe := build(t, tools, p)
