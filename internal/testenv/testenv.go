@@ -75,9 +75,9 @@ func NeedTool(t testing.TB, env, name, hint string) string {
 // pml they select (ob1) is the same either way, and the tests start
 // about 2000 Open MPI jobs. Waiting ranks yield their core: the tests
 // run two jobs at once on a 2-core machine, whose spinning ranks would
-// otherwise take turns by the scheduler's time slice. Each variable is set only when the
-// environment does not already say; a user of mpidbg makes these
-// choices for themselves.
+// otherwise take turns by the scheduler's time slice. Each variable is
+// set only when the environment does not already say; a user of mpidbg
+// makes these choices for themselves.
 func OpenMPI() {
 	set := func(k, v string) {
 		if os.Getenv(k) == "" {
