@@ -73,10 +73,9 @@ vet:
 # library (MPICH, Open MPI) or its shim fail instead of skip: `make test`
 # never skips them. The planted-bug harness runs every program under each
 # MPI library, and TestStress 200 runs more: 12 to 14 minutes on a
-# 2-core machine, 19 on a slower 2-core VM (21 before its programs that
-# may hang got a 1 s deadlock timeout and Open MPI's ranks yielded while
-# waiting), past go test's default limit of 10 per package, hence -timeout (each program run has its own limit
-# of 60 s). go test starts it after cmd/mpidbg and dap; started beside
+# 2-core machine, 19 on a slower 2-core VM, past go test's default limit
+# of 10 per package, hence -timeout (each program run has its own limit
+# of 60 s, less for one that may hang). go test starts it after cmd/mpidbg and dap; started beside
 # them it made the machine so busy that a correct polling program got a
 # false deadlock report.
 gotest:

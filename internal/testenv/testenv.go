@@ -69,11 +69,11 @@ func NeedTool(t testing.TB, env, name, hint string) string {
 // OpenMPI lets Open MPI's mpiexec start more ranks than there are cores
 // (the tests run up to 8 ranks on 2) and, when the tests run as root (CI
 // does), run at all. It also leaves out the transport layers for
-// Omni-Path and True Scale adapters and OFI, which Debian's
-// configuration already leaves out, so that ranks do not spend 0.2 s of
-// each job's start looking for hardware the test machines lack: the
-// pml they select (ob1) is the same either way, and the tests start
-// about 2000 Open MPI jobs. Waiting ranks yield their core: the tests
+// Omni-Path and True Scale adapters (and OFI, the one Debian's
+// configuration leaves out, which the variable would otherwise bring
+// back), so that ranks do not spend 0.2 s of each job's start looking
+// for hardware the test machines lack: the pml they select (ob1) is the
+// same either way, and the tests start about 2000 Open MPI jobs. Waiting ranks yield their core: the tests
 // run two jobs at once on a 2-core machine, whose spinning ranks would
 // otherwise take turns by the scheduler's time slice. Each variable is
 // set only when the environment does not already say; a user of mpidbg

@@ -59,7 +59,7 @@ const hangTimeout = "--deadlock-timeout=1s"
 // withHangTimeout is flags with hangTimeout added when p may hang and
 // flags name no deadlock timeout.
 func (p program) withHangTimeout(flags []string) []string {
-	if !p.mayHang() || slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--deadlock-timeout") }) {
+	if !p.mayHang() || slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--deadlock-timeout=") }) {
 		return flags
 	}
 	return append(slices.Clip(flags), hangTimeout)

@@ -14,8 +14,9 @@
 // send buffers when the send starts and compares them when it completes,
 // so the report is at the completion call, not at the store.
 //
-// The four ints sent start 4 bytes into a 16-byte aligned array, so
-// they never start a page: a stack buffer that starts a page has no
+// The four ints sent start 4 bytes into an array that the x86-64 ABI
+// aligns to 16 bytes (a local array of 16 bytes or more), so they
+// never start a page: a stack buffer that starts a page has no
 // first-page part and is protected like any page (docs/races.md), which
 // would find the store where it is made, once in 256 runs as the stack's
 // start varies.
