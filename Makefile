@@ -75,9 +75,9 @@ vet:
 # MPI library, and TestStress 200 runs more: 12 to 14 minutes on a
 # 2-core machine, 19 on a slower 2-core VM, past go test's default limit
 # of 10 per package, hence -timeout (each program run has its own limit
-# of 60 s, less for one that may hang). go test starts it after cmd/mpidbg and dap; started beside
-# them it made the machine so busy that a correct polling program got a
-# false deadlock report.
+# of 60 s, less for one that may hang). go test starts it after
+# cmd/mpidbg and dap; started beside them it made the machine so busy
+# that a correct polling program got a false deadlock report.
 gotest:
 	MPIDBG_REQUIRE_MPI=1 MPIDBG_REQUIRE_SHIM=1 $(GO) test -race -count=1 -timeout 45m ./...
 

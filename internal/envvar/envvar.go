@@ -128,14 +128,9 @@ const (
 
 // Open MPI's mpiexec refuses to run as root, and a singleton of Open MPI
 // refuses it too, unless both of these are 1; it refuses more ranks than
-// cores unless OMPIOversubscribe is 1. OMPIMTL leaves out message
-// transport layers: every rank opens the ones it has (for Omni-Path and
-// True Scale adapters) and then finds no device, which costs Open MPI
-// 4.1 about 0.2 s of every job's start on a machine without them.
-// OMPIYieldWhenIdle makes a waiting rank give its core away, which Open
-// MPI does by itself only when one job's ranks outnumber the cores; the
-// tests run two jobs at once. The tests set them; a user of mpidbg sets
-// them for themselves.
+// cores unless OMPIOversubscribe is 1. The tests set every variable of
+// this group (internal/testenv says why); a user of mpidbg sets them for
+// themselves.
 const (
 	// OMPIYieldWhenIdle is 1 for ranks that yield their core while they wait in MPI.
 	OMPIYieldWhenIdle = "OMPI_MCA_mpi_yield_when_idle"

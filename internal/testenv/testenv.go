@@ -73,11 +73,13 @@ func NeedTool(t testing.TB, env, name, hint string) string {
 // configuration leaves out, which the variable would otherwise bring
 // back), so that ranks do not spend 0.2 s of each job's start looking
 // for hardware the test machines lack: the pml they select (ob1) is the
-// same either way, and the tests start about 2000 Open MPI jobs. Waiting ranks yield their core: the tests
-// run two jobs at once on a 2-core machine, whose spinning ranks would
-// otherwise take turns by the scheduler's time slice. Each variable is
-// set only when the environment does not already say; a user of mpidbg
-// makes these choices for themselves.
+// same either way, and the tests start about 2000 Open MPI jobs. Waiting
+// ranks yield their core, which Open MPI does by itself only when one
+// job's ranks outnumber the cores: the tests run two jobs at once on a
+// 2-core machine, whose spinning ranks would otherwise take turns by the
+// scheduler's time slice. Each variable is set only when the environment
+// does not already say; a user of mpidbg makes these choices for
+// themselves.
 func OpenMPI() {
 	set := func(k, v string) {
 		if os.Getenv(k) == "" {

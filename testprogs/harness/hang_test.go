@@ -59,24 +59,32 @@ const hangTimeout = "--deadlock-timeout=1s"
 // withHangTimeout is flags with hangTimeout added when p may hang and
 // flags name no deadlock timeout.
 func (p program) withHangTimeout(flags []string) []string {
-	if !p.mayHang() || slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--deadlock-timeout=") }) {
+	if _, named := namedDeadlockTimeout(flags); named || !p.mayHang() {
 		return flags
 	}
 	return append(slices.Clip(flags), hangTimeout)
 }
 
-// deadlockTimeout is the --deadlock-timeout among flags, or mpidbg's
-// default.
-func deadlockTimeout(flags []string) time.Duration {
-	d := defaultDeadlockTimeout
+// namedDeadlockTimeout is the last --deadlock-timeout=D among flags (the
+// one mpidbg run takes), and whether there is one.
+func namedDeadlockTimeout(flags []string) (d time.Duration, named bool) {
 	for _, f := range flags {
 		if v, ok := strings.CutPrefix(f, "--deadlock-timeout="); ok {
 			if t, err := time.ParseDuration(v); err == nil {
-				d = t
+				d, named = t, true
 			}
 		}
 	}
-	return d
+	return d, named
+}
+
+// deadlockTimeout is the --deadlock-timeout among flags, or mpidbg's
+// default.
+func deadlockTimeout(flags []string) time.Duration {
+	if d, ok := namedDeadlockTimeout(flags); ok {
+		return d
+	}
+	return defaultDeadlockTimeout
 }
 
 // limitFor is the time limit of one run of p with flags under mpidbg:
