@@ -105,7 +105,15 @@ func (r *Renderer) endLine(e report.RankEnd, rep *report.Report, dir string, fai
 		}
 		return r.bad.Render(who+" exited without calling MPI_Finalize") + ": " + how + at
 	case report.MPIEnded:
-		return r.bad.Render("MPI ended "+who+" on a fatal error") + fmt.Sprintf(" (exit code %d)", *e.ExitCode)
+		s := r.bad.Render("MPI ended " + who + " on a fatal error")
+		if e.Call != "" {
+			s = r.bad.Render("MPI ended "+who+" on a fatal error in "+e.Call) + at
+			s += fmt.Sprintf(", where mpidbg reported %s (error handler %s)", e.Finding, e.Handler)
+		}
+		if e.ExitCode != nil {
+			s += fmt.Sprintf(" (exit code %d)", *e.ExitCode)
+		}
+		return s
 	case report.ExitedBadly:
 		return r.bad.Render(fmt.Sprintf("%s exited with code %d", who, *e.ExitCode)) + afterWords(e.After)
 	case report.Vanished:
@@ -212,6 +220,9 @@ func (r *Renderer) endPhrases(rep *report.Report) []string {
 			s = r.bad.Render(who+" exited without MPI_Finalize") + at
 		case report.MPIEnded:
 			s = r.bad.Render("MPI ended " + who + " on a fatal error")
+			if e.Call != "" {
+				s = r.bad.Render("MPI ended "+who+" on a fatal error in "+e.Call) + at
+			}
 		case report.ExitedBadly:
 			s = r.bad.Render(fmt.Sprintf("%s exited with code %d%s", who, *e.ExitCode, afterWords(e.After)))
 		case report.Vanished:

@@ -34,6 +34,24 @@ func outcomeReport() *report.Report {
 	}
 }
 
+// mpiFatalReport is a job of 3 ranks in which MPI's error handler ended
+// rank 0 in the call where mpidbg reported an error (MPI_ERRORS_ARE_FATAL),
+// MPI ended rank 1 on a fatal error of its own finding (its exit()), and
+// the launcher ended rank 2.
+func mpiFatalReport() *report.Report {
+	six := 6
+	return &report.Report{
+		Job:      report.Job{Size: 3, Exit: "exit status 6"},
+		Reported: []int{0, 1, 2},
+		Outcome: report.Outcome{Ranks: []report.RankEnd{
+			{Ranks: []int{0}, How: report.MPIEnded, Call: "MPI_Send", Finding: "invalid-rank", Handler: "MPI_ERRORS_ARE_FATAL",
+				Location: &checks.Location{File: "/work/app/src/main.c", Line: 12, Function: "main"}},
+			{Ranks: []int{1}, How: report.MPIEnded, ExitCode: &six},
+			{Ranks: []int{2}, How: report.Vanished},
+		}},
+	}
+}
+
 // finalizedReport: every rank finalized.
 func finalizedReport() *report.Report {
 	return &report.Report{Job: report.Job{Size: 2}, Reported: []int{0, 1},
@@ -52,7 +70,7 @@ func TestOutcome(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rep  *report.Report
-	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"hosts", hostsReport()}} {
+	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"mpifatal", mpiFatalReport()}, {"hosts", hostsReport()}} {
 		t.Run(tt.name, func(t *testing.T) {
 			golden.Check(t, Plain().Report(tt.rep, "/work/app")+"\n")
 		})
@@ -80,7 +98,7 @@ func TestOutcomeJSON(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rep  *report.Report
-	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"hosts", hostsReport()}} {
+	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"mpifatal", mpiFatalReport()}, {"hosts", hostsReport()}} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := ReportJSON(tt.rep)
 			if err != nil {
@@ -116,7 +134,7 @@ func TestOutcomeSARIF(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rep  *report.Report
-	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}} {
+	}{{"ended", outcomeReport()}, {"finalized", finalizedReport()}, {"mpifatal", mpiFatalReport()}} {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := SARIF(tt.rep, checks.All(), "/work/app", "v0.1.0")
 			if err != nil {

@@ -208,12 +208,25 @@ static int refusal(const struct mpidbg_ev *ev)
     return mpidbg_followable(ev->hkind, ev->handle) ? 0 : err;
 }
 
+int mpidbg_going_on(struct mpidbg_cx *cx)
+{
+    if (cx->refuse)
+        return 0;
+    mpidbg_fatal_ahead(cx);
+    return 1;
+}
+
 int mpidbg_refused(struct mpidbg_cx *cx)
 {
     int err = cx->refuse;
     /* the call's communicator when it has a valid one, else
      * MPI_COMM_WORLD (MPI-3.1 §8.3, Open MPI's choice too) */
     MPI_Comm c = cx->co ? (MPI_Comm)(uintptr_t)cx->comm : MPI_COMM_WORLD;
+    MPI_Errhandler eh;
+    if (cx->nfound && PMPI_Comm_get_errhandler(c, &eh) == MPI_SUCCESS) {
+        mpidbg_fatal_handler(cx, eh);
+        PMPI_Errhandler_free(&eh);
+    }
     int rc = PMPI_Comm_call_errhandler(c, err);
     mpidbg_leave(cx);
     return rc == MPI_SUCCESS ? err : rc;
@@ -227,11 +240,13 @@ void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev)
         cx->refuse = refusal(ev);
     if (!mpidbg_enabled(ev->fid))
         return;
-    if (cx)
-        cx->nfound++;
+    if (cx && cx->nfound++ == 0)
+        cx->fatal_said = 0;
     struct mpidbg_finding *f = mpidbg_go_report(ev);
     if (!f)
         return;
+    if (cx && f->severity == 0)
+        mpidbg_fatal_found(cx, f);
     mpidbg_break(f);
     if (f->severity != 0 || on_error == ON_CONTINUE)
         return;

@@ -27,6 +27,22 @@ func mpidbg_go_abort(code C.int32_t, comm *C.char, pc C.uint64_t) {
 	}})
 }
 
+// mpidbg_go_fatal sends Fatal (fatal.c): the rank goes on into call at
+// pc, where it reported the error id, under the handler named handler,
+// which ends the job; left: the call returned after all.
+//
+//export mpidbg_go_fatal
+func mpidbg_go_fatal(id, call, handler *C.char, pc C.uint64_t, left C.int) {
+	defer func() { _ = recover() }()
+	launch.mu.Lock()
+	defer launch.mu.Unlock()
+	f := &wire.Fatal{Rank: worldRank(), Left: left != 0}
+	if !f.Left {
+		f.Call, f.ID, f.Handler, f.Site = C.GoString(call), C.GoString(id), C.GoString(handler), site(uint64(pc))
+	}
+	launch.send(wire.Message{Kind: wire.KindFatal, Fatal: f})
+}
+
 // How exit() was reached, as ending.c's exit_site says.
 const (
 	exitCall     = 0 // exit() at site

@@ -253,7 +253,7 @@ static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref
         free(xw->snap);
     if (xw->st != given && xw->st != xw->stack)
         free(xw->st);
-    return mpidbg_eh_restore(&xw->eh, rc);
+    return mpidbg_eh_restore(cx, &xw->eh, rc);
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)

@@ -106,10 +106,14 @@ enum mpidbg_opi { MPIDBG_OP_NONE, MPIDBG_BUILTIN_OPS(MPIDBG_OP_ENUM) MPIDBG_NOPS
 /* MPIDBG_REFUSING says that a check found what the MPI library would
  * die of (a handle it follows, MPIDBG_DEREFS_HANDLES) or hang on for
  * ever (finding.c's refusal): the wrapper then returns
- * mpidbg_refused(cx) (which leaves cx) instead of calling MPI. */
-#define MPIDBG_REFUSING(cx) MPIDBG_UNLIKELY((cx)->refuse != 0)
+ * mpidbg_refused(cx) (which leaves cx) instead of calling MPI. A call
+ * that goes on into MPI after findings passes mpidbg_going_on, which
+ * tells mpidbg when MPI's error handler may end the rank there
+ * (fatal.c). */
+#define MPIDBG_REFUSING(cx) MPIDBG_UNLIKELY(((cx)->refuse | (cx)->nfound) != 0 && !mpidbg_going_on(cx))
 struct mpidbg_cx;
 int mpidbg_refused(struct mpidbg_cx *cx) MPIDBG_HIDDEN;
+int mpidbg_going_on(struct mpidbg_cx *cx) MPIDBG_HIDDEN;
 /* mpidbg_followable says whether the MPI may be given handle h of a kind
  * (enum mpidbg_hkind, engine.h) without dying of it: always for MPICH;
  * for Open MPI when h points at an object of the kind's class (probe.c). */
@@ -226,6 +230,9 @@ struct mpidbg_cx {
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
+    /* set once nfound is not 0: the rank told mpidbg that MPI's error
+     * handler will end it in this call (fatal.c) */
+    int32_t fatal_said;
     /* a receive's buffer watched from before MPI saw the call
      * (requests_track.c): 0 not asked, 1 watched (tr_pre_id, until its
      * request takes it), 2 sampled out */
@@ -442,6 +449,17 @@ MPIDBG_HIDDEN int mpidbg_in_binding(uintptr_t pc); /* async-signal-safe */
  * (lifecycle.c); {0, 0} when none does. */
 MPIDBG_HIDDEN struct mpidbg_text mpidbg_text_of(uintptr_t pc);
 
+/* fatal.c: a call with an error finding goes on into MPI, whose error
+ * handler may end the job there. mpidbg_fatal_found keeps the thread's
+ * last error finding; mpidbg_fatal_ahead looks at the handler of the
+ * call's object; mpidbg_fatal_handler is given it (a handler the shim put
+ * aside for the call); mpidbg_fatal_left: the call returned. */
+MPIDBG_HIDDEN void mpidbg_fatal_found(const struct mpidbg_cx *cx, const struct mpidbg_finding *f);
+MPIDBG_HIDDEN void mpidbg_fatal_ahead(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh);
+MPIDBG_HIDDEN void mpidbg_fatal_left(struct mpidbg_cx *cx);
+extern void mpidbg_go_fatal(const char *id, const char *call, const char *handler, uint64_t site, int left);
+
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
     mpidbg_depth++;
@@ -494,6 +512,8 @@ static inline void mpidbg_leave(struct mpidbg_cx *cx)
     if (__builtin_expect(__atomic_load_n(&mpidbg_rma_due, __ATOMIC_RELAXED), 0))
         mpidbg_rma_poll(); /* a window's target-side watch stalled or waits for the clock */
     mpidbg_track_exit(); /* pages the library opened are protected again; queued accesses reported */
+    if (__builtin_expect(cx->nfound != 0, 0) && cx->fatal_said)
+        mpidbg_fatal_left(cx);
     mpidbg_depth--;
 }
 

@@ -154,7 +154,7 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);
 MPIDBG_HIDDEN_XR void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c);
-MPIDBG_HIDDEN_XR int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc);
+MPIDBG_HIDDEN_XR int mpidbg_eh_restore(struct mpidbg_cx *cx, struct mpidbg_ehswap *sw, int rc);
 
 /* xr_race.c: message races. A message a receive took, as its shadow
  * described it (sig NULL when the sender's type is not modelled), and

@@ -508,9 +508,13 @@ void mpidbg_eh_swap(struct mpidbg_ehswap *sw, MPI_Comm c)
 }
 
 /* mpidbg_eh_restore gives the communicators their handlers back and,
- * when the call failed, calls the first one as MPI would have. */
-int mpidbg_eh_restore(struct mpidbg_ehswap *sw, int rc)
+ * when the call failed, calls the first one as MPI would have, after
+ * telling mpidbg when that handler ends the job after an error the call
+ * reported (fatal.c). */
+int mpidbg_eh_restore(struct mpidbg_cx *cx, struct mpidbg_ehswap *sw, int rc)
 {
+    if (sw->n && rc != MPI_SUCCESS)
+        mpidbg_fatal_handler(cx, sw->eh[0]);
     for (int i = 0; i < sw->n; i++) {
         PMPI_Comm_set_errhandler(sw->comm[i], sw->eh[i]);
         PMPI_Errhandler_free(&sw->eh[i]);
@@ -634,7 +638,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
                     xp->status_ignored);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
-    return mpidbg_eh_restore(&xp->eh, rc);
+    return mpidbg_eh_restore(cx, &xp->eh, rc);
 }
 
 /* mpidbg_xr_truncated says whether an error code is of class

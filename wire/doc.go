@@ -10,7 +10,10 @@
 // Hello, then a Finding for each finding as it happens (written
 // before the MPI call that found it goes on, so that a rank that crashes
 // afterwards has lost nothing), and a Bye from MPI_Finalize. The launcher
-// takes a connection that closes without Bye as a rank that died. A Note,
+// takes a connection that closes without Bye as a rank that died; before
+// it goes, a rank says how when it can (outcome.go: Crash, Abort, Exit,
+// and Fatal when it goes on into an MPI call after an error there under
+// an error handler that ends the job). A Note,
 // at any time, says something about how the rank is checked rather than
 // about the program (a check its machine cannot support). A rank
 // never waits for the launcher to read: if the connection is lost, the

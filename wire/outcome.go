@@ -8,6 +8,7 @@ const (
 	KindCrash Kind = "crash"
 	KindAbort Kind = "abort"
 	KindExit  Kind = "exit"
+	KindFatal Kind = "fatal"
 )
 
 // Crash says the rank received a fatal signal (SIGSEGV, SIGBUS, SIGFPE,
@@ -46,4 +47,20 @@ type Exit struct {
 	// fatal error (MPI_ERRORS_ARE_FATAL); no finding.
 	ByMPI bool        `json:"by_mpi,omitempty"`
 	Site  checks.Site `json:"site"` // the call of exit()
+}
+
+// Fatal says the rank goes on into an MPI call where it reported an
+// error, while the error handler MPI calls for an error there ends the
+// job (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: MPI-4.1 §9.3). A rank that
+// then ends inside that call without a word of its own was ended by that
+// handler: MPICH's waits in its process manager to be killed, and Open
+// MPI's leaves without an exit the shim sees. Left says the call
+// returned after all (MPI accepted what the check did not).
+type Fatal struct {
+	Rank    int         `json:"rank"`
+	Call    string      `json:"call"`    // "MPI_Send"
+	ID      string      `json:"id"`      // the error finding reported there
+	Handler string      `json:"handler"` // "MPI_ERRORS_ARE_FATAL"
+	Site    checks.Site `json:"site"`    // the call
+	Left    bool        `json:"left,omitempty"`
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -29,5 +30,26 @@ func TestCrashFromHandler(t *testing.T) {
 	}
 	if _, err := NewReader(strings.NewReader(`{"kind":"abort"}` + "\n")).Read(); err == nil {
 		t.Error("an abort without its body was read")
+	}
+}
+
+// TestFatal: a Fatal and its Left decode with their fields; a "fatal"
+// without its body is malformed.
+func TestFatal(t *testing.T) {
+	in := `{"kind":"fatal","fatal":{"rank":0,"call":"MPI_Send","id":"invalid-rank","handler":"MPI_ERRORS_ARE_FATAL","site":{"module":"/a","offset":64}}}` + "\n" +
+		`{"kind":"fatal","fatal":{"rank":0,"call":"MPI_Send","id":"invalid-rank","handler":"MPI_ERRORS_ARE_FATAL","site":{"module":"/a","offset":64},"left":true}}` + "\n"
+	r := NewReader(strings.NewReader(in))
+	m, err := r.Read()
+	if err != nil || m.Kind != KindFatal {
+		t.Fatalf("first: %+v, %v", m, err)
+	}
+	if f := m.Fatal; f.Call != "MPI_Send" || f.ID != "invalid-rank" || f.Handler != "MPI_ERRORS_ARE_FATAL" || f.Site.Offset != 64 || f.Left {
+		t.Errorf("got %+v", *f)
+	}
+	if m, err = r.Read(); err != nil || !m.Fatal.Left {
+		t.Errorf("second: %+v, %v", m, err)
+	}
+	if _, err := NewReader(strings.NewReader(`{"kind":"fatal"}` + "\n")).Read(); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a fatal without its body: %v", err)
 	}
 }

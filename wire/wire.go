@@ -42,6 +42,7 @@ type Message struct {
 	Crash     *Crash          `json:"crash,omitempty"` // outcome.go
 	Abort     *Abort          `json:"abort,omitempty"`
 	Exit      *Exit           `json:"exit,omitempty"`
+	Fatal     *Fatal          `json:"fatal,omitempty"`
 	Refused   *Refused        `json:"refused,omitempty"` // token.go
 	Note      *Note           `json:"note,omitempty"`
 }
@@ -124,7 +125,7 @@ func (r *Reader) Read() (Message, error) {
 		(m.Kind == KindBlocked && m.Blocked != nil) || (m.Kind == KindUnblocked && m.Unblocked != nil) || (m.Kind == KindStop && m.Stop != nil) ||
 		(m.Kind == KindConfirm && m.Confirm != nil) || (m.Kind == KindConfirmed && m.Confirmed != nil) ||
 		(m.Kind == KindCrash && m.Crash != nil) || (m.Kind == KindAbort && m.Abort != nil) ||
-		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindRefused && m.Refused != nil) ||
+		(m.Kind == KindExit && m.Exit != nil) || (m.Kind == KindFatal && m.Fatal != nil) || (m.Kind == KindRefused && m.Refused != nil) ||
 		(m.Kind == KindNote && m.Note != nil)
 	if !ok {
 		return Message{}, fmt.Errorf("wire: %w: kind %q without its body", ErrMalformed, m.Kind)

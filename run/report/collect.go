@@ -158,7 +158,7 @@ func (cn *Conn) Handle(m wire.Message) {
 		cn.blockedState(m, now)
 	case wire.KindConfirmed:
 		cn.confirmed(*m.Confirmed)
-	case wire.KindCrash, wire.KindAbort, wire.KindExit:
+	case wire.KindCrash, wire.KindAbort, wire.KindExit, wire.KindFatal:
 		cn.outcome(m)
 	case wire.KindNote:
 		c.rankNote(m.Note.Text, cn.rank)

@@ -34,7 +34,7 @@ const (
 	Signalled    How = "signal"        // a fatal signal: Signal, SignalName; Location when the rank said where
 	Aborted      How = "abort"         // called MPI_Abort: AbortCode, Comm, Location
 	NoFinalize   How = "exit"          // exited after MPI_Init without MPI_Finalize: ExitCode, Location (exit's call) or Returned
-	MPIEnded     How = "mpi-error"     // the MPI library ended the rank on a fatal error (exit from inside it): ExitCode
+	MPIEnded     How = "mpi-error"     // the MPI library ended the rank on a fatal error: ExitCode when known; Call, Finding, Handler and Location when the rank had said it went on into MPI after that error
 	ExitedBadly  How = "exit-status"   // ended with a non-zero exit code the launcher reported, without a word
 	Vanished     How = "died"          // ended without MPI_Finalize and without a word; Status has the launcher's, if any
 	EndedByTool  How = "ended"         // ended by mpidbg (Status says why: a deadlock)
@@ -73,6 +73,12 @@ type RankEnd struct {
 	// LaunchError is the launcher's message, for ranks that never
 	// started.
 	LaunchError string `json:"launch_error,omitempty"`
+	// Call, Finding and Handler: the MPI call in which MPI's error
+	// handler (Handler, "MPI_ERRORS_ARE_FATAL") ended the rank, and the
+	// error the rank reported there (MPIEnded).
+	Call    string `json:"call,omitempty"`
+	Finding string `json:"finding,omitempty"`
+	Handler string `json:"handler,omitempty"`
 }
 
 // rankEnd is what a rank said of its end (collector state, under c.mu).
@@ -82,6 +88,9 @@ type rankEnd struct {
 	crash *wire.Crash
 	abort *wire.Abort
 	exit  *wire.Exit
+	// fatal: the rank is inside a call that went on into MPI after an
+	// error, under a handler that ends the job (nil once it returned)
+	fatal *wire.Fatal
 	// crashSeq and exitSeq order the crash and the exit (later is more)
 	crashSeq, exitSeq, seq int
 }
@@ -124,6 +133,13 @@ func (cn *Conn) outcome(m wire.Message) {
 		a := *m.Abort
 		a.Site = programSite(a.Site, exe)
 		e.abort = &a
+	case m.Fatal != nil:
+		e.fatal = nil
+		if !m.Fatal.Left {
+			f := *m.Fatal
+			f.Site = programSite(f.Site, exe)
+			e.fatal = &f
+		}
 	case m.Exit != nil:
 		x := *m.Exit
 		x.Site = programSite(x.Site, exe)
@@ -193,8 +209,9 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		said := c.outs.byRank[rank]
 		var crash *wire.Crash
 		var exit *wire.Exit
+		var fatal *wire.Fatal
 		if said != nil && !st.bye { // said before the Bye: the rank went on
-			crash, exit = said.crash, said.exit
+			crash, exit, fatal = said.crash, said.exit, said.fatal
 			if crash != nil && exit != nil && said.crashSeq < said.exitSeq {
 				crash = nil // the program handled the signal, then exited
 			}
@@ -216,6 +233,18 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		case exit != nil && exit.ByMPI:
 			code := exit.Status & 0xff // MPICH exits with its error code: the process's status is its low byte
 			e.How, e.ExitCode = MPIEnded, &code
+			e.fatalCall(fatal, resolve)
+		case fatal != nil && exit == nil && !endedByTool(c, st, status):
+			// MPI's handler ended the rank in the call: MPICH's
+			// process manager kills it, Open MPI's ends it without an
+			// exit the shim sees
+			e.How = MPIEnded
+			if strings.HasPrefix(status, "exit code ") {
+				if n, err := strconv.Atoi(strings.TrimPrefix(status, "exit code ")); err == nil {
+					e.ExitCode = &n
+				}
+			}
+			e.fatalCall(fatal, resolve)
 		case exit != nil:
 			code := exit.Status
 			e.How, e.ExitCode, e.Returned = NoFinalize, &code, exit.Returned
@@ -255,6 +284,25 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 	}
 	r.Outcome = Outcome{Ranks: groupEnds(ends)}
 	r.buildHosts(c)
+}
+
+// fatalCall adds the call in which MPI's error handler ended the rank,
+// when the rank said it went on into it after an error.
+func (e *RankEnd) fatalCall(f *wire.Fatal, resolve func(checks.Site) checks.Location) {
+	if f == nil {
+		return
+	}
+	e.Call, e.Finding, e.Handler, e.Location = f.Call, f.ID, f.Handler, known(resolve(f.Site))
+}
+
+// endedByTool says whether mpidbg ended the rank: it was still connected
+// when mpidbg began to end the job, and the launcher says nothing else or
+// names the signal mpidbg's ending sends.
+func endedByTool(c *Collector, st *rankState, status string) bool {
+	if c.ended == "" || !st.closed || st.closedAt.Before(c.endedAt) {
+		return false
+	}
+	return status == "" || toolSignal(status)
 }
 
 // siteResolver resolves a site with res, quietly: a frame in a library
@@ -324,7 +372,8 @@ func endKey(e RankEnd) string {
 		code = strconv.Itoa(*e.ExitCode)
 	}
 	return fmt.Sprint(e.How, "|", code, "|", e.Signal, "|", e.Fault, "|", e.AbortCode, "|", e.Comm, "|", e.Returned, "|",
-		fmt.Sprint(e.Location), "|", e.Status, "|", e.After, "|", e.LaunchError, "|", fmt.Sprint(e.Frames))
+		fmt.Sprint(e.Location), "|", e.Status, "|", e.After, "|", e.LaunchError, "|", fmt.Sprint(e.Frames), "|",
+		e.Call, "|", e.Finding, "|", e.Handler)
 }
 
 // Abnormal says whether any rank ended other than by MPI_Finalize.

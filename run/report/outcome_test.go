@@ -136,3 +136,52 @@ func TestOutcomeProvisional(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
 	}
 }
+
+// TestOutcomeFatal: a rank that said it went on into a call after an
+// error, under a handler that ends the job, and then ended without a word
+// of its own, was ended by MPI's handler in that call. Rank 0: killed
+// (MPICH's process manager); rank 1: MPI's exit() (ByMPI) gives the exit
+// code too; rank 2: the call returned (Left), so the later kill is the
+// launcher's; rank 3: inside such a call when mpidbg ended the job; rank
+// 4: said it, then finalized.
+func TestOutcomeFatal(t *testing.T) {
+	c := NewCollector()
+	fatal := func(rank int) wire.Message {
+		return wire.Message{Kind: wire.KindFatal, Fatal: &wire.Fatal{Rank: rank, Call: "MPI_Send", ID: "invalid-rank",
+			Handler: "MPI_ERRORS_ARE_FATAL", Site: checks.Site{Module: "/bin/app", Offset: 60}}}
+	}
+	left := wire.Message{Kind: wire.KindFatal, Fatal: &wire.Fatal{Left: true}}
+	for rank, msgs := range [][]wire.Message{
+		{fatal(0)},
+		{fatal(1), {Kind: wire.KindExit, Exit: &wire.Exit{Rank: 1, Status: 6, ByMPI: true}}},
+		{fatal(2), left},
+		{fatal(3)},
+		{fatal(4), bye(4, 1)},
+	} {
+		cn := c.Conn()
+		cn.Handle(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: 5, PID: 10 + rank, Host: "n", Exe: "/bin/app"}})
+		for _, m := range msgs {
+			cn.Handle(m)
+		}
+		if rank == 3 {
+			c.EndedJob("deadlock")
+		}
+		cn.End(nil)
+		if rank < 4 {
+			c.ProcessStatus(10+rank, "n", "signal 9")
+		}
+	}
+	r := Build(c, Job{Size: 5}, fakeResolver{})
+	six := 6
+	at := &checks.Location{File: "/src/app.c", Line: 30, Function: "main"}
+	want := []RankEnd{
+		{Ranks: []int{0}, How: MPIEnded, Location: at, Call: "MPI_Send", Finding: "invalid-rank", Handler: "MPI_ERRORS_ARE_FATAL", Status: "signal 9"},
+		{Ranks: []int{1}, How: MPIEnded, ExitCode: &six, Location: at, Call: "MPI_Send", Finding: "invalid-rank", Handler: "MPI_ERRORS_ARE_FATAL", Status: "signal 9"},
+		{Ranks: []int{2}, How: Signalled, Signal: 9, SignalName: "SIGKILL", Status: "signal 9"},
+		{Ranks: []int{3}, How: EndedByTool, Status: "ended by mpidbg: deadlock"},
+		{Ranks: []int{4}, How: Finalized},
+	}
+	if !reflect.DeepEqual(r.Outcome.Ranks, want) {
+		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
+	}
+}

@@ -1,0 +1,94 @@
+/*
+ * A rank that MPI's error handler is about to end.
+ *
+ * When a check reported an error in a call and the call goes on into MPI
+ * (--on-error continue, a stop the debugger resumed, a call the shim
+ * refuses by raising the error itself), and the error handler MPI calls
+ * for an error there ends the job (MPI_ERRORS_ARE_FATAL, and MPI-4's
+ * MPI_ERRORS_ABORT: MPI-4.1 §9.3), the rank tells mpidbg first. Neither
+ * MPI lets the rank say it afterwards: MPICH's fatal path asks its
+ * process manager to abort and waits there to be killed, Open MPI's ends
+ * the process without an exit the shim's hook sees. Without this word the
+ * report could only say that the rank ended without one. When the call
+ * returns after all (MPI accepted what the check did not), the rank says
+ * so at the call's end, and its word no longer counts.
+ *
+ * Only calls with an error finding pay any of this: the handler is looked
+ * up then, never on the way of a correct call.
+ */
+#include "shim.h"
+
+/* The thread's last error finding and the call it was reported in (its
+ * site and call id: a finding the cross-rank checks make after MPI
+ * returned is reported with a context of its own, which names the call
+ * but is not the call's). */
+static __thread struct {
+    const struct mpidbg_finding *f;
+    uint64_t site;
+    int32_t call;
+} last;
+
+void mpidbg_fatal_found(const struct mpidbg_cx *cx, const struct mpidbg_finding *f)
+{
+    last.f = f;
+    last.site = cx->site;
+    last.call = cx->call;
+}
+
+/* fatal_name is the name of a predefined handler that ends the job, NULL
+ * for any other (MPI_ERRORS_RETURN, a handler of the program's). */
+static const char *fatal_name(MPI_Errhandler eh)
+{
+    if (eh == MPI_ERRORS_ARE_FATAL)
+        return "MPI_ERRORS_ARE_FATAL";
+#ifdef MPI_ERRORS_ABORT
+    if (eh == MPI_ERRORS_ABORT)
+        return "MPI_ERRORS_ABORT";
+#endif
+    return NULL;
+}
+
+static int mpi_up(void)
+{
+    int init = 0, fin = 0;
+    return PMPI_Initialized(&init) == MPI_SUCCESS && init && PMPI_Finalized(&fin) == MPI_SUCCESS && !fin;
+}
+
+void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh)
+{
+    const char *name = fatal_name(eh);
+    if (!name || !last.f || last.site != cx->site || last.call != cx->call)
+        return;
+    if (cx->nfound && cx->fatal_said)
+        return;
+    if (!cx->nfound)
+        cx->nfound = 1; /* a finding made with a context of its own: mpidbg_leave looks at both */
+    cx->fatal_said = 1;
+    mpidbg_go_fatal(last.f->id, last.f->call, name, cx->site, 0);
+}
+
+void mpidbg_fatal_ahead(struct mpidbg_cx *cx)
+{
+    if (!cx->nfound || cx->fatal_said || !last.f || !mpi_up())
+        return;
+    /* the window's handler for a call on a valid window, the
+     * communicator's for a call on a valid communicator, else
+     * MPI_COMM_WORLD's, where both MPIs raise an error that belongs to
+     * no valid object */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int rc;
+    if (cx->wo)
+        rc = PMPI_Win_get_errhandler((MPI_Win)(uintptr_t)cx->wo->handle, &eh);
+    else
+        rc = PMPI_Comm_get_errhandler(cx->co ? (MPI_Comm)(uintptr_t)cx->comm : MPI_COMM_WORLD, &eh);
+    if (rc != MPI_SUCCESS)
+        return;
+    mpidbg_fatal_handler(cx, eh);
+    PMPI_Errhandler_free(&eh);
+}
+
+void mpidbg_fatal_left(struct mpidbg_cx *cx)
+{
+    cx->fatal_said = 0;
+    mpidbg_go_fatal("", "", "", cx->site, 1);
+}
