@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -446,6 +447,49 @@ func TestKillTree(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+	}
+}
+
+// TestSignalRanks: of the pids it is given, only those below the
+// process are signalled: one of its two children here, not the other,
+// not the process itself, and neither init nor the test, which are not
+// below it.
+func TestSignalRanks(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pids := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.CommandContext(ctx, "sh", "-c", `sleep 300 & echo $! >> `+pids+`; sleep 300 & echo $! >> `+pids+`; wait`)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { killTree(cmd.Process.Pid); cmd.Wait() }()
+	var kids []int
+	for len(kids) < 2 {
+		if ctx.Err() != nil {
+			t.Fatal("the processes never started")
+		}
+		b, _ := os.ReadFile(pids)
+		kids = kids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			n, _ := strconv.Atoi(f)
+			kids = append(kids, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := signalRanks(cmd.Process.Pid, syscall.SIGTERM, map[int]bool{kids[0]: true, 1: true, os.Getpid(): true}); n != 1 {
+		t.Errorf("signalRanks signalled %d processes, want 1", n)
+	}
+	for alive(kids[0]) {
+		if ctx.Err() != nil {
+			t.Fatalf("process %d outlived its SIGTERM", kids[0])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !alive(kids[1]) || !alive(cmd.Process.Pid) {
+		t.Error("a process that was not named was signalled")
+	}
+	if n := signalRanks(cmd.Process.Pid, syscall.SIGTERM, nil); n != 0 {
+		t.Errorf("signalRanks with no pids signalled %d processes", n)
 	}
 }
 

@@ -10,12 +10,17 @@ import (
 
 // How mpidbg ends a job it found deadlocked: SIGTERM to mpiexec, which
 // Hydra passes to every rank, on every node, through its proxies, and
-// then exits. Should mpiexec still run after a grace period, SIGKILL goes
-// to it and to every process below it on this machine (its proxies and
-// the ranks they started). Not to a process group: mpiexec shares
-// mpidbg's (that is how a Ctrl-C on the terminal reaches it), and Hydra
-// puts each rank in a group of its own anyway. Remote proxies end when
-// their connection to mpiexec closes.
+// then exits; and SIGTERM to the ranks on this machine at once, since
+// Open MPI's mpiexec sends them SIGCONT first and SIGTERM only a second
+// later (odls_base_sigkill_timeout), a second every such job spent
+// waiting. Only processes below mpiexec whose pids the ranks gave in
+// their Hello are signalled, not its proxies or daemons, which then see
+// their ranks end as they do when mpiexec ends them. Should mpiexec still
+// run after a grace period, SIGKILL goes to it and to every process below
+// it on this machine (its proxies and the ranks they started). Not to a
+// process group: mpiexec shares mpidbg's (that is how a Ctrl-C on the
+// terminal reaches it), and Hydra puts each rank in a group of its own
+// anyway. Remote proxies end when their connection to mpiexec closes.
 
 // killTree sends SIGKILL to pid and every descendant of it, read from
 // /proc; it returns how many processes it signalled.
@@ -25,6 +30,23 @@ func killTree(pid int) int { return signalTree(pid, syscall.SIGKILL) }
 // that mpidbg collect runs is ended so: a shell dies of SIGTERM without
 // passing it on, which would leave its srun or mpiexec running.
 func signalTree(pid int, sig syscall.Signal) int {
+	return signalBelow(pid, sig, nil)
+}
+
+// signalRanks sends sig to the descendants of pid whose pids are in
+// ranks: the ranks mpiexec started on this machine. A pid in ranks that
+// is not below mpiexec (a rank on another host, in another pid
+// namespace) is left alone.
+func signalRanks(pid int, sig syscall.Signal, ranks map[int]bool) int {
+	if len(ranks) == 0 {
+		return 0
+	}
+	return signalBelow(pid, sig, ranks)
+}
+
+// signalBelow sends sig to pid and its descendants, or, with only, to
+// those of its descendants that only holds.
+func signalBelow(pid int, sig syscall.Signal, only map[int]bool) int {
 	children := map[int][]int{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
@@ -48,7 +70,7 @@ func signalTree(pid int, sig syscall.Signal) int {
 			continue
 		}
 		seen[p] = true
-		if syscall.Kill(p, sig) == nil {
+		if (only == nil || only[p]) && syscall.Kill(p, sig) == nil {
 			n++
 		}
 		todo = append(todo, children[p]...)

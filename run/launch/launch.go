@@ -249,6 +249,7 @@ wait:
 				signalTree(cmd.Process.Pid, syscall.SIGTERM)
 			} else {
 				cmd.Process.Signal(syscall.SIGTERM)
+				signalRanks(cmd.Process.Pid, syscall.SIGTERM, f.state.PIDs())
 			}
 			kill, endedBy = time.After(killGrace), "SIGTERM"
 		case <-kill:

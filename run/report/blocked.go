@@ -31,6 +31,18 @@ type JobState struct {
 	Changed time.Time         // when the last message came or a connection ended
 }
 
+// PIDs is the process ids the ranks gave in their Hello, on whatever
+// host.
+func (st JobState) PIDs() map[int]bool {
+	pids := make(map[int]bool, len(st.Ranks))
+	for _, r := range st.Ranks {
+		if r.Hello.PID > 0 {
+			pids[r.Hello.PID] = true
+		}
+	}
+	return pids
+}
+
 // Summary is what the deadlock detector looks at first, often: cheap to
 // make whatever the job's size.
 type Summary struct {
