@@ -74,6 +74,11 @@ func TestPollShare(t *testing.T) {
 // runnable and gains CPU time, one that sleeps is not runnable, the
 // caller is left out.
 func TestThreadsNow(t *testing.T) {
+	// The shim's runtime runs on one P (goprocs.go): the spinner would
+	// hold it, and its thread would sleep whenever this goroutine runs to
+	// look at it, so that only a look made while the scheduler was still
+	// handing the P over (under no load) saw it runnable.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(3, runtime.GOMAXPROCS(0))))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	self := syscall.Gettid()
