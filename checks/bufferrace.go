@@ -114,9 +114,19 @@ started and MPI said so (MPICH hands back its builtin request for a small
 eager send), and then the program's access. A send's data counts as moved
 only in the second case: the library reads a write-protected buffer
 without faulting. A request that is never completed at all (no MPI_Wait)
-lands here too, with request-never-completed at MPI_Finalize.`},
+lands here too, with request-never-completed at MPI_Finalize.
+
+A send whose small buffer the cheap tier copied (see send-buffer-changed)
+and that completed when it started is reported here too when the copy
+differs at the completion call: the change came after MPI had the data,
+the report is at the completion call (the store itself was not seen), and
+its severity is the same as when page protection sees the store.`},
 	Message: func(m *Message) {
 		m.MarkRelated(trackedBuffer(m))
+		if m.Variant == VariantChanged {
+			m.Printf("the send buffer (%d x %s) of the %s completed here changed while the send was pending%s, after MPI had taken the data when the send started: correct here by chance, erroneous wherever MPI reads the buffer later", m.Count, m.Type(m.Handle), m.RelatedCall, changedWhere(m))
+			return
+		}
 		where := accessWhere(m)
 		if m.Val == ModeMPIWrites {
 			m.Printf("%s the receive buffer%s after the data arrived but before %s completed the receive: correct here by chance, erroneous wherever the data arrives later", accessVerb(m), where, bufferDone)
@@ -175,19 +185,27 @@ the sampling skipped, pages the tracker gave up on. A store that page protection
 caught is not reported again here, nor is a buffer a later receive of MPI
 writes into (buffer-overlap reports that), nor a send freed with
 MPI_Request_free before it completed. Receives have no such tier: their
-content is the message's, not the program's.`},
+content is the message's, not the program's. A send that completed when
+it started (MPI had its data then) is reported as buffer-access-latent
+instead, as the store is when page protection sees it.`},
 	Message: func(m *Message) {
 		m.MarkRelated(buffer(m.RelatedCall, "S"))
-		m.SetPath(m.ElementAt(m.Handle, m.Addr, m.Count, m.At))
 		what := fmt.Sprintf("%d x %s", m.Count, m.Type(m.Handle))
-		where := ""
-		if m.Addr != 0 {
-			where = fmt.Sprintf(" at offset %d", int64(m.At-m.Addr))
-		}
-		if p := m.path; p != "" {
-			where += ", element " + p
-		}
 		send := m.RelatedCall
-		m.Printf("the send buffer (%s) of the %s completed here changed while the send was pending (first changed byte%s): the program stored into it after the %s and before this call", what, send, where, send)
+		m.Printf("the send buffer (%s) of the %s completed here changed while the send was pending%s: the program stored into it after the %s and before this call", what, send, changedWhere(m), send)
 	},
 })
+
+// changedWhere is " (first changed byte at offset N, element P)" for the
+// cheap tier's comparison, and sets the element path.
+func changedWhere(m *Message) string {
+	m.SetPath(m.ElementAt(m.Handle, m.Addr, m.Count, m.At))
+	where := ""
+	if m.Addr != 0 {
+		where = fmt.Sprintf(" at offset %d", int64(m.At-m.Addr))
+	}
+	if p := m.path; p != "" {
+		where += ", element " + p
+	}
+	return " (first changed byte" + where + ")"
+}

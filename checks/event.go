@@ -183,7 +183,7 @@ const (
 	VariantBothWrite             // both write
 	VariantLoad                  // the access tracker saw a load of the program
 	VariantStore                 // the access tracker saw a store of the program
-	VariantChanged               // send-buffer-changed: the cheap tier's comparison at completion
+	VariantChanged               // send-buffer-changed, buffer-access-latent: the cheap tier's comparison at completion
 	VariantAccBasic              // rma-conflict: accumulates with different basic datatypes
 	VariantAccOp                 // rma-conflict: accumulates with different operations
 	VariantNegative              // invalid-argument: a constructor's count is negative

@@ -236,6 +236,7 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     o->tr_n = 0;
     o->snap_n = 0;
     o->snap_bad = 0;
+    o->snap_moved = moved;
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
         return;
     for (int i = 0; i < o->nseg; i++)
@@ -274,7 +275,7 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
             total += (int)(s->hi - s->lo);
         }
     }
-    if (!nsnap || !mpidbg_enabled(MPIDBG_F_SEND_BUFFER_CHANGED))
+    if (!nsnap || !mpidbg_enabled(moved ? MPIDBG_F_BUFFER_ACCESS_LATENT : MPIDBG_F_SEND_BUFFER_CHANGED))
         return;
     snap = total <= (int)sizeof o->snap_inl ? o->snap_inl : malloc((size_t)total);
     if (!snap)
@@ -336,8 +337,11 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
             int64_t j = 0;
             while (j < n && now[j] == o->snap[off + j])
                 j++;
+            /* a send that completed when it started had given MPI its
+             * data then: the change is latent, as the same store is when
+             * page protection sees it */
             struct mpidbg_ev ev;
-            mpidbg_ev_init(&ev, cx, MPIDBG_F_SEND_BUFFER_CHANGED, "buf");
+            mpidbg_ev_init(&ev, cx, o->snap_moved ? MPIDBG_F_BUFFER_ACCESS_LATENT : MPIDBG_F_SEND_BUFFER_CHANGED, "buf");
             ev.variant = MPIDBG_V_CHANGED;
             ev.addr = s->addr;
             ev.count = s->count;

@@ -2,17 +2,21 @@
 //
 // bug_send_buffer_changed.c: rank 0 waits for four values from rank 1,
 // received with MPI_Irecv into variables on main's stack, sends a small
-// array, also on its stack, with MPI_Isend, and overwrites it before
+// array, also on its stack, with MPI_Issend, and overwrites it before
 // MPI_Wait.
 // Breaks MPI-4.1 §3.7.2: the sender must not modify any part of the send
 // buffer after a nonblocking send operation is called, until the send
 // completes.
 // Expected: send-buffer-changed at the MPI_Wait (rank 0), with the
-// MPI_Isend as the related location. mpidbg watches the bytes of stack
+// MPI_Issend as the related location. mpidbg watches the bytes of stack
 // buffers right above the stack pointer with the debug registers, four
 // per thread, which the pending receives hold here; it copies such small
 // send buffers when the send starts and compares them when it completes,
-// so the report is at the completion call, not at the store.
+// so the report is at the completion call, not at the store. A
+// synchronous send cannot complete before its receive starts, so MPI
+// may still read the buffer after the store: an error. With MPI_Isend,
+// which both MPIs complete at once for 16 bytes, the same change is
+// latent (bug_send_buffer_changed_eager.c).
 //
 // The four ints sent start 4 bytes into an array that the x86-64 ABI
 // aligns to 16 bytes (a local array of 16 bytes or more), so they
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
         MPI_Irecv(&south, 1, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD, &nb[1]);
         MPI_Irecv(&east, 1, MPI_DOUBLE, 1, 3, MPI_COMM_WORLD, &nb[2]);
         MPI_Irecv(&west, 1, MPI_DOUBLE, 1, 4, MPI_COMM_WORLD, &nb[3]);
-        MPI_Isend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-changed"
+        MPI_Issend(small, 4, MPI_INT, 1, 0, MPI_COMM_WORLD, &r); // related "send-buffer-changed"
         small[2] = 30; // bug: the send is still pending
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Wait(&r, MPI_STATUS_IGNORE); // want "send-buffer-changed" "changed while the send was pending \(first changed byte at offset 8"
