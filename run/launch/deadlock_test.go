@@ -423,19 +423,7 @@ func TestKillTree(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var below []int
-	for len(below) < 2 {
-		if ctx.Err() != nil {
-			t.Fatal("the processes never started")
-		}
-		b, _ := os.ReadFile(pids)
-		below = below[:0]
-		for _, f := range strings.Fields(string(b)) {
-			n, _ := strconv.Atoi(f)
-			below = append(below, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	below := waitPIDs(ctx, t, pids, 2)
 	if n := killTree(cmd.Process.Pid); n < 3 {
 		t.Errorf("killTree signalled %d processes, want 3", n)
 	}
@@ -463,19 +451,7 @@ func TestSignalRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { killTree(cmd.Process.Pid); cmd.Wait() }()
-	var kids []int
-	for len(kids) < 2 {
-		if ctx.Err() != nil {
-			t.Fatal("the processes never started")
-		}
-		b, _ := os.ReadFile(pids)
-		kids = kids[:0]
-		for _, f := range strings.Fields(string(b)) {
-			n, _ := strconv.Atoi(f)
-			kids = append(kids, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	kids := waitPIDs(ctx, t, pids, 2)
 	if n := signalRanks(cmd.Process.Pid, syscall.SIGTERM, map[int]bool{kids[0]: true, 1: true, os.Getpid(): true}); n != 1 {
 		t.Errorf("signalRanks signalled %d processes, want 1", n)
 	}
@@ -491,6 +467,25 @@ func TestSignalRanks(t *testing.T) {
 	if n := signalRanks(cmd.Process.Pid, syscall.SIGTERM, nil); n != 0 {
 		t.Errorf("signalRanks with no pids signalled %d processes", n)
 	}
+}
+
+// waitPIDs waits until file holds n pids, one per line, and returns them.
+func waitPIDs(ctx context.Context, t *testing.T, file string, n int) []int {
+	t.Helper()
+	var pids []int
+	for len(pids) < n {
+		if ctx.Err() != nil {
+			t.Fatal("the processes never started")
+		}
+		b, _ := os.ReadFile(file)
+		pids = pids[:0]
+		for _, f := range strings.Fields(string(b)) {
+			p, _ := strconv.Atoi(f)
+			pids = append(pids, p)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return pids
 }
 
 // alive: the process exists and is not a zombie.
