@@ -6,33 +6,42 @@
  * refuses by raising the error itself), and the error handler MPI calls
  * for an error there ends the job (MPI_ERRORS_ARE_FATAL, and MPI-4's
  * MPI_ERRORS_ABORT: MPI-4.1 §9.3), the rank tells mpidbg first. Neither
- * MPI lets the rank say it afterwards: MPICH's fatal path asks its
- * process manager to abort and waits there to be killed, Open MPI's ends
- * the process without an exit the shim's hook sees. Without this word the
- * report could only say that the rank ended without one. When the call
- * returns after all (MPI accepted what the check did not), the rank says
- * so at the call's end, and its word no longer counts.
+ * MPI reliably lets the rank say it afterwards: MPICH's fatal path asks
+ * its process manager to abort, which may kill the rank before the exit
+ * hook runs, and Open MPI's ends the process without an exit the shim's
+ * hook sees. Without this word the report could only say that the rank
+ * ended without one. When the call returns after all (MPI accepted what
+ * the check did not), the rank says so at the call's end, and its word no
+ * longer counts.
  *
- * Only calls with an error finding pay any of this: the handler is looked
- * up then, never on the way of a correct call.
+ * Only calls in which an error was reported pay any of this: the handler
+ * is looked up then, never on the way of a correct call.
  */
+#include <stdio.h>
+
 #include "shim.h"
 
 /* The thread's last error finding and the call it was reported in (its
  * site and call id: a finding the cross-rank checks make after MPI
  * returned is reported with a context of its own, which names the call
- * but is not the call's). */
+ * but is not the call's). A copy: the findings ring is shared by the
+ * threads and reused. */
 static __thread struct {
-    const struct mpidbg_finding *f;
+    int set;
     uint64_t site;
     int32_t call;
-} last;
+    char id[48], name[40];
+} last __attribute__((tls_model("initial-exec")));
 
-void mpidbg_fatal_found(const struct mpidbg_cx *cx, const struct mpidbg_finding *f)
+void mpidbg_fatal_found(struct mpidbg_cx *cx, const struct mpidbg_finding *f)
 {
-    last.f = f;
+    last.set = 1;
     last.site = cx->site;
     last.call = cx->call;
+    snprintf(last.id, sizeof last.id, "%s", f->id);
+    snprintf(last.name, sizeof last.name, "%s", f->call);
+    if (cx->fatal_said == 0)
+        cx->fatal_said = FATAL_ERROR_HERE;
 }
 
 /* fatal_name is the name of a predefined handler that ends the job, NULL
@@ -54,22 +63,33 @@ static int mpi_up(void)
     return PMPI_Initialized(&init) == MPI_SUCCESS && init && PMPI_Finalized(&fin) == MPI_SUCCESS && !fin;
 }
 
+static int last_is(const struct mpidbg_cx *cx)
+{
+    return last.set && last.site == cx->site && last.call == cx->call;
+}
+
 void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh)
 {
     const char *name = fatal_name(eh);
-    if (!name || !last.f || last.site != cx->site || last.call != cx->call)
-        return;
-    if (cx->nfound && cx->fatal_said)
+    if (!name || !last_is(cx) || (cx->nfound && cx->fatal_said == FATAL_SAID))
         return;
     if (!cx->nfound)
         cx->nfound = 1; /* a finding made with a context of its own: mpidbg_leave looks at both */
-    cx->fatal_said = 1;
-    mpidbg_go_fatal(last.f->id, last.f->call, name, cx->site, 0);
+    cx->fatal_said = FATAL_SAID;
+    last.set = 0;
+    mpidbg_go_fatal(last.id, last.name, name, cx->site, 0);
+}
+
+/* mpidbg_fatal_forget: the call's own handler ran, or MPI returned: what
+ * the thread reported in it is not to be matched by a later call. */
+void mpidbg_fatal_forget(void)
+{
+    last.set = 0;
 }
 
 void mpidbg_fatal_ahead(struct mpidbg_cx *cx)
 {
-    if (!cx->nfound || cx->fatal_said || !last.f || !mpi_up())
+    if (!cx->nfound || cx->fatal_said != FATAL_ERROR_HERE || !last_is(cx) || !mpi_up())
         return;
     /* the window's handler for a call on a valid window, the
      * communicator's for a call on a valid communicator, else
@@ -80,7 +100,7 @@ void mpidbg_fatal_ahead(struct mpidbg_cx *cx)
     if (cx->wo)
         rc = PMPI_Win_get_errhandler((MPI_Win)(uintptr_t)cx->wo->handle, &eh);
     else
-        rc = PMPI_Comm_get_errhandler(cx->co ? (MPI_Comm)(uintptr_t)cx->comm : MPI_COMM_WORLD, &eh);
+        rc = PMPI_Comm_get_errhandler(mpidbg_cx_comm(cx), &eh);
     if (rc != MPI_SUCCESS)
         return;
     mpidbg_fatal_handler(cx, eh);

@@ -219,15 +219,14 @@ int mpidbg_going_on(struct mpidbg_cx *cx)
 int mpidbg_refused(struct mpidbg_cx *cx)
 {
     int err = cx->refuse;
-    /* the call's communicator when it has a valid one, else
-     * MPI_COMM_WORLD (MPI-3.1 §8.3, Open MPI's choice too) */
-    MPI_Comm c = cx->co ? (MPI_Comm)(uintptr_t)cx->comm : MPI_COMM_WORLD;
+    MPI_Comm c = mpidbg_cx_comm(cx);
     MPI_Errhandler eh;
     if (cx->nfound && PMPI_Comm_get_errhandler(c, &eh) == MPI_SUCCESS) {
         mpidbg_fatal_handler(cx, eh);
         PMPI_Errhandler_free(&eh);
     }
     int rc = PMPI_Comm_call_errhandler(c, err);
+    mpidbg_fatal_forget();
     mpidbg_leave(cx);
     return rc == MPI_SUCCESS ? err : rc;
 }

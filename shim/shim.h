@@ -230,8 +230,9 @@ struct mpidbg_cx {
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
-    /* set once nfound is not 0: the rank told mpidbg that MPI's error
-     * handler will end it in this call (fatal.c) */
+    /* set once nfound is not 0 (fatal.c): 0, FATAL_ERROR_HERE (an error
+     * was reported with this context) or FATAL_SAID (the rank told
+     * mpidbg that MPI's error handler will end it in this call) */
     int32_t fatal_said;
     /* a receive's buffer watched from before MPI saw the call
      * (requests_track.c): 0 not asked, 1 watched (tr_pre_id, until its
@@ -455,7 +456,9 @@ MPIDBG_HIDDEN struct mpidbg_text mpidbg_text_of(uintptr_t pc);
  * last error finding; mpidbg_fatal_ahead looks at the handler of the
  * call's object; mpidbg_fatal_handler is given it (a handler the shim put
  * aside for the call); mpidbg_fatal_left: the call returned. */
-MPIDBG_HIDDEN void mpidbg_fatal_found(const struct mpidbg_cx *cx, const struct mpidbg_finding *f);
+enum { FATAL_ERROR_HERE = 1, FATAL_SAID = 2 };
+MPIDBG_HIDDEN void mpidbg_fatal_found(struct mpidbg_cx *cx, const struct mpidbg_finding *f);
+MPIDBG_HIDDEN void mpidbg_fatal_forget(void);
 MPIDBG_HIDDEN void mpidbg_fatal_ahead(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh);
 MPIDBG_HIDDEN void mpidbg_fatal_left(struct mpidbg_cx *cx);
@@ -499,6 +502,14 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 
 /* mpidbg_seg_untouched says whether MPI leaves a segment alone because its
  * side talks to MPI_PROC_NULL. */
+/* mpidbg_cx_comm is the call's communicator when it has a valid one
+ * (the one checked last, for a call with two), else MPI_COMM_WORLD
+ * (MPI-3.1 §8.3, Open MPI's choice too): where MPI raises its error. */
+static inline MPI_Comm mpidbg_cx_comm(const struct mpidbg_cx *cx)
+{
+    return cx->co ? (MPI_Comm)(uintptr_t)cx->co->handle : MPI_COMM_WORLD;
+}
+
 static inline int mpidbg_seg_untouched(const struct mpidbg_cx *cx, int mode)
 {
     return mode == MPIDBG_WR ? cx->null_recv : cx->null_send;
@@ -513,7 +524,7 @@ static inline void mpidbg_leave(struct mpidbg_cx *cx)
     if (__builtin_expect(__atomic_load_n(&mpidbg_rma_due, __ATOMIC_RELAXED), 0))
         mpidbg_rma_poll(); /* a window's target-side watch stalled or waits for the clock */
     mpidbg_track_exit(); /* pages the library opened are protected again; queued accesses reported */
-    if (__builtin_expect(cx->nfound != 0, 0) && cx->fatal_said)
+    if (__builtin_expect(cx->nfound != 0, 0) && cx->fatal_said == FATAL_SAID)
         mpidbg_fatal_left(cx);
     mpidbg_depth--;
 }

@@ -521,6 +521,8 @@ int mpidbg_eh_restore(struct mpidbg_cx *cx, struct mpidbg_ehswap *sw, int rc)
     }
     if (sw->n && rc != MPI_SUCCESS)
         PMPI_Comm_call_errhandler(sw->comm[0], rc);
+    if (sw->n)
+        mpidbg_fatal_forget();
     sw->n = 0;
     return rc;
 }

@@ -53,9 +53,10 @@ type Exit struct {
 // error, while the error handler MPI calls for an error there ends the
 // job (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT: MPI-4.1 §9.3). A rank that
 // then ends inside that call without a word of its own was ended by that
-// handler: MPICH's waits in its process manager to be killed, and Open
-// MPI's leaves without an exit the shim sees. Left says the call
-// returned after all (MPI accepted what the check did not).
+// handler: MPICH's asks its process manager to abort, which may kill the
+// rank before its exit(), and Open MPI's leaves without an exit the shim
+// sees. Left says the call returned after all (MPI accepted what the
+// check did not).
 type Fatal struct {
 	Rank    int         `json:"rank"`
 	Call    string      `json:"call"`    // "MPI_Send"

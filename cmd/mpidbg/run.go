@@ -102,10 +102,10 @@ Deadlocks: each rank tells mpidbg when an MPI call has been blocked for
 and the wait-for graph shows ranks that can never continue, mpidbg reports
 the deadlock (the cycle or knot, each blocked rank's call, arguments and
 stack) and ends the job: SIGTERM to mpiexec and to its ranks on this
-machine, SIGKILL to what is left 3 s later. It ends the job the same way, with a note, when the ranks stop
-without a deadlock but wait in the calls where they reported errors (a
-collective called with different roots or counts, which MPI never
-completes). With --on-error stop, the blocked ranks stop themselves (SIGSTOP)
+machine, SIGKILL to what is left 3 s later. It ends the job the same way,
+with a note, when the ranks stop without a deadlock but wait in the calls
+where they reported errors (a collective called with different roots or
+counts, which MPI never completes). With --on-error stop, the blocked ranks stop themselves (SIGSTOP)
 instead, and mpidbg prints a gdb command for each. --buffering zero makes
 every standard-mode send synchronous, as an MPI without buffer space may:
 a program that then deadlocks only works thanks to eager buffering

@@ -34,9 +34,10 @@ func signalTree(pid int, sig syscall.Signal) int {
 }
 
 // signalRanks sends sig to the descendants of pid whose pids are in
-// ranks: the ranks mpiexec started on this machine. A pid in ranks that
-// is not below mpiexec (a rank on another host, in another pid
-// namespace) is left alone.
+// ranks: the ranks mpiexec started on this machine, as they said in
+// their Hello (this host's, still connected). A pid in ranks that is not
+// below mpiexec is left alone; one that is, in another pid namespace, is
+// a process of this job all the same.
 func signalRanks(pid int, sig syscall.Signal, ranks map[int]bool) int {
 	if len(ranks) == 0 {
 		return 0
@@ -70,7 +71,7 @@ func signalBelow(pid int, sig syscall.Signal, only map[int]bool) int {
 			continue
 		}
 		seen[p] = true
-		if (only == nil || only[p]) && syscall.Kill(p, sig) == nil {
+		if (only == nil || (only[p] && p != pid)) && syscall.Kill(p, sig) == nil {
 			n++
 		}
 		todo = append(todo, children[p]...)

@@ -249,7 +249,9 @@ wait:
 				signalTree(cmd.Process.Pid, syscall.SIGTERM)
 			} else {
 				cmd.Process.Signal(syscall.SIGTERM)
-				signalRanks(cmd.Process.Pid, syscall.SIGTERM, f.state.PIDs())
+				if here, err := os.Hostname(); err == nil {
+					signalRanks(cmd.Process.Pid, syscall.SIGTERM, f.state.PIDs(here))
+				}
 			}
 			kill, endedBy = time.After(killGrace), "SIGTERM"
 		case <-kill:

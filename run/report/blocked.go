@@ -31,12 +31,12 @@ type JobState struct {
 	Changed time.Time         // when the last message came or a connection ended
 }
 
-// PIDs is the process ids the ranks gave in their Hello, on whatever
-// host.
-func (st JobState) PIDs() map[int]bool {
+// PIDs is the process ids the ranks on host gave in their Hello, of
+// those still connected.
+func (st JobState) PIDs(host string) map[int]bool {
 	pids := make(map[int]bool, len(st.Ranks))
 	for _, r := range st.Ranks {
-		if r.Hello.PID > 0 {
+		if r.Hello.PID > 0 && !r.Closed && hostMatch(r.Hello.Host, host) {
 			pids[r.Hello.PID] = true
 		}
 	}

@@ -234,7 +234,7 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 			code := exit.Status & 0xff // MPICH exits with its error code: the process's status is its low byte
 			e.How, e.ExitCode = MPIEnded, &code
 			e.fatalCall(fatal, resolve)
-		case fatal != nil && exit == nil && !endedByTool(c, st, status):
+		case fatal != nil && exit == nil && r.Interrupted == "" && mpiMayHaveEnded(status) && !endedByTool(c, st, status):
 			// MPI's handler ended the rank in the call: MPICH's
 			// process manager kills it, Open MPI's ends it without an
 			// exit the shim sees
@@ -293,6 +293,17 @@ func (e *RankEnd) fatalCall(f *wire.Fatal, resolve func(checks.Site) checks.Loca
 		return
 	}
 	e.Call, e.Finding, e.Handler, e.Location = f.Call, f.ID, f.Handler, known(resolve(f.Site))
+}
+
+// mpiMayHaveEnded says whether the launcher's word on a rank that was
+// inside a call announced with wire.Fatal fits MPI's error handler ending
+// it: none, a kill, or a failing exit code; not a clean exit or a Ctrl-C.
+func mpiMayHaveEnded(status string) bool {
+	switch status {
+	case "exit code 0", "signal 2":
+		return false
+	}
+	return true
 }
 
 // endedByTool says whether mpidbg ended the rank: it was still connected
