@@ -87,24 +87,45 @@ void mpidbg_fatal_forget(void)
     last.set = 0;
 }
 
-void mpidbg_fatal_ahead(struct mpidbg_cx *cx)
+/* may_say: an error was reported in this very call and MPI may be asked
+ * for a handler */
+static int may_say(const struct mpidbg_cx *cx)
 {
-    if (!cx->nfound || cx->fatal_said != FATAL_ERROR_HERE || !last_is(cx) || !mpi_up())
-        return;
-    /* the window's handler for a call on a valid window, the
-     * communicator's for a call on a valid communicator, else
-     * MPI_COMM_WORLD's, where both MPIs raise an error that belongs to
-     * no valid object */
-    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
-    int rc;
-    if (cx->wo)
-        rc = PMPI_Win_get_errhandler((MPI_Win)(uintptr_t)cx->wo->handle, &eh);
-    else
-        rc = PMPI_Comm_get_errhandler(mpidbg_cx_comm(cx), &eh);
-    if (rc != MPI_SUCCESS)
-        return;
+    return cx->nfound && cx->fatal_said == FATAL_ERROR_HERE && last_is(cx) && mpi_up();
+}
+
+/* say_handler tells mpidbg when eh ends the job, and gives it back;
+ * say_comm does so for c's handler. */
+static void say_handler(struct mpidbg_cx *cx, MPI_Errhandler eh)
+{
     mpidbg_fatal_handler(cx, eh);
     PMPI_Errhandler_free(&eh);
+}
+
+static void say_comm(struct mpidbg_cx *cx, MPI_Comm c)
+{
+    MPI_Errhandler eh;
+    if (PMPI_Comm_get_errhandler(c, &eh) == MPI_SUCCESS)
+        say_handler(cx, eh);
+}
+
+void mpidbg_fatal_ahead(struct mpidbg_cx *cx)
+{
+    if (!may_say(cx))
+        return;
+    /* the window's handler for a call on a valid window, else the one
+     * mpidbg_cx_comm names */
+    MPI_Errhandler eh;
+    if (!cx->wo)
+        say_comm(cx, mpidbg_cx_comm(cx));
+    else if (PMPI_Win_get_errhandler((MPI_Win)(uintptr_t)cx->wo->handle, &eh) == MPI_SUCCESS)
+        say_handler(cx, eh);
+}
+
+void mpidbg_fatal_raising(struct mpidbg_cx *cx, MPI_Comm c)
+{
+    if (may_say(cx))
+        say_comm(cx, c);
 }
 
 void mpidbg_fatal_left(struct mpidbg_cx *cx)

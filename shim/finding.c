@@ -220,11 +220,7 @@ int mpidbg_refused(struct mpidbg_cx *cx)
 {
     int err = cx->refuse;
     MPI_Comm c = mpidbg_cx_comm(cx);
-    MPI_Errhandler eh;
-    if (cx->nfound && PMPI_Comm_get_errhandler(c, &eh) == MPI_SUCCESS) {
-        mpidbg_fatal_handler(cx, eh);
-        PMPI_Errhandler_free(&eh);
-    }
+    mpidbg_fatal_raising(cx, c);
     int rc = PMPI_Comm_call_errhandler(c, err);
     mpidbg_fatal_forget();
     mpidbg_leave(cx);

@@ -97,10 +97,8 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
         sd->hi = o->seg[i].hi;
     }
     mpidbg_pending_check(&sub);
-    if (sub.nfound && !cx->nfound)
-        cx->fatal_said = 0; /* set with the first finding (shim.h) */
-    if (sub.nfound && sub.fatal_said > cx->fatal_said)
-        cx->fatal_said = sub.fatal_said; /* an error reported here (fatal.c) */
+    if (sub.nfound > cx->nfound)
+        cx->fatal_said = sub.fatal_said; /* as the findings left it (shim.h) */
     cx->nfound += sub.nfound;
     mpidbg_xr_start(o);
     if (index >= 0)

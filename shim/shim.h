@@ -454,12 +454,14 @@ MPIDBG_HIDDEN struct mpidbg_text mpidbg_text_of(uintptr_t pc);
 /* fatal.c: a call with an error finding goes on into MPI, whose error
  * handler may end the job there. mpidbg_fatal_found keeps the thread's
  * last error finding; mpidbg_fatal_ahead looks at the handler of the
- * call's object; mpidbg_fatal_handler is given it (a handler the shim put
+ * call's object, mpidbg_fatal_raising at c's, on which the shim raises
+ * the error itself; mpidbg_fatal_handler is given it (a handler the shim put
  * aside for the call); mpidbg_fatal_left: the call returned. */
 enum { FATAL_ERROR_HERE = 1, FATAL_SAID = 2 };
 MPIDBG_HIDDEN void mpidbg_fatal_found(struct mpidbg_cx *cx, const struct mpidbg_finding *f);
 MPIDBG_HIDDEN void mpidbg_fatal_forget(void);
 MPIDBG_HIDDEN void mpidbg_fatal_ahead(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN void mpidbg_fatal_raising(struct mpidbg_cx *cx, MPI_Comm c);
 MPIDBG_HIDDEN void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh);
 MPIDBG_HIDDEN void mpidbg_fatal_left(struct mpidbg_cx *cx);
 extern void mpidbg_go_fatal(const char *id, const char *call, const char *handler, uint64_t site, int left);
@@ -500,8 +502,6 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->tr_pre = 0;
 }
 
-/* mpidbg_seg_untouched says whether MPI leaves a segment alone because its
- * side talks to MPI_PROC_NULL. */
 /* mpidbg_cx_comm is the call's communicator when it has a valid one
  * (the one checked last, for a call with two), else MPI_COMM_WORLD
  * (MPI-3.1 §8.3, Open MPI's choice too): where MPI raises its error. */
@@ -510,6 +510,8 @@ static inline MPI_Comm mpidbg_cx_comm(const struct mpidbg_cx *cx)
     return cx->co ? (MPI_Comm)(uintptr_t)cx->co->handle : MPI_COMM_WORLD;
 }
 
+/* mpidbg_seg_untouched says whether MPI leaves a segment alone because its
+ * side talks to MPI_PROC_NULL. */
 static inline int mpidbg_seg_untouched(const struct mpidbg_cx *cx, int mode)
 {
     return mode == MPIDBG_WR ? cx->null_recv : cx->null_send;
