@@ -239,10 +239,8 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 			// process manager kills it, Open MPI's ends it without an
 			// exit the shim sees
 			e.How = MPIEnded
-			if strings.HasPrefix(status, "exit code ") {
-				if n, err := strconv.Atoi(strings.TrimPrefix(status, "exit code ")); err == nil {
-					e.ExitCode = &n
-				}
+			if n, ok := exitCode(status); ok {
+				e.ExitCode = &n
 			}
 			e.fatalCall(fatal, resolve)
 		case exit != nil:
@@ -254,18 +252,18 @@ func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Loc
 		case strings.HasPrefix(status, "signal "):
 			n, _ := strconv.Atoi(strings.TrimPrefix(status, "signal "))
 			e.How, e.Signal, e.SignalName, e.After = Signalled, n, SignalName(n), st.bye
-			if !st.bye && (n == 15 || n == 9) && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+			if !st.bye && (n == 15 || n == 9) && closedAfterEnding(c, st) {
 				e = RankEnd{Ranks: e.Ranks, How: EndedByTool, Status: "ended by mpidbg: " + c.ended}
 			}
 		case strings.HasPrefix(status, "exit code "):
-			n, _ := strconv.Atoi(strings.TrimPrefix(status, "exit code "))
+			n, _ := exitCode(status)
 			e.How, e.ExitCode, e.After = ExitedBadly, &n, st.bye
-			if !st.bye && toolSignal(status) && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
+			if !st.bye && toolSignal(status) && closedAfterEnding(c, st) {
 				e = RankEnd{Ranks: e.Ranks, How: EndedByTool, Status: "ended by mpidbg: " + c.ended}
 			}
 		case st.bye:
 			e.How = Finalized
-		case c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt):
+		case closedAfterEnding(c, st):
 			e.How, e.Status = EndedByTool, "ended by mpidbg: "+c.ended
 		default:
 			e.How = Vanished
@@ -310,10 +308,23 @@ func mpiMayHaveEnded(status string) bool {
 // when mpidbg began to end the job, and the launcher says nothing else or
 // names the signal mpidbg's ending sends.
 func endedByTool(c *Collector, st *rankState, status string) bool {
-	if c.ended == "" || !st.closed || st.closedAt.Before(c.endedAt) {
-		return false
+	return closedAfterEnding(c, st) && (status == "" || toolSignal(status))
+}
+
+// closedAfterEnding says whether the rank's connection closed once mpidbg
+// had begun to end the job.
+func closedAfterEnding(c *Collector, st *rankState) bool {
+	return c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt)
+}
+
+// exitCode is N of the launcher's "exit code N".
+func exitCode(status string) (int, bool) {
+	v, ok := strings.CutPrefix(status, "exit code ")
+	if !ok {
+		return 0, false
 	}
-	return status == "" || toolSignal(status)
+	n, err := strconv.Atoi(v)
+	return n, err == nil
 }
 
 // siteResolver resolves a site with res, quietly: a frame in a library

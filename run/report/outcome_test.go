@@ -143,7 +143,8 @@ func TestOutcomeProvisional(t *testing.T) {
 // (MPICH's process manager); rank 1: MPI's exit() (ByMPI) gives the exit
 // code too; rank 2: the call returned (Left), so the later kill is the
 // launcher's; rank 3: inside such a call when mpidbg ended the job; rank
-// 4: said it, then finalized.
+// 4: said it, then finalized; rank 5: said it, then exited 0, which is
+// not MPI's handler.
 func TestOutcomeFatal(t *testing.T) {
 	c := NewCollector()
 	fatal := func(rank int) wire.Message {
@@ -157,9 +158,10 @@ func TestOutcomeFatal(t *testing.T) {
 		{fatal(2), left},
 		{fatal(3)},
 		{fatal(4), bye(4, 1)},
+		{fatal(5)},
 	} {
 		cn := c.Conn()
-		cn.Handle(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: 5, PID: 10 + rank, Host: "n", Exe: "/bin/app"}})
+		cn.Handle(wire.Message{Kind: wire.KindHello, Hello: &wire.Hello{Version: wire.Version, Rank: rank, Size: 6, PID: 10 + rank, Host: "n", Exe: "/bin/app"}})
 		for _, m := range msgs {
 			cn.Handle(m)
 		}
@@ -167,12 +169,15 @@ func TestOutcomeFatal(t *testing.T) {
 			c.EndedJob("deadlock")
 		}
 		cn.End(nil)
-		if rank < 4 {
+		switch {
+		case rank < 4:
 			c.ProcessStatus(10+rank, "n", "signal 9")
+		case rank == 5:
+			c.ProcessStatus(10+rank, "n", "exit code 0")
 		}
 	}
-	r := Build(c, Job{Size: 5}, fakeResolver{})
-	six := 6
+	r := Build(c, Job{Size: 6}, fakeResolver{})
+	six, zero := 6, 0
 	at := &checks.Location{File: "/src/app.c", Line: 30, Function: "main"}
 	want := []RankEnd{
 		{Ranks: []int{0}, How: MPIEnded, Location: at, Call: "MPI_Send", Finding: "invalid-rank", Handler: "MPI_ERRORS_ARE_FATAL", Status: "signal 9"},
@@ -180,8 +185,14 @@ func TestOutcomeFatal(t *testing.T) {
 		{Ranks: []int{2}, How: Signalled, Signal: 9, SignalName: "SIGKILL", Status: "signal 9"},
 		{Ranks: []int{3}, How: EndedByTool, Status: "ended by mpidbg: deadlock"},
 		{Ranks: []int{4}, How: Finalized},
+		{Ranks: []int{5}, How: ExitedBadly, ExitCode: &zero, Status: "exit code 0"},
 	}
 	if !reflect.DeepEqual(r.Outcome.Ranks, want) {
 		t.Errorf("got\n%s\nwant\n%s", dump(r.Outcome.Ranks), dump(want))
+	}
+	// after a Ctrl-C, a rank killed inside such a call is not MPI's either
+	r = Build(c, Job{Size: 6, Interrupted: "SIGINT"}, fakeResolver{})
+	if e := r.Outcome.Ranks[0]; e.How == MPIEnded {
+		t.Errorf("after SIGINT: rank 0 %s", e.How)
 	}
 }
