@@ -58,7 +58,9 @@ var collectiveTypeMismatch = register(Check{
 		Doc: `Unlike point-to-point, a collective's receive may not take a prefix: each
 block sent must match the block received at the other end, element by
 element. For the v and w variants every count and datatype pair is
-compared with its partner on the other rank. The report names the ranks and
+compared with its partner on the other rank, and for the neighbourhood
+collectives (MPI_Neighbor_*, §8.6) every block with the one the neighbour
+sends along the same edge of the topology. The report names the ranks and
 the counts and datatypes on each side.`},
 	Message: collectiveMessage,
 })
@@ -116,11 +118,12 @@ const maxCollectiveText = 3900
 
 var modeWords = map[CallMode]string{ModeBlocking: "", ModeNonblocking: "nonblocking ", ModePersistent: "persistent "}
 
-// pairsMessage: the blocks of a v/w collective (Call; RelatedCall is its
-// blocking form, MPI_Gatherv for MPI_Igatherv and MPI_Gatherv_init) do
-// not pair up, found by Ranks; with FlagFoundHere this rank is one of
-// them, and Val elements are sent where Lim are received, Count being the
-// index into the counts array and Peer the other rank.
+// pairsMessage: the blocks of a v/w or neighbourhood collective (Call;
+// RelatedCall is its blocking form, MPI_Gatherv for MPI_Igatherv and
+// MPI_Gatherv_init) do not pair up, found by Ranks; with FlagFoundHere
+// this rank is one of them, and Val elements are sent where Lim are
+// received, Count being the index into the counts array (a neighbourhood
+// collective's: the in-neighbour's) and Peer the other rank.
 func pairsMessage(m *Message) {
 	here := ""
 	if m.Flags&FlagFoundHere != 0 {
@@ -132,11 +135,24 @@ func pairsMessage(m *Message) {
 		case "MPI_Allgatherv":
 			here = fmt.Sprintf("; here: rank %d sends %d element(s), this rank receives recvcounts[%d] = %d of its recvtype", m.Peer, m.Val, m.Count, m.Lim)
 		default:
+			if strings.HasPrefix(m.RelatedCall, "MPI_Neighbor_") {
+				here = fmt.Sprintf("; here: %s sends %d element(s) of its type to this rank along an edge of the topology, where this rank receives %d of its own (block %d of recvbuf)", neighbour(m.Peer), m.Val, m.Lim, m.Count)
+				break
+			}
 			here = fmt.Sprintf("; here: rank %d sends %d element(s) to this rank, which receives recvcounts[%d] = %d", m.Peer, m.Val, m.Count, m.Lim)
 		}
 	}
 	m.SetText(fmt.Sprintf("the blocks of %s do not pair up: %s found a block whose count or type signature differs from its partner's%s",
 		m.Call, ranksInOrder(m.Ranks), here))
+}
+
+// neighbour names the sending neighbour: its rank when the shim could
+// tell it from the topology.
+func neighbour(peer int) string {
+	if peer < 0 {
+		return "the neighbour"
+	}
+	return fmt.Sprintf("rank %d", peer)
 }
 
 // ranksInOrder names ranks in the communicator's order, as the detector

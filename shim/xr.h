@@ -209,6 +209,33 @@ MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
 /* at a communicator's creation, after its shadow: whether its
  * collectives agree through the node segment (xr_coll_node.c) */
 MPIDBG_HIDDEN_XR void mpidbg_xc_comm_new(struct mpidbg_cobj *co);
+/* A block that does not pair with its partner: what is sent and
+ * received, the index into the counts array (a neighbourhood
+ * collective's: the edge), the other rank (in MPI_COMM_WORLD); reported
+ * as found by ranks, bad: this rank is one of them. */
+struct mpidbg_pairing {
+    int64_t sends, recvs;
+    int32_t index, peer;
+};
+MPIDBG_HIDDEN_XR void mpidbg_xc_report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks,
+                                             int nranks, int bad, const struct mpidbg_pairing *pr);
+
+/* xr_coll_nbr.c: a neighbourhood collective's blocks, count, digest and index
+ * per edge (out: sent, want: received, got: what the in-neighbours
+ * send), exchanged on the shadow with the collective's own pattern;
+ * mpidbg_nbr_new gives NULL when there is nothing to compare. */
+struct mpidbg_nbr {
+    int32_t nout, nin, topo, pad;
+    int64_t *out, *want, *got;
+    MPI_Request r;
+};
+MPIDBG_HIDDEN_XR int mpidbg_nbr_kind(int kind);
+MPIDBG_HIDDEN_XR struct mpidbg_nbr *mpidbg_nbr_new(struct mpidbg_cobj *co, const struct mpidbg_xc *xc);
+MPIDBG_HIDDEN_XR int mpidbg_nbr_start(struct mpidbg_cobj *co, struct mpidbg_nbr *nb);
+MPIDBG_HIDDEN_XR int mpidbg_nbr_step(struct mpidbg_nbr *nb, int wait); /* 1: the exchange is over */
+MPIDBG_HIDDEN_XR void mpidbg_nbr_judge(struct mpidbg_cobj *co, const struct mpidbg_nbr *nb, uint64_t site, int call,
+                                       int kind);
+MPIDBG_HIDDEN_XR void mpidbg_nbr_free(struct mpidbg_nbr *nb);
 
 /* xr_wait.c: the shim's own nonblocking collective, waited for while
  * yielding the processor; the MPI error code */

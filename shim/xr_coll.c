@@ -85,6 +85,7 @@ struct xc_state {
     int32_t shm, nblk;    /* nblk: this rank wrote its blocks */
     struct rec *all;
     int8_t *st;
+    struct mpidbg_nbr *nb; /* a neighbourhood collective's blocks, exchanged at the call */
 };
 
 static int is_packed(MPI_Datatype t)
@@ -334,18 +335,10 @@ static int agree(struct mpidbg_cobj *co, const int64_t *res, const int64_t *mine
     return res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT];
 }
 
-/* pairing is the first block pairwise found unpaired: what is sent and
- * received, the index into the counts array, the other rank. */
-struct pairing {
-    int64_t sends, recvs;
-    int32_t index, peer;
-};
-static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct pairing *pr);
-static void report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
-                         const struct pairing *pr);
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct mpidbg_pairing *pr);
 static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct blk *out);
 static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, int me, const struct blk *out, const struct blk *in,
-                       struct pairing *pr);
+                       struct mpidbg_pairing *pr);
 
 /* ---- on one host: the agreement through the node segment ----
  * Every member writes its descriptor (struct rec and, for the v/w forms,
@@ -417,9 +410,12 @@ static int shm_result(struct mpidbg_cobj *co, const struct rec *all, const int8_
     return complete;
 }
 
-static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidbg_cobj *co, const int64_t *mine)
+/* shm_blocking returns whether every member whose descriptor it read
+ * called the same collective (a member whose descriptor is gone has
+ * passed it, so was there). */
+static int shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidbg_cobj *co, const int64_t *mine)
 {
-    int n = co->size, me = co->rank;
+    int n = co->size, me = co->rank, same = 0;
     int v = is_v(xc->kind) && mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH);
     struct rec stack_all[8];
     int8_t stack_st[8];
@@ -438,12 +434,16 @@ static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpid
     int64_t res[2 * NV];
     int complete = shm_result(co, all, st, res);
     int paired = agree(co, res, mine, xc, cx->site, cx->call, all, complete);
+    same = 1;
+    for (int i = 0; i < n; i++)
+        if ((st[i] == MPIDBG_XCN_FOUND || st[i] == MPIDBG_XCN_FOUND_BLK) && all[i].v[V_KIND] != mine[V_KIND])
+            same = 0;
     if (!v || !paired)
         goto out;
     /* every member's pairing, as each would find it (pairwise's) */
     struct blk *in = calloc((size_t)n, sizeof *in);
     int32_t *bad = calloc((size_t)n, sizeof *bad);
-    struct pairing pr = {0}, mypr = {0};
+    struct mpidbg_pairing pr = {0}, mypr = {0};
     int k = 0, mybad = 0;
     for (int i = 0; in && bad && i < n; i++) {
         if (i != me && st[i] != MPIDBG_XCN_FOUND_BLK)
@@ -461,7 +461,7 @@ static void shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpid
         }
     }
     if (k)
-        report_pairs(co, cx->site, cx->call, xc->kind, bad, k, mybad, &mypr);
+        mpidbg_xc_report_pairs(co, cx->site, cx->call, xc->kind, bad, k, mybad, &mypr);
     free(in);
     free(bad);
 out:
@@ -470,6 +470,7 @@ out:
     if (st != stack_st)
         free(st);
     free(b);
+    return same;
 }
 
 /* shm_start writes a nonblocking or persistent collective's descriptor
@@ -492,6 +493,38 @@ static void shm_start(struct xc_state *s, struct mpidbg_cobj *co, const int64_t 
     mpidbg_xcn_put(co, xc->seq, &me_rec, sizeof me_rec, s->nblk ? s->out : NULL, s->nblk ? sizeof *s->out * (size_t)n : 0);
 }
 
+/* nbr_finish: finish's part for a neighbourhood collective's blocks,
+ * once the agreement is in */
+static int nbr_finish(struct xc_state *s, int wait)
+{
+    if (!s->paired)
+        return -1; /* a member never joins the exchange: left in flight */
+    if (!mpidbg_nbr_step(s->nb, wait))
+        return 0;
+    mpidbg_nbr_judge(s->co, s->nb, s->site, s->call, s->xc.kind);
+    return 1;
+}
+
+/* nbr_blocking: a blocking neighbourhood collective's blocks, exchanged
+ * when every member called it (same) */
+static void nbr_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidbg_cobj *co, int same)
+{
+    struct mpidbg_nbr *nb = same ? mpidbg_nbr_new(co, xc) : NULL;
+    if (nb && mpidbg_nbr_start(co, nb) && mpidbg_nbr_step(nb, 1))
+        mpidbg_nbr_judge(co, nb, cx->site, cx->call, xc->kind);
+    mpidbg_nbr_free(nb);
+}
+
+/* nbr_begin: a nonblocking or persistent one's, exchanged at the call */
+static void nbr_begin(struct xc_state *s, struct mpidbg_cobj *co)
+{
+    s->nb = mpidbg_nbr_new(co, &s->xc);
+    if (s->nb && !mpidbg_nbr_start(co, s->nb)) {
+        mpidbg_nbr_free(s->nb);
+        s->nb = NULL;
+    }
+}
+
 /* shm_finish: finish's part for the node segment */
 static int shm_finish(struct xc_state *s, int wait)
 {
@@ -512,22 +545,25 @@ static int shm_finish(struct xc_state *s, int wait)
         int complete = shm_result(co, s->all, s->st, res);
         s->paired = agree(co, res, s->mine, &s->xc, s->site, s->call, s->all, complete);
     }
+    if (s->nb)
+        return nbr_finish(s, wait);
     if (!s->nblk || !s->paired)
         return 1;
     for (int j = 0; j < co->size; j++)
         if (j != co->rank && s->st[j] != MPIDBG_XCN_FOUND_BLK)
             s->in[j] = no_blk;
     s->in[co->rank] = s->out[co->rank];
-    struct pairing pr = {0};
+    struct mpidbg_pairing pr = {0};
     if (pair_blocks(co, s->xc.kind, s->xc.root, co->rank, s->out, s->in, &pr)) {
         int32_t me = mpidbg_world_rank;
-        report_pairs(co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
+        mpidbg_xc_report_pairs(co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
     }
     return 1;
 }
 
 static void xs_free(struct xc_state *s)
 {
+    mpidbg_nbr_free(s->nb);
     free(s->out);
     free(s->in);
     free(s->all);
@@ -572,13 +608,16 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
     vector(xc, co, mine);
     if (co->xcn) {
         if (xc->mode == MPIDBG_CALLMODE_BLOCKING) {
-            shm_blocking(cx, xc, co, mine);
+            int same = shm_blocking(cx, xc, co, mine);
+            if (mpidbg_nbr_kind(xc->kind))
+                nbr_blocking(cx, xc, co, same);
             return;
         }
         struct xc_state *s = new_state(cx, xc, co, mine);
         if (!s)
             return;
         shm_start(s, co, mine);
+        nbr_begin(s, co);
         cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
         return;
     }
@@ -612,6 +651,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
                 s->out = s->in = NULL;
             }
         }
+        nbr_begin(s, co);
         cx->xr_state = s; /* mpidbg_xc_post attaches it to the request */
         return;
     }
@@ -620,9 +660,11 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         PMPI_Wait(&r, MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return;
     agree(co, res, mine, xc, cx->site, cx->call, NULL, 1);
+    if (mpidbg_nbr_kind(xc->kind))
+        nbr_blocking(cx, xc, co, res[V_KIND] == -res[NV + V_KIND]);
     if (is_v(xc->kind) && res[V_KIND] == -res[NV + V_KIND] && res[V_ROOT] == -res[NV + V_ROOT] &&
         mpidbg_enabled(MPIDBG_F_COLLECTIVE_TYPE_MISMATCH)) {
-        struct pairing pr = {0};
+        struct mpidbg_pairing pr = {0};
         int bad = pairwise(co, xc, &pr);
         int32_t *flags = calloc((size_t)co->size, sizeof *flags);
         int32_t mineflag = bad;
@@ -632,7 +674,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
                 if (flags[i])
                     flags[k++] = mpidbg_xr_world_of(co, i);
             if (k)
-                report_pairs(co, cx->site, cx->call, xc->kind, flags, k, bad, &pr);
+                mpidbg_xc_report_pairs(co, cx->site, cx->call, xc->kind, flags, k, bad, &pr);
         }
         free(flags);
     }
@@ -689,6 +731,8 @@ static int finish(struct xc_state *s, int wait)
         s->done = 1;
         s->paired = agree(s->co, s->v, s->mine, &s->xc, s->site, s->call, NULL, 1);
     }
+    if (s->nb)
+        return nbr_finish(s, wait);
     if (s->rb == MPI_REQUEST_NULL)
         return 1;
     if (!s->paired)
@@ -696,10 +740,10 @@ static int finish(struct xc_state *s, int wait)
     if (!step(&s->rb, wait))
         return 0;
     s->rb = MPI_REQUEST_NULL;
-    struct pairing pr = {0};
+    struct mpidbg_pairing pr = {0};
     if (pair_blocks(s->co, s->xc.kind, s->xc.root, s->co->rank, s->out, s->in, &pr)) {
         int32_t me = mpidbg_world_rank;
-        report_pairs(s->co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
+        mpidbg_xc_report_pairs(s->co, s->site, s->call, s->xc.kind, &me, 1, 1, &pr);
     }
     return 1;
 }
@@ -725,7 +769,7 @@ struct pair {
     int64_t count, hash;
 };
 
-static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct pairing *pr)
+static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct mpidbg_pairing *pr)
 {
     int n = co->size, me = co->rank, bad = 0;
     if (co->inter || is_packed(xc->stype) || is_packed(xc->rtype))
@@ -745,7 +789,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct p
             goto out;
         if (!(root && sin) && xc->scount >= 0 && e.count >= 0 && sig(xc->stype, xc->scount) != e.hash) {
             bad = 1;
-            *pr = (struct pairing){xc->scount, e.count, me, -1};
+            *pr = (struct mpidbg_pairing){xc->scount, e.count, me, -1};
         }
         break;
     }
@@ -759,7 +803,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct p
             goto out;
         if (!(root && rin) && xc->rcount >= 0 && e.count >= 0 && sig(xc->rtype, xc->rcount) != e.hash) {
             bad = 1;
-            *pr = (struct pairing){e.count, xc->rcount, me, -1};
+            *pr = (struct mpidbg_pairing){e.count, xc->rcount, me, -1};
         }
         break;
     }
@@ -772,7 +816,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct p
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
                 bad = 1;
-                *pr = (struct pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
+                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
             }
         }
         break;
@@ -793,7 +837,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct p
             int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
                 bad = 1;
-                *pr = (struct pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
+                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
             }
         }
         break;
@@ -804,11 +848,11 @@ out:
     return bad;
 }
 
-/* report_pairs reports that the blocks of a v/w collective do not pair
- * up, found by ranks (world ranks); bad: this rank is one of them, and pr
- * says where. */
-static void report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
-                         const struct pairing *pr)
+/* mpidbg_xc_report_pairs reports that the blocks of a v/w or
+ * neighbourhood collective do not pair up, found by ranks (world ranks);
+ * bad: this rank is one of them, and pr says where. */
+void mpidbg_xc_report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks, int nranks, int bad,
+                            const struct mpidbg_pairing *pr)
 {
     struct mpidbg_cx rcx;
     memset(&rcx, 0, sizeof rcx);
@@ -905,23 +949,23 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
 /* pair_blocks compares this rank's blocks (out) with what its peers sent
  * it (in): 1 and pr at the first that does not pair. */
 static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, int me, const struct blk *out, const struct blk *in,
-                       struct pairing *pr)
+                       struct mpidbg_pairing *pr)
 {
     int n = co->size;
     if (kind == MPIDBG_CALL_MPI_Gatherv) {
         /* the sender: what it sends against what the root expects of it */
         if (root < 0 || root >= n || out[root].sc < 0 || in[root].ec < 0 || out[root].sh == in[root].eh)
             return 0;
-        *pr = (struct pairing){out[root].sc, in[root].ec, me, -1};
+        *pr = (struct mpidbg_pairing){out[root].sc, in[root].ec, me, -1};
         return 1;
     }
     for (int i = 0; i < n; i++) {
         if (out[i].ec < 0 || in[i].sc < 0 || out[i].eh == in[i].sh)
             continue;
         if (kind == MPIDBG_CALL_MPI_Scatterv)
-            *pr = (struct pairing){in[i].sc, out[i].ec, me, -1};
+            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, me, -1};
         else
-            *pr = (struct pairing){in[i].sc, out[i].ec, i, mpidbg_xr_world_of(co, i)};
+            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, i, mpidbg_xr_world_of(co, i)};
         return 1;
     }
     return 0;
