@@ -239,19 +239,25 @@ wait:
 				continue
 			}
 			col.EndedJob(why)
-			if res.Stuck {
-				col.Notef("mpidbg ended the job: nothing moved for %v, and %s (SIGTERM to %s)", cfg.DeadlockTimeout, f.text(), filepath.Base(cfg.MPIExec))
-			} else {
-				col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.text(), filepath.Base(cfg.MPIExec))
-			}
 			ending()
+			to := filepath.Base(cfg.MPIExec)
 			if cfg.Wrap {
 				signalTree(cmd.Process.Pid, syscall.SIGTERM)
+				to += " and the processes below it"
 			} else {
 				cmd.Process.Signal(syscall.SIGTERM)
 				if here, err := os.Hostname(); err == nil {
-					signalRanks(cmd.Process.Pid, syscall.SIGTERM, f.state.PIDs(here))
+					if n := signalRanks(cmd.Process.Pid, syscall.SIGTERM, f.state.PIDs(here)); n == 1 {
+						to += " and its rank on this host"
+					} else if n > 1 {
+						to += fmt.Sprintf(" and its %d ranks on this host", n)
+					}
 				}
+			}
+			if res.Stuck {
+				col.Notef("mpidbg ended the job: nothing moved for %v, and %s (SIGTERM to %s)", cfg.DeadlockTimeout, f.text(), to)
+			} else {
+				col.Notef("mpidbg ended the job: %s (SIGTERM to %s)", f.text(), to)
 			}
 			kill, endedBy = time.After(killGrace), "SIGTERM"
 		case <-kill:
