@@ -197,8 +197,7 @@ sender's at the send against the receiver's when it posted the receive.
 A send whose clock is not above it cannot follow the posting. The clocks
 can miss an unordered send (its clock may be higher by chance) but never
 call an ordered one unordered. Receives that took their message through
-MPI_Mprobe, sends to this rank itself and programs that call MPI from
-threads at once (MPI_THREAD_MULTIPLE) are not judged.`},
+MPI_Mprobe, and sends to this rank itself, are not judged.`},
 	Message: func(m *Message) {
 		sender := "another rank"
 		if len(m.Remote) > 0 {

@@ -146,8 +146,8 @@ extern uint64_t mpidbg_xr_clock MPIDBG_HIDDEN;
  * above the clock, as if the posting ticked it. Every chain of messages
  * or collectives from the posting to a send elsewhere ticks at least once
  * more, so a send whose clock is not above it does not follow the
- * posting (a ready-mode send, xr_p2p.c, which does not judge under
- * MPI_THREAD_MULTIPLE: other threads move the clock meanwhile). */
+ * posting (a ready-mode send, xr_p2p.c). A plain read: threads calling
+ * MPI at once may see a lower clock, which only hides such a send. */
 static inline uint64_t mpidbg_post_clock(void)
 {
     return __atomic_load_n(&mpidbg_xr_clock, __ATOMIC_RELAXED) + 1;

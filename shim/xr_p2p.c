@@ -420,19 +420,6 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     free(m);
 }
 
-/* at_send places a finding at the send a shadow describes, in the
- * sender */
-static void at_send(struct mpidbg_ev *ev, const struct xr_hdr *h)
-{
-    ev->site = 0;
-    ev->flags = MPIDBG_FLAG_REMOTE_SITE;
-    ev->nremote = 1;
-    ev->remote_rank[0] = h->world;
-    ev->remote_mod[0] = h->site_mod;
-    ev->remote_off[0] = h->site_off;
-    ev->remote_call[0] = h->call;
-}
-
 static int ready_mode(int call)
 {
     return call == MPIDBG_CALL_MPI_Rsend || call == MPIDBG_CALL_MPI_Irsend || call == MPIDBG_CALL_MPI_Rsend_init ||
@@ -452,7 +439,13 @@ static void report_early(struct mpidbg_cobj *co, const struct xr_hdr *h, uint64_
     ev.count = h->count;
     ev.val = h->tag;
     ev.handle = co->handle;
-    at_send(&ev, h);
+    ev.site = 0;
+    ev.flags = MPIDBG_FLAG_REMOTE_SITE;
+    ev.nremote = 1;
+    ev.remote_rank[0] = h->world;
+    ev.remote_mod[0] = h->site_mod;
+    ev.remote_off[0] = h->site_off;
+    ev.remote_call[0] = h->call;
     ev.related_site = site;
     ev.related_call = call;
     ev.related_kind = MPIDBG_REL_STARTED;
@@ -504,10 +497,8 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG);
     int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE));
     /* a message from another process taken by a receive posted as such
-     * (not through a matched probe), both clocks sure; not under
-     * MPI_THREAD_MULTIPLE, where another thread's receive may raise the
-     * clock between the posting and the shim's reading of it */
-    int early = clock_ok && !mpidbg_mt && !mpidbg_xr_unsure && ready_mode(h.call) && post_clock && h.clock <= post_clock &&
+     * (not through a matched probe), both clocks sure */
+    int early = clock_ok && !mpidbg_xr_unsure && ready_mode(h.call) && post_clock && h.clock <= post_clock &&
                 h.world != mpidbg_world_rank && rsource != MPI_ANY_SOURCE - 1 && mpidbg_enabled(MPIDBG_F_READY_SEND_EARLY);
     if (rv != MPIDBG_XR_EXACT || (h.flags & XR_UNSURE))
         mpidbg_xr_unsure = 1;
@@ -887,8 +878,14 @@ static void report_lost(struct mpidbg_cx *fcx, const struct xr_hdr *h, struct mp
     ev.handle = co->handle;
     if (co->rec && co->rec->name[0])
         ev.text = co->rec->name;
-    /* this rank's finalize is related */
-    at_send(&ev, h);
+    /* the place is the send's, in the sender; this rank's finalize is related */
+    ev.site = 0;
+    ev.flags = MPIDBG_FLAG_REMOTE_SITE;
+    ev.nremote = 1;
+    ev.remote_rank[0] = h->world;
+    ev.remote_mod[0] = h->site_mod;
+    ev.remote_off[0] = h->site_off;
+    ev.remote_call[0] = h->call;
     ev.related_site = fcx->site;
     ev.related_call = fcx->call;
     ev.related_kind = MPIDBG_REL_FINALIZE;
