@@ -175,35 +175,3 @@ destination, the tag and the communicator.`},
 			sender, m.Count, m.Val, comm))
 	},
 })
-
-// readySendEarly: a ready-mode send nothing ordered after the posting of
-// the receive that took it (shim/xr_p2p.c). The receiver finds it: its
-// clock when it posted the receive is not below the send's.
-var readySendEarly = register(Check{
-	Entry: Entry{ID: "ready-send-early", Category: CatMessageRace, Severity: SevError,
-		Title: "a ready-mode send was not ordered after the posting of its receive",
-		Rule:  "MPI-4.1 §3.4: a send in ready mode may be started only if the matching receive is already posted; otherwise the operation is erroneous and its outcome is undefined",
-		Doc: `MPI_Rsend, MPI_Irsend and a started MPI_Rsend_init promise MPI that the
-receive is posted already, so that MPI may skip the handshake. The
-program must make that so: post the receive, then tell the sender (a
-message, a barrier) before it sends. Here nothing did: no chain of
-messages or collectives leads from the posting of the receive to the
-start of the send, so on another run the send may come first, and MPI
-may then drop the message, fail, or hang. MPICH and Open MPI treat a
-ready send as a standard one today, which hides the bug.
-
-mpidbg compares the logical clocks carried alongside the messages: the
-sender's at the send against the receiver's when it posted the receive.
-A send whose clock is not above it cannot follow the posting. The clocks
-can miss an unordered send (its clock may be higher by chance) but never
-call an ordered one unordered. Receives that took their message through
-MPI_Mprobe, and sends to this rank itself, are not judged.`},
-	Message: func(m *Message) {
-		sender := "another rank"
-		if len(m.Remote) > 0 {
-			sender = fmt.Sprintf("rank %d", m.Remote[0].Rank)
-		}
-		m.SetText(fmt.Sprintf("the ready-mode send of %s was not ordered after rank %d posted the receive that took it: nothing guarantees that the receive was posted when the send started",
-			sender, m.Rank))
-	},
-})

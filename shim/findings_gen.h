@@ -107,7 +107,6 @@ enum mpidbg_cat {
     X(POTENTIAL_DEADLOCK, "potential-deadlock", MPIDBG_CAT_DEADLOCK) \
     X(MESSAGE_RACE, "message-race", MPIDBG_CAT_MESSAGE_RACE) \
     X(MESSAGE_RACE_INFO, "message-race-info", MPIDBG_CAT_MESSAGE_RACE) \
-    X(READY_SEND_EARLY, "ready-send-early", MPIDBG_CAT_MESSAGE_RACE) \
     X(LOST_MESSAGE, "lost-message", MPIDBG_CAT_LOST_MESSAGE) \
     X(MISSING_FINALIZE, "missing-finalize", MPIDBG_CAT_PROCESS_LIFECYCLE)
 

@@ -182,7 +182,6 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     o->xr_rwin = cx->xr_rwin;
     o->xr_xs.on = 0;
     o->xr_post = mpidbg_next_post();
-    o->xr_post_clock = mpidbg_post_clock();
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
     o->call = cx->call;
@@ -228,7 +227,6 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
 void mpidbg_req_started(struct mpidbg_robj *o)
 {
     o->xr_post = mpidbg_next_post();
-    o->xr_post_clock = mpidbg_post_clock();
     mpidbg_xr_started(o);
     mpidbg_wlock();
     o->active = 1;

@@ -142,16 +142,6 @@ extern unsigned mpidbg_disabled MPIDBG_HIDDEN;   /* bit per enum mpidbg_cat, fro
 extern int mpidbg_world_rank MPIDBG_HIDDEN;
 void mpidbg_spawn_init(void) MPIDBG_HIDDEN;          /* at MPI_Init: mpidbg_spawned (spawn.c) */
 extern uint64_t mpidbg_xr_clock MPIDBG_HIDDEN;
-/* mpidbg_post_clock is the logical time of a receive posted now: one
- * above the clock, as if the posting ticked it. Every chain of messages
- * or collectives from the posting to a send elsewhere ticks at least once
- * more, so a send whose clock is not above it does not follow the
- * posting (a ready-mode send, xr_p2p.c). A plain read: threads calling
- * MPI at once may see a lower clock, which only hides such a send. */
-static inline uint64_t mpidbg_post_clock(void)
-{
-    return __atomic_load_n(&mpidbg_xr_clock, __ATOMIC_RELAXED) + 1;
-}
 extern int mpidbg_mt MPIDBG_HIDDEN;              /* MPI_THREAD_MULTIPLE: writers lock */
 extern struct mpidbg_cobj *mpidbg_world MPIDBG_HIDDEN;
 
@@ -350,7 +340,6 @@ struct mpidbg_robj {
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
     uint64_t xr_post;       /* when it was last posted (started), in the rank's order: completions pull shadows so */
-    uint64_t xr_post_clock; /* and the clock a send must be above to follow that (mpidbg_post_clock) */
     struct mpidbg_xsend xr_xs; /* MPI_THREAD_MULTIPLE: a started persistent send's window */
     struct mpidbg_rslot *xr_slot; /* a persistent send being started: its description in the node ring (xr_p2p.c) */
     struct mpidbg_seg inl[2];

@@ -64,7 +64,6 @@ struct mpidbg_xp {
     struct mpidbg_xsend xs;     /* MPI_THREAD_MULTIPLE: the send's window */
     int32_t rwin;               /* MPI_THREAD_MULTIPLE: the receive's window */
     uint64_t post;              /* a blocking receive: when it was posted, in requests' order (mpidbg_next_post) */
-    uint64_t post_clock;        /* and the clock a send must be above to follow that (mpidbg_post_clock) */
     struct mpidbg_rslot *slot;   /* a send: its description in the node ring, written before MPI sees the send */
 };
 
@@ -147,7 +146,7 @@ struct mpidbg_xr_rsnap {
     uint64_t comm, site, type;
     int64_t count;
     int32_t peer, tag, rwin, pad;
-    uint64_t post, post_clock;
+    uint64_t post;
     MPI_Comm xr;
 };
 MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);

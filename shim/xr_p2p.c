@@ -420,45 +420,10 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     free(m);
 }
 
-static int ready_mode(int call)
-{
-    return call == MPIDBG_CALL_MPI_Rsend || call == MPIDBG_CALL_MPI_Irsend || call == MPIDBG_CALL_MPI_Rsend_init ||
-           call == MPIDBG_CALL_MPI_Rsend_c || call == MPIDBG_CALL_MPI_Irsend_c || call == MPIDBG_CALL_MPI_Rsend_init_c;
-}
-
-/* report_early: a ready-mode send not ordered after the posting of the
- * receive that took it (MPI-4.1 §3.4). The place is the send's, in the
- * sender; this rank's receive is related. */
-static void report_early(struct mpidbg_cobj *co, const struct xr_hdr *h, uint64_t site, int call)
-{
-    struct mpidbg_cx cx;
-    memset(&cx, 0, sizeof cx);
-    cx.call = h->call;
-    struct mpidbg_ev ev;
-    mpidbg_ev_init(&ev, &cx, MPIDBG_F_READY_SEND_EARLY, NULL);
-    ev.count = h->count;
-    ev.val = h->tag;
-    ev.handle = co->handle;
-    ev.site = 0;
-    ev.flags = MPIDBG_FLAG_REMOTE_SITE;
-    ev.nremote = 1;
-    ev.remote_rank[0] = h->world;
-    ev.remote_mod[0] = h->site_mod;
-    ev.remote_off[0] = h->site_off;
-    ev.remote_call[0] = h->call;
-    ev.related_site = site;
-    ev.related_call = call;
-    ev.related_kind = MPIDBG_REL_STARTED;
-    mpidbg_depth++;
-    mpidbg_report(&cx, &ev);
-    mpidbg_depth--;
-}
-
 /* shadow_recv takes the shadow of the message a receive on co took and
  * checks it. src and tag come from the receive's status. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
-                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, uint64_t post_clock,
-                        int blind)
+                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
         mpidbg_xrw_end(rwin, -1, 0);
@@ -496,10 +461,6 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
      * the race check wants the message's own clock */
     int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG);
     int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE));
-    /* a message from another process taken by a receive posted as such
-     * (not through a matched probe), both clocks sure */
-    int early = clock_ok && !mpidbg_xr_unsure && ready_mode(h.call) && post_clock && h.clock <= post_clock &&
-                h.world != mpidbg_world_rank && rsource != MPI_ANY_SOURCE - 1 && mpidbg_enabled(MPIDBG_F_READY_SEND_EARLY);
     if (rv != MPIDBG_XR_EXACT || (h.flags & XR_UNSURE))
         mpidbg_xr_unsure = 1;
     if (h.clock > mpidbg_xr_clock)
@@ -524,8 +485,6 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
         mpidbg_xr_race(co, &m, &r);
     }
     XR_UNLOCK();
-    if (early)
-        report_early(co, &h, site, call);
     if (types_ok)
         type_check(&h, body, rtype, rcount, site, call);
 }
@@ -616,7 +575,6 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if (xp->recv && !xp->nonblocking && !xp->persistent) {
         mpidbg_eh_swap(&xp->eh, xp->comm);
         xp->post = mpidbg_next_post();
-        xp->post_clock = mpidbg_post_clock();
     }
     if (xp->nonblocking || xp->persistent)
         return;
@@ -679,7 +637,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post,
-                    xp->post_clock, xp->status_ignored);
+                    xp->status_ignored);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
     return mpidbg_eh_restore(cx, &xp->eh, rc);
@@ -807,7 +765,6 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->tag = o->rec->tag;
     s->rwin = o->xr_rwin;
     s->post = o->xr_post;
-    s->post_clock = o->xr_post_clock;
     s->xr = o->xr;
 }
 
@@ -837,7 +794,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
     int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call,
-                rwin, s->post, s->post_clock, 0);
+                rwin, s->post, 0);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
