@@ -20,7 +20,9 @@
  * ranks called what.
  * The v and w forms then compare each block with its partner's (count
  * and signature digest, sent with the same pattern as the collective's
- * data) and the ranks gather who found a mismatch.
+ * data) and the ranks gather who found a mismatch; the neighbourhood
+ * forms compare each block with the one sent along the same edge of the
+ * topology (xr_coll_nbr.c).
  *
  * The digests are hashes of the whole sequence of basic types
  * (datatype.Sig.HashRepeat): equal signatures always have equal digests,
@@ -78,6 +80,8 @@ struct xc_state {
      * call with MPI_Ialltoall (rb), compared at completion */
     int32_t done;         /* the agreement is finished */
     int32_t paired;       /* it found the same collective and root everywhere */
+    int32_t same, pad2;   /* every member whose entries were read called the same collective (a member whose
+                           * descriptor was overwritten has passed it): a neighbourhood form's exchange completes */
     MPI_Request rb;       /* MPI_REQUEST_NULL: no exchange */
     struct blk *out, *in; /* this rank's blocks, and those the peers sent it */
     /* the agreement through the node segment (co->xcn): the members'
@@ -410,6 +414,16 @@ static int shm_result(struct mpidbg_cobj *co, const struct rec *all, const int8_
     return complete;
 }
 
+/* same_kind says whether every member whose descriptor was read called
+ * the collective kind (with its mode) */
+static int same_kind(const struct mpidbg_cobj *co, const struct rec *all, const int8_t *st, int64_t kind)
+{
+    for (int i = 0; i < co->size; i++)
+        if ((st[i] == MPIDBG_XCN_FOUND || st[i] == MPIDBG_XCN_FOUND_BLK) && all[i].v[V_KIND] != kind)
+            return 0;
+    return 1;
+}
+
 /* shm_blocking returns whether every member whose descriptor it read
  * called the same collective (a member whose descriptor is gone has
  * passed it, so was there). */
@@ -434,10 +448,7 @@ static int shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidb
     int64_t res[2 * NV];
     int complete = shm_result(co, all, st, res);
     int paired = agree(co, res, mine, xc, cx->site, cx->call, all, complete);
-    same = 1;
-    for (int i = 0; i < n; i++)
-        if ((st[i] == MPIDBG_XCN_FOUND || st[i] == MPIDBG_XCN_FOUND_BLK) && all[i].v[V_KIND] != mine[V_KIND])
-            same = 0;
+    same = same_kind(co, all, st, mine[V_KIND]);
     if (!v || !paired)
         goto out;
     /* every member's pairing, as each would find it (pairwise's) */
@@ -497,8 +508,8 @@ static void shm_start(struct xc_state *s, struct mpidbg_cobj *co, const int64_t 
  * once the agreement is in */
 static int nbr_finish(struct xc_state *s, int wait)
 {
-    if (!s->paired)
-        return -1; /* a member never joins the exchange: left in flight */
+    if (!s->same)
+        return -1; /* a member called another collective and never joins the exchange: left in flight */
     if (!mpidbg_nbr_step(s->nb, wait))
         return 0;
     mpidbg_nbr_judge(s->co, s->nb, s->site, s->call, s->xc.kind);
@@ -532,7 +543,7 @@ static int shm_finish(struct xc_state *s, int wait)
     if (!s->done) {
         if (!s->all || !s->st) {
             s->done = 1;
-            return 1;
+            return s->nb ? -1 : 1; /* MPI may still write into a neighbourhood exchange */
         }
         unsigned spins = 0;
         while (shm_pass(co, s->xc.seq, s->all, s->st, s->nblk ? s->in : NULL, 0)) {
@@ -544,6 +555,7 @@ static int shm_finish(struct xc_state *s, int wait)
         int64_t res[2 * NV];
         int complete = shm_result(co, s->all, s->st, res);
         s->paired = agree(co, res, s->mine, &s->xc, s->site, s->call, s->all, complete);
+        s->same = same_kind(co, s->all, s->st, s->mine[V_KIND]);
     }
     if (s->nb)
         return nbr_finish(s, wait);
@@ -717,10 +729,10 @@ static int step(MPI_Request *r, int wait)
 }
 
 /* finish takes s as far as it can: the agreement, then the blocks; 1
- * when s is done with and may be freed. A v/w form whose ranks called
- * different collectives or roots leaves its exchange unfinished (a rank
- * that called another collective never joins it): s stays allocated,
- * since MPI may still write into it. */
+ * when s is done with and may be freed. A v/w or neighbourhood form
+ * whose ranks called different collectives (or roots) leaves its
+ * exchange unfinished (a rank that called another collective never
+ * joins it): s stays allocated, since MPI may still write into it. */
 static int finish(struct xc_state *s, int wait)
 {
     if (s->shm)
@@ -730,6 +742,7 @@ static int finish(struct xc_state *s, int wait)
             return 0;
         s->done = 1;
         s->paired = agree(s->co, s->v, s->mine, &s->xc, s->site, s->call, NULL, 1);
+        s->same = s->v[V_KIND] == -s->v[NV + V_KIND];
     }
     if (s->nb)
         return nbr_finish(s, wait);

@@ -52,6 +52,8 @@ static void block(int64_t *b, MPI_Datatype t, int64_t n, int index)
     }
     b[0] = n;
     b[1] = (int64_t)mpidbg_type_sighash(t, n);
+    if (b[1] == 0 && n > 0)
+        b[0] = -1; /* a type the model does not know: no digest */
 }
 
 static int64_t count_at(const void *a, size_t elem, int i)
@@ -112,7 +114,7 @@ int mpidbg_nbr_step(struct mpidbg_nbr *nb, int wait)
         return mpidbg_xr_wait(&nb->r), 1;
     int done = 0;
     if (PMPI_Test(&nb->r, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return 1;
+        return 0; /* MPI may still write into it */
     return done;
 }
 
