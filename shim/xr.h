@@ -103,6 +103,15 @@ static inline void mpidbg_xp_init(struct mpidbg_xp *xp, MPI_Comm comm)
     xp->dest = xp->source = MPI_PROC_NULL;
 }
 
+/* mpidbg_xc_count_at is element i of a collective's counts array, of
+ * int or (the _c forms) MPI_Count elements; 0 without an array */
+static inline int64_t mpidbg_xc_count_at(const void *a, size_t elem, int64_t i)
+{
+    if (!a)
+        return 0;
+    return elem == 8 ? ((const int64_t *)a)[i] : ((const int *)a)[i];
+}
+
 static inline void mpidbg_xc_init(struct mpidbg_xc *xc, int kind, int mode)
 {
     __builtin_memset(xc, 0, sizeof *xc);

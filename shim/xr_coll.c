@@ -104,18 +104,11 @@ static int64_t sig(MPI_Datatype t, int64_t n)
     return (int64_t)(mpidbg_type_sighash(t, n) & 0x1fffffffffffffffull);
 }
 
-static int64_t count_at(const void *a, size_t elem, int64_t i)
-{
-    if (!a)
-        return 0;
-    return elem == 8 ? ((const int64_t *)a)[i] : ((const int *)a)[i];
-}
-
 static int64_t hash_counts(const void *a, size_t elem, int64_t n)
 {
     uint64_t h = MPIDBG_FNV64_BASIS;
     for (int64_t i = 0; i < n; i++)
-        h = mpidbg_fnv64(h, (uint64_t)count_at(a, elem, i));
+        h = mpidbg_fnv64(h, (uint64_t)mpidbg_xc_count_at(a, elem, i));
     return (int64_t)(h & 0x1fffffffffffffffull);
 }
 
@@ -796,7 +789,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         int root = xc->root == me;
         if (root)
             for (int i = 0; i < n; i++)
-                p[i] = (struct pair){count_at(xc->rcounts, xc->rcelem, i), sig(xc->rtype, count_at(xc->rcounts, xc->rcelem, i))};
+                p[i] = (struct pair){mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i), sig(xc->rtype, mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i))};
         struct pair e;
         if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
@@ -810,7 +803,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         int root = xc->root == me;
         if (root)
             for (int i = 0; i < n; i++)
-                p[i] = (struct pair){count_at(xc->scounts, xc->scelem, i), sig(xc->stype, count_at(xc->scounts, xc->scelem, i))};
+                p[i] = (struct pair){mpidbg_xc_count_at(xc->scounts, xc->scelem, i), sig(xc->stype, mpidbg_xc_count_at(xc->scounts, xc->scelem, i))};
         struct pair e;
         if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
@@ -821,12 +814,12 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         break;
     }
     case MPIDBG_CALL_MPI_Allgatherv: {
-        int64_t c = sin ? count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
+        int64_t c = sin ? mpidbg_xc_count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
         struct pair d = {c, sin ? sig(xc->rtype, c) : sig(xc->stype, c)};
         if (PMPI_Allgather(&d, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
             goto out;
         for (int i = 0; i < n && !bad; i++) {
-            int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
+            int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
                 bad = 1;
                 *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
@@ -840,14 +833,14 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
             const void *cs = sin ? xc->rcounts : xc->scounts;
             size_t ce = sin ? xc->rcelem : xc->scelem;
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
-            int64_t c = count_at(cs, ce, j);
+            int64_t c = mpidbg_xc_count_at(cs, ce, j);
             p[j] = (struct pair){c, sig(t, c)};
         }
         if (PMPI_Alltoall(p, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
             goto out;
         for (int i = 0; i < n && !bad; i++) {
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? xc->rtypes[i] : xc->rtype;
-            int64_t rc = count_at(xc->rcounts, xc->rcelem, i);
+            int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
                 bad = 1;
                 *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
@@ -917,7 +910,7 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
             out[root].sc = xc->scount, out[root].sh = sig(xc->stype, xc->scount);
         if (me == root)
             for (int i = 0; i < n; i++) {
-                int64_t c = count_at(xc->rcounts, xc->rcelem, i);
+                int64_t c = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
                 out[i].ec = c, out[i].eh = sig(xc->rtype, c);
             }
         break;
@@ -926,17 +919,17 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
             return 0;
         if (me == root)
             for (int j = 0; j < n; j++) {
-                int64_t c = count_at(xc->scounts, xc->scelem, j);
+                int64_t c = mpidbg_xc_count_at(xc->scounts, xc->scelem, j);
                 out[j].sc = c, out[j].sh = sig(xc->stype, c);
             }
         if (!(me == root && rin))
             out[root].ec = xc->rcount, out[root].eh = sig(xc->rtype, xc->rcount);
         break;
     case MPIDBG_CALL_MPI_Allgatherv: {
-        int64_t c = sin ? count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
+        int64_t c = sin ? mpidbg_xc_count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
         int64_t h = sin ? sig(xc->rtype, c) : sig(xc->stype, c);
         for (int j = 0; j < n; j++) {
-            int64_t rc = count_at(xc->rcounts, xc->rcelem, j);
+            int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, j);
             out[j] = (struct blk){c, h, rc, sig(xc->rtype, rc)};
         }
         break;
@@ -949,7 +942,7 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
             size_t ce = sin ? xc->rcelem : xc->scelem;
             MPI_Datatype st = w ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
             MPI_Datatype rt = w ? xc->rtypes[j] : xc->rtype;
-            int64_t c = count_at(cs, ce, j), rc = count_at(xc->rcounts, xc->rcelem, j);
+            int64_t c = mpidbg_xc_count_at(cs, ce, j), rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, j);
             out[j] = (struct blk){c, sig(st, c), rc, sig(rt, rc)};
         }
         break;

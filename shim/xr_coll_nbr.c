@@ -56,11 +56,6 @@ static void block(int64_t *b, MPI_Datatype t, int64_t n, int index)
         b[0] = -1; /* a type the model does not know: no digest */
 }
 
-static int64_t count_at(const void *a, size_t elem, int i)
-{
-    return elem == 8 ? ((const int64_t *)a)[i] : ((const int *)a)[i];
-}
-
 struct mpidbg_nbr *mpidbg_nbr_new(struct mpidbg_cobj *co, const struct mpidbg_xc *xc)
 {
     struct mpidbg_nbr *nb;
@@ -88,9 +83,9 @@ struct mpidbg_nbr *mpidbg_nbr_new(struct mpidbg_cobj *co, const struct mpidbg_xc
     nb->got = nb->want + NB * (nin + 1);
     nb->r = MPI_REQUEST_NULL;
     for (int j = 0; j < nout; j++)
-        block(&nb->out[NB * j], w ? xc->stypes[j] : xc->stype, vs ? count_at(xc->scounts, xc->scelem, j) : xc->scount, j);
+        block(&nb->out[NB * j], w ? xc->stypes[j] : xc->stype, vs ? mpidbg_xc_count_at(xc->scounts, xc->scelem, j) : xc->scount, j);
     for (int i = 0; i < nin; i++) {
-        block(&nb->want[NB * i], w ? xc->rtypes[i] : xc->rtype, vr ? count_at(xc->rcounts, xc->rcelem, i) : xc->rcount, i);
+        block(&nb->want[NB * i], w ? xc->rtypes[i] : xc->rtype, vr ? mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i) : xc->rcount, i);
         nb->got[NB * i] = -1; /* an MPI_PROC_NULL neighbour sends nothing */
         nb->got[NB * i + 2] = -1;
     }
