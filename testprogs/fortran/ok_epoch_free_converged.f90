@@ -9,7 +9,7 @@
 program ok_epoch_free_converged
   use mpi
   implicit none
-  integer, parameter :: n = 16, maxiter = 1000
+  integer, parameter :: n = 4, maxiter = 1000
   double precision, parameter :: tol = 0.05d0
   double precision, allocatable :: history(:)
   double precision :: x(0:n + 1), xnew(n), b(n), resid, global, first, total(maxiter)
