@@ -94,12 +94,12 @@ func collectiveMessage(m *Message) {
 		case "collective-op-mismatch":
 			fmt.Fprintf(&b, " with op %s", g.Op)
 		case "collective-type-mismatch":
-			if g.SendCount >= 0 && g.RecvCount >= 0 && g.SendCount != g.RecvCount {
-				fmt.Fprintf(&b, " with sendcount %d, recvcount %d", g.SendCount, g.RecvCount)
+			if g.SendCount >= 0 && g.RecvCount >= 0 && (g.SendCount != g.RecvCount || g.SendType != g.RecvType && g.SendType != "" && g.RecvType != "") {
+				fmt.Fprintf(&b, " with sendcount %d%s, recvcount %d%s", g.SendCount, ofType(g.SendType), g.RecvCount, ofType(g.RecvType))
 			} else if g.SendCount >= 0 {
-				fmt.Fprintf(&b, " with count %d", g.SendCount)
+				fmt.Fprintf(&b, " with count %d%s", g.SendCount, ofType(g.SendType))
 			} else {
-				fmt.Fprintf(&b, " with count %d", g.RecvCount)
+				fmt.Fprintf(&b, " with count %d%s", g.RecvCount, ofType(g.RecvType))
 			}
 		}
 	}
@@ -110,6 +110,15 @@ func collectiveMessage(m *Message) {
 		b.WriteString(" (a collective's blocks must match in count and type signature exactly)")
 	}
 	m.SetText(b.String())
+}
+
+// ofType is the datatype after a count: " of MPI_INT", or nothing when
+// the rank's datatype is unknown.
+func ofType(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " of " + name
 }
 
 // maxCollectiveText bounds the groups listed: a job of many ranks that

@@ -82,6 +82,9 @@ type Group struct {
 	Root                 int64
 	Op                   string
 	SendCount, RecvCount int64
+	// SendType and RecvType name the datatypes of the counts: a
+	// predefined one's name, "a derived datatype", or "" when unknown.
+	SendType, RecvType string
 }
 
 // Access is what a one-sided operation does to the target's bytes.

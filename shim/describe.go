@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/mpidbg/mpidbg/checks"
+	"github.com/mpidbg/mpidbg/datatype"
 	"github.com/mpidbg/mpidbg/shim/registry"
 )
 
@@ -99,7 +100,8 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 	if ev.ngroups > 0 && ev.groups != nil {
 		for _, g := range unsafe.Slice(ev.groups, int(ev.ngroups)) {
 			grp := checks.Group{Call: callName(g.call), Mode: checks.CallMode(g.mode), Root: int64(g.root),
-				SendCount: int64(g.scount), RecvCount: int64(g.rcount)}
+				SendCount: int64(g.scount), RecvCount: int64(g.rcount),
+				SendType: groupTypeName(uint64(g.stype)), RecvType: groupTypeName(uint64(g.rtype))}
 			if g.op != nil {
 				grp.Op = C.GoString(g.op)
 			}
@@ -112,6 +114,23 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 		}
 	}
 	return e
+}
+
+// groupTypeName names a datatype of a collective's group, given as
+// struct mpidbg_coll_group encodes it (xr_coll.c's type_code): the low two
+// bits say what the rest is.
+func groupTypeName(code uint64) string {
+	switch code & 3 {
+	case 3:
+		if b := datatype.Basic(code >> 2); b.Valid() {
+			return "MPI_" + b.String()
+		}
+	case 2:
+		return predefinedName(code >> 2)
+	case 1:
+		return "a derived datatype"
+	}
+	return ""
 }
 
 // rankTypes answers checks.Types from this rank's registry and datatype

@@ -23,6 +23,10 @@ struct mpidbg_coll_group {
     int32_t mode;         /* enum mpidbg_callmode */
     int32_t pad;
     int64_t root, scount, rcount; /* a count is -1 where the call has none */
+    /* the datatypes with the counts, by their low two bits: 3 a basic
+     * type (datatype.Basic above them), 2 a handle of this rank's above
+     * them, 1 a datatype the program made, 0 none */
+    uint64_t stype, rtype;
     const char *op;       /* the operation's name */
 };
 

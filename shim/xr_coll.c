@@ -57,13 +57,44 @@ static const struct blk no_blk = {-1, 0, -1, 0}; /* nothing sent, nothing expect
 struct rec {
     int64_t v[NV];
     int64_t scount, rcount;
+    uint64_t stype, rtype; /* type_code */
     int32_t world, call;
 };
+
+/* type_code names a datatype so that another rank can name it too, in
+ * the report. Low bits 3: a predefined type (or one of
+ * MPI_Type_create_f90_*) by its basic type (datatype.Basic) above them;
+ * 2: a handle's distance from MPI_DATATYPE_NULL above them, the same in
+ * every process of the job for a predefined datatype (a handle is a
+ * pointer into libmpi under Open MPI, which each process maps at an
+ * address of its own; a constant under MPICH); 1: a datatype the
+ * program made; 0: none. */
+static uint64_t type_code(MPI_Datatype t)
+{
+    if (t == MPI_DATATYPE_NULL)
+        return 0;
+    struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
+    if (o && !o->predef)
+        return 1;
+    if (o && o->basic > 0)
+        return ((uint64_t)o->basic << 2) | 3;
+    return ((MPIDBG_H(t) - MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+}
+
+/* type_local makes a type_code of another rank's one to hand to the
+ * report (struct mpidbg_coll_group): a distance becomes this rank's
+ * handle. */
+static uint64_t type_local(uint64_t code)
+{
+    if ((code & 3) != 2)
+        return code;
+    return (((uint64_t)((int64_t)code >> 2) + MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+}
 
 /* rec_of is this rank's entries as the others see them */
 static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call)
 {
-    struct rec r = {{0}, xc->scount, xc->rcount, mpidbg_world_rank, call};
+    struct rec r = {{0}, xc->scount, xc->rcount, type_code(xc->stype), type_code(xc->rtype), mpidbg_world_rank, call};
     memcpy(r.v, mine, sizeof r.v);
     return r;
 }
@@ -258,7 +289,8 @@ static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, 
         for (int j = i; j < n; j++)
             if (!done[j] && all[j].v[field] == all[i].v[field] &&
                 (field != V_SIGA || (all[j].v[V_SIGB] == all[i].v[V_SIGB] && all[j].v[V_COUNTS] == all[i].v[V_COUNTS] &&
-                                     all[j].scount == all[i].scount && all[j].rcount == all[i].rcount))) {
+                                     all[j].scount == all[i].scount && all[j].rcount == all[i].rcount &&
+                                     all[j].stype == all[i].stype && all[j].rtype == all[i].rtype))) {
                 done[j] = 1;
                 grp[used++] = all[j].world;
                 g->nranks++;
@@ -269,6 +301,8 @@ static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, 
         g->op = op_name(all[i].v[V_OP]);
         g->scount = all[i].scount;
         g->rcount = all[i].rcount;
+        g->stype = type_local(all[i].stype);
+        g->rtype = type_local(all[i].rtype);
     }
     report(co, fid, site, call, groups, ngroups);
 out:

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     nbins = rank == 0 ? NBINS : NBINS / 2; // bug: two builds of the program
     for (i = 0; i < NBINS; i++)
         hist[i] = sum[i] = i + rank;
-    MPI_Iallreduce(hist, sum, nbins, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "rank 0 nonblocking MPI_Iallreduce with count 8; ranks 1,2 nonblocking MPI_Iallreduce with count 4"
+    MPI_Iallreduce(hist, sum, nbins, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "rank 0 nonblocking MPI_Iallreduce with count 8 of MPI_DOUBLE; ranks 1,2 nonblocking MPI_Iallreduce with count 4 of MPI_DOUBLE"
     for (i = 0; i < 64; i++)
         next[i] = 0.5 * i;
     MPI_Wait(&r, MPI_STATUS_IGNORE);
