@@ -73,6 +73,12 @@ static uint64_t type_code(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL)
         return 0;
+#ifndef OPEN_MPI
+    /* a bit test under MPICH, where most collectives' types are predefined:
+     * no lookup on the way into every collective */
+    if (MPIDBG_IS_BUILTIN_TYPE(t))
+        return ((MPIDBG_H(t) - MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+#endif
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
     if (o && !o->predef)
         return 1;
@@ -94,7 +100,8 @@ static uint64_t type_local(uint64_t code)
 /* rec_of is this rank's entries as the others see them */
 static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call)
 {
-    struct rec r = {{0}, xc->scount, xc->rcount, type_code(xc->stype), type_code(xc->rtype), mpidbg_world_rank, call};
+    uint64_t st = type_code(xc->stype), rt = xc->rtype == xc->stype ? st : type_code(xc->rtype);
+    struct rec r = {{0}, xc->scount, xc->rcount, st, rt, mpidbg_world_rank, call};
     memcpy(r.v, mine, sizeof r.v);
     return r;
 }
