@@ -78,6 +78,15 @@ func collectiveMessage(m *Message) {
 	case "collective-op-mismatch":
 		m.Mark("op")
 	}
+	// Groups that read the same differ in what the text cannot show (two
+	// derived datatypes, two recvcounts arrays): they are numbered.
+	texts := make([]string, len(m.Groups))
+	same := map[string]int{}
+	for i, g := range m.Groups {
+		texts[i] = groupText(m.ID, g)
+		same[texts[i]]++
+	}
+	seen := map[string]int{}
 	var b strings.Builder
 	b.WriteString("the ranks of the communicator disagree: ")
 	for i, g := range m.Groups {
@@ -87,20 +96,10 @@ func collectiveMessage(m *Message) {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		fmt.Fprintf(&b, "%s %s%s", ranksInOrder(g.Ranks), modeWords[g.Mode], g.Call)
-		switch m.ID {
-		case "collective-root-mismatch":
-			fmt.Fprintf(&b, " with root %d", g.Root)
-		case "collective-op-mismatch":
-			fmt.Fprintf(&b, " with op %s", g.Op)
-		case "collective-type-mismatch":
-			if g.SendCount >= 0 && g.RecvCount >= 0 && (g.SendCount != g.RecvCount || g.SendType != g.RecvType && g.SendType != "" && g.RecvType != "") {
-				fmt.Fprintf(&b, " with sendcount %d%s, recvcount %d%s", g.SendCount, ofType(g.SendType), g.RecvCount, ofType(g.RecvType))
-			} else if g.SendCount >= 0 {
-				fmt.Fprintf(&b, " with count %d%s", g.SendCount, ofType(g.SendType))
-			} else {
-				fmt.Fprintf(&b, " with count %d%s", g.RecvCount, ofType(g.RecvType))
-			}
+		fmt.Fprintf(&b, "%s %s", ranksInOrder(g.Ranks), texts[i])
+		if t := texts[i]; same[t] > 1 {
+			seen[t]++
+			fmt.Fprintf(&b, " (type signature %d)", seen[t])
 		}
 	}
 	switch m.ID {
@@ -110,6 +109,31 @@ func collectiveMessage(m *Message) {
 		b.WriteString(" (a collective's blocks must match in count and type signature exactly)")
 	}
 	m.SetText(b.String())
+}
+
+// groupText is what a group of ranks called, with the field id names.
+func groupText(id string, g Group) string {
+	t := modeWords[g.Mode] + g.Call
+	switch id {
+	case "collective-root-mismatch":
+		t += fmt.Sprintf(" with root %d", g.Root)
+	case "collective-op-mismatch":
+		t += fmt.Sprintf(" with op %s", g.Op)
+	case "collective-type-mismatch":
+		if g.HasRoot {
+			t += " as the root"
+		}
+		if g.SendCount >= 0 && g.RecvCount >= 0 && (g.SendCount != g.RecvCount || g.SendType != g.RecvType && g.SendType != "" && g.RecvType != "") {
+			t += fmt.Sprintf(" with sendcount %d%s, recvcount %d%s", g.SendCount, ofType(g.SendType), g.RecvCount, ofType(g.RecvType))
+		} else if g.SendCount >= 0 {
+			t += fmt.Sprintf(" with count %d%s", g.SendCount, ofType(g.SendType))
+		} else if g.RecvCount >= 0 {
+			t += fmt.Sprintf(" with count %d%s", g.RecvCount, ofType(g.RecvType))
+		} else if g.RecvType != "" {
+			t += " of " + g.RecvType // MPI_Reduce_scatter: its recvcounts
+		}
+	}
+	return t
 }
 
 // ofType is the datatype after a count: " of MPI_INT", or nothing when

@@ -85,6 +85,9 @@ type Group struct {
 	// SendType and RecvType name the datatypes of the counts: a
 	// predefined one's name, "a derived datatype", or "" when unknown.
 	SendType, RecvType string
+	// HasRoot: the group is the root of a gather or scatter, whose
+	// counts and datatypes mean what the root receives or sends.
+	HasRoot bool
 }
 
 // Access is what a one-sided operation does to the target's bytes.

@@ -101,7 +101,7 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 		for _, g := range unsafe.Slice(ev.groups, int(ev.ngroups)) {
 			grp := checks.Group{Call: callName(g.call), Mode: checks.CallMode(g.mode), Root: int64(g.root),
 				SendCount: int64(g.scount), RecvCount: int64(g.rcount),
-				SendType: groupTypeName(uint64(g.stype)), RecvType: groupTypeName(uint64(g.rtype))}
+				SendType: groupTypeName(uint64(g.stype)), RecvType: groupTypeName(uint64(g.rtype)), HasRoot: g.has_root != 0}
 			if g.op != nil {
 				grp.Op = C.GoString(g.op)
 			}

@@ -21,7 +21,7 @@ struct mpidbg_coll_group {
     int32_t nranks;
     int32_t call;         /* call id */
     int32_t mode;         /* enum mpidbg_callmode */
-    int32_t pad;
+    int32_t has_root;     /* the group is a gather's or scatter's root */
     int64_t root, scount, rcount; /* a count is -1 where the call has none */
     /* the datatypes with the counts, by their low two bits: 3 a basic
      * type (datatype.Basic above them), 2 a handle of this rank's above

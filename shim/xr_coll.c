@@ -57,19 +57,39 @@ static const struct blk no_blk = {-1, 0, -1, 0}; /* nothing sent, nothing expect
 struct rec {
     int64_t v[NV];
     int64_t scount, rcount;
-    uint64_t stype, rtype; /* type_code */
-    int32_t world, call;
+    uint32_t stype, rtype; /* type_code */
+    int32_t world;
+    int16_t call, has_root; /* has_root: this rank is a gather's or scatter's root */
 };
 
-/* type_code names a datatype so that another rank can name it too, in
- * the report. Low bits 3: a predefined type (or one of
- * MPI_Type_create_f90_*) by its basic type (datatype.Basic) above them;
- * 2: a handle's distance from MPI_DATATYPE_NULL above them, the same in
- * every process of the job for a predefined datatype (a handle is a
- * pointer into libmpi under Open MPI, which each process maps at an
- * address of its own; a constant under MPICH); 1: a datatype the
- * program made; 0: none. */
-static uint64_t type_code(MPI_Datatype t)
+_Static_assert(sizeof(struct rec) == 96, "the node segment's descriptor: 60 members in a slot");
+_Static_assert(MPIDBG_NCALLS <= INT16_MAX, "a call id in struct rec");
+
+/* type_code names a datatype so that another process can name it too,
+ * in the report; in 32 bits, so that the node segment's descriptor stays
+ * 96 bytes. Low bits 3: a predefined datatype the registry knows by its
+ * basic type (datatype.Basic, also for MPI_Type_create_f90_*), above
+ * them; 2: a handle's distance from MPI_DATATYPE_NULL, above them: the
+ * same in every process of the job for a predefined datatype, a
+ * constant under MPICH and, under Open MPI, where handles are pointers
+ * into libmpi, which each process maps at an address of its own, the
+ * distance between two of its objects; 1: a datatype the program made;
+ * 0: none, or a distance too far for a predefined datatype. */
+#ifdef OPEN_MPI
+#define TYPE_BASE MPIDBG_H(MPI_DATATYPE_NULL)
+#else
+#define TYPE_BASE UINT64_C(0x4c000000) /* MPICH's builtin datatypes (mpi_mpich.h) */
+#endif
+
+static uint32_t type_distance(MPI_Datatype t)
+{
+    int64_t d = (int64_t)(MPIDBG_H(t) - TYPE_BASE);
+    if (d < -(INT64_C(1) << 29) || d >= (INT64_C(1) << 29))
+        return 0;
+    return ((uint32_t)d << 2) | 2;
+}
+
+static uint32_t type_code(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL)
         return 0;
@@ -77,31 +97,61 @@ static uint64_t type_code(MPI_Datatype t)
     /* a bit test under MPICH, where most collectives' types are predefined:
      * no lookup on the way into every collective */
     if (MPIDBG_IS_BUILTIN_TYPE(t))
-        return ((MPIDBG_H(t) - MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+        return type_distance(t);
 #endif
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, MPIDBG_H(t));
-    if (o && !o->predef)
+    if (o && !o->predef && !o->opaque)
         return 1;
     if (o && o->basic > 0)
-        return ((uint64_t)o->basic << 2) | 3;
-    return ((MPIDBG_H(t) - MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+        return ((uint32_t)o->basic << 2) | 3;
+    return type_distance(t);
 }
 
-/* type_local makes a type_code of another rank's one to hand to the
- * report (struct mpidbg_coll_group): a distance becomes this rank's
+/* type_local makes another process's type_code into the form the report
+ * takes (struct mpidbg_coll_group): a distance becomes this process's
  * handle. */
-static uint64_t type_local(uint64_t code)
+static uint64_t type_local(uint32_t code)
 {
     if ((code & 3) != 2)
         return code;
-    return (((uint64_t)((int64_t)code >> 2) + MPIDBG_H(MPI_DATATYPE_NULL)) << 2) | 2;
+    int64_t d = ((int64_t)(int32_t)code - 2) / 4; /* exact: the distance times 4, plus 2 */
+    return ((TYPE_BASE + (uint64_t)d) << 2) | 2;
 }
 
-/* rec_of is this rank's entries as the others see them */
-static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call)
+/* rec_of is this rank's entries as the others see them, with the counts
+ * and datatypes MPI reads on this rank only (-1 and none for the others):
+ * the receive arguments of a gather are significant only at its root,
+ * the send arguments of a scatter only at its root (MPI-4.1 §6.5, §6.6),
+ * and MPI_IN_PLACE leaves the other side's unread (§6.5-§6.8), where a
+ * program may pass anything. */
+static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call, int me)
 {
-    uint64_t st = type_code(xc->stype), rt = xc->rtype == xc->stype ? st : type_code(xc->rtype);
-    struct rec r = {{0}, xc->scount, xc->rcount, st, rt, mpidbg_world_rank, call};
+    int root = xc->root == me, sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
+    int nosend = 0, norecv = 0;
+    switch (xc->kind) {
+    case MPIDBG_CALL_MPI_Gather:
+    case MPIDBG_CALL_MPI_Gatherv:
+        norecv = !root;
+        nosend = root && sin;
+        break;
+    case MPIDBG_CALL_MPI_Scatter:
+    case MPIDBG_CALL_MPI_Scatterv:
+        nosend = !root;
+        norecv = root && rin;
+        break;
+    case MPIDBG_CALL_MPI_Allgather:
+    case MPIDBG_CALL_MPI_Allgatherv:
+    case MPIDBG_CALL_MPI_Alltoall:
+    case MPIDBG_CALL_MPI_Alltoallv:
+    case MPIDBG_CALL_MPI_Alltoallw:
+        nosend = sin;
+        break;
+    }
+    uint32_t st = nosend ? 0 : type_code(xc->stype);
+    uint32_t rt = norecv ? 0 : xc->rtype == xc->stype && !nosend ? st : type_code(xc->rtype);
+    int has_root = root && (xc->kind == MPIDBG_CALL_MPI_Gather || xc->kind == MPIDBG_CALL_MPI_Gatherv ||
+                            xc->kind == MPIDBG_CALL_MPI_Scatter || xc->kind == MPIDBG_CALL_MPI_Scatterv);
+    struct rec r = {{0}, nosend ? -1 : xc->scount, norecv ? -1 : xc->rcount, st, rt, mpidbg_world_rank, (int16_t)call, (int16_t)has_root};
     memcpy(r.v, mine, sizeof r.v);
     return r;
 }
@@ -297,7 +347,8 @@ static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, 
             if (!done[j] && all[j].v[field] == all[i].v[field] &&
                 (field != V_SIGA || (all[j].v[V_SIGB] == all[i].v[V_SIGB] && all[j].v[V_COUNTS] == all[i].v[V_COUNTS] &&
                                      all[j].scount == all[i].scount && all[j].rcount == all[i].rcount &&
-                                     all[j].stype == all[i].stype && all[j].rtype == all[i].rtype))) {
+                                     all[j].stype == all[i].stype && all[j].rtype == all[i].rtype &&
+                                     all[j].has_root == all[i].has_root))) {
                 done[j] = 1;
                 grp[used++] = all[j].world;
                 g->nranks++;
@@ -308,6 +359,7 @@ static void judge(struct mpidbg_cobj *co, const struct rec *all, uint64_t site, 
         g->op = op_name(all[i].v[V_OP]);
         g->scount = all[i].scount;
         g->rcount = all[i].rcount;
+        g->has_root = all[i].has_root;
         g->stype = type_local(all[i].stype);
         g->rtype = type_local(all[i].rtype);
     }
@@ -323,7 +375,7 @@ out:
 static void disagree(struct mpidbg_cobj *co, const int64_t *mine, const struct mpidbg_xc *xc, uint64_t site, int call)
 {
     int n = co->size;
-    struct rec me = rec_of(mine, xc, call);
+    struct rec me = rec_of(mine, xc, call, co->rank);
     struct rec *all = calloc((size_t)n, sizeof *all);
     if (all && PMPI_Allgather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, co->xr) == MPI_SUCCESS)
         judge(co, all, site, call);
@@ -473,7 +525,7 @@ static int shm_blocking(struct mpidbg_cx *cx, struct mpidbg_xc *xc, struct mpidb
     if (!all || !st || (v && !b))
         goto out;
     memset(st, 0, (size_t)n);
-    all[me] = rec_of(mine, xc, cx->call);
+    all[me] = rec_of(mine, xc, cx->call, me);
     int nblk = v && blocks_of(co, xc, &b[(size_t)me * n]);
     mpidbg_xcn_put(co, xc->seq, &all[me], sizeof all[me], nblk ? &b[(size_t)me * n] : NULL, nblk ? sizeof *b * (size_t)n : 0);
     unsigned spins = 0;
@@ -532,7 +584,7 @@ static void shm_start(struct xc_state *s, struct mpidbg_cobj *co, const int64_t 
         s->in = calloc((size_t)n, sizeof *s->in);
         s->nblk = s->out && s->in && blocks_of(co, xc, s->out);
     }
-    struct rec me_rec = rec_of(mine, xc, s->call);
+    struct rec me_rec = rec_of(mine, xc, s->call, me);
     if (s->all)
         s->all[me] = me_rec;
     mpidbg_xcn_put(co, xc->seq, &me_rec, sizeof me_rec, s->nblk ? s->out : NULL, s->nblk ? sizeof *s->out * (size_t)n : 0);
