@@ -65,16 +65,10 @@ struct rec {
 _Static_assert(sizeof(struct rec) == 96, "the node segment's descriptor: 60 members in a slot");
 _Static_assert(MPIDBG_NCALLS <= INT16_MAX, "a call id in struct rec");
 
-/* type_code names a datatype so that another process can name it too,
- * in the report; in 32 bits, so that the node segment's descriptor stays
- * 96 bytes. Low bits 3: a predefined datatype the registry knows by its
- * basic type (datatype.Basic, also for MPI_Type_create_f90_*), above
- * them; 2: a handle's distance from MPI_DATATYPE_NULL, above them: the
- * same in every process of the job for a predefined datatype, a
- * constant under MPICH and, under Open MPI, where handles are pointers
- * into libmpi, which each process maps at an address of its own, the
- * distance between two of its objects; 1: a datatype the program made;
- * 0: none, or a distance too far for a predefined datatype. */
+/* A handle's distance from TYPE_BASE is the same in every process of
+ * the job for a predefined datatype: a constant under MPICH; under Open
+ * MPI, where handles are pointers into libmpi, which each process maps
+ * at an address of its own, the distance between two of its objects. */
 #ifdef OPEN_MPI
 #define TYPE_BASE MPIDBG_H(MPI_DATATYPE_NULL)
 #else
@@ -89,6 +83,13 @@ static uint32_t type_distance(MPI_Datatype t)
     return ((uint32_t)d << 2) | 2;
 }
 
+/* type_code names a datatype so that another process can name it too,
+ * in the report; in 32 bits, so that the node segment's descriptor stays
+ * 96 bytes. Low bits 3: a predefined datatype the registry knows, by its
+ * basic type (datatype.Basic, also for MPI_Type_create_f90_*) above
+ * them; 2: the handle's distance from TYPE_BASE above them; 1: a
+ * datatype the program made; 0: none, or a distance too far for a
+ * predefined datatype. */
 static uint32_t type_code(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL)
@@ -127,17 +128,19 @@ static uint64_t type_local(uint32_t code)
 static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int call, int me)
 {
     int root = xc->root == me, sin = xc->sbuf == MPI_IN_PLACE, rin = xc->rbuf == MPI_IN_PLACE;
-    int nosend = 0, norecv = 0;
+    int nosend = 0, norecv = 0, has_root = 0;
     switch (xc->kind) {
     case MPIDBG_CALL_MPI_Gather:
     case MPIDBG_CALL_MPI_Gatherv:
         norecv = !root;
         nosend = root && sin;
+        has_root = root;
         break;
     case MPIDBG_CALL_MPI_Scatter:
     case MPIDBG_CALL_MPI_Scatterv:
         nosend = !root;
         norecv = root && rin;
+        has_root = root;
         break;
     case MPIDBG_CALL_MPI_Allgather:
     case MPIDBG_CALL_MPI_Allgatherv:
@@ -149,8 +152,6 @@ static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int ca
     }
     uint32_t st = nosend ? 0 : type_code(xc->stype);
     uint32_t rt = norecv ? 0 : xc->rtype == xc->stype && !nosend ? st : type_code(xc->rtype);
-    int has_root = root && (xc->kind == MPIDBG_CALL_MPI_Gather || xc->kind == MPIDBG_CALL_MPI_Gatherv ||
-                            xc->kind == MPIDBG_CALL_MPI_Scatter || xc->kind == MPIDBG_CALL_MPI_Scatterv);
     struct rec r = {{0}, nosend ? -1 : xc->scount, norecv ? -1 : xc->rcount, st, rt, mpidbg_world_rank, (int16_t)call, (int16_t)has_root};
     memcpy(r.v, mine, sizeof r.v);
     return r;
