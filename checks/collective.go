@@ -154,29 +154,43 @@ var modeWords = map[CallMode]string{ModeBlocking: "", ModeNonblocking: "nonblock
 // pairsMessage: the blocks of a v/w or neighbourhood collective (Call;
 // RelatedCall is its blocking form, MPI_Gatherv for MPI_Igatherv and
 // MPI_Gatherv_init) do not pair up, found by Ranks; with FlagFoundHere
-// this rank is one of them, and Val elements are sent where Lim are
-// received, Count being the index into the counts array (a neighbourhood
-// collective's: the in-neighbour's) and Peer the other rank.
+// this rank is one of them, and Val elements of SendType are sent where
+// Lim of RecvType are received, Count being the index into the counts
+// array (a neighbourhood collective's: the in-neighbour's) and Peer the
+// other rank.
 func pairsMessage(m *Message) {
 	here := ""
 	if m.Flags&FlagFoundHere != 0 {
+		sends := func(whose string) string { return blockOf(m.Val, m.SendType, whose) }
+		recvs := func(whose string) string { return blockOf(m.Lim, m.RecvType, whose) }
 		switch m.RelatedCall {
 		case "MPI_Gatherv":
-			here = fmt.Sprintf("; here: this rank sends %d element(s) of its sendtype, the root receives %d of its recvtype (recvcounts[%d])", m.Val, m.Lim, m.Count)
+			here = fmt.Sprintf("; here: this rank sends %s, the root receives %s (recvcounts[%d])", sends("its sendtype"), recvs("its recvtype"), m.Count)
 		case "MPI_Scatterv":
-			here = fmt.Sprintf("; here: the root sends %d element(s) of its sendtype (sendcounts[%d]), this rank receives %d of its recvtype", m.Val, m.Count, m.Lim)
+			here = fmt.Sprintf("; here: the root sends %s (sendcounts[%d]), this rank receives %s", sends("its sendtype"), m.Count, recvs("its recvtype"))
 		case "MPI_Allgatherv":
-			here = fmt.Sprintf("; here: rank %d sends %d element(s), this rank receives recvcounts[%d] = %d of its recvtype", m.Peer, m.Val, m.Count, m.Lim)
+			here = fmt.Sprintf("; here: rank %d sends %s, this rank receives recvcounts[%d] = %s", m.Peer, sends("its sendtype"), m.Count, recvs("its recvtype"))
 		default:
 			if strings.HasPrefix(m.RelatedCall, "MPI_Neighbor_") {
-				here = fmt.Sprintf("; here: %s sends %d element(s) of its type to this rank along an edge of the topology, where this rank receives %d of its own (block %d of recvbuf)", neighbour(m.Peer), m.Val, m.Lim, m.Count)
+				here = fmt.Sprintf("; here: %s sends %s to this rank along an edge of the topology, where this rank receives %s (block %d of recvbuf)",
+					neighbour(m.Peer), sends("its type"), recvs("its own type"), m.Count)
 				break
 			}
-			here = fmt.Sprintf("; here: rank %d sends %d element(s) to this rank, which receives recvcounts[%d] = %d", m.Peer, m.Val, m.Count, m.Lim)
+			here = fmt.Sprintf("; here: rank %d sends %s to this rank, which receives recvcounts[%d] = %s", m.Peer, sends("its sendtype"), m.Count, recvs("its recvtype"))
 		}
 	}
 	m.SetText(fmt.Sprintf("the blocks of %s do not pair up: %s found a block whose count or type signature differs from its partner's%s",
 		m.Call, ranksInOrder(m.Ranks), here))
+}
+
+// blockOf is count elements of a block's datatype: by its name when it is
+// predefined, otherwise of whose datatype ("its recvtype"), which may be
+// the program's own.
+func blockOf(count int64, name, whose string) string {
+	if !strings.HasPrefix(name, "MPI_") {
+		return fmt.Sprintf("%d of %s", count, whose)
+	}
+	return fmt.Sprintf("%d of %s", count, name)
 }
 
 // neighbour names the sending neighbour: its rank when the shim could

@@ -58,6 +58,10 @@ type Event struct {
 	// Ranks are the ranks a finding is about (those that found a
 	// collective's blocks unpaired, those that can never continue).
 	Ranks []int
+	// SendType and RecvType name the datatypes of a collective's block
+	// and of its partner, as Group's do; "" where the shim could not
+	// tell.
+	SendType, RecvType string
 	// Items are a deadlock's edges of the wait-for graph as text, the
 	// cycle's or knot's first.
 	Items []string

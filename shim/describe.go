@@ -92,6 +92,7 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 	}
 	e.Target, e.Epoch, e.Unit, e.Flags = int(ev.target), checks.Epoch(ev.epoch), int64(ev.unit), checks.Flags(ev.flags)
 	e.Peer = int(ev.peer)
+	e.SendType, e.RecvType = groupTypeName(uint64(ev.stype)), groupTypeName(uint64(ev.rtype))
 	if ev.nranks > 0 && ev.ranks != nil {
 		for _, r := range unsafe.Slice(ev.ranks, int(ev.nranks)) {
 			e.Ranks = append(e.Ranks, int(r))
@@ -117,7 +118,7 @@ func event(ev *C.struct_mpidbg_ev) checks.Event {
 }
 
 // groupTypeName names a datatype of a collective's group, given as
-// struct mpidbg_coll_group encodes it (xr_coll.c's type_code): the low two
+// struct mpidbg_coll_group encodes it (xr_coll.c's mpidbg_xc_type_code): the low two
 // bits say what the rest is.
 func groupTypeName(code uint64) string {
 	switch code & 3 {

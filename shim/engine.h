@@ -72,6 +72,9 @@ struct mpidbg_ev {
     /* ranks the finding is about (world ranks) */
     const int32_t *ranks;
     int32_t nranks, pad4;
+    /* the datatypes of a collective's block and its partner, sent and
+     * received, encoded as struct mpidbg_coll_group's stype and rtype */
+    uint64_t stype, rtype;
 };
 
 /* The slow path of point-to-point type matching (xr.go): the sender's

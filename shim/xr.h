@@ -220,12 +220,17 @@ MPIDBG_HIDDEN_XR void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait);
 MPIDBG_HIDDEN_XR void mpidbg_xc_comm_new(struct mpidbg_cobj *co);
 /* A block that does not pair with its partner: what is sent and
  * received, the index into the counts array (a neighbourhood
- * collective's: the edge), the other rank (in MPI_COMM_WORLD); reported
+ * collective's: the edge), the other rank (in MPI_COMM_WORLD), the
+ * sender's and the receiver's datatype (mpidbg_xc_type_code); reported
  * as found by ranks, bad: this rank is one of them. */
 struct mpidbg_pairing {
     int64_t sends, recvs;
     int32_t index, peer;
+    uint32_t stype, rtype;
 };
+/* mpidbg_xc_type_code names a datatype in 32 bits that another process
+ * of the job can name too (xr_coll.c) */
+MPIDBG_HIDDEN_XR uint32_t mpidbg_xc_type_code(MPI_Datatype t);
 MPIDBG_HIDDEN_XR void mpidbg_xc_report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks,
                                              int nranks, int bad, const struct mpidbg_pairing *pr);
 

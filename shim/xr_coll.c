@@ -47,22 +47,25 @@ enum { V_KIND, V_ROOT, V_OP, V_SIGA, V_SIGB, V_COUNTS, V_PACKED, V_CLOCK, NV };
 static __thread int contrib_clean __attribute__((tls_model("initial-exec")));
 
 /* A v/w collective's block to or from one peer: what this rank sends it
- * and what this rank expects from it (count and signature digest; count
- * -1: none). */
+ * and what this rank expects from it (count, signature digest and
+ * datatype's mpidbg_xc_type_code, for the report; count -1: none). */
 struct blk {
     int64_t sc, sh, ec, eh;
+    uint32_t st, et;
 };
-static const struct blk no_blk = {-1, 0, -1, 0}; /* nothing sent, nothing expected */
+static const struct blk no_blk = {-1, 0, -1, 0, 0, 0}; /* nothing sent, nothing expected */
+enum { BLK_WORDS = sizeof(struct blk) / sizeof(int64_t) }; /* exchanged as MPI_INT64_T */
+_Static_assert(sizeof(struct blk) % sizeof(int64_t) == 0, "a block is whole int64s");
 
 struct rec {
     int64_t v[NV];
     int64_t scount, rcount;
-    uint32_t stype, rtype; /* type_code */
+    uint32_t stype, rtype; /* mpidbg_xc_type_code */
     int32_t world;
     int16_t call, has_root; /* has_root: this rank is a gather's or scatter's root */
 };
 
-_Static_assert(sizeof(struct rec) == 96, "the node segment's descriptor: 60 members in a slot");
+_Static_assert(sizeof(struct rec) == 96 && sizeof(struct blk) == 40, "the node segment's descriptor: 48 members in a slot");
 _Static_assert(MPIDBG_NCALLS <= INT16_MAX, "a call id in struct rec");
 
 /* A handle's distance from TYPE_BASE is the same in every process of
@@ -83,14 +86,14 @@ static uint32_t type_distance(MPI_Datatype t)
     return ((uint32_t)d << 2) | 2;
 }
 
-/* type_code names a datatype so that another process can name it too,
+/* mpidbg_xc_type_code names a datatype so that another process can name it too,
  * in the report; in 32 bits, so that the node segment's descriptor stays
  * 96 bytes. Low bits 3: a predefined datatype the registry knows, by its
  * basic type (datatype.Basic, also for MPI_Type_create_f90_*) above
  * them; 2: the handle's distance from TYPE_BASE above them; 1: a
  * datatype the program made; 0: none, or a distance too far for a
  * predefined datatype. */
-static uint32_t type_code(MPI_Datatype t)
+uint32_t mpidbg_xc_type_code(MPI_Datatype t)
 {
     if (t == MPI_DATATYPE_NULL)
         return 0;
@@ -108,7 +111,7 @@ static uint32_t type_code(MPI_Datatype t)
     return type_distance(t);
 }
 
-/* type_local makes another process's type_code into the form the report
+/* type_local makes another process's mpidbg_xc_type_code into the form the report
  * takes (struct mpidbg_coll_group): a distance becomes this process's
  * handle. */
 static uint64_t type_local(uint32_t code)
@@ -150,8 +153,8 @@ static struct rec rec_of(const int64_t *mine, const struct mpidbg_xc *xc, int ca
         nosend = sin;
         break;
     }
-    uint32_t st = nosend ? 0 : type_code(xc->stype);
-    uint32_t rt = norecv ? 0 : xc->rtype == xc->stype && !nosend ? st : type_code(xc->rtype);
+    uint32_t st = nosend ? 0 : mpidbg_xc_type_code(xc->stype);
+    uint32_t rt = norecv ? 0 : xc->rtype == xc->stype && !nosend ? st : mpidbg_xc_type_code(xc->rtype);
     struct rec r = {{0}, nosend ? -1 : xc->scount, norecv ? -1 : xc->rcount, st, rt, mpidbg_world_rank, (int16_t)call, (int16_t)has_root};
     memcpy(r.v, mine, sizeof r.v);
     return r;
@@ -742,7 +745,7 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
             s->out = calloc((size_t)co->size, sizeof *s->out);
             s->in = calloc((size_t)co->size, sizeof *s->in);
             if (s->out && s->in && blocks_of(co, xc, s->out) &&
-                PMPI_Ialltoall(s->out, 4, MPI_INT64_T, s->in, 4, MPI_INT64_T, co->xr, &s->rb) != MPI_SUCCESS)
+                PMPI_Ialltoall(s->out, BLK_WORDS, MPI_INT64_T, s->in, BLK_WORDS, MPI_INT64_T, co->xr, &s->rb) != MPI_SUCCESS)
                 s->rb = MPI_REQUEST_NULL;
             if (s->rb == MPI_REQUEST_NULL) {
                 free(s->out);
@@ -865,9 +868,17 @@ void mpidbg_xc_req_done(struct mpidbg_robj *o, int wait)
 }
 
 /* ---- the v and w forms: each block against its partner ---- */
+/* a block as its partner sees it: count, digest, and the datatype's
+ * mpidbg_xc_type_code for the report */
 struct pair {
-    int64_t count, hash;
+    int64_t count, hash, type;
 };
+enum { PAIR_WORDS = sizeof(struct pair) / sizeof(int64_t) }; /* exchanged as MPI_INT64_T */
+
+static struct pair block(MPI_Datatype t, int64_t count)
+{
+    return (struct pair){count, sig(t, count), mpidbg_xc_type_code(t)};
+}
 
 static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct mpidbg_pairing *pr)
 {
@@ -883,13 +894,13 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         int root = xc->root == me;
         if (root)
             for (int i = 0; i < n; i++)
-                p[i] = (struct pair){mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i), sig(xc->rtype, mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i))};
+                p[i] = block(xc->rtype, mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i));
         struct pair e;
-        if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
+        if (PMPI_Scatter(p, PAIR_WORDS, MPI_INT64_T, &e, PAIR_WORDS, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
         if (!(root && sin) && xc->scount >= 0 && e.count >= 0 && sig(xc->stype, xc->scount) != e.hash) {
             bad = 1;
-            *pr = (struct mpidbg_pairing){xc->scount, e.count, me, -1};
+            *pr = (struct mpidbg_pairing){xc->scount, e.count, me, -1, mpidbg_xc_type_code(xc->stype), (uint32_t)e.type};
         }
         break;
     }
@@ -897,26 +908,27 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         int root = xc->root == me;
         if (root)
             for (int i = 0; i < n; i++)
-                p[i] = (struct pair){mpidbg_xc_count_at(xc->scounts, xc->scelem, i), sig(xc->stype, mpidbg_xc_count_at(xc->scounts, xc->scelem, i))};
+                p[i] = block(xc->stype, mpidbg_xc_count_at(xc->scounts, xc->scelem, i));
         struct pair e;
-        if (PMPI_Scatter(p, 2, MPI_INT64_T, &e, 2, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
+        if (PMPI_Scatter(p, PAIR_WORDS, MPI_INT64_T, &e, PAIR_WORDS, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
         if (!(root && rin) && xc->rcount >= 0 && e.count >= 0 && sig(xc->rtype, xc->rcount) != e.hash) {
             bad = 1;
-            *pr = (struct mpidbg_pairing){e.count, xc->rcount, me, -1};
+            *pr = (struct mpidbg_pairing){e.count, xc->rcount, me, -1, (uint32_t)e.type, mpidbg_xc_type_code(xc->rtype)};
         }
         break;
     }
     case MPIDBG_CALL_MPI_Allgatherv: {
         int64_t c = sin ? mpidbg_xc_count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
-        struct pair d = {c, sin ? sig(xc->rtype, c) : sig(xc->stype, c)};
-        if (PMPI_Allgather(&d, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
+        struct pair d = block(sin ? xc->rtype : xc->stype, c);
+        if (PMPI_Allgather(&d, PAIR_WORDS, MPI_INT64_T, q, PAIR_WORDS, MPI_INT64_T, co->xr) != MPI_SUCCESS)
             goto out;
         for (int i = 0; i < n && !bad; i++) {
             int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
                 bad = 1;
-                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
+                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i), (uint32_t)q[i].type,
+                                              mpidbg_xc_type_code(xc->rtype)};
             }
         }
         break;
@@ -927,17 +939,17 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
             const void *cs = sin ? xc->rcounts : xc->scounts;
             size_t ce = sin ? xc->rcelem : xc->scelem;
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
-            int64_t c = mpidbg_xc_count_at(cs, ce, j);
-            p[j] = (struct pair){c, sig(t, c)};
+            p[j] = block(t, mpidbg_xc_count_at(cs, ce, j));
         }
-        if (PMPI_Alltoall(p, 2, MPI_INT64_T, q, 2, MPI_INT64_T, co->xr) != MPI_SUCCESS)
+        if (PMPI_Alltoall(p, PAIR_WORDS, MPI_INT64_T, q, PAIR_WORDS, MPI_INT64_T, co->xr) != MPI_SUCCESS)
             goto out;
         for (int i = 0; i < n && !bad; i++) {
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? xc->rtypes[i] : xc->rtype;
             int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
             if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
                 bad = 1;
-                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i)};
+                *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i), (uint32_t)q[i].type,
+                                              mpidbg_xc_type_code(t)};
             }
         }
         break;
@@ -971,6 +983,8 @@ void mpidbg_xc_report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int
         ev.lim = pr->recvs;
         ev.count = pr->index;
         ev.peer = pr->peer;
+        ev.stype = type_local(pr->stype);
+        ev.rtype = type_local(pr->rtype);
     }
     mpidbg_report(&rcx, &ev);
 }
@@ -1001,30 +1015,35 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
         if (root < 0 || root >= n)
             return 0;
         if (!(me == root && sin))
-            out[root].sc = xc->scount, out[root].sh = sig(xc->stype, xc->scount);
-        if (me == root)
+            out[root].sc = xc->scount, out[root].sh = sig(xc->stype, xc->scount), out[root].st = mpidbg_xc_type_code(xc->stype);
+        if (me == root) {
+            uint32_t et = mpidbg_xc_type_code(xc->rtype);
             for (int i = 0; i < n; i++) {
                 int64_t c = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
-                out[i].ec = c, out[i].eh = sig(xc->rtype, c);
+                out[i].ec = c, out[i].eh = sig(xc->rtype, c), out[i].et = et;
             }
+        }
         break;
     case MPIDBG_CALL_MPI_Scatterv:
         if (root < 0 || root >= n)
             return 0;
-        if (me == root)
+        if (me == root) {
+            uint32_t st = mpidbg_xc_type_code(xc->stype);
             for (int j = 0; j < n; j++) {
                 int64_t c = mpidbg_xc_count_at(xc->scounts, xc->scelem, j);
-                out[j].sc = c, out[j].sh = sig(xc->stype, c);
+                out[j].sc = c, out[j].sh = sig(xc->stype, c), out[j].st = st;
             }
+        }
         if (!(me == root && rin))
-            out[root].ec = xc->rcount, out[root].eh = sig(xc->rtype, xc->rcount);
+            out[root].ec = xc->rcount, out[root].eh = sig(xc->rtype, xc->rcount), out[root].et = mpidbg_xc_type_code(xc->rtype);
         break;
     case MPIDBG_CALL_MPI_Allgatherv: {
         int64_t c = sin ? mpidbg_xc_count_at(xc->rcounts, xc->rcelem, me) : xc->scount;
         int64_t h = sin ? sig(xc->rtype, c) : sig(xc->stype, c);
+        uint32_t st = mpidbg_xc_type_code(sin ? xc->rtype : xc->stype), et = mpidbg_xc_type_code(xc->rtype);
         for (int j = 0; j < n; j++) {
             int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, j);
-            out[j] = (struct blk){c, h, rc, sig(xc->rtype, rc)};
+            out[j] = (struct blk){c, h, rc, sig(xc->rtype, rc), st, et};
         }
         break;
     }
@@ -1037,7 +1056,7 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
             MPI_Datatype st = w ? (sin ? xc->rtypes : xc->stypes)[j] : sin ? xc->rtype : xc->stype;
             MPI_Datatype rt = w ? xc->rtypes[j] : xc->rtype;
             int64_t c = mpidbg_xc_count_at(cs, ce, j), rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, j);
-            out[j] = (struct blk){c, sig(st, c), rc, sig(rt, rc)};
+            out[j] = (struct blk){c, sig(st, c), rc, sig(rt, rc), mpidbg_xc_type_code(st), mpidbg_xc_type_code(rt)};
         }
         break;
     default:
@@ -1056,16 +1075,16 @@ static int pair_blocks(struct mpidbg_cobj *co, int kind, int root, int me, const
         /* the sender: what it sends against what the root expects of it */
         if (root < 0 || root >= n || out[root].sc < 0 || in[root].ec < 0 || out[root].sh == in[root].eh)
             return 0;
-        *pr = (struct mpidbg_pairing){out[root].sc, in[root].ec, me, -1};
+        *pr = (struct mpidbg_pairing){out[root].sc, in[root].ec, me, -1, out[root].st, in[root].et};
         return 1;
     }
     for (int i = 0; i < n; i++) {
         if (out[i].ec < 0 || in[i].sc < 0 || out[i].eh == in[i].sh)
             continue;
         if (kind == MPIDBG_CALL_MPI_Scatterv)
-            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, me, -1};
+            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, me, -1, in[i].st, out[i].et};
         else
-            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, i, mpidbg_xr_world_of(co, i)};
+            *pr = (struct mpidbg_pairing){in[i].sc, out[i].ec, i, mpidbg_xr_world_of(co, i), in[i].st, out[i].et};
         return 1;
     }
     return 0;

@@ -31,7 +31,7 @@
 
 #include "shim.h"
 
-enum { NB = 3 }; /* int64s per block: count, digest, index */
+enum { NB = 4 }; /* int64s per block: count, digest, index, the datatype's mpidbg_xc_type_code */
 
 int mpidbg_nbr_kind(int kind)
 {
@@ -40,12 +40,13 @@ int mpidbg_nbr_kind(int kind)
            kind == MPIDBG_CALL_MPI_Neighbor_alltoallw;
 }
 
-/* block is one edge's entry: count, digest and the edge's index; count
- * < 0: nothing to compare (MPI_PACKED matches any signature of its size,
- * §5.2) */
+/* block is one edge's entry: count, digest, the edge's index and the
+ * datatype, for the report; count < 0: nothing to compare (MPI_PACKED
+ * matches any signature of its size, §5.2) */
 static void block(int64_t *b, MPI_Datatype t, int64_t n, int index)
 {
     b[2] = index;
+    b[3] = mpidbg_xc_type_code(t);
     if (t == MPI_PACKED || t == MPI_DATATYPE_NULL || n < 0) {
         b[0] = -1, b[1] = 0;
         return;
@@ -183,7 +184,7 @@ void mpidbg_nbr_judge(struct mpidbg_cobj *co, const struct mpidbg_nbr *nb, uint6
         const int64_t *want = &nb->want[NB * i], *got = j >= 0 ? &nb->got[NB * j] : NULL;
         if (!got || got[0] < 0 || want[0] < 0 || got[1] == want[1])
             continue;
-        struct mpidbg_pairing pr = {got[0], want[0], i, mpidbg_xr_world_of(co, src[i])};
+        struct mpidbg_pairing pr = {got[0], want[0], i, mpidbg_xr_world_of(co, src[i]), (uint32_t)got[3], (uint32_t)want[3]};
         int32_t me = mpidbg_world_rank;
         mpidbg_xc_report_pairs(co, site, call, kind, &me, 1, 1, &pr);
         break;

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     for (i = 0; i <= rank; i++)
         mine[i] = rank + 0.1 * i;
     int n = rank == 3 ? rank : rank + 1; // bug: rank 3 is off by one
-    MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD); // want "collective-type-mismatch"
+    MPI_Gatherv(mine, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD); // want "collective-type-mismatch" "rank 3 sends 3 of MPI_DOUBLE, the root receives 4 of MPI_DOUBLE \(recvcounts\[3\]\)"
 
     MPI_Finalize();
     return 0;

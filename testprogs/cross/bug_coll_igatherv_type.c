@@ -42,7 +42,7 @@ int main(int argc, char **argv)
     for (i = 0; i < 4 * (rank + 1); i++)
         packed[i] = (float)(0.5 * i);
     if (rank == 2) // bug: the compressed copy goes out, as floats
-        MPI_Igatherv(packed, 4 * (rank + 1), MPI_FLOAT, all, counts, displs, pair, 0, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "here: this rank sends 12 element\(s\) of its sendtype, the root receives 3 of its recvtype \(recvcounts\[2\]\)"
+        MPI_Igatherv(packed, 4 * (rank + 1), MPI_FLOAT, all, counts, displs, pair, 0, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "here: this rank sends 12 of MPI_FLOAT, the root receives 3 of its recvtype \(recvcounts\[2\]\)"
     else
         MPI_Igatherv(hist, rank + 1, pair, all, counts, displs, pair, 0, MPI_COMM_WORLD, &r);
     for (i = 0; i < 2 * (rank + 1); i++)

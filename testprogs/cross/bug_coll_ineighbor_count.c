@@ -40,7 +40,7 @@ int main(int argc, char **argv)
     for (i = 0; i < 32; i++)
         out[i] = rank + i / 100.0;
     MPI_Request r;
-    MPI_Ineighbor_alltoallv(out, leave, sdispl, MPI_DOUBLE, in, arrive, rdispl, MPI_DOUBLE, ring, &r); // want "collective-type-mismatch" "block 0 of recvbuf"
+    MPI_Ineighbor_alltoallv(out, leave, sdispl, MPI_DOUBLE, in, arrive, rdispl, MPI_DOUBLE, ring, &r); // want "collective-type-mismatch" "sends 3 of MPI_DOUBLE to this rank along an edge of the topology, where this rank receives 5 of MPI_DOUBLE \(block 0 of recvbuf\)"
     double kept = 0;
     for (i = 0; i < 8; i++)
         kept += out[i];

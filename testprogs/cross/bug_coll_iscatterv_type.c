@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     for (i = 0; i < k; i++)
         all[i] = 10 + i;
     if (rank == 1) // bug: the float weights need an MPI_INT receive and a conversion
-        MPI_Iscatterv(all, counts, displs, MPI_INT, fw, rank + 1, MPI_FLOAT, 0, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "here: the root sends 2 element\(s\) of its sendtype \(sendcounts\[1\]\), this rank receives 2 of its recvtype"
+        MPI_Iscatterv(all, counts, displs, MPI_INT, fw, rank + 1, MPI_FLOAT, 0, MPI_COMM_WORLD, &r); // want "collective-type-mismatch" "here: the root sends 2 of MPI_INT \(sendcounts\[1\]\), this rank receives 2 of MPI_FLOAT"
     else
         MPI_Iscatterv(all, counts, displs, MPI_INT, w, rank + 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
     for (i = 0; i < 100; i++)
