@@ -231,6 +231,10 @@ struct mpidbg_pairing {
 /* mpidbg_xc_type_code names a datatype in 32 bits that another process
  * of the job can name too (xr_coll.c) */
 MPIDBG_HIDDEN_XR uint32_t mpidbg_xc_type_code(MPI_Datatype t);
+/* mpidbg_xc_comparable is a block's count, or -1 (nothing to compare)
+ * when its datatype is one the model does not know: its digest is 0,
+ * which would differ from any partner's */
+MPIDBG_HIDDEN_XR int64_t mpidbg_xc_comparable(int64_t count, int64_t hash);
 MPIDBG_HIDDEN_XR void mpidbg_xc_report_pairs(struct mpidbg_cobj *co, uint64_t site, int call, int kind, int32_t *ranks,
                                              int nranks, int bad, const struct mpidbg_pairing *pr);
 

@@ -875,9 +875,21 @@ struct pair {
 };
 enum { PAIR_WORDS = sizeof(struct pair) / sizeof(int64_t) }; /* exchanged as MPI_INT64_T */
 
+int64_t mpidbg_xc_comparable(int64_t count, int64_t hash)
+{
+    return hash == 0 && count > 0 ? -1 : count;
+}
+
 static struct pair block(MPI_Datatype t, int64_t count)
 {
-    return (struct pair){count, sig(t, count), mpidbg_xc_type_code(t)};
+    int64_t h = sig(t, count);
+    return (struct pair){mpidbg_xc_comparable(count, h), h, mpidbg_xc_type_code(t)};
+}
+
+/* unpaired: both blocks can be compared and their signatures differ */
+static int unpaired(struct pair mine, struct pair theirs)
+{
+    return mine.count >= 0 && theirs.count >= 0 && mine.hash != theirs.hash;
 }
 
 static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct mpidbg_pairing *pr)
@@ -898,7 +910,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         struct pair e;
         if (PMPI_Scatter(p, PAIR_WORDS, MPI_INT64_T, &e, PAIR_WORDS, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
-        if (!(root && sin) && xc->scount >= 0 && e.count >= 0 && sig(xc->stype, xc->scount) != e.hash) {
+        if (!(root && sin) && unpaired(block(xc->stype, xc->scount), e)) {
             bad = 1;
             *pr = (struct mpidbg_pairing){xc->scount, e.count, me, -1, mpidbg_xc_type_code(xc->stype), (uint32_t)e.type};
         }
@@ -912,7 +924,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         struct pair e;
         if (PMPI_Scatter(p, PAIR_WORDS, MPI_INT64_T, &e, PAIR_WORDS, MPI_INT64_T, xc->root, co->xr) != MPI_SUCCESS)
             goto out;
-        if (!(root && rin) && xc->rcount >= 0 && e.count >= 0 && sig(xc->rtype, xc->rcount) != e.hash) {
+        if (!(root && rin) && unpaired(block(xc->rtype, xc->rcount), e)) {
             bad = 1;
             *pr = (struct mpidbg_pairing){e.count, xc->rcount, me, -1, (uint32_t)e.type, mpidbg_xc_type_code(xc->rtype)};
         }
@@ -925,7 +937,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
             goto out;
         for (int i = 0; i < n && !bad; i++) {
             int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
-            if (rc >= 0 && q[i].count >= 0 && sig(xc->rtype, rc) != q[i].hash) {
+            if (unpaired(block(xc->rtype, rc), q[i])) {
                 bad = 1;
                 *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i), (uint32_t)q[i].type,
                                               mpidbg_xc_type_code(xc->rtype)};
@@ -946,7 +958,7 @@ static int pairwise(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct m
         for (int i = 0; i < n && !bad; i++) {
             MPI_Datatype t = xc->kind == MPIDBG_CALL_MPI_Alltoallw ? xc->rtypes[i] : xc->rtype;
             int64_t rc = mpidbg_xc_count_at(xc->rcounts, xc->rcelem, i);
-            if (rc >= 0 && q[i].count >= 0 && sig(t, rc) != q[i].hash) {
+            if (unpaired(block(t, rc), q[i])) {
                 bad = 1;
                 *pr = (struct mpidbg_pairing){q[i].count, rc, i, mpidbg_xr_world_of(co, i), (uint32_t)q[i].type,
                                               mpidbg_xc_type_code(t)};
@@ -1061,6 +1073,10 @@ static int blocks_of(struct mpidbg_cobj *co, const struct mpidbg_xc *xc, struct 
         break;
     default:
         return 0;
+    }
+    for (int j = 0; j < n; j++) {
+        out[j].sc = mpidbg_xc_comparable(out[j].sc, out[j].sh);
+        out[j].ec = mpidbg_xc_comparable(out[j].ec, out[j].eh);
     }
     return 1;
 }

@@ -51,10 +51,8 @@ static void block(int64_t *b, MPI_Datatype t, int64_t n, int index)
         b[0] = -1, b[1] = 0;
         return;
     }
-    b[0] = n;
     b[1] = (int64_t)mpidbg_type_sighash(t, n);
-    if (b[1] == 0 && n > 0)
-        b[0] = -1; /* a type the model does not know: no digest */
+    b[0] = mpidbg_xc_comparable(n, b[1]);
 }
 
 struct mpidbg_nbr *mpidbg_nbr_new(struct mpidbg_cobj *co, const struct mpidbg_xc *xc)
