@@ -34,8 +34,10 @@ import (
 // due to process rank 1 ...", and, after the rank that --on-error=abort
 // made call MPI_Abort, "MPI_ABORT was invoked on rank 0 ..." with its
 // "[vm:123] 1 more process has sent help message help-mpi-api.txt /
-// mpi-abort" and "Set MCA parameter ..." lines. Only a whole framed
-// message that is one of these is dropped, and those two lines; any
+// mpi-abort" and "Set MCA parameter ..." lines, and the daemon's
+// ORTE_ERROR_LOG line when it could not pass that banner on. Only a
+// whole framed message that is one of these is dropped, and those
+// lines; any
 // other line, and everything before mpidbg began to end the job, passes
 // byte for byte. Once ending, a line is held until
 // its newline comes (to be judged whole), a blank line or a frame until
@@ -76,6 +78,11 @@ var (
 	// the advice after it.
 	ompiMore   = regexp.MustCompile(`^\[[^\]]+\] \d+ more process(es)? ha(s|ve) sent help message help-mpi-api\.txt / mpi-abort`)
 	ompiAdvice = regexp.MustCompile(`^\[[^\]]+\] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages`)
+	// Open MPI's daemon logs that it could not pass on a help message
+	// (the MPI_Abort banner) when the job is already going down:
+	// "[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Out of resource in file
+	// ../../../orte/util/show_help.c at line 501".
+	ompiHelpLost = regexp.MustCompile(`^\[[^\]]+\] \[\[\d+,\d+\],\d+\] ORTE_ERROR_LOG: .* in file \S*orte/util/show_help\.c at line \d+$`)
 )
 
 func newBannerFilter(w io.Writer) *bannerFilter { return &bannerFilter{w: w} }
@@ -188,6 +195,8 @@ func (b *bannerFilter) line(raw []byte) error {
 		return b.release() // unframed: the line alone goes, not what was held
 	case ompiMore.MatchString(text):
 		b.afterMore = true
+		return b.release()
+	case ompiHelpLost.MatchString(text):
 		return b.release()
 	case trimmed == "" && len(b.held) == 0:
 		b.hold(raw) // may open Hydra's banner

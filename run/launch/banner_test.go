@@ -37,6 +37,11 @@ func TestBannerFilter(t *testing.T) {
 		{"prterun", "", dashes + "prterun has exited due to process rank 1 with PID 0 on node x calling\n\"abort\".\n" + dashes, ""},
 		{"ompi_abort", "", dashes + "MPI_ABORT was invoked on rank 0 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n\nNOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n" + dashes +
 			"[vm:09237] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\nmine\n", "mine\n"},
+		{"ompi_help_lost", "", "[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Out of resource in file ../../../orte/util/show_help.c at line 501\nmine\n", "mine\n"},
+		{"ompi_other_error_log", "", "[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Not found in file ../../../orte/mca/plm/base/plm_base_launch_support.c at line 100\n",
+			"[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Not found in file ../../../orte/mca/plm/base/plm_base_launch_support.c at line 100\n"},
+		{"ompi_help_lost_before_ending", "[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Out of resource in file ../../../orte/util/show_help.c at line 501\n", "",
+			"[vm:27929] [[487,0],0] ORTE_ERROR_LOG: Out of resource in file ../../../orte/util/show_help.c at line 501\n"},
 		{"ompi_advice_alone", "", "[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n",
 			"[vm:09237] Set MCA parameter \"orte_base_help_aggregate\" to 0 to see all help / error messages\n"},
 		{"crlf", "", "x\r\n\r\ny\r\n", "x\r\n\r\ny\r\n"},
