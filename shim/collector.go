@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/mpidbg/mpidbg/checks"
 	"github.com/mpidbg/mpidbg/internal/envvar"
 	"github.com/mpidbg/mpidbg/wire"
@@ -183,6 +185,31 @@ func (l *launcher) note(text string) {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "mpidbg: %s: note: %s\n", who(), text)
+}
+
+// drainLimit bounds drain: a launcher that stops reading must not hold
+// the rank.
+const drainLimit = 500 * time.Millisecond
+
+// drain waits, at most drainLimit, until the launcher has read all this
+// rank sent: the socket's send queue is empty (SIOCOUTQ; on a Unix
+// socket the bytes leave it when the launcher reads them, on TCP when
+// its host acknowledges them). A rank calls it before it ends the job
+// (MPI_Abort, MPI's fatal handler): the launcher then holds the rank's
+// last words, and knows that the rank ends the job, before mpiexec's
+// account of the end reaches it through the ranks' daemons.
+func (l *launcher) drain() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.raw == nil {
+		return
+	}
+	for end := time.Now().Add(drainLimit); time.Now().Before(end); time.Sleep(200 * time.Microsecond) {
+		queued, err := 0, error(nil)
+		if cerr := l.raw.Control(func(fd uintptr) { queued, err = unix.IoctlGetInt(int(fd), unix.SIOCOUTQ) }); cerr != nil || err != nil || queued == 0 {
+			return
+		}
+	}
 }
 
 func (l *launcher) bye(findings int) {

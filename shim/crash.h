@@ -43,5 +43,6 @@ int mpidbg_on_error_abort(void) __attribute__((visibility("hidden")));
 extern int mpidbg_go_report_fd(void);
 extern void mpidbg_go_exit(int32_t status, uint64_t site, int how);
 extern void mpidbg_go_abort(int32_t code, const char *comm, uint64_t site);
+extern void mpidbg_go_report_drain(void);
 
 #endif

@@ -71,6 +71,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     char name[MPI_MAX_OBJECT_NAME + 32];
     comm_words(comm, name, sizeof name);
     mpidbg_go_abort(errorcode, name, cx.site);
+    mpidbg_go_report_drain();
     mpidbg_leave(&cx);
     return PMPI_Abort(comm, errorcode);
 }

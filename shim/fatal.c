@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "shim.h"
+#include "crash.h"
 
 /* The thread's last error finding and the call it was reported in (its
  * site and call id: a finding the cross-rank checks make after MPI
@@ -78,6 +79,7 @@ void mpidbg_fatal_handler(struct mpidbg_cx *cx, MPI_Errhandler eh)
     cx->fatal_said = FATAL_SAID;
     last.set = 0;
     mpidbg_go_fatal(last.id, last.name, name, cx->site, 0);
+    mpidbg_go_report_drain();
 }
 
 /* mpidbg_fatal_forget: the call's own handler ran, or MPI returned: what

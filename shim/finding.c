@@ -246,6 +246,7 @@ void mpidbg_report(struct mpidbg_cx *cx, struct mpidbg_ev *ev)
     if (f->severity != 0 || on_error == ON_CONTINUE)
         return;
     if (on_error == ON_ABORT) {
+        mpidbg_go_report_drain();
         PMPI_Abort(MPI_COMM_WORLD, 1);
         return;
     }

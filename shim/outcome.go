@@ -27,6 +27,15 @@ func mpidbg_go_abort(code C.int32_t, comm *C.char, pc C.uint64_t) {
 	}})
 }
 
+// mpidbg_go_report_drain waits until the launcher has read what this
+// rank sent it (launcher.drain): the rank is about to end the job.
+//
+//export mpidbg_go_report_drain
+func mpidbg_go_report_drain() {
+	defer func() { _ = recover() }()
+	launch.drain()
+}
+
 // mpidbg_go_fatal sends Fatal (fatal.c): the rank goes on into call at
 // pc, where it reported the error id, under the handler named handler,
 // which ends the job; left: the call returned after all.
