@@ -400,6 +400,8 @@ enum mpidbg_call {
 extern const char *const mpidbg_call_names[MPIDBG_NCALLS] __attribute__((visibility("hidden")));
 
 struct mpidbg_cx;
+__attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Request_get_status(struct mpidbg_cx *cx, MPI_Request request, int *flag, MPI_Status *status);
+__attribute__((visibility("hidden"))) void mpidbg_post_MPI_Request_get_status(struct mpidbg_cx *cx, MPI_Request request, int *flag, MPI_Status *status);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Type_contiguous(struct mpidbg_cx *cx, int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Type_vector(struct mpidbg_cx *cx, int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);

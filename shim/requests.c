@@ -238,6 +238,25 @@ void mpidbg_req_started(struct mpidbg_robj *o)
 
 /* mpidbg_req_completed finishes n requests; freed: MPI_Request_free
  * (whose operation may still be reading its buffer: no comparison). */
+/* mpidbg_req_buffers_done: MPI said the operation of r is complete
+ * without completing the request (MPI_Request_get_status, §3.7.6): its
+ * buffers are the program's again (§2.4: "a test or get status call
+ * which returns flag = true" completes it), so they stop being watched
+ * and pending now; the request stays active until a completion call,
+ * which then has no buffers left to end. */
+void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r)
+{
+    struct mpidbg_robj *o = r->o;
+    if (!o || o->serial != r->serial || !o->active)
+        return;
+    if (o->tr_n || o->snap_n)
+        mpidbg_req_track_end(cx, o);
+    mpidbg_wlock();
+    mpidbg_pending_remove(o);
+    mpidbg_pending_flush();
+    mpidbg_wunlock();
+}
+
 void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed)
 {
     MPI_Comm *deferred[8];

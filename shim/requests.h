@@ -34,6 +34,7 @@
     mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
 
 MPIDBG_HIDDEN void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed);
+MPIDBG_HIDDEN void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r);
 
 /* mpidbg_req_ref checks one request and keeps what completion will
  * need. Inline: every MPI_Wait and MPI_Test runs it. */

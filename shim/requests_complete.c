@@ -467,3 +467,34 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
     PROLOGUE(MPI_Testsome, PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses));
     return some(&cx, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
 }
+
+/* MPI_Request_get_status (§3.7.6) completes no request, but flag = true
+ * says the operation is complete, which hands its buffers back to the
+ * program (§2.4). The pre hook sees the program's handle (a minted one
+ * too), the post hook only its real value: the request is looked up
+ * before the call. */
+static __thread struct mpidbg_reqref status_ref __attribute__((tls_model("initial-exec")));
+
+void mpidbg_pre_MPI_Request_get_status(struct mpidbg_cx *cx, MPI_Request request, int *flag, MPI_Status *status)
+{
+    (void)cx;
+    (void)flag;
+    (void)status;
+    status_ref = (struct mpidbg_reqref){.h = request};
+    if (request == MPI_REQUEST_NULL || MPIDBG_IS_BUILTIN_REQ(request))
+        return;
+    struct mpidbg_robj *o = mpidbg_req_lookup(request);
+    if (o && o->live) {
+        status_ref.o = o;
+        status_ref.serial = o->serial;
+    }
+}
+
+void mpidbg_post_MPI_Request_get_status(struct mpidbg_cx *cx, MPI_Request request, int *flag, MPI_Status *status)
+{
+    (void)request;
+    (void)status;
+    if (flag && *flag)
+        mpidbg_req_buffers_done(cx, &status_ref);
+    status_ref.o = NULL;
+}

@@ -1660,8 +1660,14 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     mpidbg_req_check(&cx, request, "request", -1);
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
+    mpidbg_pre_MPI_Request_get_status(&cx, request, flag, status);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
     request = mpidbg_req_real(request);
     int rc = PMPI_Request_get_status(request, flag, status);
+    if (rc == MPI_SUCCESS) {
+        mpidbg_post_MPI_Request_get_status(&cx, request, flag, status);
+    }
     mpidbg_leave(&cx);
     return rc;
 }
