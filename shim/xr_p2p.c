@@ -768,6 +768,14 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->xr = o->xr;
 }
 
+/* sendrecv_nb: the nonblocking send-receives, whose request completes a
+ * receive as well as a send */
+static int sendrecv_nb(int call)
+{
+    return call == MPIDBG_CALL_MPI_Isendrecv || call == MPIDBG_CALL_MPI_Isendrecv_c ||
+           call == MPIDBG_CALL_MPI_Isendrecv_replace || call == MPIDBG_CALL_MPI_Isendrecv_replace_c;
+}
+
 void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err)
 {
     if (!st || !s->o)
@@ -792,9 +800,20 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
         return;
     }
     int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
+    /* The message's source and tag, from the status; for a nonblocking
+     * send-receive from the receive's own arguments where they name
+     * them: MPICH 4.0's MPI_Isendrecv completes with an empty status
+     * (source 0, tag 0), which would wait for a shadow that never
+     * comes. */
+    int src = st->MPI_SOURCE, tag = st->MPI_TAG;
+    if (sendrecv_nb(s->call)) {
+        if (s->peer >= 0)
+            src = s->peer;
+        if (s->tag != MPI_ANY_TAG)
+            tag = s->tag;
+    }
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
-    shadow_recv(co, s->xr, st->MPI_SOURCE, st->MPI_TAG, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call,
-                rwin, s->post, 0);
+    shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
