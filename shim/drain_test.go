@@ -2,10 +2,7 @@ package main
 
 import (
 	"io"
-	"net"
-	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -13,25 +10,7 @@ import (
 // TestDrain: drain returns once the launcher has read what the rank
 // sent, not before.
 func TestDrain(t *testing.T) {
-	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("unix", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	srv, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	raw, err := c.(syscall.Conn).SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, srv, raw := unixConn(t)
 	l := &launcher{conn: c, raw: raw}
 	msg := []byte("a finding the launcher has yet to read\n")
 	if _, err := l.Write(msg); err != nil {

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -17,20 +16,7 @@ import (
 // by pid and start time, and counts as gone once it exited, even before
 // it is reaped, or when its pid now names another process.
 func TestPeer(t *testing.T) {
-	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	c, err := net.Dial("unix", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	raw, err := c.(syscall.Conn).SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, raw := unixConn(t)
 	self := peerOf(raw)
 	if self.pid != os.Getpid() || self.start == "" || !self.alive() {
 		t.Fatalf("peerOf a connection to this process: %+v, alive %v; want pid %d, alive", self, self.alive(), os.Getpid())
