@@ -176,7 +176,11 @@ func pairsMessage(m *Message) {
 					neighbour(m.Peer), sends("its type"), recvs("its own type"), m.Count)
 				break
 			}
-			here = fmt.Sprintf("; here: rank %d sends %s to this rank, which receives recvcounts[%d] = %s", m.Peer, sends("its sendtype"), m.Count, recvs("its recvtype"))
+			rtype := "its recvtype"
+			if m.RelatedCall == "MPI_Alltoallw" {
+				rtype = fmt.Sprintf("recvtypes[%d]", m.Count) // a datatype per peer
+			}
+			here = fmt.Sprintf("; here: rank %d sends %s to this rank, which receives recvcounts[%d] = %s", m.Peer, sends("its sendtype"), m.Count, recvs(rtype))
 		}
 	}
 	m.SetText(fmt.Sprintf("the blocks of %s do not pair up: %s found a block whose count or type signature differs from its partner's%s",

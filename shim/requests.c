@@ -235,9 +235,6 @@ void mpidbg_req_started(struct mpidbg_robj *o)
         mpidbg_pending_add(o);
     mpidbg_wunlock();
 }
-
-/* mpidbg_req_completed finishes n requests; freed: MPI_Request_free
- * (whose operation may still be reading its buffer: no comparison). */
 /* mpidbg_req_buffers_done: MPI said the operation of r is complete
  * without completing the request (MPI_Request_get_status, §3.7.6): its
  * buffers are the program's again (§2.4: "a test or get status call
@@ -249,7 +246,11 @@ void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r
     struct mpidbg_robj *o = r->o;
     if (!o || o->serial != r->serial || !o->active)
         return;
-    if (o->tr_n || o->snap_n)
+    /* only when calls come one at a time: another thread's completion
+     * call (or get_status) may end the same ranges meanwhile, as for
+     * mpidbg_req_rma_flushed; under MPI_THREAD_MULTIPLE they end at the
+     * completion call, as before */
+    if (!mpidbg_mt && (o->tr_n || o->snap_n))
         mpidbg_req_track_end(cx, o);
     mpidbg_wlock();
     mpidbg_pending_remove(o);
@@ -257,6 +258,8 @@ void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r
     mpidbg_wunlock();
 }
 
+/* mpidbg_req_completed finishes n requests; freed: MPI_Request_free
+ * (whose operation may still be reading its buffer: no comparison). */
 void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed)
 {
     MPI_Comm *deferred[8];

@@ -10,7 +10,7 @@ import (
 // unixConn is a connected pair of Unix stream sockets, as a rank's
 // connection to mpidbg run and the launcher's end of it, with the
 // rank's raw socket; the test's cleanup closes them.
-func unixConn(t *testing.T) (rank, launcher net.Conn, raw syscall.RawConn) {
+func unixConn(t *testing.T) (rank, srv net.Conn, raw syscall.RawConn) {
 	t.Helper()
 	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
 	if err != nil {
@@ -22,14 +22,14 @@ func unixConn(t *testing.T) (rank, launcher net.Conn, raw syscall.RawConn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rank.Close() })
-	launcher, err = ln.Accept()
+	srv, err = ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { launcher.Close() })
+	t.Cleanup(func() { srv.Close() })
 	raw, err = rank.(syscall.Conn).SyscallConn()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rank, launcher, raw
+	return rank, srv, raw
 }

@@ -78,7 +78,11 @@ func mpidbg_go_sig_hash(h C.uint64_t, count C.int64_t) (out C.uint64_t) {
 	if err != nil {
 		return 0
 	}
-	return C.uint64_t(t.Signature().HashRepeat(int64(count)))
+	d := t.Signature().HashRepeat(int64(count))
+	if d == 0 {
+		d = 1 // 0 tells the C side the type is unknown (an empty signature hashes to 0)
+	}
+	return C.uint64_t(d)
 }
 
 // mpidbg_go_xr_match compares a message's signature (from its shadow)

@@ -65,7 +65,7 @@ struct rec {
     int16_t call, has_root; /* has_root: this rank is a gather's or scatter's root */
 };
 
-_Static_assert(sizeof(struct rec) == 96 && sizeof(struct blk) == 40, "the node segment's descriptor: 48 members in a slot");
+_Static_assert(sizeof(struct rec) == 96 && sizeof(struct blk) == 40, "the node segment's descriptor: 60 members in a slot");
 _Static_assert(MPIDBG_NCALLS <= INT16_MAX, "a call id in struct rec");
 
 /* A handle's distance from TYPE_BASE is the same in every process of

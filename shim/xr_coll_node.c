@@ -34,7 +34,7 @@
 
 #define NDIR 14
 #define K 8
-#define SLOT 2048
+#define SLOT 2560 /* the descriptor and a 40-byte block for each of 60 members, in whole cache lines */
 #define DIR_BYTES 4096
 #define HDR 32
 

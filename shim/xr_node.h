@@ -105,7 +105,7 @@ MPIDBG_HIDDEN_NODE void mpidbg_ring_void(struct mpidbg_rslot *s);
 MPIDBG_HIDDEN_NODE int mpidbg_ring_take(int s, uint64_t gid, int tag, struct mpidbg_rdesc *out);
 MPIDBG_HIDDEN_NODE int mpidbg_ring_left(int s, struct mpidbg_rdesc *out);
 /* a rank's collective area, MPIDBG_NODE_COLL bytes */
-#define MPIDBG_NODE_COLL (256u << 10)
+#define MPIDBG_NODE_COLL (320u << 10)
 MPIDBG_HIDDEN_NODE uint8_t *mpidbg_node_coll(int idx);
 
 #endif

@@ -36,10 +36,9 @@ import (
 // "[vm:123] 1 more process has sent help message help-mpi-api.txt /
 // mpi-abort" and "Set MCA parameter ..." lines, and the daemon's
 // ORTE_ERROR_LOG line when it could not pass that banner on. Only a
-// whole framed message that is one of these is dropped, and those
-// lines; any
-// other line, and everything before mpidbg began to end the job, passes
-// byte for byte. Once ending, a line is held until
+// whole framed message that is one of these is dropped, and those lines;
+// any other line, and everything before mpidbg began to end the job,
+// passes byte for byte. Once ending, a line is held until
 // its newline comes (to be judged whole), a blank line or a frame until
 // the next lines say whether they are the banner; Flush lets out what is
 // still held when mpiexec has exited.

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
         rdispls[j] = (int)(j * sizeof got[0]);
         rtypes[j] = xyz;
     }
-    MPI_Alltoallw(sbuf, scounts, sdispls, stypes, got, rcounts, rdispls, rtypes, MPI_COMM_WORLD); // want "collective-type-mismatch" "rank 2 sends 3 of MPI_FLOAT to this rank, which receives recvcounts\[2\] = 1 of its recvtype" want[openmpi] "deadlock"
+    MPI_Alltoallw(sbuf, scounts, sdispls, stypes, got, rcounts, rdispls, rtypes, MPI_COMM_WORLD); // want "collective-type-mismatch" "rank 2 sends 3 of MPI_FLOAT to this rank, which receives recvcounts\[2\] = 1 of recvtypes\[2\]" want[openmpi] "deadlock"
 
     MPI_Type_free(&xyz);
     MPI_Finalize();
