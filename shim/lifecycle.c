@@ -10,6 +10,15 @@
  * Finalize contract: pre: operations never completed
  * (request-never-completed) and objects never freed (leak-*) are
  * reported, then Bye, then the wrappers go idle and MPI finalizes.
+ *
+ * "pre" is as late as MPI allows. MPI_Finalize first deletes the
+ * attributes of MPI_COMM_SELF, in the reverse order in which they were
+ * set, while MPI is still fully usable (MPI-4.1 §11.2.4); programs and
+ * libraries (HDF5, PETSc) free their communicators and datatypes in such
+ * delete callbacks, so the census must come after them. The shim sets an
+ * attribute of its own at MPI_Init, before the program can set one, and
+ * its delete callback, the last to run, does the Finalize work. The
+ * program's callbacks reach MPI through the wrappers, still active then.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -69,6 +78,8 @@ static void find_mpi_text(void)
     }
 }
 
+static void self_attr(void);
+
 static void start(void)
 {
     int provided = MPI_THREAD_MULTIPLE;
@@ -93,6 +104,7 @@ static void start(void)
     mpidbg_crash_init(mpidbg_go_report_fd()); /* after Go's handlers, before the tracker's, which chain to it */
     mpidbg_ending_init();
     mpidbg_track_init(); /* after the crash handlers: the tracker's chain to them */
+    self_attr();
     __atomic_store_n(&mpidbg_active, 1, __ATOMIC_RELEASE);
 }
 
@@ -122,6 +134,60 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+/* The shim's MPI_COMM_SELF attribute (MPI_KEYVAL_INVALID if MPI refused
+ * it: the work is then done before PMPI_Finalize), and the context of the
+ * MPI_Finalize call in progress, which the attribute's delete callback
+ * takes over. */
+static int self_key = MPI_KEYVAL_INVALID;
+static struct mpidbg_cx *finalizing;
+
+/* finalize_close ends the rank's part in the job: no MPI call needed. */
+static void finalize_close(void)
+{
+    mpidbg_ending_fini();
+    mpidbg_crash_fini(); /* its copy of the connection closes before the connection */
+    mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
+    mpidbg_registry_at_finalize();
+    __atomic_store_n(&mpidbg_active, 0, __ATOMIC_RELEASE);
+}
+
+static void finalize_work(struct mpidbg_cx *cx)
+{
+    mpidbg_rma_life_finalize(cx); /* epochs left open on windows never freed */
+    mpidbg_nasty_finalize(cx);
+    mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
+    mpidbg_xr_finalize(cx);
+    mpidbg_leaks(cx);
+    finalize_close();
+}
+
+static int self_deleted(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    struct mpidbg_cx *cx = finalizing;
+    if (!cx)
+        return MPI_SUCCESS; /* MPI_COMM_SELF freed by the program, not by MPI_Finalize */
+    finalizing = NULL;
+    mpidbg_depth++; /* the calls the work makes are the shim's own */
+    finalize_work(cx);
+    mpidbg_leave(cx);
+    return MPI_SUCCESS;
+}
+
+/* self_attr sets the shim's attribute: from the end of MPI_Init, so that
+ * every attribute the program sets is deleted before it. */
+static void self_attr(void)
+{
+    if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_deleted, &self_key, NULL) != MPI_SUCCESS) {
+        self_key = MPI_KEYVAL_INVALID;
+        return;
+    }
+    if (PMPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL) != MPI_SUCCESS) {
+        PMPI_Comm_free_keyval(&self_key);
+        self_key = MPI_KEYVAL_INVALID;
+    }
+}
+
 int MPI_Finalize(void)
 {
     void *ra = __builtin_return_address(0);
@@ -129,16 +195,21 @@ int MPI_Finalize(void)
         return PMPI_Finalize();
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
-    mpidbg_rma_life_finalize(&cx); /* epochs left open on windows never freed */
-    mpidbg_nasty_finalize(&cx);
-    mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
-    mpidbg_xr_finalize(&cx);
-    mpidbg_leaks(&cx);
-    mpidbg_ending_fini();
-    mpidbg_crash_fini(); /* its copy of the connection closes before the connection */
-    mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
-    mpidbg_registry_at_finalize();
-    __atomic_store_n(&mpidbg_active, 0, __ATOMIC_RELEASE);
-    mpidbg_leave(&cx);
-    return PMPI_Finalize();
+    if (self_key == MPI_KEYVAL_INVALID) {
+        finalize_work(&cx);
+        mpidbg_leave(&cx);
+        return PMPI_Finalize();
+    }
+    finalizing = &cx;
+    mpidbg_depth--; /* the program's delete callbacks call MPI through the wrappers */
+    int rc = PMPI_Finalize();
+    if (finalizing) {
+        /* MPI never deleted the attribute: too late for anything that
+         * needs MPI, but the rank still says how it ended */
+        finalizing = NULL;
+        mpidbg_depth++;
+        finalize_close();
+        mpidbg_leave(&cx);
+    }
+    return rc;
 }
