@@ -1,6 +1,9 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Buffer races: a load or store of the program that touches a buffer a
 // nonblocking operation still owns (shim/track*.c, the access tracker).
@@ -11,13 +14,26 @@ import "fmt"
 // bufferDone is what completes a nonblocking operation, for the messages.
 const bufferDone = "MPI_Wait or a successful MPI_Test"
 
+// sendSide names the operation of a buffer MPI reads: a send, or a
+// nonblocking write to a file (MPI_File_iwrite and its kin), whose rule
+// is the I/O chapter's, which the report then cites.
+func sendSide(m *Message) (buf, op string) {
+	if strings.HasPrefix(m.RelatedCall, "MPI_File_") {
+		m.SetRule("MPI-4.1 §14.4.1: it is erroneous to access the local buffer of a nonblocking data access operation between the initiation and the completion of the operation")
+		return "write buffer", "write"
+	}
+	return "send buffer", "send"
+}
+
 var sendBufferWrite = register(Check{
 	Entry: Entry{ID: "send-buffer-write", Access: true, Category: CatBufferRace, Severity: SevError,
 		Title: "the program wrote to the buffer of a send that MPI had not sent yet",
 		Rule:  "MPI-4.1 §3.7.2: the sender must not modify any part of the send buffer after a nonblocking send operation is called, until the send completes",
 		Doc: `A nonblocking send (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend, a started
 persistent send, the send buffer of a nonblocking collective) owns its
-buffer until MPI_Wait or MPI_Test says it is complete. The program stored
+buffer until MPI_Wait or MPI_Test says it is complete; so does a
+nonblocking write to a file (MPI_File_iwrite and its kin, MPI-4.1
+§14.4.1), whose report says so and cites that rule. The program stored
 into that buffer before MPI had read it: the receiver may get the old
 value, the new one, or a mix, depending on the MPI library, the message
 size and the network.
@@ -36,11 +52,13 @@ started, as small eager sends do), the same store is buffer-access-latent.
 Loop sites are sampled after their first operations. On a stack buffer's
 first page, which also holds the frames of the calls made below it, the
 tracker watches the buffer's bytes with the CPU's debug registers instead
-(up to 32 bytes, four registers per thread); when none is free, small send
-buffers there are checked by send-buffer-changed instead (docs/races.md).`},
+(up to 32 bytes, four registers per thread, or the first 16 bytes of a
+larger buffer); the bytes they cannot hold are checked by
+send-buffer-changed instead (docs/races.md).`},
 	Message: func(m *Message) {
 		m.MarkRelated(buffer(m.RelatedCall, "S"))
-		m.Printf("store to the send buffer%s before the send completed: MPI may read the buffer until %s completes it", accessWhere(m), bufferDone)
+		buf, op := sendSide(m)
+		m.Printf("store to the %s%s before the %s completed: MPI may read the buffer until %s completes it", buf, accessWhere(m), op, bufferDone)
 	},
 })
 
@@ -124,7 +142,8 @@ its severity is the same as when page protection sees the store.`},
 	Message: func(m *Message) {
 		m.MarkRelated(trackedBuffer(m))
 		if m.Variant == VariantChanged {
-			m.Printf("the send buffer (%d x %s) of the %s completed here changed while the send was pending%s, after MPI had taken the data when the send started: correct here by chance, erroneous wherever MPI reads the buffer later", m.Count, m.Type(m.Handle), m.RelatedCall, changedWhere(m))
+			buf, op := sendSide(m)
+			m.Printf("the %s (%d x %s) of the %s completed here changed while the %s was pending%s, after MPI had taken the data when the %s started: correct here by chance, erroneous wherever MPI reads the buffer later", buf, m.Count, m.Type(m.Handle), m.RelatedCall, op, changedWhere(m), op)
 			return
 		}
 		where := accessWhere(m)
@@ -132,7 +151,8 @@ its severity is the same as when page protection sees the store.`},
 			m.Printf("%s the receive buffer%s after the data arrived but before %s completed the receive: correct here by chance, erroneous wherever the data arrives later", accessVerb(m), where, bufferDone)
 			return
 		}
-		m.Printf("%s the send buffer%s after MPI had taken the data but before %s completed the send: correct here by chance, erroneous wherever MPI reads the buffer later", accessVerb(m), where, bufferDone)
+		buf, op := sendSide(m)
+		m.Printf("%s the %s%s after MPI had taken the data but before %s completed the %s: correct here by chance, erroneous wherever MPI reads the buffer later", accessVerb(m), buf, where, bufferDone, op)
 	},
 })
 
@@ -175,7 +195,9 @@ var sendBufferChanged = register(Check{
 		Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
 		Doc: `The cheap tier of the access tracker: every contiguous send buffer of up to
 256 bytes (a predefined datatype) is copied when the send starts and
-compared at the completion call. A difference means the program stored
+compared at the completion call, and so is one of up to a page (4096
+bytes) on the first page of a stack buffer that the debug registers
+cannot hold (the same for a nonblocking file write's buffer). A difference means the program stored
 into the buffer while MPI owned it. This tier cannot see the store itself,
 so the report is at the completion call and names the send and the first
 element that changed. It covers what the tracker does not watch: the bytes
@@ -192,7 +214,8 @@ instead, as the store is when page protection sees it.`},
 		m.MarkRelated(buffer(m.RelatedCall, "S"))
 		what := fmt.Sprintf("%d x %s", m.Count, m.Type(m.Handle))
 		send := m.RelatedCall
-		m.Printf("the send buffer (%s) of the %s completed here changed while the send was pending%s: the program stored into it after the %s and before this call", what, send, changedWhere(m), send)
+		buf, op := sendSide(m)
+		m.Printf("the %s (%s) of the %s completed here changed while the %s was pending%s: the program stored into it after the %s and before this call", buf, what, send, op, changedWhere(m), send)
 	},
 })
 

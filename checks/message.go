@@ -14,6 +14,8 @@ type Message struct {
 	types Types
 	text  string
 	path  string
+	// the rule broken, when not the entry's (SetRule)
+	rule string
 	// the datatype concerned, the first one described: where it was made
 	typeSite uint64
 	typeMade string
@@ -35,6 +37,11 @@ func (m *Message) SetText(s string) { m.text = s }
 
 // SetPath sets the element path of the finding.
 func (m *Message) SetPath(p string) { m.path = p }
+
+// SetRule names the rule this finding breaks when it is not the entry's:
+// one check may stand for the same mistake under another chapter of the
+// standard (a file write's buffer, not a send's).
+func (m *Message) SetRule(r string) { m.rule = r }
 
 // RemoteText sets the text of the event's i-th remote place (what that
 // rank did there).
@@ -191,6 +198,9 @@ func Describe(ev *Event, types Types) Described {
 		Arg: m.arg, RelatedArg: m.relatedArg, RemoteArgs: m.remoteArg}
 	if ok {
 		d.Entry = c.Entry
+		if m.rule != "" {
+			d.Entry.Rule = m.rule
+		}
 	} else {
 		d.Entry = Entry{ID: ev.ID, Category: CatArgument, Severity: SevError}
 	}

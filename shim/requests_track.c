@@ -49,33 +49,43 @@ static int ids_push(struct mpidbg_robj *o, int id)
     return 1;
 }
 
-/* untracked: calls whose buffers the tracker leaves alone. A partitioned
- * operation's buffer is the program's between MPI_Start and MPI_Pready
- * (MPI_Parrived) partition by partition; a file operation's is ROMIO's,
- * which may hand it to threads of its own. Every operation asks: the
- * answer is kept per call (0 not asked yet, 1 tracked, 2 untracked; two
+/* untracked: calls whose buffers the tracker leaves alone, in part. A
+ * partitioned operation's buffer is the program's between MPI_Start and
+ * MPI_Pready (MPI_Parrived) partition by partition: TR_NONE. A file
+ * operation's buffer is ROMIO's or OMPIO's, which may hand it to the
+ * kernel or to POSIX AIO threads of their own: a buffer MPI writes into
+ * cannot be protected (the system call would fail with EFAULT, another
+ * thread's store would be taken for the program's), but one MPI only
+ * reads can be write-protected and copied like a send's: TR_READS (the
+ * reading itself, by any thread or the kernel, never faults). Every
+ * operation asks: the answer is kept per call (0 not asked yet; two
  * threads that ask at once write the same value). */
+enum { TR_ASK, TR_EVERY, TR_READS, TR_NONE };
+
 static int untracked(int call)
 {
     static uint8_t known[MPIDBG_NCALLS];
     if ((unsigned)call >= MPIDBG_NCALLS)
-        return 0;
+        return TR_EVERY;
     uint8_t k = __atomic_load_n(&known[call], __ATOMIC_RELAXED);
-    if (!k) {
-        int no = call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init ||
-                 strncmp(mpidbg_call_name(call), "MPI_File_", 9) == 0;
-        k = no ? 2 : 1;
+    if (k == TR_ASK) {
+        if (call == MPIDBG_CALL_MPI_Psend_init || call == MPIDBG_CALL_MPI_Precv_init)
+            k = TR_NONE;
+        else if (strncmp(mpidbg_call_name(call), "MPI_File_", 9) == 0)
+            k = TR_READS;
+        else
+            k = TR_EVERY;
         __atomic_store_n(&known[call], k, __ATOMIC_RELAXED);
     }
-    return k == 2;
+    return k;
 }
 
-/* snap_ok: a send segment the cheap tier can copy: contiguous, small, and
- * not written by the same operation (MPI_Isendrecv_replace). */
-static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total)
+/* snap_ok: a send segment the cheap tier can copy: contiguous, within
+ * limit bytes with those copied before, and not written by the same
+ * operation (MPI_Isendrecv_replace). */
+static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total, int limit)
 {
-    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > MPIDBG_TR_SNAP_MAX - total ||
-        !s->addr)
+    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > limit - total || !s->addr)
         return 0;
     for (int i = 0; i < o->nseg; i++)
         if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
@@ -237,7 +247,8 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     o->snap_n = 0;
     o->snap_bad = 0;
     o->snap_moved = moved;
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || untracked(o->call))
+    int which = untracked(o->call);
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || which == TR_NONE)
         return;
     for (int i = 0; i < o->nseg; i++)
         if (o->seg[i].mode == MPIDBG_WR)
@@ -249,12 +260,12 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         return;
     o->tr_site = cx->site;
     int watch = cx->tr_pre ? cx->tr_pre == 1 : mpidbg_track_sample(cx->site);
-    int total = 0;
+    int total = 0, limit = MPIDBG_TR_SNAP_MAX;
     uint8_t *snap = NULL;
     int snapi[4], nsnap = 0;
     for (int i = 0; i < o->nseg; i++) {
         struct mpidbg_seg *s = &o->seg[i];
-        if (s->hi <= s->lo)
+        if (s->hi <= s->lo || (which == TR_READS && s->mode == MPIDBG_WR))
             continue;
         int id = 0;
         if (watch && cx->tr_pre == 1 && s->mode == MPIDBG_WR) {
@@ -267,10 +278,12 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
             struct mpidbg_tr_what w = seg_what(cx, o->call, s, s->mode == MPIDBG_WR ? fid_w : fid_r,
                                                rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT, moved);
             id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
+            if (s->mode == MPIDBG_RD && mpidbg_track_hot_missed())
+                limit = MPIDBG_TR_SNAP_PAGE;
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);
-        if (!rma && nsnap < 4 && snap_ok(o, s, total)) {
+        if (!rma && nsnap < 4 && snap_ok(o, s, total, limit)) {
             snapi[nsnap++] = i;
             total += (int)(s->hi - s->lo);
         }

@@ -316,8 +316,16 @@ static int on_my_stack(uint64_t a)
     return a >= (uint64_t)(uintptr_t)__builtin_frame_address(0) ? 1 : -1;
 }
 
+static __thread int hot_missed;
+
+int mpidbg_track_hot_missed(void)
+{
+    return hot_missed;
+}
+
 int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
 {
+    hot_missed = 0;
     uint64_t t0 = now_ns();
     int id = add_range(seg, mode, w);
     add_ns(MPIDBG_TRS_ADD_NS, t0);
@@ -471,7 +479,10 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     r->hw_gen = 0;
     __atomic_store_n(&r->counted, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
-    if (hot_hi > hot_lo && !tr_hw_add(r, slot, hot_lo, hot_hi)) {
+    int hw = hot_hi > hot_lo ? tr_hw_add(r, slot, hot_lo, hot_hi) : 1;
+    if (hw != 1)
+        hot_missed = (int)(hot_hi - hot_lo);
+    if (!hw) {
         tr_stat(MPIDBG_TRS_HOT_STACK);
         if (phi <= plo) {
             /* nothing else to watch: give the slot back */

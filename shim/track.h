@@ -101,6 +101,12 @@ __attribute__((visibility("hidden"))) void mpidbg_track_fini(void);
 __attribute__((visibility("hidden"))) int mpidbg_track_add(const struct mpidbg_seg *seg, int mode,
                                                           const struct mpidbg_tr_what *w);
 
+/* mpidbg_track_hot_missed says how many bytes of the buffer the calling
+ * thread's last mpidbg_track_add left unwatched on the first page of a
+ * stack buffer (more than its free debug registers hold), 0 if none: the
+ * caller copies them instead (MPIDBG_TR_SNAP_PAGE). */
+__attribute__((visibility("hidden"))) int mpidbg_track_hot_missed(void);
+
 /* mpidbg_track_remove stops watching; the pages get their protection
  * back when no other range needs them. */
 __attribute__((visibility("hidden"))) void mpidbg_track_remove(int id);
@@ -137,6 +143,10 @@ __attribute__((visibility("hidden"))) void mpidbg_track_found(uint64_t site);
  * when it is watched (a page the tracker gives up on stops watching it);
  * no comparison when the tracker reported it. */
 #define MPIDBG_TR_SNAP_MAX 256
+/* ... and one on the first page of a stack buffer, which neither the
+ * debug registers (more than they hold) nor page protection watch, up to
+ * a page: a copy is all that can see a store there. */
+#define MPIDBG_TR_SNAP_PAGE 4096
 
 /* Counters, for docs/races.md and MPIDBG_RACE_STATS. */
 enum mpidbg_tr_stat {

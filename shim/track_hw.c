@@ -268,7 +268,7 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
     /* a piece per element when the registers suffice, so that a trap
      * names the element; else pieces of up to 8 bytes */
     int64_t esize = MPIDBG_BUILTIN_TYPE_SIZE_OR(r->w.type);
-    int n = -1;
+    int n = -1, whole = 1;
     if (hi - lo > 8 * TR_HW_SLOTS) {
         /* More bytes than the registers hold (a local array: Fortran
          * keeps them on the stack up to 64 KiB): its first ones, which a
@@ -283,6 +283,7 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
             return 0; /* no data byte among the first ones: nothing watched */
         if (n > 0)
             tr_stat(MPIDBG_TRS_HW_PREFIX);
+        whole = 0;
     } else {
         if (esize == 1 || esize == 2 || esize == 4)
             n = pieces(r, lo, hi, at, len, nfree, (int)esize);
@@ -325,7 +326,7 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
     r->hw_set = (int16_t)(h - sets);
     r->hw_gen = __atomic_load_n(&h->gen, __ATOMIC_ACQUIRE);
     __atomic_store_n(&r->hw_mask, (uint8_t)mask, __ATOMIC_RELEASE);
-    return 1;
+    return whole ? 1 : 2;
 }
 
 /* disable stops the range's events; from any thread (an ioctl on another

@@ -203,9 +203,9 @@ __attribute__((visibility("hidden"))) int tr_in_data(const struct tr_range *r, u
 __attribute__((visibility("hidden"))) void tr_hw_init(void); /* after the handlers are installed */
 /* tr_hw_add watches the data bytes of r in [lo, hi) with this thread's
  * debug registers (the range is R_ACTIVE in slot); 1 when they are
- * watched (or none is data), or for more than the registers hold, their
- * first 16 bytes; 0 when nothing is watched (no register free, the tier
- * off); under tr_mu */
+ * watched (or none is data); 2 when only their first 16 bytes are, for
+ * more than the registers hold; 0 when nothing is watched (no register
+ * free, the tier off); under tr_mu */
 __attribute__((visibility("hidden"))) int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi);
 /* tr_hw_remove disarms them; from any thread, under tr_mu */
 __attribute__((visibility("hidden"))) void tr_hw_remove(struct tr_range *r);
