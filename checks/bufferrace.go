@@ -195,9 +195,10 @@ var sendBufferChanged = register(Check{
 		Rule:  "MPI-4.1 §3.7.2: the send buffer must not be modified until the send completes",
 		Doc: `The cheap tier of the access tracker: every contiguous send buffer of up to
 256 bytes (a predefined datatype) is copied when the send starts and
-compared at the completion call, and so is one of up to a page (4096
-bytes) on the first page of a stack buffer that the debug registers
-cannot hold (the same for a nonblocking file write's buffer). A difference means the program stored
+compared at the completion call, and so are the bytes on the first page
+of a stack buffer that the debug registers cannot hold (the whole buffer
+when it is at most a page, else that page's part; a nonblocking file
+write's buffer alike). A difference means the program stored
 into the buffer while MPI owned it. This tier cannot see the store itself,
 so the report is at the completion call and names the send and the first
 element that changed. It covers what the tracker does not watch: the bytes

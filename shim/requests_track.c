@@ -80,17 +80,24 @@ static int untracked(int call)
     return k;
 }
 
-/* snap_ok: a send segment the cheap tier can copy: contiguous, within
- * limit bytes with those copied before, and not written by the same
- * operation (MPI_Isendrecv_replace). */
-static int snap_ok(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total, int limit)
+/* snap_len: how many bytes of a send segment, from its start, the cheap
+ * tier copies: all of them when the segment is contiguous, within limit
+ * bytes with those copied before and not written by the same operation
+ * (MPI_Isendrecv_replace); else its first part bytes when they fit (a
+ * stack buffer's first page, which nothing else watches); else 0. */
+static int snap_len(const struct mpidbg_robj *o, const struct mpidbg_seg *s, int total, int limit, int part)
 {
-    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || s->hi - s->lo > limit - total || !s->addr)
+    if (s->mode != MPIDBG_RD || !MPIDBG_IS_BUILTIN_TYPE(s->type) || !s->addr)
+        return 0;
+    int64_t n = s->hi - s->lo;
+    if (n > limit - total)
+        n = part > 0 && part <= limit - total ? part : 0;
+    if (n <= 0)
         return 0;
     for (int i = 0; i < o->nseg; i++)
-        if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->hi && s->lo < o->seg[i].hi)
+        if (o->seg[i].mode == MPIDBG_WR && o->seg[i].lo < s->lo + n && s->lo < o->seg[i].hi)
             return 0;
-    return 1;
+    return (int)n;
 }
 
 /* The operations with copies, so that a later receive into one of their
@@ -135,8 +142,8 @@ static void snap_register(struct mpidbg_robj *o)
         const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
         if (s->lo < snap_lo)
             __atomic_store_n(&snap_lo, s->lo, __ATOMIC_RELAXED);
-        if (s->hi > snap_hi)
-            __atomic_store_n(&snap_hi, s->hi, __ATOMIC_RELAXED);
+        if (s->lo + o->snap_len[k] > snap_hi)
+            __atomic_store_n(&snap_hi, s->lo + o->snap_len[k], __ATOMIC_RELAXED);
     }
     __atomic_store_n(&snap_cnt, snap_cnt + 1, __ATOMIC_RELAXED);
     snap_unlock();
@@ -171,7 +178,7 @@ static void snap_written(int64_t lo, int64_t hi)
         struct mpidbg_robj *o = snap_list[i];
         for (int k = 0; k < o->snap_n; k++) {
             const struct mpidbg_seg *s = &o->seg[o->snap_seg[k]];
-            if (s->lo < hi && lo < s->hi)
+            if (s->lo < hi && lo < s->lo + o->snap_len[k])
                 o->snap_bad = 1;
         }
     }
@@ -262,12 +269,12 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     int watch = cx->tr_pre ? cx->tr_pre == 1 : mpidbg_track_sample(cx->site);
     int total = 0, limit = MPIDBG_TR_SNAP_MAX;
     uint8_t *snap = NULL;
-    int snapi[4], nsnap = 0;
+    int snapi[4], snapn[4], nsnap = 0;
     for (int i = 0; i < o->nseg; i++) {
         struct mpidbg_seg *s = &o->seg[i];
         if (s->hi <= s->lo || (which == TR_READS && s->mode == MPIDBG_WR))
             continue;
-        int id = 0;
+        int id = 0, part = 0;
         if (watch && cx->tr_pre == 1 && s->mode == MPIDBG_WR) {
             /* the receive's one segment, watched since before the call */
             id = cx->tr_pre_id;
@@ -278,14 +285,16 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
             struct mpidbg_tr_what w = seg_what(cx, o->call, s, s->mode == MPIDBG_WR ? fid_w : fid_r,
                                                rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT, moved);
             id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
-            if (s->mode == MPIDBG_RD && mpidbg_track_hot_missed())
+            if (s->mode == MPIDBG_RD && (part = mpidbg_track_hot_missed()) > 0)
                 limit = MPIDBG_TR_SNAP_PAGE;
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);
-        if (!rma && nsnap < 4 && snap_ok(o, s, total, limit)) {
-            snapi[nsnap++] = i;
-            total += (int)(s->hi - s->lo);
+        int n = rma || nsnap == 4 ? 0 : snap_len(o, s, total, limit, part);
+        if (n > 0) {
+            snapi[nsnap] = i;
+            snapn[nsnap++] = n;
+            total += n;
         }
     }
     if (!nsnap || !mpidbg_enabled(moved ? MPIDBG_F_BUFFER_ACCESS_LATENT : MPIDBG_F_SEND_BUFFER_CHANGED))
@@ -296,9 +305,10 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     int off = 0;
     for (int k = 0; k < nsnap; k++) {
         struct mpidbg_seg *s = &o->seg[snapi[k]];
-        memcpy(snap + off, (const void *)(uintptr_t)s->lo, (size_t)(s->hi - s->lo));
-        off += (int)(s->hi - s->lo);
+        memcpy(snap + off, (const void *)(uintptr_t)s->lo, (size_t)snapn[k]);
+        off += snapn[k];
         o->snap_seg[k] = snapi[k];
+        o->snap_len[k] = snapn[k];
     }
     o->snap = snap;
     o->snap_n = nsnap;
@@ -344,7 +354,7 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
         if (si >= o->nseg)
             break;
         struct mpidbg_seg *s = &o->seg[si];
-        int64_t n = s->hi - s->lo;
+        int64_t n = o->snap_len[k];
         const uint8_t *now = (const uint8_t *)(uintptr_t)s->lo;
         if (memcmp(now, o->snap + off, (size_t)n) != 0) {
             int64_t j = 0;

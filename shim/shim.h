@@ -355,6 +355,7 @@ struct mpidbg_robj {
     int32_t tr_inl[4];
     int32_t snap_n;         /* segments copied, 0 none */
     int32_t snap_seg[4];    /* their indices in seg */
+    int32_t snap_len[4];    /* the bytes copied of each, from its start */
     int32_t snap_bad;       /* an operation of MPI writes into a copied segment: no comparison */
     int32_t snap_moved;     /* MPI had the data when the send started (it completed then): a change is latent */
     int32_t snap_idx;       /* its place in the list of copies (requests_track.c) */

@@ -143,9 +143,10 @@ __attribute__((visibility("hidden"))) void mpidbg_track_found(uint64_t site);
  * when it is watched (a page the tracker gives up on stops watching it);
  * no comparison when the tracker reported it. */
 #define MPIDBG_TR_SNAP_MAX 256
-/* ... and one on the first page of a stack buffer, which neither the
- * debug registers (more than they hold) nor page protection watch, up to
- * a page: a copy is all that can see a store there. */
+/* ... and one whose bytes on the first page of a stack buffer neither
+ * the debug registers (more than they hold) nor page protection watch,
+ * up to a page (else those bytes only): a copy is all that can see a
+ * store there. */
 #define MPIDBG_TR_SNAP_PAGE 4096
 
 /* Counters, for docs/races.md and MPIDBG_RACE_STATS. */
