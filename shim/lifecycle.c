@@ -161,17 +161,41 @@ static void finalize_work(struct mpidbg_cx *cx)
     finalize_close();
 }
 
-static int self_deleted(MPI_Comm comm, int key, void *val, void *extra)
+void mpidbg_finalize_now(void)
 {
-    (void)comm, (void)key, (void)val, (void)extra;
     struct mpidbg_cx *cx = finalizing;
     if (!cx)
-        return MPI_SUCCESS; /* MPI_COMM_SELF freed by the program, not by MPI_Finalize */
+        return; /* not inside the wrapper's PMPI_Finalize (a layer above the shim called PMPI_Finalize) */
     finalizing = NULL;
     mpidbg_depth++; /* the calls the work makes are the shim's own */
     finalize_work(cx);
     mpidbg_leave(cx);
-    return MPI_SUCCESS;
+}
+
+/* What the program's delete callback that MPI ran last on MPI_COMM_SELF
+ * returned: the shim's, which runs after it, returns the same, so that
+ * MPI_Finalize fails or not as it would without the shim (MPICH 4.0
+ * keeps the last callback's code, later MPICH the last failure's). */
+static int self_rc = MPI_SUCCESS;
+
+void mpidbg_self_callback_done(int rc)
+{
+    if (!finalizing)
+        return;
+    self_rc = rc;
+#ifdef OPEN_MPI
+    /* Open MPI runs no callback after a failing one: the shim's would
+     * never run (keyvals.c) */
+    if (rc != MPI_SUCCESS)
+        mpidbg_finalize_now();
+#endif
+}
+
+static int self_deleted(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    mpidbg_finalize_now();
+    return self_rc;
 }
 
 /* self_attr sets the shim's attribute: from the end of MPI_Init, so that
@@ -204,10 +228,13 @@ int MPI_Finalize(void)
     mpidbg_depth--; /* the program's delete callbacks call MPI through the wrappers */
     int rc = PMPI_Finalize();
     if (finalizing) {
-        /* MPI never deleted the attribute: too late for anything that
-         * needs MPI, but the rank still says how it ended */
+        /* MPI never ran the attribute's callback (a failing callback of
+         * a keyval made from Fortran, under Open MPI: keyvals.c): too
+         * late for what needs MPI, not for what the rank knows alone */
         finalizing = NULL;
         mpidbg_depth++;
+        mpidbg_track_fini();
+        mpidbg_leaks(&cx);
         finalize_close();
         mpidbg_leave(&cx);
     }

@@ -57,9 +57,11 @@ static int ids_push(struct mpidbg_robj *o, int id)
  * cannot be protected (the system call would fail with EFAULT, another
  * thread's store would be taken for the program's), but one MPI only
  * reads can be write-protected and copied like a send's: TR_READS (the
- * reading itself, by any thread or the kernel, never faults). Every
- * operation asks: the answer is kept per call (0 not asked yet; two
- * threads that ask at once write the same value). */
+ * reading itself, by any thread or the kernel, never faults), on the
+ * pages it covers wholly only, since an AIO thread may read another
+ * file into data beside it. Every operation asks: the answer is kept per
+ * call (0 not asked yet; two threads that ask at once write the same
+ * value). */
 enum { TR_ASK, TR_EVERY, TR_READS, TR_NONE };
 
 static int untracked(int call)
@@ -267,7 +269,7 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         return;
     o->tr_site = cx->site;
     int watch = cx->tr_pre ? cx->tr_pre == 1 : mpidbg_track_sample(cx->site);
-    int total = 0, limit = MPIDBG_TR_SNAP_MAX;
+    int total = 0;
     uint8_t *snap = NULL;
     int snapi[4], snapn[4], nsnap = 0;
     for (int i = 0; i < o->nseg; i++) {
@@ -284,12 +286,15 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
         } else if (watch) {
             struct mpidbg_tr_what w = seg_what(cx, o->call, s, s->mode == MPIDBG_WR ? fid_w : fid_r,
                                                rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT, moved);
+            w.own_pages = which == TR_READS;
             id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
-            if (s->mode == MPIDBG_RD && (part = mpidbg_track_hot_missed()) > 0)
-                limit = MPIDBG_TR_SNAP_PAGE;
+            part = s->mode == MPIDBG_RD ? mpidbg_track_hot_missed() : 0;
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);
+        /* up to a page of what nothing else watches: a stack buffer's
+         * first page, a file write's buffer smaller than a page */
+        int limit = part > 0 || which == TR_READS ? MPIDBG_TR_SNAP_PAGE : MPIDBG_TR_SNAP_MAX;
         int n = rma || nsnap == 4 ? 0 : snap_len(o, s, total, limit, part);
         if (n > 0) {
             snapi[nsnap] = i;

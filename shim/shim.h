@@ -241,6 +241,15 @@ struct mpidbg_cx {
     struct mpidbg_side sides[MPIDBG_MAX_SIDES];
 };
 
+/* ---- MPI_Finalize (lifecycle.c) ---- */
+/* mpidbg_finalize_now does MPI_Finalize's work at once, while MPI deletes
+ * the attributes of MPI_COMM_SELF inside the wrapper's PMPI_Finalize and
+ * will not reach the shim's own (keyvals.c); nothing otherwise. */
+MPIDBG_HIDDEN void mpidbg_finalize_now(void);
+/* mpidbg_self_callback_done: a delete callback of the program's returned
+ * rc for an attribute of MPI_COMM_SELF (keyvals.c) */
+MPIDBG_HIDDEN void mpidbg_self_callback_done(int rc);
+
 /* ---- registry writer (reg.c) ---- */
 MPIDBG_HIDDEN void mpidbg_wlock(void);
 MPIDBG_HIDDEN void mpidbg_wunlock(void);

@@ -316,7 +316,7 @@ static int on_my_stack(uint64_t a)
     return a >= (uint64_t)(uintptr_t)__builtin_frame_address(0) ? 1 : -1;
 }
 
-static __thread int hot_missed;
+static __thread int hot_missed __attribute__((tls_model("initial-exec")));
 
 int mpidbg_track_hot_missed(void)
 {
@@ -353,6 +353,12 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
         return 0;
     }
     uint64_t lo = (uint64_t)seg->lo, hi = (uint64_t)seg->hi;
+    if (w->own_pages) {
+        lo = (lo + TR_PAGE - 1) & TR_PMASK;
+        hi &= TR_PMASK;
+        if (hi <= lo)
+            return 0;
+    }
     /* A buffer on this thread's stack: the frame that owns it lies at or
      * below its first byte, and every call made from there on (the
      * program's, the shim's, MPI's) writes its return address and frame

@@ -55,6 +55,11 @@ struct mpidbg_tr_what {
     /* 1: the caller asked mpidbg_track_sample for this operation already;
      * 0: mpidbg_track_add samples by site itself (log mode never is). */
     int32_t sampled;
+    /* 1: only the pages the buffer covers wholly are watched, none it
+     * shares with other data, which threads and system calls outside the
+     * shim's reach may write (a file write's buffer: POSIX AIO threads
+     * read files into buffers beside it) */
+    int32_t own_pages;
     /* log mode: entries the log holds (0: 4096) */
     int32_t logcap;
     /* log mode: a word the owner keeps current, copied into every entry
@@ -101,9 +106,10 @@ __attribute__((visibility("hidden"))) void mpidbg_track_fini(void);
 __attribute__((visibility("hidden"))) int mpidbg_track_add(const struct mpidbg_seg *seg, int mode,
                                                           const struct mpidbg_tr_what *w);
 
-/* mpidbg_track_hot_missed says how many bytes of the buffer the calling
- * thread's last mpidbg_track_add left unwatched on the first page of a
- * stack buffer (more than its free debug registers hold), 0 if none: the
+/* mpidbg_track_hot_missed: when the calling thread's last
+ * mpidbg_track_add could not watch all of a stack buffer's bytes on its
+ * first page (more than its free debug registers hold), how many bytes
+ * that first-page part has, from the buffer's start; 0 otherwise. The
  * caller copies them instead (MPIDBG_TR_SNAP_PAGE). */
 __attribute__((visibility("hidden"))) int mpidbg_track_hot_missed(void);
 
@@ -139,7 +145,7 @@ __attribute__((visibility("hidden"))) int mpidbg_track_sample(uint64_t site);
 __attribute__((visibility("hidden"))) void mpidbg_track_found(uint64_t site);
 
 /* The cheap tier's limit: a contiguous send buffer up to this many bytes
- * is copied at the start and compared at completion (requests.c), also
+ * is copied at the start and compared at completion (requests_track.c), also
  * when it is watched (a page the tracker gives up on stops watching it);
  * no comparison when the tracker reported it. */
 #define MPIDBG_TR_SNAP_MAX 256

@@ -7,7 +7,8 @@
 // receiving what it finds from the probed source with the probed count;
 // once its own sends have completed (each was received) it enters an
 // MPI_Ibarrier, and it stops when the barrier completes. Three rounds
-// with different neighbour sets, message sizes and tags. Every value
+// with different targets (a rank may send to itself, or twice to one
+// rank), message sizes and tags. Every value
 // received is checked, and each rank checks it got exactly the messages
 // addressed to it (counted with an MPI_Reduce_scatter).
 // Follows MPI-4.1 §3.4 (a synchronous send completes only once its
@@ -46,7 +47,7 @@ int main(int argc, char **argv)
         MPI_Status statuses[MAXTO];
 
         for (int i = 0; i < nto; i++) {
-            int len = 1 + (rank + to[i] + round) % 5 * 40; // some eager, some not
+            int len = 1 + (rank + to[i] + round) % 5 * 40;
             out[i] = malloc(len * sizeof(int));
             for (int k = 0; k < len; k++)
                 out[i][k] = rank * 100000 + round * 1000 + k;

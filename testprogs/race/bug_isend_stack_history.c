@@ -9,16 +9,20 @@
 // Expected: send-buffer-changed at the MPI_Wait (rank 0), the MPI_Issend
 // as the related location. The array spans three pages: its later pages
 // are write-protected, but the corrected entry lies on its first page,
-// right above the stack pointer where every call writes its frame, which
-// cannot be protected; the debug registers watch only its first 16
-// bytes. mpidbg copies a send's bytes on that page, up to a page, when
+// which also holds the rest of the frame, within a few KiB of the stack
+// pointer at the MPI call; mpidbg leaves such a page unprotected (the
+// frame's own calls would fault on it: docs/races.md, "Stack buffers"),
+// and the debug registers watch only its first 16 bytes. mpidbg copies a send's bytes on that page, up to a page, when
 // the send starts and compares them when it completes. A synchronous
 // send cannot complete before its receive starts, and rank 1 receives
 // only after a barrier that rank 0 enters after the store: an error.
 //
 // The array starts 3072 bytes into a page-aligned block, so that its
 // first-page part is 1 KiB (128 entries) whatever the stack's start
-// (ASLR), and the corrected entry (100) on it.
+// (ASLR), and the corrected entry (100) on it. That page counts as the
+// frame's while it lies within 6 KiB of the tracker's own frame; were
+// the shim's frames to grow past that, the page would be protected and
+// the store found where it is made (send-buffer-write) instead.
 #include <mpi.h>
 #include <stdio.h>
 

@@ -10,6 +10,10 @@
 // its last checkpoint back with MPI_File_iread_at_all into the heap and
 // its first row with MPI_File_iread_at into an array on its stack, and
 // looks at either only after MPI_Wait; rank 0 reads the header back too.
+// Last, each rank reads one checkpoint back while it writes a final copy,
+// both pending at once, into and from the two halves of one allocation:
+// a read-ahead beside a write-behind on the same pages, which the
+// library's I/O threads fill while the program waits.
 // Follows MPI-4.1 §14.4.1 (a nonblocking data access's buffer is the
 // program's again once the operation completes) and §14.4.2 (explicit
 // offsets). Every value read back is checked. The file is made in the
@@ -20,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { N = 2048, ROW = 48, STEPS = 4 };
+enum { N = 2048, ROW = 48, AHEAD = 1024, STEPS = 4 };
 
 struct header {
     int magic, ranks, n, steps;
@@ -92,6 +96,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < ROW; i++)
         if (row[i] != expect[i])
             errors++;
+    double *both = malloc(2 * AHEAD * sizeof *both), *ahead = both + AHEAD;
+    for (int i = 0; i < AHEAD; i++)
+        both[i] = -u[i];
+    MPI_Request rw[2];
+    MPI_Status rws[2];
+    MPI_File_iread_at(fh, slot(rank, STEPS - 1), ahead, AHEAD, MPI_DOUBLE, &rw[0]);
+    MPI_File_iwrite_at(fh, slot(rank, STEPS), both, AHEAD, MPI_DOUBLE, &rw[1]);
+    MPI_Waitall(2, rw, rws);
+    for (int i = 0; i < AHEAD; i++)
+        if (ahead[i] != expect[i])
+            errors++;
+    free(both);
     if (rank == 0) {
         struct header h;
         MPI_File_iread_at(fh, 0, &h, (int)sizeof h, MPI_BYTE, &r);
