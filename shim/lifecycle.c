@@ -141,9 +141,19 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 static int self_key = MPI_KEYVAL_INVALID;
 static struct mpidbg_cx *finalizing;
 
-/* finalize_close ends the rank's part in the job: no MPI call needed. */
-static void finalize_close(void)
+/* finalize_work is MPI_Finalize's work, in its order; without mpi (MPI
+ * is finalized already) only the part the rank knows alone: the buffer
+ * races queued, the leak census, Bye. */
+static void finalize_work(struct mpidbg_cx *cx, int mpi)
 {
+    if (mpi) {
+        mpidbg_rma_life_finalize(cx); /* epochs left open on windows never freed */
+        mpidbg_nasty_finalize(cx);
+    }
+    mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
+    if (mpi)
+        mpidbg_xr_finalize(cx);
+    mpidbg_leaks(cx);
     mpidbg_ending_fini();
     mpidbg_crash_fini(); /* its copy of the connection closes before the connection */
     mpidbg_go_finalize((int64_t)mpidbg_registry.findings_total);
@@ -151,25 +161,21 @@ static void finalize_close(void)
     __atomic_store_n(&mpidbg_active, 0, __ATOMIC_RELEASE);
 }
 
-static void finalize_work(struct mpidbg_cx *cx)
+/* finish takes over the context of the MPI_Finalize call in progress */
+static void finish(struct mpidbg_cx *cx, int mpi)
 {
-    mpidbg_rma_life_finalize(cx); /* epochs left open on windows never freed */
-    mpidbg_nasty_finalize(cx);
-    mpidbg_track_fini(); /* buffer races queued so far, then nothing is watched */
-    mpidbg_xr_finalize(cx);
-    mpidbg_leaks(cx);
-    finalize_close();
+    finalizing = NULL;
+    mpidbg_depth++; /* the calls the work makes are the shim's own */
+    finalize_work(cx, mpi);
+    mpidbg_leave(cx);
 }
 
 void mpidbg_finalize_now(void)
 {
-    struct mpidbg_cx *cx = finalizing;
-    if (!cx)
-        return; /* not inside the wrapper's PMPI_Finalize (a layer above the shim called PMPI_Finalize) */
-    finalizing = NULL;
-    mpidbg_depth++; /* the calls the work makes are the shim's own */
-    finalize_work(cx);
-    mpidbg_leave(cx);
+    /* nothing when not inside the wrapper's PMPI_Finalize (a layer above
+     * the shim called PMPI_Finalize) */
+    if (finalizing)
+        finish(finalizing, 1);
 }
 
 /* What the program's delete callback that MPI ran last on MPI_COMM_SELF
@@ -220,7 +226,7 @@ int MPI_Finalize(void)
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Finalize, ra);
     if (self_key == MPI_KEYVAL_INVALID) {
-        finalize_work(&cx);
+        finalize_work(&cx, 1);
         mpidbg_leave(&cx);
         return PMPI_Finalize();
     }
@@ -231,12 +237,7 @@ int MPI_Finalize(void)
         /* MPI never ran the attribute's callback (a failing callback of
          * a keyval made from Fortran, under Open MPI: keyvals.c): too
          * late for what needs MPI, not for what the rank knows alone */
-        finalizing = NULL;
-        mpidbg_depth++;
-        mpidbg_track_fini();
-        mpidbg_leaks(&cx);
-        finalize_close();
-        mpidbg_leave(&cx);
+        finish(&cx, 0);
     }
     return rc;
 }

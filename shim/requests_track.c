@@ -234,7 +234,7 @@ void mpidbg_req_track_pre(struct mpidbg_cx *cx)
     struct mpidbg_tr_what w =
         seg_what(cx, cx->call, s, MPIDBG_F_RECV_BUFFER_ACCESS, MPIDBG_F_BUFFER_ACCESS_LATENT, 0);
     cx->tr_pre = 1;
-    cx->tr_pre_id = mpidbg_track_add(s, MPIDBG_TR_ALL, &w);
+    cx->tr_pre_id = mpidbg_track_add(s, MPIDBG_TR_ALL, &w, NULL);
 }
 
 /* mpidbg_req_track_pre_end: the wrapper returns; a range no request took
@@ -256,8 +256,10 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
     o->snap_n = 0;
     o->snap_bad = 0;
     o->snap_moved = moved;
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg)
+        return;
     int which = untracked(o->call);
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_RELAXED) || !o->nseg || which == TR_NONE)
+    if (which == TR_NONE)
         return;
     for (int i = 0; i < o->nseg; i++)
         if (o->seg[i].mode == MPIDBG_WR)
@@ -287,8 +289,7 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
             struct mpidbg_tr_what w = seg_what(cx, o->call, s, s->mode == MPIDBG_WR ? fid_w : fid_r,
                                                rma ? -1 : MPIDBG_F_BUFFER_ACCESS_LATENT, moved);
             w.own_pages = which == TR_READS;
-            id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w);
-            part = s->mode == MPIDBG_RD ? mpidbg_track_hot_missed() : 0;
+            id = mpidbg_track_add(s, s->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &w, &part);
         }
         if (id > 0 && !ids_push(o, id))
             mpidbg_track_remove(id);

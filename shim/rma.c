@@ -330,7 +330,7 @@ static void origin_track(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const s
                 .type = seg->type,
                 .sampled = 1,
             };
-            int id = mpidbg_track_add(seg, sd->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &what);
+            int id = mpidbg_track_add(seg, sd->mode == MPIDBG_WR ? MPIDBG_TR_ALL : MPIDBG_TR_STORES, &what, NULL);
             if (id > 0)
                 trk_push(w, a->target_rank, id);
         }

@@ -57,7 +57,7 @@ int mpidbg_rma_log_window(struct mpidbg_rma_win *w, int logcap, const uint64_t *
         .tag = tag,
         .stalled = stalled,
     };
-    int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what);
+    int id = mpidbg_track_add(&seg, MPIDBG_TR_LOG, &what, NULL);
     return id > 0 ? id : 0;
 }
 

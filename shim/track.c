@@ -288,7 +288,7 @@ static int slot_of(int id, struct tr_range **rp)
     return slot;
 }
 
-static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w);
+static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w, int *missed);
 static void tr_stop(void);
 
 /* on_my_stack: 1 when a is on the calling thread's stack above this
@@ -316,18 +316,14 @@ static int on_my_stack(uint64_t a)
     return a >= (uint64_t)(uintptr_t)__builtin_frame_address(0) ? 1 : -1;
 }
 
-static __thread int hot_missed __attribute__((tls_model("initial-exec")));
-
-int mpidbg_track_hot_missed(void)
+int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w, int *missed)
 {
-    return hot_missed;
-}
-
-int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
-{
-    hot_missed = 0;
+    int ignored;
+    if (!missed)
+        missed = &ignored;
+    *missed = 0;
     uint64_t t0 = now_ns();
-    int id = add_range(seg, mode, w);
+    int id = add_range(seg, mode, w, missed);
     add_ns(MPIDBG_TRS_ADD_NS, t0);
     return id;
 }
@@ -341,7 +337,7 @@ static int shared_span(uint64_t lo, uint64_t hi)
     return yes;
 }
 
-static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w)
+static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w, int *missed)
 {
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !seg || !w || seg->hi <= seg->lo ||
         mode < MPIDBG_TR_STORES || mode > MPIDBG_TR_LOG)
@@ -487,7 +483,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
     int hw = hot_hi > hot_lo ? tr_hw_add(r, slot, hot_lo, hot_hi) : 1;
     if (hw != 1)
-        hot_missed = (int)(hot_hi - hot_lo);
+        *missed = (int)(hot_hi - hot_lo);
     if (!hw) {
         tr_stat(MPIDBG_TRS_HOT_STACK);
         if (phi <= plo) {

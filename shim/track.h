@@ -102,16 +102,13 @@ __attribute__((visibility("hidden"))) void mpidbg_track_fini(void);
 
 /* mpidbg_track_add starts watching the bytes [seg->lo, seg->hi) of a
  * buffer; seg->addr/count/type say what lies there. Returns an id > 0,
- * or 0 when the range is not watched. */
+ * or 0 when the range is not watched. missed (may be NULL) is set to the
+ * length of the buffer's part on the first page of a stack buffer, from
+ * its start, when the debug registers could not watch all of it (more
+ * than the free ones hold), else 0: the caller copies those bytes
+ * instead (MPIDBG_TR_SNAP_PAGE). */
 __attribute__((visibility("hidden"))) int mpidbg_track_add(const struct mpidbg_seg *seg, int mode,
-                                                          const struct mpidbg_tr_what *w);
-
-/* mpidbg_track_hot_missed: when the calling thread's last
- * mpidbg_track_add could not watch all of a stack buffer's bytes on its
- * first page (more than its free debug registers hold), how many bytes
- * that first-page part has, from the buffer's start; 0 otherwise. The
- * caller copies them instead (MPIDBG_TR_SNAP_PAGE). */
-__attribute__((visibility("hidden"))) int mpidbg_track_hot_missed(void);
+                                                          const struct mpidbg_tr_what *w, int *missed);
 
 /* mpidbg_track_remove stops watching; the pages get their protection
  * back when no other range needs them. */
