@@ -284,10 +284,33 @@ __attribute__((visibility("hidden"))) int tr_sys_redo(int fd);
  * is reported at the call, as a fault would be; the library's marks a
  * receive moved */
 __attribute__((visibility("hidden"))) void tr_sys_done(struct tr_sys *s, const void *p, size_t n, int store);
+/* tr_sys_copy_in copies n bytes of caller memory a wrapper must look
+ * into (a message header, an iovec array, an address length) without
+ * faulting where it is not readable: an invalid pointer is the kernel's
+ * EFAULT to give, not a crash in the wrapper; 0 when it cannot */
+__attribute__((visibility("hidden"))) int tr_sys_copy_in(void *out, const void *p, size_t n);
+/* tr_sys_open_addr opens an address and the length the call reads and
+ * writes back (getsockname, recvfrom) and returns that length */
+__attribute__((visibility("hidden"))) size_t tr_sys_open_addr(struct tr_sys *s, const void *addr, const void *len);
 /* tr_sys_end protects again what tr_sys_open opened */
 __attribute__((visibility("hidden"))) void tr_sys_end(struct tr_sys *s);
 /* tr_sys_cleanup is tr_sys_end for pthread_cleanup_push: a thread
  * cancelled inside the call lets go of its pages */
 __attribute__((visibility("hidden"))) void tr_sys_cleanup(void *s);
+
+/* TR_SYS_FAST is a wrapper's body: the next definition (the cache
+ * next_NAME, looked up when the shim is loaded or by NAME_slow at the
+ * first call) when no range has pages; NAME_slow(return address, ...)
+ * otherwise, and when the call failed (FAIL) with EFAULT because a range
+ * came meanwhile (another thread's, between the check and the call). IN
+ * as for tr_sys_again. */
+#define TR_SYS_FAST(ret, name, fail, in, ...)                                                        \
+    __typeof__(name) *r = (__typeof__(name) *)__atomic_load_n(&next_##name, __ATOMIC_ACQUIRE);     \
+    if (__builtin_expect(r != NULL, 1) && !tr_sys_any()) {                                          \
+        ret rc = r(__VA_ARGS__);                                                                    \
+        if (__builtin_expect(rc != (fail), 1) || !tr_sys_redo(in))                                  \
+            return rc;                                                                              \
+    }                                                                                               \
+    return name##_slow((const void *)__builtin_return_address(0), __VA_ARGS__)
 
 #endif

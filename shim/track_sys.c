@@ -285,20 +285,8 @@ void tr_sys_end(struct tr_sys *s)
  * page: two loads and a branch, then a tail call; the rest is out of
  * line (NAME_slow). */
 
-#define RA ((const void *)__builtin_return_address(0))
-
-/* FAST is a wrapper's body: the next definition when nothing is
- * watched; made again out of line when it failed with EFAULT and a range
- * came meanwhile (added by another thread between the check and the
- * call). IN as for CALL. */
-#define FAST(name, IN, ...)                                                                         \
-    __typeof__(name) *r = (__typeof__(name) *)__atomic_load_n(&next_##name, __ATOMIC_ACQUIRE);     \
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {                                                \
-        ssize_t rc = r(__VA_ARGS__);                                                                \
-        if (MPIDBG_LIKELY(rc != -1) || !tr_sys_redo(IN))                                            \
-            return rc;                                                                              \
-    }                                                                                               \
-    return name##_slow(RA, __VA_ARGS__)
+/* FAST: a wrapper's body (TR_SYS_FAST); IN as for CALL */
+#define FAST(name, IN, ...) TR_SYS_FAST(ssize_t, name, -1, IN, __VA_ARGS__)
 
 /* SLOW_NEXT starts NAME_slow: the next definition, looked up if need be,
  * and the call made directly when nothing is watched */
@@ -347,11 +335,7 @@ static size_t moved_recv(int fd, int flags, ssize_t rc, size_t n)
     return moved_max(rc, n);
 }
 
-/* copy_in copies caller memory the wrapper must look into (a message
- * header, an iovec array, an address length) without faulting where it
- * is not readable: an invalid pointer is the kernel's EFAULT to give,
- * not a crash in the wrapper. The pages under it are opened first. */
-static int copy_in(void *out, const void *p, size_t n)
+int tr_sys_copy_in(void *out, const void *p, size_t n)
 {
     struct iovec here = {out, n}, there = {(void *)p, n};
     int e = errno;
@@ -372,7 +356,7 @@ static void open_iov(struct tr_sys *s, const struct iovec *iov, size_t cnt)
     struct iovec v[IOV_CHUNK];
     for (size_t i = 0; i < cnt; i += IOV_CHUNK) {
         size_t k = cnt - i < IOV_CHUNK ? cnt - i : IOV_CHUNK;
-        if (!copy_in(v, iov + i, k * sizeof *v))
+        if (!tr_sys_copy_in(v, iov + i, k * sizeof *v))
             return;
         for (size_t j = 0; j < k; j++)
             tr_sys_open(s, v[j].iov_base, v[j].iov_len);
@@ -387,7 +371,7 @@ static void done_iov(struct tr_sys *s, const struct iovec *iov, size_t cnt, size
     struct iovec v[IOV_CHUNK];
     for (size_t i = 0; i < cnt && n; i += IOV_CHUNK) {
         size_t k = cnt - i < IOV_CHUNK ? cnt - i : IOV_CHUNK;
-        if (!copy_in(v, iov + i, k * sizeof *v))
+        if (!tr_sys_copy_in(v, iov + i, k * sizeof *v))
             return;
         for (size_t j = 0; j < k && n; j++) {
             size_t m = v[j].iov_len < n ? v[j].iov_len : n;
@@ -403,7 +387,7 @@ static void done_iov(struct tr_sys *s, const struct iovec *iov, size_t cnt, size
 static void open_msg(struct tr_sys *s, const struct msghdr *m, struct msghdr *h)
 {
     tr_sys_open(s, m, sizeof *m);
-    if (!copy_in(h, m, sizeof *h)) {
+    if (!tr_sys_copy_in(h, m, sizeof *h)) {
         memset(h, 0, sizeof *h);
         return;
     }
@@ -412,14 +396,15 @@ static void open_msg(struct tr_sys *s, const struct msghdr *m, struct msghdr *h)
     open_iov(s, h->msg_iov, h->msg_iovlen);
 }
 
-static void open_addr(struct tr_sys *s, const void *addr, const socklen_t *len)
+size_t tr_sys_open_addr(struct tr_sys *s, const void *addr, const void *len)
 {
-    socklen_t n;
+    socklen_t n = 0;
     if (!len)
-        return;
-    tr_sys_open(s, len, sizeof *len);
-    if (addr && copy_in(&n, len, sizeof n))
+        return 0;
+    tr_sys_open(s, len, sizeof n);
+    if (addr && tr_sys_copy_in(&n, len, sizeof n))
         tr_sys_open(s, addr, n);
+    return n;
 }
 
 /* CALL makes the call with the memory OPEN names held open, once more
@@ -686,7 +671,7 @@ static __attribute__((noinline)) ssize_t recvfrom_slow(const void *ra, int fd, v
                                                        struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(recvfrom, fd, buf, n, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)),
+    CALL(fd, r(fd, buf, n, flags, from, fromlen), (tr_sys_open(&s, buf, n), tr_sys_open_addr(&s, from, fromlen)),
          tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
@@ -700,7 +685,7 @@ static __attribute__((noinline)) ssize_t __recvfrom_chk_slow(const void *ra, int
                                                              int flags, struct sockaddr *from, socklen_t *fromlen)
 {
     SLOW_NEXT(__recvfrom_chk, fd, buf, n, buflen, flags, from, fromlen);
-    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), open_addr(&s, from, fromlen)),
+    CALL(fd, r(fd, buf, n, buflen, flags, from, fromlen), (tr_sys_open(&s, buf, n), tr_sys_open_addr(&s, from, fromlen)),
          tr_sys_done(&s, buf, moved_recv(fd, flags, rc, n), 1));
 }
 
