@@ -60,7 +60,6 @@ static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t read_mu = PTHREAD_MUTEX_INITIALIZER;
 static __thread struct slot *self_slot __attribute__((tls_model("initial-exec")));
-__thread int mpidbg_thread_seen __attribute__((tls_model("initial-exec")));
 
 /* A polling episode, the polling thread's own: the requests it tests
  * (a key), the call count at its last test, when the current test began. */
@@ -133,7 +132,6 @@ static inline struct slot *me(void)
 
 void mpidbg_blocked_thread(void)
 {
-    mpidbg_thread_seen = 1;
     if (mpidbg_mt && !self_slot)
         claim();
 }

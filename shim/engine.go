@@ -30,6 +30,13 @@ func mpidbg_go_init() {
 	launch.start()
 }
 
+// mpidbg_go_enter does nothing: a thread's first call into Go binds it
+// to the runtime, and the C side makes that call where it is safe
+// (mpidbg_track_first_go).
+//
+//export mpidbg_go_enter
+func mpidbg_go_enter() {}
+
 //export mpidbg_go_finalize
 func mpidbg_go_finalize(findings C.int64_t) {
 	defer func() { _ = recover() }()

@@ -121,6 +121,7 @@ extern uint8_t *mpidbg_go_type_blob(uint64_t type, int32_t *len); /* malloc'd: u
 extern int mpidbg_go_xr_match(struct mpidbg_xrmatch *m);           /* 1: a finding to report, m->msg says it */
 extern void mpidbg_go_note(char *text);                           /* a note for the report, about this rank's checks */
 extern uint64_t mpidbg_go_sig_hash(uint64_t type, int64_t count);  /* hash of count x type's signature; 0 unknown */
+extern void mpidbg_go_enter(void);                                   /* nothing: binds the calling thread to Go */
 extern int64_t mpidbg_go_basic_size(int32_t basic);                /* the model's size of a datatype.Basic; -1 unknown */
 
 /* Helpers the Go side calls (reg.c, finding.c). */

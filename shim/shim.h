@@ -132,6 +132,7 @@ enum mpidbg_fid { MPIDBG_FINDINGS(MPIDBG_FID_ENUM) MPIDBG_NFID };
 
 /* ---- per-thread and global state ---- */
 extern __thread int mpidbg_thread_seen __attribute__((tls_model("initial-exec"), visibility("hidden")));
+void mpidbg_thread_first(void) __attribute__((visibility("hidden"))); /* threads.c */
 void mpidbg_blocked_thread(void) __attribute__((visibility("hidden")));
 extern __thread int mpidbg_depth __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern int mpidbg_active MPIDBG_HIDDEN;          /* between MPI_Init and MPI_Finalize */
@@ -479,10 +480,9 @@ extern void mpidbg_go_fatal(const char *id, const char *call, const char *handle
 static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
 {
     mpidbg_depth++;
-    /* a thread's first call: under MPI_THREAD_MULTIPLE it gets a
-     * blocked-call record of its own (blocked.c) */
+    /* a thread's first call (threads.c) */
     if (__builtin_expect(!mpidbg_thread_seen, 0))
-        mpidbg_blocked_thread();
+        mpidbg_thread_first();
     /* a polling episode (blocked.c) ends at any other call; a plain load
      * and store: another thread's call may go uncounted, never the
      * polling thread's own */

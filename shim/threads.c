@@ -27,6 +27,22 @@
 
 #include "shim.h"
 
+__thread int mpidbg_thread_seen __attribute__((tls_model("initial-exec")));
+
+/* mpidbg_thread_first: a thread's first MPI call while the shim is
+ * active. Under MPI_THREAD_MULTIPLE the thread gets a blocked-call record
+ * of its own (blocked.c); and it is bound to the shim's Go runtime now,
+ * before any buffer of its own is watched and with every watched page
+ * open (mpidbg_track_first_go), not at its first call that needs Go. */
+void mpidbg_thread_first(void)
+{
+    mpidbg_blocked_thread();
+    if (!mpidbg_active)
+        return; /* MPI_Init's thread, bound there; calls before it, or after MPI_Finalize */
+    mpidbg_thread_seen = 1;
+    mpidbg_track_first_go(mpidbg_go_enter);
+}
+
 typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
 struct start {

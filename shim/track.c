@@ -328,6 +328,19 @@ int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     return id;
 }
 
+void mpidbg_track_first_go(void (*fn)(void))
+{
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE)) {
+        fn();
+        return;
+    }
+    pthread_mutex_lock(&tr_mu);
+    tr_hold_all(1);
+    fn();
+    tr_hold_all(0);
+    pthread_mutex_unlock(&tr_mu);
+}
+
 /* shared_span: every page of [lo, hi) lies in a shared writable mapping */
 static int shared_span(uint64_t lo, uint64_t hi)
 {

@@ -95,6 +95,15 @@ extern int mpidbg_track_on __attribute__((visibility("hidden")));
  * Go runtime has installed its own (ours chain to them). */
 __attribute__((visibility("hidden"))) void mpidbg_track_init(void);
 
+/* mpidbg_track_first_go makes a thread's first call into Go, fn, with
+ * every watched page open. Go binds a thread that is not its own at its
+ * first callback with every signal blocked, and looks up the thread's
+ * stack bounds there (pthread_getattr_np, which mallocs from the thread's
+ * arena): a fault on a watched page of that arena could not reach the
+ * fault handler, and the kernel would end the process. Later callbacks
+ * find the thread bound. */
+__attribute__((visibility("hidden"))) void mpidbg_track_first_go(void (*fn)(void));
+
 /* mpidbg_track_fini reports what is queued, stops watching every range
  * (operations never completed included) and turns the tracker off; at
  * MPI_Finalize, before the findings about never-completed requests. */
