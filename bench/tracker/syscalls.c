@@ -1,5 +1,5 @@
 /* What the tracker's wrappers of system calls and stdio (shim/track_sys.c,
- * shim/track_stdio.c) cost per call, in one MPI process (docs/races.md,
+ * shim/track_stdio.c, shim/track_sysmem.c) cost per call, in one MPI process (docs/races.md,
  * "System calls"). Not part of `make bench`:
  *
  *     mpicc.mpich -O2 -o /tmp/syscalls bench/tracker/syscalls.c
@@ -20,15 +20,18 @@
  *            Iprobe's own cost is subtracted)
  * The calls: write(2) and read(2) of 8 bytes on /dev/null and /dev/zero,
  * fputc, fwrite of 8 bytes and fprintf of a number to a fully buffered
- * stream on /dev/null.
+ * stream on /dev/null, fstat(2) of /dev/null and poll(2) of it with no
+ * wait, their structures on the shared page too.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <mpi.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +53,8 @@ static int cmp(const void *a, const void *b)
 static int wfd, rfd;
 static FILE *f;
 static char *iobuf;
+static struct stat *st;
+static struct pollfd *pfd;
 static int probe; /* shared: an MPI call after each call */
 
 static void poll_mpi(void)
@@ -64,6 +69,8 @@ static void op_read(long i) { (void)i; if (read(rfd, iobuf, 8) != 8) abort(); }
 static void op_fputc(long i) { fputc('a' + (int)(i & 15), f); }
 static void op_fwrite(long i) { (void)i; fwrite(iobuf, 1, 8, f); }
 static void op_fprintf(long i) { fprintf(f, "%ld\n", i); }
+static void op_fstat(long i) { (void)i; if (fstat(wfd, st) != 0) abort(); }
+static void op_poll(long i) { (void)i; if (poll(pfd, 1, 0) != 1) abort(); }
 
 /* per: the median time of one call of op, ns */
 static double per(void (*op)(long), long n)
@@ -86,9 +93,9 @@ static void row(const char *state)
 {
     long n = probe ? 2000 : 50000;
     double base = per(op_none, n); /* the loop, and in shared the Iprobe */
-    printf("%-10s write %7.1f  read %7.1f  fputc %7.1f  fwrite %7.1f  fprintf %7.1f  ns/call\n", state,
-           per(op_write, n) - base, per(op_read, n) - base, per(op_fputc, n) - base, per(op_fwrite, n) - base,
-           per(op_fprintf, n) - base);
+    printf("%-10s write %7.1f  read %7.1f  fputc %7.1f  fwrite %7.1f  fprintf %7.1f  fstat %7.1f  poll %7.1f  ns/call\n",
+           state, per(op_write, n) - base, per(op_read, n) - base, per(op_fputc, n) - base, per(op_fwrite, n) - base,
+           per(op_fprintf, n) - base, per(op_fstat, n) - base, per(op_poll, n) - base);
 }
 
 int main(int argc, char **argv)
@@ -105,6 +112,9 @@ int main(int argc, char **argv)
     /* the stream's buffer and the I/O buffer on the shared page */
     setvbuf(f, pg + 1024, _IOFBF, 2048);
     iobuf = pg + 256;
+    st = (struct stat *)(pg + 320);
+    pfd = (struct pollfd *)(pg + 768);
+    *pfd = (struct pollfd){wfd, POLLOUT, 0};
 
     row("idle");
 
