@@ -199,6 +199,8 @@ static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc
         return 0; /* both held an exclusive lock: perhaps the same mutex */
     if ((r->flags & MPIDBG_RMA_REL) && (a->tag & MPIDBG_RMA_TAG_ACQ))
         return 0; /* perhaps handed over through an atomic flag, an order the clock does not see */
+    if ((r->flags & MPIDBG_RMA_ACQ) && w->last_accw > a->tag >> MPIDBG_RMA_TAG_SEQ)
+        return 0; /* the same the other way: this rank set a flag after the access, the origin polled before */
     /* by the clock: the record's epoch ended before the access, or the
      * access came before it started; a chain of messages or collectives
      * between them advanced the clock at each hop. Under thread clocks
