@@ -328,16 +328,63 @@ int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     return id;
 }
 
+/* The pages hold_all holds open, to be let go: a range may stop being
+ * counted meanwhile (a handler reporting it), and its pages must still be
+ * let go. Under tr_mu. */
+static uint64_t *held;
+static size_t nheld, capheld;
+
+/* hold_all opens the pages of every range that has pages, held as a
+ * stepped instruction's page is (its steppers count); a page two ranges
+ * share is held twice. Under tr_mu, so that no range adds pages
+ * meanwhile. */
+static void hold_all(void)
+{
+    nheld = 0;
+    for (int i = 0; i < tr_hwm; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (!__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE))
+            continue;
+        for (uint64_t a = r->plo; a < r->phi; a += TR_PAGE) {
+            struct tr_page *p = tr_page_find(a);
+            if (!p)
+                continue;
+            if (nheld == capheld) {
+                size_t cap = capheld ? 2 * capheld : 64;
+                uint64_t *v = realloc(held, sizeof *v * cap);
+                if (!v)
+                    return; /* the rest stays protected */
+                held = v;
+                capheld = cap;
+            }
+            held[nheld++] = a;
+            __atomic_add_fetch(&p->steppers, 1, __ATOMIC_SEQ_CST);
+            tr_apply(a, a + TR_PAGE, 1);
+        }
+    }
+}
+
+static void let_go(void)
+{
+    for (size_t i = 0; i < nheld; i++) {
+        struct tr_page *p = tr_page_find(held[i]);
+        if (p)
+            __atomic_sub_fetch(&p->steppers, 1, __ATOMIC_SEQ_CST);
+        tr_apply(held[i], held[i] + TR_PAGE, 0);
+    }
+    nheld = 0;
+}
+
 void mpidbg_track_first_go(void (*fn)(void))
 {
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE)) {
-        fn();
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !tr_sys_any()) {
+        fn(); /* no page is protected for a range */
         return;
     }
     pthread_mutex_lock(&tr_mu);
-    tr_hold_all(1);
+    hold_all();
     fn();
-    tr_hold_all(0);
+    let_go();
     pthread_mutex_unlock(&tr_mu);
 }
 

@@ -112,7 +112,6 @@ __attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, in
  * has applied the pages); signal-safe. */
 __attribute__((visibility("hidden"))) void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force);
 __attribute__((visibility("hidden"))) void tr_live_drop(int n);
-__attribute__((visibility("hidden"))) void tr_hold_all(int on);                            /* under tr_mu */
 __attribute__((visibility("hidden"))) void tr_apply_all(void);                             /* under tr_mu */
 /* tr_orig returns the protection of a page the tracker may watch (a
  * private writable mapping; shared_ok: a shared one too, for log mode,

@@ -284,21 +284,6 @@ void tr_apply(uint64_t lo, uint64_t hi, int force)
     tr_update(lo, hi, 0, 0, force);
 }
 
-/* tr_hold_all opens every page of the table (on: 1), held as a stepped
- * instruction's page is (its steppers count), and lets them go again
- * (on: 0); under tr_mu, so that no range adds a page in between */
-void tr_hold_all(int on)
-{
-    struct tr_page *t = __atomic_load_n(&tp_cur, __ATOMIC_ACQUIRE);
-    for (uint64_t i = 0; t && i < TP_CAP; i++) {
-        uint64_t key = __atomic_load_n(&t[i].key, __ATOMIC_RELAXED);
-        if (!key)
-            continue;
-        __atomic_add_fetch(&t[i].steppers, on ? 1 : -1, __ATOMIC_SEQ_CST);
-        tr_apply(key, key + TR_PAGE, on);
-    }
-}
-
 void tr_apply_all(void)
 {
     struct tr_page *t = tp_cur;
