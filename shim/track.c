@@ -15,6 +15,7 @@
  * before the completion call it is latent (fid_latent).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -43,12 +44,12 @@ static int nfree;
 
 /* ---- configuration ---- */
 
-#define HOT_STACK 6144   /* a stack buffer's first page this close above the stack pointer is "hot" (below) */
 #define CMA_LIMIT 8192   /* receive ranges above this are not watched when UCX may use CMA */
 #define BURST 16         /* the first operations of a site are always watched */
 #define BURST_STEP 32    /* then the sampling period doubles every this many operations */
 
 static int sample_floor = 1024; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
+static uint64_t tls_below = 16 * TR_PAGE; /* how far below the thread pointer a thread's static TLS may reach */
 static int cma_risk;          /* UCX_TLS was set by the user and may include cma */
 static int want_stats;
 
@@ -127,6 +128,18 @@ void mpidbg_track_init(void)
         }
     }
     want_stats = getenv("MPIDBG_RACE_STATS") != NULL;
+    /* The static TLS of every module loaded at the start lies right below
+     * the thread pointer (x86-64's TLS variant II): a program's large
+     * __thread array shares pages with errno and the shim's own TLS, which
+     * the fault handler uses. glibc's dynamic loader says how large it is
+     * (GLIBC_PRIVATE, but exported since glibc 2.0); 16 pages when not. */
+    void (*tls_info)(size_t *, size_t *) = (void (*)(size_t *, size_t *))dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info");
+    if (tls_info) {
+        size_t size = 0, align = 0;
+        tls_info(&size, &align);
+        if (size + TR_PAGE > tls_below)
+            tls_below = ((uint64_t)size + 2 * TR_PAGE - 1) & TR_PMASK;
+    }
     if (TR_PAGE != (unsigned long)sysconf(_SC_PAGESIZE) || tr_pages_init() != 0)
         return;
     tr_faults_init();
@@ -420,21 +433,21 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
      * program's, the shim's, MPI's) writes its return address and frame
      * further down, on the buffer's first page (unless the buffer starts
      * a page), never on its other pages. Protecting that page would fault
-     * on every call, and a system call given a variable there would fail
-     * with EFAULT: the buffer's bytes on it go to the debug registers
-     * instead (track_hw.c), its other pages are protected like any
-     * memory. A first page more than HOT_STACK above this frame (the
-     * wrapper's and the shim's frames take less) lies above the frame
-     * that called MPI, among the variables of its callers: it is
-     * protected too, as the pages of the buffers of an enclosing frame. */
+     * on every call, a system call given a variable there would fail
+     * with EFAULT, and a signal delivered there would find no room for
+     * its frame (the kernel then ends the process): the buffer's bytes on
+     * it go to the debug registers instead (track_hw.c), its other pages
+     * are protected like any memory. So too when the first page lies far
+     * above this frame (the buffer of a frame that called the one that
+     * called MPI): once the calls between them return, the owner's next
+     * calls run on that page. */
     uint64_t hot_lo = 0, hot_hi = 0;
     int stack = on_my_stack(lo);
     if (stack < 0) {
         tr_stat(MPIDBG_TRS_REFUSED);
         return 0;
     }
-    uint64_t sp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
-    if (stack && (lo & (TR_PAGE - 1)) && (lo & TR_PMASK) < sp + HOT_STACK) {
+    if (stack && (lo & (TR_PAGE - 1))) {
         hot_lo = lo;
         hot_hi = hi < (lo & TR_PMASK) + TR_PAGE ? hi : (lo & TR_PMASK) + TR_PAGE;
         lo = hot_hi;
@@ -450,7 +463,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
      * memory MPI maps from /dev/shm lands there as often as not): checked
      * again under the lock below */
     uint64_t tp = (uint64_t)(uintptr_t)pthread_self();
-    int near_tls = hi > lo && lo < tp + 2 * TR_PAGE && hi > tp - 16 * TR_PAGE;
+    int near_tls = hi > lo && lo < tp + 2 * TR_PAGE && hi > tp - tls_below;
     if (near_tls && mode != MPIDBG_TR_LOG && !shared_span(lo, hi)) {
         if (hot_hi <= hot_lo) {
             tr_stat(MPIDBG_TRS_REFUSED);

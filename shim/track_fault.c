@@ -146,6 +146,11 @@ void tr_altstack(void)
 static __thread struct {
     int n;
     uint64_t page[STEP_PAGES];
+    /* trap flags set and not yet trapped: a program's signal handler
+     * that interrupts a step and is stepped itself makes one trap end
+     * both steps, and the interrupted instruction's own trap then finds
+     * none (on_trap) */
+    int owed;
 } step __attribute__((tls_model("initial-exec")));
 
 static int stepping(uint64_t page)
@@ -476,8 +481,12 @@ static uint64_t stack_top(uint64_t sp)
 
 static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
 {
-    if (step.n >= STEP_PAGES) {
-        /* an instruction touching that many watched pages: leave this one open until the next exit */
+    /* The interrupted code blocks SIGTRAP: the program's signal handler
+     * that interrupted the SIGTRAP handler stepping another instruction,
+     * or code that blocks every signal. The step's trap would end the
+     * process; the page stays open until the next exit instead. */
+    if (step.n >= STEP_PAGES || sigismember(&uc->uc_sigmask, SIGTRAP) == 1) {
+        /* or an instruction touching that many watched pages: leave this one open until the next exit */
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
         tr_apply(page, page + TR_PAGE, 1);
         tr_queue_open(page, page + TR_PAGE);
@@ -486,6 +495,8 @@ static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
     step.page[step.n++] = page;
     __atomic_fetch_add(&p->steppers, 1, __ATOMIC_RELAXED);
     tr_apply(page, page + TR_PAGE, 1);
+    if (!(uc->uc_mcontext.gregs[REG_EFL] & 0x100))
+        step.owed++;
     uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF */
 }
 
@@ -624,12 +635,18 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
     if (tr_hw_trap(si, ctx)) /* a debug register's (track_hw.c) */
         return;
+    ucontext_t *uc = ctx;
+    int ours = si->si_code == TRAP_TRACE && (uc->uc_mcontext.gregs[REG_EFL] & 0x100) && step.owed > 0;
+    if (ours)
+        step.owed--;
     if (!step.n) {
-        chain(sig, si, ctx, &old_trap);
+        if (ours) /* a trap flag of ours whose step a nested one ended already */
+            uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
+        else
+            chain(sig, si, ctx, &old_trap);
         return;
     }
     int e = errno;
-    ucontext_t *uc = ctx;
     for (int i = 0; i < step.n; i++) {
         struct tr_page *p = tr_page_find(step.page[i]);
         if (p) {

@@ -298,6 +298,18 @@ __attribute__((visibility("hidden"))) void tr_sys_end(struct tr_sys *s);
  * cancelled inside the call lets go of its pages */
 __attribute__((visibility("hidden"))) void tr_sys_cleanup(void *s);
 
+/* TR_SYS_SLOW_NEXT begins NAME_slow: the next definition, looked up if
+ * need be (FAIL, with ENOSYS, when there is none), and the call made
+ * directly when no range has pages */
+#define TR_SYS_SLOW_NEXT(name, fail, ...)                                                            \
+    __typeof__(name) *r = (__typeof__(name) *)mpidbg_next_symbol(&next_##name, #name);             \
+    if (!r) {                                                                                       \
+        errno = ENOSYS;                                                                             \
+        return fail;                                                                                \
+    }                                                                                               \
+    if (!tr_sys_any())                                                                              \
+    return r(__VA_ARGS__)
+
 /* TR_SYS_FAST is a wrapper's body: the next definition (the cache
  * next_NAME, looked up when the shim is loaded or by NAME_slow at the
  * first call) when no range has pages; NAME_slow(return address, ...)

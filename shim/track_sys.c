@@ -288,16 +288,8 @@ void tr_sys_end(struct tr_sys *s)
 /* FAST: a wrapper's body (TR_SYS_FAST); IN as for CALL */
 #define FAST(name, IN, ...) TR_SYS_FAST(ssize_t, name, -1, IN, __VA_ARGS__)
 
-/* SLOW_NEXT starts NAME_slow: the next definition, looked up if need be,
- * and the call made directly when nothing is watched */
-#define SLOW_NEXT(name, ...)                                                                        \
-    __typeof__(name) *r = (__typeof__(name) *)mpidbg_next_symbol(&next_##name, #name);             \
-    if (!r) {                                                                                       \
-        errno = ENOSYS;                                                                             \
-        return -1;                                                                                  \
-    }                                                                                               \
-    if (!tr_sys_any())                                                                              \
-        return r(__VA_ARGS__)
+/* SLOW_NEXT starts NAME_slow (TR_SYS_SLOW_NEXT) */
+#define SLOW_NEXT(name, ...) TR_SYS_SLOW_NEXT(name, -1, __VA_ARGS__)
 
 /* -D_FORTIFY_SOURCE's variants, for buffers of known size (declared by
  * glibc's headers only when fortifying) */

@@ -130,13 +130,7 @@ static size_t open_path(struct tr_sys *s, const char *path)
     static void *next_##name;                                                                       \
     static __attribute__((noinline)) ret name##_slow(const void *ra, params)                        \
     {                                                                                               \
-        __typeof__(name) *r = (__typeof__(name) *)mpidbg_next_symbol(&next_##name, #name);         \
-        if (!r) {                                                                                   \
-            errno = ENOSYS;                                                                         \
-            return fail;                                                                            \
-        }                                                                                           \
-        if (!tr_sys_any())                                                                          \
-            return r(args);                                                                         \
+        TR_SYS_SLOW_NEXT(name, fail, args);                                                         \
         struct tr_sys s;                                                                            \
         ret rc;                                                                                     \
         size_t n1 = 0, n2 = 0;                                                                      \
