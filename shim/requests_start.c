@@ -59,6 +59,8 @@ static struct mpidbg_robj *start_check(struct mpidbg_cx *cx, MPI_Request r, cons
     if (!mpidbg_req_check(cx, r, arg, index))
         return NULL;
     struct mpidbg_robj *o = mpidbg_req_lookup(r);
+    if (!o)
+        return NULL; /* made by a call the shim does not wrap (Open MPI's MPIX_Allreduce_init): started unchecked */
     if (o->starting) {
         /* MPI_Startall lists it twice: the second start would find it
          * active */

@@ -704,8 +704,9 @@ void mpidbg_xc_pre(struct mpidbg_cx *cx, struct mpidbg_xc *xc)
         mpidbg_blocked_publish();
         xc->blocked = 1;
     }
-    if (co->inter && xc->mode == MPIDBG_CALLMODE_BLOCKING)
-        return; /* intercommunicators: only the blocked-call record */
+    if (co->inter)
+        return; /* intercommunicators: only the blocked-call record of a blocking one (MPI_IN_PLACE, which
+                 * the agreement's allreduce uses, is not defined on them: Open MPI fails the call) */
     int64_t mine[NV], buf[2 * NV], res[2 * NV];
     vector(xc, co, mine);
     if (co->xcn) {
