@@ -252,6 +252,31 @@ void mpidbg_blocked_end(void)
     __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
 }
 
+int mpidbg_blocked_pause(void)
+{
+    struct mpidbg_blocked *rec = &me()->rec;
+    if (!rec->active)
+        return 0;
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    rec->active = 0;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
+void mpidbg_blocked_resume(int was)
+{
+    if (!was)
+        return;
+    struct mpidbg_blocked *rec = &me()->rec;
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    rec->active = 1;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+}
+
 /* ---- polling ----
  * A test that completes nothing continues the episode when it tests the
  * same requests and no other MPI call came since the last test (every

@@ -424,7 +424,6 @@ __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_spawn(struct mpi
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_spawn_multiple(struct mpidbg_cx *cx, int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_get_parent(struct mpidbg_cx *cx, MPI_Comm *parent);
 __attribute__((visibility("hidden"))) void mpidbg_post_MPI_Comm_set_name(struct mpidbg_cx *cx, MPI_Comm comm, const char *comm_name);
-__attribute__((visibility("hidden"))) void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn, int commute, MPI_Op *op);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Cart_create(struct mpidbg_cx *cx, MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Cartdim_get(struct mpidbg_cx *cx, MPI_Comm comm, int *ndims);
 __attribute__((visibility("hidden"))) void mpidbg_pre_MPI_Cart_get(struct mpidbg_cx *cx, MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);

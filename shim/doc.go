@@ -29,6 +29,8 @@
 //	hooks*            the hand-written parts of generated wrappers (+pre, +post); hooks_topo.c
 //	                    the colour of MPI_Comm_split, Cartesian grids, topology queries
 //	lifecycle.c       MPI_Init, MPI_Init_thread, MPI_Finalize
+//	keyvals.c, userops.c  the program's attribute callbacks and reduction functions,
+//	                    through trampolines
 //	crash.c, ending.c how a rank ends, told to mpidbg: fatal signals with the program's
 //	                    frames (then handed on, past the Go runtime's forwarding), MPI_Abort,
 //	                    an exit without MPI_Finalize (missing-finalize); outcome.go their Go side

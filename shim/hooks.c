@@ -303,11 +303,6 @@ void mpidbg_post_MPI_Comm_get_parent(struct mpidbg_cx *cx, MPI_Comm *parent)
         mpidbg_comm_new(cx, *parent, 1);
 }
 
-void mpidbg_post_MPI_Op_create(struct mpidbg_cx *cx, MPI_User_function *user_fn, int commute, MPI_Op *op)
-{
-    mpidbg_op_new(cx, *op, 0, (void *)user_fn, commute);
-}
-
 /* window_memory checks what a window is made of (MPI-4.1 §12.2): a
  * non-negative size, a positive displacement unit, and a base for a
  * non-zero size (has_base 0: the call allocates the memory). */

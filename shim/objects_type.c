@@ -133,6 +133,16 @@ struct mpidbg_tobj *mpidbg_type_opaque(MPI_Datatype t)
     return o;
 }
 
+int64_t mpidbg_packed_span(int64_t at, int64_t n, int64_t count, MPI_Datatype type)
+{
+    int64_t left = n - at, bytes;
+    struct mpidbg_tinfo ti;
+    if (count >= 0 && mpidbg_tinfo_get(MPIDBG_H(type), &ti) == 0 && ti.ok && ti.size >= 0 &&
+        !__builtin_mul_overflow(count, ti.size, &bytes) && bytes < left)
+        return bytes;
+    return left;
+}
+
 /* mpidbg_tinfo_get describes a datatype for the checks: 0 usable (and
  * committed, or predefined), 1 MPI_DATATYPE_NULL, 2 unknown, 3 freed, 4
  * not committed. ti is filled whenever the type is known. */

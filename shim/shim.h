@@ -28,6 +28,15 @@
 
 #define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
+/* MPIDBG_FROM: the offset a position parameter gives into a byte buffer
+ * of n bytes (MPI_Pack's position, calls.tbl's from=), 0 when it is not
+ * one: the side then covers the whole buffer */
+#define MPIDBG_FROM(p, n) ((p) && *(p) > 0 && (int64_t)*(p) <= (int64_t)(n) ? (int64_t)*(p) : (int64_t)0)
+/* mpidbg_packed_span: the bytes of an n-byte pack buffer from offset at
+ * that count elements of type take packed (their size: both MPIs pack
+ * native data without headers), at most what is left; what is left when
+ * the type is not known */
+MPIDBG_HIDDEN int64_t mpidbg_packed_span(int64_t at, int64_t n, int64_t count, MPI_Datatype type);
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* mpidbg_serves_mpi: whether the library at path serves MPI, not the

@@ -6482,8 +6482,10 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
             done_outsize = 1;
             mpidbg_chk_count(&cx, outsize, "outsize");
         }
-        if (ok_MPI_PACKED > 0)
-            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_PACKED);
+        if (ok_MPI_PACKED > 0) {
+            int64_t at_outbuf = MPIDBG_FROM(position, (int64_t)outsize);
+            mpidbg_side(&cx, MPIDBG_WR, (const char *)outbuf + at_outbuf, "outbuf", mpidbg_packed_span(at_outbuf, (int64_t)outsize, (int64_t)incount, datatype), &ti_MPI_PACKED);
+        }
     }
     mpidbg_chk_overlaps(&cx);
     if (MPIDBG_REFUSING(&cx))
@@ -6512,8 +6514,10 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
             done_insize = 1;
             mpidbg_chk_count(&cx, insize, "insize");
         }
-        if (ok_MPI_PACKED > 0)
-            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)insize, &ti_MPI_PACKED);
+        if (ok_MPI_PACKED > 0) {
+            int64_t at_inbuf = MPIDBG_FROM(position, (int64_t)insize);
+            mpidbg_side(&cx, MPIDBG_RD, (const char *)inbuf + at_inbuf, "inbuf", mpidbg_packed_span(at_inbuf, (int64_t)insize, (int64_t)outcount, datatype), &ti_MPI_PACKED);
+        }
     }
     if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_outcount) {
@@ -6581,8 +6585,10 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_D
             done_outsize = 1;
             mpidbg_chk_count(&cx, outsize, "outsize");
         }
-        if (ok_MPI_BYTE > 0)
-            mpidbg_side(&cx, MPIDBG_WR, outbuf, "outbuf", (int64_t)outsize, &ti_MPI_BYTE);
+        if (ok_MPI_BYTE > 0) {
+            int64_t at_outbuf = MPIDBG_FROM(position, (int64_t)outsize);
+            mpidbg_side(&cx, MPIDBG_WR, (const char *)outbuf + at_outbuf, "outbuf", mpidbg_packed_span(at_outbuf, (int64_t)outsize, (int64_t)incount, datatype), &ti_MPI_BYTE);
+        }
     }
     mpidbg_chk_overlaps(&cx);
     if (MPIDBG_REFUSING(&cx))
@@ -6610,8 +6616,10 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
             done_insize = 1;
             mpidbg_chk_count(&cx, insize, "insize");
         }
-        if (ok_MPI_BYTE > 0)
-            mpidbg_side(&cx, MPIDBG_RD, inbuf, "inbuf", (int64_t)insize, &ti_MPI_BYTE);
+        if (ok_MPI_BYTE > 0) {
+            int64_t at_inbuf = MPIDBG_FROM(position, (int64_t)insize);
+            mpidbg_side(&cx, MPIDBG_RD, (const char *)inbuf + at_inbuf, "inbuf", mpidbg_packed_span(at_inbuf, (int64_t)insize, (int64_t)outcount, datatype), &ti_MPI_BYTE);
+        }
     }
     if (mpidbg_sig(&cx, outbuf, "outbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_outcount) {
@@ -7523,27 +7531,15 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     return rc;
 }
 
+/* ---- hand ----
+ * Hand-written (see the file named in calls.tbl): the generator gives it a
+ * call id only.
+ */
+
 /* ---- op ----
  * Reduction operations. pre: a valid operation. post: user operations are
  * recorded, freed operations marked.
  */
-
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
-{
-    void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Op_create(user_fn, commute, op);
-    struct mpidbg_cx cx;
-    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Op_create, ra);
-    if (MPIDBG_REFUSING(&cx))
-        return mpidbg_refused(&cx);
-    int rc = PMPI_Op_create(user_fn, commute, op);
-    if (rc == MPI_SUCCESS) {
-        mpidbg_post_MPI_Op_create(&cx, user_fn, commute, op);
-    }
-    mpidbg_leave(&cx);
-    return rc;
-}
 
 int MPI_Op_free(MPI_Op *op)
 {

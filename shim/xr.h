@@ -282,6 +282,13 @@ MPIDBG_HIDDEN_XR void mpidbg_blocked_wait(int kind, int peer, int tag, struct mp
 MPIDBG_HIDDEN_XR void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_publish(void);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_end(void);
+/* mpidbg_blocked_pause: the program's own code runs inside the call (a
+ * user-defined operation's function, userops.c): the thread is not
+ * waiting meanwhile. Returns whether its record was active;
+ * mpidbg_blocked_resume(that) makes it active again, with a new seq, as
+ * a call that made progress. */
+MPIDBG_HIDDEN_XR int mpidbg_blocked_pause(void);
+MPIDBG_HIDDEN_XR void mpidbg_blocked_resume(int was);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_init(void);
 /* A polling episode (blocked.h): a test begins; a test completed
  * nothing: 1 when it goes on with the episode, 0 when the caller writes

@@ -648,6 +648,16 @@ func emitSide(w *wr, c *Call, p Param) {
 		w.f("if (ok_%s > 0)", cvar(t))
 		w.f("    mpidbg_side_v(&cx, %s, %s, %q, %s, sizeof *%s, %s, sizeof *%s, %s, %s, &ti_%s, NULL);",
 			mode, p.Name, p.Name, counts, counts, displs, displs, bytes, length, cvar(t))
+	case p.Attr["from"] != "":
+		// a byte buffer used from *from on (MPI_Pack's outbuf at position)
+		ne, _ := c.countExpr(n)
+		from := p.Attr["from"]
+		w.f("if (ok_%s > 0) {", cvar(t))
+		w.f("    int64_t at_%s = MPIDBG_FROM(%s, %s);", p.Name, from, ne)
+		span := strings.SplitN(p.Attr["span"], ":", 2)
+		w.f("    mpidbg_side(&cx, %s, (const char *)%s + at_%s, %q, mpidbg_packed_span(at_%s, %s, (int64_t)%s, %s), &ti_%s);",
+			mode, p.Name, p.Name, p.Name, p.Name, ne, span[0], span[1], cvar(t))
+		w.f("}")
 	default:
 		ne, _ := c.countExpr(n)
 		w.f("if (ok_%s > 0)", cvar(t))

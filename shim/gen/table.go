@@ -259,6 +259,20 @@ func (c *Call) validate() error {
 			} else if p.Attr["counts"] == "" {
 				return fmt.Errorf("side %s has neither n= nor counts=", p.Name)
 			}
+			if v := p.Attr["from"]; v != "" {
+				if _, ok := c.param(v); !ok || p.Attr["n"] == "" {
+					return fmt.Errorf("side %s: from=%s needs a parameter of that name and n=", p.Name, v)
+				}
+				span := strings.SplitN(p.Attr["span"], ":", 2)
+				if len(span) != 2 {
+					return fmt.Errorf("side %s: from= needs span=COUNT:TYPE", p.Name)
+				}
+				for _, q := range span {
+					if _, ok := c.param(q); !ok {
+						return fmt.Errorf("side %s: span=%s: no parameter %q", p.Name, p.Attr["span"], q)
+					}
+				}
+			}
 			if (p.Attr["counts"] != "") != (p.Attr["displs"] != "") {
 				return fmt.Errorf("side %s needs both counts= and displs=", p.Name)
 			}
