@@ -31,10 +31,18 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "shim.h"
 #include "rma_win.h"
 #include "rma_lifecycle.h"
+
+uint64_t mpidbg_rma_mono_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
 
 int mpidbg_rma_ticking;               /* windows whose passive epochs are compared (rma.h) */
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
@@ -453,6 +461,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         return;
     struct mpidbg_rma_tc tc;
     if (mode == MPIDBG_RMA_PASSIVE) {
+        r.issued_ns = a->issued_ns ? a->issued_ns : mpidbg_rma_mono_ns();
         r.start = mpidbg_xr_clock;
         r.sstart = ++seq;
         if (mpidbg_tc_running()) {
@@ -527,7 +536,7 @@ void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
  * completion. */
 static void ended(struct mpidbg_rma_win *w, int target)
 {
-    uint64_t c = mpidbg_xr_clock, q = ++seq;
+    uint64_t c = mpidbg_xr_clock, q = ++seq, t_ns = mpidbg_rma_mono_ns();
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
     if (!bs)
         return;
@@ -540,6 +549,7 @@ static void ended(struct mpidbg_rma_win *w, int target)
             if (!r->send && !(r->flags & MPIDBG_RMA_TC)) { /* those wait in their queue */
                 r->end = c;
                 r->send = q;
+                r->ended_ns = t_ns;
             }
             off += mpidbg_rma_rec_size(r);
         }
@@ -569,6 +579,7 @@ static void ended(struct mpidbg_rma_win *w, int target)
                 tc->ecount = ecount;
                 r->end = c;
                 r->send = q;
+                r->ended_ns = t_ns;
             }
             tq->n = keep;
         }

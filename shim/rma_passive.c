@@ -176,12 +176,53 @@ void mpidbg_rma_passive_drop(struct mpidbg_rma_win *w)
 
 /* ---- the comparison ---- */
 
+static int blocks_meet(const struct mpidbg_rma_rec *x, const struct mpidbg_rma_rec *y)
+{
+    const struct mpidbg_rma_blk *bx = mpidbg_rma_blks(x), *by = mpidbg_rma_blks(y);
+    for (int i = 0; i < x->nblk; i++)
+        for (int j = 0; j < y->nblk; j++)
+            if (bx[i].lo < by[j].hi && by[j].lo < bx[i].hi)
+                return 1;
+    return 0;
+}
+
+/* published says whether access a of this rank may have been handed over
+ * to record r's origin through an atomic flag in this rank's window: this
+ * rank updated some bytes with an accumulate-family operation after the
+ * access (raised the flag), and r's origin accessed the same bytes with
+ * an accumulate-family operation (polled the flag) that completed after
+ * the flag was raised and that it issued before r. "After" is by the
+ * monotonic clock, one for the ranks of a host: a flag raised after the
+ * origin's polls before r had completed, or other bytes updated, do not
+ * count. Whether the poll saw the flag raised
+ * is more than the records say. Ranks on different hosts compare clocks
+ * that differ by their hosts' offset. */
+static int published(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
+                     const struct mpidbg_rma_rec **recs, int n)
+{
+    uint64_t q = a->tag >> MPIDBG_RMA_TAG_SEQ;
+    for (int i = 0; i < n; i++) {
+        const struct mpidbg_rma_rec *rel = recs[i];
+        if (rel->origin != w->rank || rel->kind != MPIDBG_RMA_ACC || (rel->flags & MPIDBG_RMA_NOOP) ||
+            rel->sstart <= q)
+            continue;
+        for (int j = 0; j < n; j++) {
+            const struct mpidbg_rma_rec *acq = recs[j];
+            if (acq->origin == r->origin && acq->kind == MPIDBG_RMA_ACC && acq->sstart < r->sstart &&
+                acq->ended_ns > rel->issued_ns && blocks_meet(rel, acq))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* unordered says whether nothing known orders access a of this rank and
  * passive record r (MPI-4.1 §12.7: a location updated by a put or
  * accumulate must not be accessed by a load or store until the update
  * completed at the target, and a location read by a get must not be
  * stored to meanwhile; what completes and orders them is synchronisation). */
-static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r)
+static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
+                     const struct mpidbg_rma_rec **recs, int n)
 {
     if (!a->write && r->kind == MPIDBG_RMA_ACC)
         return 0; /* a load against an atomic update: how programs poll a flag (below) */
@@ -199,8 +240,8 @@ static int unordered(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc
         return 0; /* both held an exclusive lock: perhaps the same mutex */
     if ((r->flags & MPIDBG_RMA_REL) && (a->tag & MPIDBG_RMA_TAG_ACQ))
         return 0; /* perhaps handed over through an atomic flag, an order the clock does not see */
-    if ((r->flags & MPIDBG_RMA_ACQ) && w->last_accw > a->tag >> MPIDBG_RMA_TAG_SEQ)
-        return 0; /* the same the other way: this rank set a flag after the access, the origin polled before */
+    if ((r->flags & MPIDBG_RMA_ACQ) && w->last_accw > a->tag >> MPIDBG_RMA_TAG_SEQ && published(w, a, r, recs, n))
+        return 0; /* the same the other way: this rank raised a flag after the access, the origin polled it before */
     /* by the clock: the record's epoch ended before the access, or the
      * access came before it started; a chain of messages or collectives
      * between them advanced the clock at each hop. Under thread clocks
@@ -247,7 +288,7 @@ void mpidbg_rma_passive_check(struct mpidbg_rma_win *w, const struct mpidbg_rma_
             const struct mpidbg_rma_rec *r = recs[iv[i].rec];
             if (!a->write && !mpidbg_rma_rec_writes(r))
                 continue; /* two reads */
-            if (!unordered(w, a, r))
+            if (!unordered(w, a, r, recs, n))
                 continue;
             mpidbg_rma_report_target(w, a, r, MPIDBG_EPOCH_PASSIVE);
             reported++;

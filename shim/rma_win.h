@@ -82,6 +82,11 @@ struct mpidbg_rma_rec {
      * with a gap) */
     int32_t esize;
     int32_t pad;
+    /* passive: CLOCK_MONOTONIC when issued and when completed (start and
+     * end's moments), in ns; one clock for the ranks of a host
+     * (rma_passive.c orders an atomic flag's raising and its polling by
+     * it) */
+    uint64_t issued_ns, ended_ns;
 };
 
 struct mpidbg_rma_blk {

@@ -390,10 +390,12 @@ static void let_go(void)
 
 void mpidbg_track_first_go(void (*fn)(void))
 {
-    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE) || !tr_sys_any()) {
-        fn(); /* no page is protected for a range */
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE)) {
+        fn(); /* no page is ever protected */
         return;
     }
+    /* under the lock even when nothing is watched now: another thread's
+     * range may come between a look and the call */
     pthread_mutex_lock(&tr_mu);
     hold_all();
     fn();

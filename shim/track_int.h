@@ -275,6 +275,11 @@ __attribute__((visibility("hidden"))) size_t tr_sys_open_str(struct tr_sys *s, c
  * made again only when its failure consumed nothing (not a datagram
  * socket or a terminal) */
 __attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed, int fd);
+/* fd for a call that must not be made again, whatever its failure: one
+ * that may have had its effect when it fails copying out its result
+ * (sigprocmask applies the new mask first; mkstemp replaced the XXXXXX),
+ * or that waits (a second select waits its time out again) */
+#define TR_SYS_ONCE (-2)
 /* tr_sys_redo: a call made on the fast path failed with EFAULT and some
  * range has pages now (one came between the check and the call): make
  * it again through the slow path; fd as for tr_sys_again */

@@ -174,7 +174,7 @@ static int retry_safe(int fd)
 
 int tr_sys_redo(int fd)
 {
-    if (errno != EFAULT || !tr_sys_any())
+    if (fd == TR_SYS_ONCE || errno != EFAULT || !tr_sys_any())
         return 0;
     int e = errno;
     int ok = fd < 0 || retry_safe(fd);
@@ -184,7 +184,7 @@ int tr_sys_redo(int fd)
 
 int tr_sys_again(struct tr_sys *s, int failed, int fd)
 {
-    if (!failed || errno != EFAULT || s->force || !s->seen)
+    if (!failed || errno != EFAULT || s->force || !s->seen || fd == TR_SYS_ONCE)
         return 0;
     if (fd >= 0) {
         int e = errno;

@@ -12,14 +12,17 @@
  * read(2) and write(2): while some range has pages (tr_live), the pages
  * under the memory a call names are held open for the call.
  *
- * Every call here fails before it has an effect when the kernel cannot
- * copy its memory (the path is copied in first; a result copied out
- * after the work is undone or harmless to do again: pipe(2) closes the
- * pipe it made, epoll_wait(2) puts the events back), so a call that
- * failed with EFAULT all the same (another thread protected a page
- * between the opening and the call) is made once more. Calls where that
- * does not hold (accept(2), waitpid(2), sigtimedwait(2): the connection,
- * the child's status or the signal is gone) are left out.
+ * A call that failed with EFAULT all the same (another thread protected
+ * a page between the opening and the call) is made once more when it
+ * fails before it has an effect or undoes it (the path is copied in
+ * first; pipe(2) closes the pipe it made). Those that may fail after
+ * their effect (sigprocmask applies the new mask before it copies out
+ * the old one, mkstemp has replaced its XXXXXX, getsockopt's SO_ERROR
+ * is cleared) and those that wait (a second poll would wait its time-out
+ * again) are not made again (ONCE): the EFAULT is returned, as natively
+ * for a page that went away. accept(2), waitpid(2) and sigtimedwait(2),
+ * whose failure loses a connection, a child's status or a signal, are
+ * not wrapped.
  *
  * What the kernel reads of a pending receive buffer (a path received by
  * an MPI_Irecv opened before MPI_Wait) or writes into a pending buffer
@@ -100,13 +103,18 @@ static size_t open_path(struct tr_sys *s, const char *path)
             seen = 1;
             z = memchr((const void *)(uintptr_t)a, 0, left);
         } else if (tr_page_find(end)) {
-            /* the name may go on into the tracker's next page */
-            char tmp[TR_PAGE];
-            if (!tr_sys_copy_in(tmp, (const void *)(uintptr_t)a, left))
-                return seen ? len : 0;
-            z = memchr(tmp, 0, left);
-            if (z)
-                z = (const char *)(uintptr_t)a + (z - tmp);
+            /* the name may go on into the tracker's next page: read in
+             * small pieces (a signal handler's stack may be small) */
+            char tmp[256];
+            z = NULL;
+            for (size_t off = 0; off < left && !z; off += sizeof tmp) {
+                size_t k = left - off < sizeof tmp ? left - off : sizeof tmp;
+                if (!tr_sys_copy_in(tmp, (const void *)(uintptr_t)(a + off), k))
+                    return seen ? len : 0;
+                const char *q = memchr(tmp, 0, k);
+                if (q)
+                    z = (const char *)(uintptr_t)(a + off) + (q - tmp);
+            }
         } else {
             return seen ? len : 0; /* neither this page nor the next is watched */
         }
@@ -126,8 +134,12 @@ static size_t open_path(struct tr_sys *s, const char *path)
  * cancelled in the call closes the pages on its way out. P(...) passes a
  * list as one argument. */
 #define P(...) __VA_ARGS__
-#define SLOW(ret, name, fail, params, args, PRE, POST)                                              \
+#define SLOW(ret, name, fail, in, params, args, PRE, POST)                                              \
     static void *next_##name;                                                                       \
+    __attribute__((constructor)) static void resolve_##name(void)                                   \
+    {                                                                                               \
+        mpidbg_next_symbol(&next_##name, #name);                                                    \
+    }                                                                                               \
     static __attribute__((noinline)) ret name##_slow(const void *ra, params)                        \
     {                                                                                               \
         TR_SYS_SLOW_NEXT(name, fail, args);                                                         \
@@ -141,7 +153,7 @@ static size_t open_path(struct tr_sys *s, const char *path)
         do {                                                                                        \
             PRE;                                                                                    \
             rc = r(args);                                                                           \
-        } while (tr_sys_again(&s, rc == fail, -1));                                                 \
+        } while (tr_sys_again(&s, rc == fail, in));                                                 \
         int ok = rc != fail;                                                                        \
         (void)ok;                                                                                   \
         POST;                                                                                       \
@@ -149,12 +161,17 @@ static size_t open_path(struct tr_sys *s, const char *path)
         return rc;                                                                                  \
     }
 
-#define WRAP(ret, name, fail, params, args, PRE, POST)                                              \
-    SLOW(ret, name, fail, P(params), P(args), P(PRE), P(POST))                                      \
+#define WRAP_IN(ret, name, fail, in, params, args, PRE, POST)                                       \
+    SLOW(ret, name, fail, in, P(params), P(args), P(PRE), P(POST))                                  \
     ret name(params)                                                                                \
     {                                                                                               \
-        TR_SYS_FAST(ret, name, fail, -1, args);                                                     \
+        TR_SYS_FAST(ret, name, fail, in, args);                                                     \
     }
+/* WRAP: a call made once more after an EFAULT the tracker may have
+ * caused; ONCE: one never made again (TR_SYS_ONCE) */
+#define WRAP(ret, name, fail, params, args, PRE, POST) WRAP_IN(ret, name, fail, -1, P(params), P(args), P(PRE), P(POST))
+#define ONCE(ret, name, fail, params, args, PRE, POST)                                              \
+    WRAP_IN(ret, name, fail, TR_SYS_ONCE, P(params), P(args), P(PRE), P(POST))
 
 /* the usual shapes: a path; a path and a structure the call fills; a
  * structure it fills; one it reads */
@@ -177,6 +194,14 @@ static size_t opt(const void *p, size_t n)
     return p ? n : 0;
 }
 
+/* the bytes of an fd_set the kernel reads and writes for select's n: as
+ * many longs as n bits take, whatever sizeof(fd_set) is (a program may
+ * allocate larger sets for descriptors above FD_SETSIZE) */
+static size_t fdset_bytes(int n)
+{
+    return n > 0 ? ((size_t)n + 63) / 64 * 8 : 0;
+}
+
 /* ---- path names ---- */
 
 /* open(2) and its kin take a mode only when they create */
@@ -189,28 +214,28 @@ static size_t opt(const void *p, size_t n)
         va_end(ap);                                                                                 \
     }
 
-SLOW(int, open, -1, P(const char *path, int flags, mode_t mode), P(path, flags, mode), n1 = open_path(&s, path),
+SLOW(int, open, -1, -1, P(const char *path, int flags, mode_t mode), P(path, flags, mode), n1 = open_path(&s, path),
      tr_sys_done(&s, path, n1, 0))
 int open(const char *path, int flags, ...)
 {
     MODE(flags);
     TR_SYS_FAST(int, open, -1, -1, path, flags, mode);
 }
-SLOW(int, open64, -1, P(const char *path, int flags, mode_t mode), P(path, flags, mode), n1 = open_path(&s, path),
+SLOW(int, open64, -1, -1, P(const char *path, int flags, mode_t mode), P(path, flags, mode), n1 = open_path(&s, path),
      tr_sys_done(&s, path, n1, 0))
 int open64(const char *path, int flags, ...)
 {
     MODE(flags);
     TR_SYS_FAST(int, open64, -1, -1, path, flags, mode);
 }
-SLOW(int, openat, -1, P(int dirfd, const char *path, int flags, mode_t mode), P(dirfd, path, flags, mode),
+SLOW(int, openat, -1, -1, P(int dirfd, const char *path, int flags, mode_t mode), P(dirfd, path, flags, mode),
      n1 = open_path(&s, path), tr_sys_done(&s, path, n1, 0))
 int openat(int dirfd, const char *path, int flags, ...)
 {
     MODE(flags);
     TR_SYS_FAST(int, openat, -1, -1, dirfd, path, flags, mode);
 }
-SLOW(int, openat64, -1, P(int dirfd, const char *path, int flags, mode_t mode), P(dirfd, path, flags, mode),
+SLOW(int, openat64, -1, -1, P(int dirfd, const char *path, int flags, mode_t mode), P(dirfd, path, flags, mode),
      n1 = open_path(&s, path), tr_sys_done(&s, path, n1, 0))
 int openat64(int dirfd, const char *path, int flags, ...)
 {
@@ -241,8 +266,8 @@ PATH(truncate, P(const char *path, off_t n), P(path, n), path)
 PATH(truncate64, P(const char *path, off64_t n), P(path, n), path)
 PATH(mkfifo, P(const char *path, mode_t mode), P(path, mode), path)
 PATH(mknod, P(const char *path, mode_t mode, dev_t dev), P(path, mode, dev), path)
-PATH(mkstemp, P(char *tmpl), P(tmpl), tmpl)
-PATH(mkostemp, P(char *tmpl, int flags), P(tmpl, flags), tmpl)
+ONCE(int, mkstemp, -1, P(char *tmpl), P(tmpl), n1 = open_path(&s, tmpl), tr_sys_done(&s, tmpl, n1, 0))
+ONCE(int, mkostemp, -1, P(char *tmpl, int flags), P(tmpl, flags), n1 = open_path(&s, tmpl), tr_sys_done(&s, tmpl, n1, 0))
 PATH2(rename, P(const char *from, const char *to), P(from, to), from, to)
 PATH2(renameat, P(int fromfd, const char *from, int tofd, const char *to), P(fromfd, from, tofd, to), from, to)
 PATH2(link, P(const char *from, const char *to), P(from, to), from, to)
@@ -263,16 +288,19 @@ WRAP(ssize_t, __readlink_chk, -1, P(const char *path, char *buf, size_t n, size_
 WRAP(ssize_t, readlinkat, -1, P(int dirfd, const char *path, char *buf, size_t n), P(dirfd, path, buf, n),
      (n1 = open_path(&s, path), tr_sys_open(&s, buf, n)),
      (tr_sys_done(&s, path, n1, 0), tr_sys_done(&s, buf, ok ? (size_t)rc : 0, 1)))
+WRAP(ssize_t, __readlinkat_chk, -1, P(int dirfd, const char *path, char *buf, size_t n, size_t buflen),
+     P(dirfd, path, buf, n, buflen), (n1 = open_path(&s, path), tr_sys_open(&s, buf, n)),
+     (tr_sys_done(&s, path, n1, 0), tr_sys_done(&s, buf, ok ? (size_t)rc : 0, 1)))
 WRAP(FILE *, fopen, NULL, P(const char *path, const char *mode), P(path, mode),
      (n1 = open_path(&s, path), n2 = open_path(&s, mode)), tr_sys_done(&s, path, n1, 0))
 WRAP(FILE *, fopen64, NULL, P(const char *path, const char *mode), P(path, mode),
      (n1 = open_path(&s, path), n2 = open_path(&s, mode)), tr_sys_done(&s, path, n1, 0))
-WRAP(FILE *, freopen, NULL, P(const char *path, const char *mode, FILE *f), P(path, mode, f),
+ONCE(FILE *, freopen, NULL, P(const char *path, const char *mode, FILE *f), P(path, mode, f),
      (n1 = open_path(&s, path), n2 = open_path(&s, mode)), tr_sys_done(&s, path, n1, 0))
-WRAP(FILE *, freopen64, NULL, P(const char *path, const char *mode, FILE *f), P(path, mode, f),
+ONCE(FILE *, freopen64, NULL, P(const char *path, const char *mode, FILE *f), P(path, mode, f),
      (n1 = open_path(&s, path), n2 = open_path(&s, mode)), tr_sys_done(&s, path, n1, 0))
 WRAP(DIR *, opendir, NULL, P(const char *path), P(path), n1 = open_path(&s, path), tr_sys_done(&s, path, n1, 0))
-WRAP(char *, mkdtemp, NULL, P(char *tmpl), P(tmpl), n1 = open_path(&s, tmpl), tr_sys_done(&s, tmpl, n1, 0))
+ONCE(char *, mkdtemp, NULL, P(char *tmpl), P(tmpl), n1 = open_path(&s, tmpl), tr_sys_done(&s, tmpl, n1, 0))
 WRAP(char *, getcwd, NULL, P(char *buf, size_t n), P(buf, n), tr_sys_open(&s, buf, n),
      tr_sys_done(&s, buf, ok && buf ? strlen(buf) + 1 : 0, 1))
 WRAP(char *, __getcwd_chk, NULL, P(char *buf, size_t n, size_t buflen), P(buf, n, buflen), tr_sys_open(&s, buf, n),
@@ -310,36 +338,40 @@ OUT(int, fstatvfs, P(int fd, struct statvfs *st), P(fd, st), st, sizeof *st)
 OUT(int, fstatvfs64, P(int fd, struct statvfs64 *st), P(fd, st), st, sizeof *st)
 
 /* ---- waiting: what the call reads and what it fills ---- */
-WRAP(int, nanosleep, -1, P(const struct timespec *t, struct timespec *rem), P(t, rem),
+ONCE(int, nanosleep, -1, P(const struct timespec *t, struct timespec *rem), P(t, rem),
      (tr_sys_open(&s, t, sizeof *t), tr_sys_open(&s, rem, opt(rem, sizeof *rem))), tr_sys_done(&s, t, sizeof *t, 0))
-WRAP(int, poll, -1, P(struct pollfd *fds, nfds_t n, int timeout), P(fds, n, timeout),
+ONCE(int, poll, -1, P(struct pollfd *fds, nfds_t n, int timeout), P(fds, n, timeout),
      tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
-WRAP(int, __poll_chk, -1, P(struct pollfd *fds, nfds_t n, int timeout, size_t fdslen), P(fds, n, timeout, fdslen),
+ONCE(int, __poll_chk, -1, P(struct pollfd *fds, nfds_t n, int timeout, size_t fdslen), P(fds, n, timeout, fdslen),
      tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
-WRAP(int, ppoll, -1, P(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask),
+ONCE(int, ppoll, -1, P(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask),
      P(fds, n, t, mask),
      (tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_open(&s, t, opt(t, sizeof *t)),
       tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
-WRAP(int, __ppoll_chk, -1,
+ONCE(int, __ppoll_chk, -1,
      P(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask, size_t fdslen),
      P(fds, n, t, mask, fdslen),
      (tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_open(&s, t, opt(t, sizeof *t)),
       tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
-WRAP(int, select, -1, P(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *t), P(n, rd, wr, ex, t),
-     (tr_sys_open(&s, rd, opt(rd, sizeof *rd)), tr_sys_open(&s, wr, opt(wr, sizeof *wr)),
-      tr_sys_open(&s, ex, opt(ex, sizeof *ex)), tr_sys_open(&s, t, opt(t, sizeof *t))), )
-WRAP(int, pselect, -1,
+ONCE(int, select, -1, P(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeval *t), P(n, rd, wr, ex, t),
+     (tr_sys_open(&s, rd, opt(rd, fdset_bytes(n))), tr_sys_open(&s, wr, opt(wr, fdset_bytes(n))),
+      tr_sys_open(&s, ex, opt(ex, fdset_bytes(n))), tr_sys_open(&s, t, opt(t, sizeof *t))),
+     (tr_sys_done(&s, rd, ok ? opt(rd, fdset_bytes(n)) : 0, 1), tr_sys_done(&s, wr, ok ? opt(wr, fdset_bytes(n)) : 0, 1),
+      tr_sys_done(&s, ex, ok ? opt(ex, fdset_bytes(n)) : 0, 1)))
+ONCE(int, pselect, -1,
      P(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *t, const sigset_t *mask),
      P(n, rd, wr, ex, t, mask),
-     (tr_sys_open(&s, rd, opt(rd, sizeof *rd)), tr_sys_open(&s, wr, opt(wr, sizeof *wr)),
-      tr_sys_open(&s, ex, opt(ex, sizeof *ex)), tr_sys_open(&s, t, opt(t, sizeof *t)),
-      tr_sys_open(&s, mask, opt(mask, sizeof *mask))), )
-WRAP(int, epoll_wait, -1, P(int ep, struct epoll_event *ev, int max, int timeout), P(ep, ev, max, timeout),
+     (tr_sys_open(&s, rd, opt(rd, fdset_bytes(n))), tr_sys_open(&s, wr, opt(wr, fdset_bytes(n))),
+      tr_sys_open(&s, ex, opt(ex, fdset_bytes(n))), tr_sys_open(&s, t, opt(t, sizeof *t)),
+      tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
+     (tr_sys_done(&s, rd, ok ? opt(rd, fdset_bytes(n)) : 0, 1), tr_sys_done(&s, wr, ok ? opt(wr, fdset_bytes(n)) : 0, 1),
+      tr_sys_done(&s, ex, ok ? opt(ex, fdset_bytes(n)) : 0, 1)))
+ONCE(int, epoll_wait, -1, P(int ep, struct epoll_event *ev, int max, int timeout), P(ep, ev, max, timeout),
      tr_sys_open(&s, ev, max > 0 ? (size_t)max * sizeof *ev : 0),
      tr_sys_done(&s, ev, ok ? (size_t)rc * sizeof *ev : 0, 1))
-WRAP(int, epoll_pwait, -1, P(int ep, struct epoll_event *ev, int max, int timeout, const sigset_t *mask),
+ONCE(int, epoll_pwait, -1, P(int ep, struct epoll_event *ev, int max, int timeout, const sigset_t *mask),
      P(ep, ev, max, timeout, mask),
      (tr_sys_open(&s, ev, max > 0 ? (size_t)max * sizeof *ev : 0), tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, ev, ok ? (size_t)rc * sizeof *ev : 0, 1))
@@ -347,6 +379,10 @@ IN(epoll_ctl, P(int ep, int op, int fd, struct epoll_event *ev), P(ep, op, fd, e
 
 /* clock_nanosleep returns its error instead of setting errno */
 static void *next_clock_nanosleep;
+__attribute__((constructor)) static void resolve_clock_nanosleep(void)
+{
+    mpidbg_next_symbol(&next_clock_nanosleep, "clock_nanosleep");
+}
 static __attribute__((noinline)) int clock_nanosleep_slow(const void *ra, clockid_t c, int flags,
                                                           const struct timespec *t, struct timespec *rem)
 {
@@ -365,7 +401,7 @@ static __attribute__((noinline)) int clock_nanosleep_slow(const void *ra, clocki
         tr_sys_open(&s, rem, opt(rem, sizeof *rem));
         rc = r(c, flags, t, rem);
         errno = rc;
-    } while (tr_sys_again(&s, rc != 0, -1));
+    } while (tr_sys_again(&s, rc != 0, TR_SYS_ONCE));
     errno = e;
     pthread_cleanup_pop(1);
     return rc;
@@ -375,11 +411,8 @@ int clock_nanosleep(clockid_t c, int flags, const struct timespec *t, struct tim
 {
     __typeof__(clock_nanosleep) *r =
         (__typeof__(clock_nanosleep) *)__atomic_load_n(&next_clock_nanosleep, __ATOMIC_ACQUIRE);
-    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any()) {
-        int rc = r(c, flags, t, rem);
-        if (MPIDBG_LIKELY(rc != EFAULT) || !tr_sys_any())
-            return rc;
-    }
+    if (MPIDBG_LIKELY(r != NULL) && !tr_sys_any())
+        return r(c, flags, t, rem); /* not made again: it would sleep again */
     return clock_nanosleep_slow(__builtin_return_address(0), c, flags, t, rem);
 }
 
@@ -391,7 +424,7 @@ IN(bind, P(int fd, const struct sockaddr *a, socklen_t n), P(fd, a, n), a, n)
 IN(connect, P(int fd, const struct sockaddr *a, socklen_t n), P(fd, a, n), a, n)
 IN(setsockopt, P(int fd, int level, int name, const void *v, socklen_t n), P(fd, level, name, v, n), v, n)
 
-WRAP(int, getsockopt, -1, P(int fd, int level, int name, void *v, socklen_t *n), P(fd, level, name, v, n),
+ONCE(int, getsockopt, -1, P(int fd, int level, int name, void *v, socklen_t *n), P(fd, level, name, v, n),
      n1 = tr_sys_open_addr(&s, v, n), tr_sys_done(&s, v, ok ? n1 : 0, 1))
 WRAP(int, getsockname, -1, P(int fd, struct sockaddr *a, socklen_t *n), P(fd, a, n), n1 = tr_sys_open_addr(&s, a, n),
      tr_sys_done(&s, a, ok ? n1 : 0, 1))
@@ -406,11 +439,11 @@ OUT(clock_t, times, P(struct tms *t), P(t), t, opt(t, sizeof *t))
 OUT(int, getrusage, P(__rusage_who_t who, struct rusage *u), P(who, u), u, sizeof *u)
 OUT(int, getrlimit, P(__rlimit_resource_t what, struct rlimit *l), P(what, l), l, sizeof *l)
 IN(setrlimit, P(__rlimit_resource_t what, const struct rlimit *l), P(what, l), l, sizeof *l)
-WRAP(int, prlimit, -1, P(pid_t pid, __rlimit_resource_t what, const struct rlimit *l, struct rlimit *old),
+ONCE(int, prlimit, -1, P(pid_t pid, __rlimit_resource_t what, const struct rlimit *l, struct rlimit *old),
      P(pid, what, l, old),
      (tr_sys_open(&s, l, opt(l, sizeof *l)), tr_sys_open(&s, old, opt(old, sizeof *old))),
      tr_sys_done(&s, old, ok ? opt(old, sizeof *old) : 0, 1))
-WRAP(int, sigprocmask, -1, P(int how, const sigset_t *set, sigset_t *old), P(how, set, old),
+ONCE(int, sigprocmask, -1, P(int how, const sigset_t *set, sigset_t *old), P(how, set, old),
      (tr_sys_open(&s, set, opt(set, sizeof *set)), tr_sys_open(&s, old, opt(old, sizeof *old))),
      tr_sys_done(&s, old, ok ? opt(old, sizeof *old) : 0, 1))
 OUT(int, sigpending, P(sigset_t *set), P(set), set, sizeof *set)
