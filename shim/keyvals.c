@@ -1,7 +1,10 @@
 /*
  * MPI_Comm_create_keyval and MPI_Keyval_create, by hand: the program's
  * attribute callbacks run through trampolines, so that a delete callback
- * that fails at MPI_Finalize cannot cost the rank its Finalize work.
+ * that fails at MPI_Finalize cannot cost the rank its Finalize work, and
+ * so that the time spent in a callback (inside MPI_Comm_dup or
+ * MPI_Comm_free) counts as the program's, not as a wait, as for
+ * reduction functions (userops.c).
  *
  * Why: that work runs in the delete callback of the shim's own
  * MPI_COMM_SELF attribute, the last one deleted (lifecycle.c). Open MPI
@@ -37,13 +40,19 @@ static int kv_copy(MPI_Comm old, int key, void *extra, void *in, void *out, int 
         *flag = 0;
         return MPI_SUCCESS;
     }
-    return k->copy(old, key, k->extra, in, out, flag);
+    int was = mpidbg_blocked_pause(); /* the program's code, not a wait (userops.c) */
+    int rc = k->copy(old, key, k->extra, in, out, flag);
+    mpidbg_blocked_resume(was);
+    return rc;
 }
 
 static int kv_delete(MPI_Comm comm, int key, void *val, void *extra)
 {
     const struct kv *k = extra;
-    int rc = k->del ? k->del(comm, key, val, k->extra) : MPI_SUCCESS; /* NULL: MPICH's MPI_COMM_NULL_DELETE_FN */
+    int rc = MPI_SUCCESS, was = mpidbg_blocked_pause(); /* the program's code, not a wait (userops.c) */
+    if (k->del)
+        rc = k->del(comm, key, val, k->extra); /* NULL: MPICH's MPI_COMM_NULL_DELETE_FN */
+    mpidbg_blocked_resume(was);
     if (comm == MPI_COMM_SELF)
         mpidbg_self_callback_done(rc);
     return rc;
