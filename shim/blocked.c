@@ -169,12 +169,25 @@ void mpidbg_blocked_init(void)
         stack_sig = sig;
 }
 
+/* A record is written between write_open (seq odd: a reader tries
+ * again) and write_close (seq even: the record is whole). */
+static inline void write_open(struct mpidbg_blocked *rec)
+{
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static inline void write_close(struct mpidbg_blocked *rec)
+{
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+}
+
 void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode)
 {
     struct slot *s = me();
     struct mpidbg_blocked *rec = &s->rec;
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED); /* odd: writing */
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    write_open(rec);
     s->owner = pthread_self();
     rec->active = 1;
     rec->call = cx->call;
@@ -236,20 +249,17 @@ void mpidbg_blocked_publish(void)
     for (int i = 0; mpidbg_xr_zero && i < rec->nwait && i < MPIDBG_WAIT_MAX; i++)
         if (rec->wait[i].kind == MPIDBG_WAIT_SEND && mpidbg_standard_send(rec->wait[i].call))
             rec->zero_buffered = 1;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+    write_close(rec);
 }
 
 void mpidbg_blocked_end(void)
 {
     struct mpidbg_blocked *rec = &me()->rec;
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    write_open(rec);
     rec->active = 0;
     rec->polling = 0;
     ep.on = 0;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+    write_close(rec);
 }
 
 int mpidbg_blocked_pause(void)
@@ -257,11 +267,9 @@ int mpidbg_blocked_pause(void)
     struct mpidbg_blocked *rec = &me()->rec;
     if (!rec->active)
         return 0;
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    write_open(rec);
     rec->active = 0;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+    write_close(rec);
     return 1;
 }
 
@@ -270,11 +278,9 @@ void mpidbg_blocked_resume(int was)
     if (!was)
         return;
     struct mpidbg_blocked *rec = &me()->rec;
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    write_open(rec);
     rec->active = 1;
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    __atomic_store_n(&rec->seq, rec->seq + 1, __ATOMIC_RELEASE);
+    write_close(rec);
 }
 
 /* ---- polling ----
