@@ -313,7 +313,30 @@ __attribute__((visibility("hidden"))) void tr_sys_cleanup(void *s);
         return fail;                                                                                \
     }                                                                                               \
     if (!tr_sys_any())                                                                              \
-    return r(__VA_ARGS__)
+        return r(__VA_ARGS__)
+
+/* TR_SYS_CALL ends NAME_slow (ra its return-address parameter): the
+ * call with the memory OPEN names held open, made once more after an
+ * EFAULT the tracker may have caused (IN as for tr_sys_again), then DONE
+ * with rc set and ok when the call succeeded (what it read it read either
+ * way, what it wrote only then). A thread cancelled in the call (a read
+ * is a cancellation point) closes the pages on its way out. */
+#define TR_SYS_CALL(ret, fail, in, call, OPEN, DONE)                                                 \
+    do {                                                                                            \
+        struct tr_sys s;                                                                            \
+        ret rc;                                                                                     \
+        tr_sys_begin(&s, ra);                                                                       \
+        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
+        do {                                                                                        \
+            OPEN;                                                                                   \
+            rc = call;                                                                              \
+        } while (tr_sys_again(&s, rc == (fail), in));                                               \
+        int ok = rc != (fail);                                                                      \
+        (void)ok;                                                                                   \
+        DONE;                                                                                       \
+        pthread_cleanup_pop(1);                                                                     \
+        return rc;                                                                                  \
+    } while (0)
 
 /* TR_SYS_FAST is a wrapper's body: the next definition (the cache
  * next_NAME, looked up when the shim is loaded or by NAME_slow at the

@@ -399,26 +399,10 @@ size_t tr_sys_open_addr(struct tr_sys *s, const void *addr, const void *len)
     return n;
 }
 
-/* CALL makes the call with the memory OPEN names held open, once more
- * after an EFAULT the tracker may have caused, then DONE with rc set; a
- * thread cancelled in the call (a read is a cancellation point) closes
- * them on its way out.
+/* CALL: the call with the memory OPEN names held open (TR_SYS_CALL).
  * IN: the descriptor a call reads from, whose failure may have consumed
  * input (tr_sys_again asks); -1 for a call a failure leaves no trace of. */
-#define CALL(IN, call, OPEN, DONE)                                                                  \
-    do {                                                                                            \
-        struct tr_sys s;                                                                            \
-        ssize_t rc;                                                                                 \
-        tr_sys_begin(&s, ra);                                                                       \
-        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
-        do {                                                                                        \
-            OPEN;                                                                                   \
-            rc = call;                                                                              \
-        } while (tr_sys_again(&s, rc == -1, IN));                                                   \
-        DONE;                                                                                       \
-        pthread_cleanup_pop(1);                                                                     \
-        return rc;                                                                                  \
-    } while (0)
+#define CALL(IN, call, OPEN, DONE) TR_SYS_CALL(ssize_t, -1, IN, call, OPEN, DONE)
 
 static void *next_write;
 static __attribute__((noinline)) ssize_t write_slow(const void *ra, int fd, const void *buf, size_t n)

@@ -126,13 +126,11 @@ static size_t open_path(struct tr_sys *s, const char *path)
     return seen ? len : 0;
 }
 
-/* SLOW defines NAME_slow: the call with the memory PRE names held open,
- * made once more after an EFAULT the tracker may have caused, then POST
- * with rc set and ok when the call succeeded (what it read it read
- * either way; what it wrote only then); n1 and n2 carry lengths from PRE
- * to POST. A thread
- * cancelled in the call closes the pages on its way out. P(...) passes a
- * list as one argument. */
+/* SLOW defines NAME_slow, resolved when the shim is loaded (the crash
+ * handler calls poll and nanosleep, where dlsym must not run): the call
+ * as TR_SYS_CALL makes it, PRE opening the memory and POST reporting
+ * what was moved; n1 and n2 carry lengths from PRE to POST. P(...) passes
+ * a list as one argument. */
 #define P(...) __VA_ARGS__
 #define SLOW(ret, name, fail, in, params, args, PRE, POST)                                              \
     static void *next_##name;                                                                       \
@@ -143,22 +141,10 @@ static size_t open_path(struct tr_sys *s, const char *path)
     static __attribute__((noinline)) ret name##_slow(const void *ra, params)                        \
     {                                                                                               \
         TR_SYS_SLOW_NEXT(name, fail, args);                                                         \
-        struct tr_sys s;                                                                            \
-        ret rc;                                                                                     \
         size_t n1 = 0, n2 = 0;                                                                      \
         (void)n1;                                                                                   \
         (void)n2;                                                                                   \
-        tr_sys_begin(&s, ra);                                                                       \
-        pthread_cleanup_push(tr_sys_cleanup, &s);                                                   \
-        do {                                                                                        \
-            PRE;                                                                                    \
-            rc = r(args);                                                                           \
-        } while (tr_sys_again(&s, rc == fail, in));                                                 \
-        int ok = rc != fail;                                                                        \
-        (void)ok;                                                                                   \
-        POST;                                                                                       \
-        pthread_cleanup_pop(1);                                                                     \
-        return rc;                                                                                  \
+        TR_SYS_CALL(ret, fail, in, r(args), PRE, POST);                                             \
     }
 
 #define WRAP_IN(ret, name, fail, in, params, args, PRE, POST)                                       \
