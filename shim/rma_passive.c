@@ -194,9 +194,9 @@ static int blocks_meet(const struct mpidbg_rma_rec *x, const struct mpidbg_rma_r
  * the flag was raised and that it issued before r. "After" is by the
  * monotonic clock, one for the ranks of a host: a flag raised after the
  * origin's polls before r had completed, or other bytes updated, do not
- * count. Whether the poll saw the flag raised
- * is more than the records say. Ranks on different hosts compare clocks
- * that differ by their hosts' offset. */
+ * count. Whether the poll saw the flag raised is more than the records
+ * say. Ranks on different hosts compare clocks that differ by their
+ * hosts' offset. */
 static int published(const struct mpidbg_rma_win *w, const struct mpidbg_rma_acc *a, const struct mpidbg_rma_rec *r,
                      const struct mpidbg_rma_rec **recs, int n)
 {

@@ -28,15 +28,6 @@
 
 #define MPIDBG_HIDDEN __attribute__((visibility("hidden")))
 #define MPIDBG_LIKELY(x) __builtin_expect(!!(x), 1)
-/* MPIDBG_FROM: the offset a position parameter gives into a byte buffer
- * of n bytes (MPI_Pack's position, calls.tbl's from=), 0 when it is not
- * one: the side then covers the whole buffer */
-#define MPIDBG_FROM(p, n) ((p) && *(p) > 0 && (int64_t)*(p) <= (int64_t)(n) ? (int64_t)*(p) : (int64_t)0)
-/* mpidbg_packed_span: the bytes of an n-byte pack buffer from offset at
- * that count elements of type take packed (their size: both MPIs pack
- * native data without headers), at most what is left; what is left when
- * the type is not known */
-MPIDBG_HIDDEN int64_t mpidbg_packed_span(int64_t at, int64_t n, int64_t count, MPI_Datatype type);
 #define MPIDBG_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* mpidbg_serves_mpi: whether the library at path serves MPI, not the
@@ -387,6 +378,14 @@ extern struct mpidbg_hmap mpidbg_types MPIDBG_HIDDEN, mpidbg_comms MPIDBG_HIDDEN
     mpidbg_requests MPIDBG_HIDDEN;
 
 MPIDBG_HIDDEN int mpidbg_tinfo_get(uint64_t handle, struct mpidbg_tinfo *ti);
+/* A pack buffer's side (calls.tbl's from= span=): MPIDBG_FROM is the
+ * offset a position parameter gives into a byte buffer of n bytes (0 when
+ * it is not one: the side covers the whole buffer); mpidbg_packed_span the
+ * bytes from there that count elements of type take packed (their size:
+ * both MPIs pack native data without headers), at most what is left, and
+ * what is left when the type is not known. */
+#define MPIDBG_FROM(p, n) ((p) && *(p) > 0 && (int64_t)*(p) <= (int64_t)(n) ? (int64_t)*(p) : (int64_t)0)
+MPIDBG_HIDDEN int64_t mpidbg_packed_span(int64_t at, int64_t n, int64_t count, MPI_Datatype type);
 MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic);
 MPIDBG_HIDDEN void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *oldtypes, int64_t noldtypes);
 MPIDBG_HIDDEN struct mpidbg_tobj *mpidbg_type_opaque(MPI_Datatype t);

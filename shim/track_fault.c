@@ -481,12 +481,12 @@ static uint64_t stack_top(uint64_t sp)
 
 static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
 {
-    /* The interrupted code blocks SIGTRAP: the program's signal handler
-     * that interrupted the SIGTRAP handler stepping another instruction,
-     * or code that blocks every signal. The step's trap would end the
-     * process; the page stays open until the next exit instead. */
+    /* No step: an instruction touching that many watched pages, or
+     * interrupted code that blocks SIGTRAP (the program's signal handler
+     * that interrupted the SIGTRAP handler, code that blocks every
+     * signal), where the step's trap would end the process. The page
+     * stays open until the next exit instead. */
     if (step.n >= STEP_PAGES || sigismember(&uc->uc_sigmask, SIGTRAP) == 1) {
-        /* or an instruction touching that many watched pages: leave this one open until the next exit */
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
         tr_apply(page, page + TR_PAGE, 1);
         tr_queue_open(page, page + TR_PAGE);
