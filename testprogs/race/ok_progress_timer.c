@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     setitimer(ITIMER_REAL, &off, NULL);
     int all;
     MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0 && all == 0 && acc > 0 && ticks >= 0)
+    if (rank == 0 && all == 0 && acc > 0 && ticks > 0) /* the timer fired while the halos were pending */
         printf("ok_progress_timer: OK\n");
     MPI_Finalize();
     return all != 0;
