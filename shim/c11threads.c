@@ -6,9 +6,12 @@
  * see: a program that synchronises its threads with them would look
  * unsynchronised, and its correct one-sided calls would be reported.
  * So the first such call turns the thread clocks off (tclock.h), and
- * threads are ordered by time, as without them.
+ * threads are ordered by time, as without them. Their ends are followed,
+ * as the program's pthreads' are (track_thread_end.c).
  */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
 #include <threads.h>
 
 #include "shim.h"
@@ -19,11 +22,57 @@ static void *next(void **cache, const char *name)
     return mpidbg_next_symbol(cache, name);
 }
 
+/* A thread's end holds the watched pages open until it is gone, as for
+ * the program's pthreads (threads.c, track_thread_end.c). */
+struct start {
+    thrd_start_t fn;
+    void *arg;
+};
+
+static void ends(void *unused)
+{
+    (void)unused;
+    mpidbg_track_thread_ends();
+}
+
+static int trampoline(void *p)
+{
+    struct start s = *(struct start *)p;
+    free(p);
+    int rv;
+    pthread_cleanup_push(ends, NULL);
+    rv = s.fn(s.arg);
+    pthread_cleanup_pop(1);
+    return rv;
+}
+
 int thrd_create(thrd_t *t, thrd_start_t fn, void *arg)
 {
     static void *cache;
     int (*f)(thrd_t *, thrd_start_t, void *) = (int (*)(thrd_t *, thrd_start_t, void *))next(&cache, "thrd_create");
-    return f ? f(t, fn, arg) : thrd_error;
+    if (!f)
+        return thrd_error;
+    struct start *s = malloc(sizeof *s);
+    if (!s)
+        return f(t, fn, arg);
+    s->fn = fn;
+    s->arg = arg;
+    int rc = f(t, trampoline, s);
+    if (rc != thrd_success)
+        free(s);
+    return rc;
+}
+
+int thrd_join(thrd_t t, int *res)
+{
+    static void *cache;
+    int (*f)(thrd_t, int *) = (int (*)(thrd_t, int *))mpidbg_next_symbol(&cache, "thrd_join");
+    if (!f)
+        return thrd_error;
+    int rc = f(t, res);
+    if (rc == thrd_success)
+        mpidbg_track_joined((pthread_t)t);
+    return rc;
 }
 
 int mtx_lock(mtx_t *m)

@@ -49,18 +49,33 @@ struct start {
     void *(*fn)(void *);
     void *arg;
     int clocked;
+    int sigs; /* the creator's asked mask (mpidbg_sig_asked) */
     struct mpidbg_tc_vc vc;
 };
+
+/* ends: the start routine returned, or the thread exits or is cancelled
+ * (a cleanup handler, run for all three). Whoever joins the thread knows
+ * what it knew; and glibc's last code for the thread, which runs with
+ * every signal blocked, must find no watched page. */
+static void ends(void *unused)
+{
+    (void)unused;
+    mpidbg_tc_sync_release((void *)pthread_self());
+    mpidbg_track_thread_ends();
+}
 
 static void *trampoline(void *p)
 {
     struct start s = *(struct start *)p;
     free(p);
+    mpidbg_sig_thread_start(s.sigs);
     mpidbg_blocked_thread();
     if (s.clocked)
         mpidbg_tc_learn(&s.vc);
-    void *rv = s.fn(s.arg);
-    mpidbg_tc_sync_release((void *)pthread_self());
+    void *rv;
+    pthread_cleanup_push(ends, NULL);
+    rv = s.fn(s.arg);
+    pthread_cleanup_pop(1);
     return rv;
 }
 
@@ -110,6 +125,7 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
         return r(t, attr, fn, arg);
     s->fn = fn;
     s->arg = arg;
+    s->sigs = mpidbg_sig_asked();
     s->clocked = mpidbg_tc_edges();
     if (s->clocked)
         mpidbg_tc_snapshot(&s->vc);
@@ -135,8 +151,10 @@ void *mpidbg_next_symbol(void **cache, const char *name)
  * when it ended. */
 static int joined(pthread_t t, int rc)
 {
-    if (rc == 0)
+    if (rc == 0) {
         mpidbg_tc_sync_acquire((void *)t);
+        mpidbg_track_joined(t);
+    }
     return rc;
 }
 

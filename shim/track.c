@@ -913,6 +913,7 @@ void mpidbg_track_exit_slow(void)
     mpidbg_track_dirty = 0;
     tr_progress();
     drain();
+    tr_ending_sweep();
 }
 
 static void print_stats(void)

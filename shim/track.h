@@ -30,6 +30,8 @@
 #ifndef MPIDBG_TRACK_H
 #define MPIDBG_TRACK_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -103,6 +105,26 @@ __attribute__((visibility("hidden"))) void mpidbg_track_init(void);
  * fault handler, and the kernel would end the process. Later callbacks
  * find the thread bound. */
 __attribute__((visibility("hidden"))) void mpidbg_track_first_go(void (*fn)(void));
+
+/* mpidbg_track_thread_ends: the calling thread of the program is ending
+ * (its start routine returned, or it exits or is cancelled). glibc's last
+ * code for it runs with every signal blocked, where a fault on a watched
+ * page would end the process: every watched page is open until the
+ * thread is gone (track_thread_end.c). mpidbg_track_joined: a join of t
+ * returned, t runs no more code. */
+__attribute__((visibility("hidden"))) void mpidbg_track_thread_ends(void);
+__attribute__((visibility("hidden"))) void mpidbg_track_joined(pthread_t t);
+
+/* The program's signal masks never block SIGSEGV and SIGTRAP
+ * (track_sigmask.c). mpidbg_sig_usable: set without the two (a copy in
+ * *tmp when it had them), for a call that passes a mask to the kernel;
+ * mpidbg_sig_asked: which of the two the calling thread asked to block,
+ * for a thread it starts; mpidbg_sig_thread_start: a thread of the
+ * program begins, with its creator's (inherited), and its mask loses the
+ * two. */
+__attribute__((visibility("hidden"))) const sigset_t *mpidbg_sig_usable(const sigset_t *set, sigset_t *tmp);
+__attribute__((visibility("hidden"))) int mpidbg_sig_asked(void);
+__attribute__((visibility("hidden"))) void mpidbg_sig_thread_start(int inherited);
 
 /* mpidbg_track_fini reports what is queued, stops watching every range
  * (operations never completed included) and turns the tracker off; at

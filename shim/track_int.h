@@ -103,6 +103,11 @@ __attribute__((visibility("hidden"))) int tr_page_want(const struct tr_page *p);
  * never protected (track_sync.c); signal-safe. */
 __attribute__((visibility("hidden"))) int tr_sync_page(uint64_t page);
 __attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);           /* a range is on it */
+/* tr_ending: threads of the program are ending, every watched page is
+ * open (track_thread_end.c); atomic. tr_ending_sweep, at a wrapper exit,
+ * drops the threads that are gone. */
+extern int tr_ending __attribute__((visibility("hidden")));
+__attribute__((visibility("hidden"))) void tr_ending_sweep(void);
 /* tr_apply sets the protection of the pages [lo, hi) to what their
  * counts ask, one mprotect per run of pages that changes; signal-safe. */
 __attribute__((visibility("hidden"))) void tr_apply(uint64_t lo, uint64_t hi, int force);
@@ -277,8 +282,8 @@ __attribute__((visibility("hidden"))) size_t tr_sys_open_str(struct tr_sys *s, c
 __attribute__((visibility("hidden"))) int tr_sys_again(struct tr_sys *s, int failed, int fd);
 /* fd for a call that must not be made again, whatever its failure: one
  * that may have had its effect when it fails copying out its result
- * (sigprocmask applies the new mask first; mkstemp replaced the XXXXXX),
- * or that waits (a second select waits its time out again) */
+ * (mkstemp replaced the XXXXXX), or that waits (a second select waits its
+ * time out again) */
 #define TR_SYS_ONCE (-2)
 /* tr_sys_redo: a call made on the fast path failed with EFAULT and some
  * range has pages now (one came between the check and the call): make

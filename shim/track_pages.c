@@ -202,7 +202,8 @@ int tr_page_busy(const struct tr_page *p)
 int tr_page_want(const struct tr_page *p)
 {
     if (__atomic_load_n(&p->steppers, __ATOMIC_RELAXED) > 0 || __atomic_load_n(&p->giveup, __ATOMIC_RELAXED) ||
-        __atomic_load_n(&p->lost, __ATOMIC_RELAXED) || tr_sync_page(__atomic_load_n(&p->key, __ATOMIC_RELAXED)))
+        __atomic_load_n(&p->lost, __ATOMIC_RELAXED) || __atomic_load_n(&tr_ending, __ATOMIC_RELAXED) ||
+        tr_sync_page(__atomic_load_n(&p->key, __ATOMIC_RELAXED)))
         return p->orig;
     if (__atomic_load_n(&p->n[MPIDBG_TR_ALL], __ATOMIC_RELAXED) > 0 ||
         __atomic_load_n(&p->n[MPIDBG_TR_LOG], __ATOMIC_RELAXED) > 0)

@@ -16,8 +16,7 @@
  * a page between the opening and the call) is made once more when it
  * fails before it has an effect or undoes it (the path is copied in
  * first; pipe(2) closes the pipe it made). Those that may fail after
- * their effect (sigprocmask applies the new mask before it copies out
- * the old one, mkstemp has replaced its XXXXXX, getsockopt's SO_ERROR
+ * their effect (mkstemp has replaced its XXXXXX, getsockopt's SO_ERROR
  * is cleared) and those that wait (a second poll would wait its time-out
  * again) are not made again (ONCE): the EFAULT is returned, as natively
  * for a page that went away. accept(2), waitpid(2) and sigtimedwait(2),
@@ -175,6 +174,11 @@ static size_t open_path(struct tr_sys *s, const char *path)
 #define IN(name, params, args, in, len)                                                             \
     WRAP(int, name, -1, P(params), P(args), tr_sys_open(&s, in, len), tr_sys_done(&s, in, len, 0))
 
+/* USABLE: a mask the call sets while it waits, without SIGSEGV and
+ * SIGTRAP (track_sigmask.c); its copy lives as long as the wrapper's
+ * block does */
+#define USABLE(mask) mpidbg_sig_usable(mask, &(sigset_t){{0}})
+
 static size_t opt(const void *p, size_t n)
 {
     return p ? n : 0;
@@ -331,13 +335,13 @@ ONCE(int, poll, -1, P(struct pollfd *fds, nfds_t n, int timeout), P(fds, n, time
 ONCE(int, __poll_chk, -1, P(struct pollfd *fds, nfds_t n, int timeout, size_t fdslen), P(fds, n, timeout, fdslen),
      tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
 ONCE(int, ppoll, -1, P(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask),
-     P(fds, n, t, mask),
+     P(fds, n, t, USABLE(mask)),
      (tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_open(&s, t, opt(t, sizeof *t)),
       tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
 ONCE(int, __ppoll_chk, -1,
      P(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask, size_t fdslen),
-     P(fds, n, t, mask, fdslen),
+     P(fds, n, t, USABLE(mask), fdslen),
      (tr_sys_open(&s, fds, n * sizeof *fds), tr_sys_open(&s, t, opt(t, sizeof *t)),
       tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, fds, ok ? n * sizeof *fds : 0, 1))
@@ -348,7 +352,7 @@ ONCE(int, select, -1, P(int n, fd_set *rd, fd_set *wr, fd_set *ex, struct timeva
       tr_sys_done(&s, ex, ok ? opt(ex, fdset_bytes(n)) : 0, 1)))
 ONCE(int, pselect, -1,
      P(int n, fd_set *rd, fd_set *wr, fd_set *ex, const struct timespec *t, const sigset_t *mask),
-     P(n, rd, wr, ex, t, mask),
+     P(n, rd, wr, ex, t, USABLE(mask)),
      (tr_sys_open(&s, rd, opt(rd, fdset_bytes(n))), tr_sys_open(&s, wr, opt(wr, fdset_bytes(n))),
       tr_sys_open(&s, ex, opt(ex, fdset_bytes(n))), tr_sys_open(&s, t, opt(t, sizeof *t)),
       tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
@@ -358,7 +362,7 @@ ONCE(int, epoll_wait, -1, P(int ep, struct epoll_event *ev, int max, int timeout
      tr_sys_open(&s, ev, max > 0 ? (size_t)max * sizeof *ev : 0),
      tr_sys_done(&s, ev, ok ? (size_t)rc * sizeof *ev : 0, 1))
 ONCE(int, epoll_pwait, -1, P(int ep, struct epoll_event *ev, int max, int timeout, const sigset_t *mask),
-     P(ep, ev, max, timeout, mask),
+     P(ep, ev, max, timeout, USABLE(mask)),
      (tr_sys_open(&s, ev, max > 0 ? (size_t)max * sizeof *ev : 0), tr_sys_open(&s, mask, opt(mask, sizeof *mask))),
      tr_sys_done(&s, ev, ok ? (size_t)rc * sizeof *ev : 0, 1))
 IN(epoll_ctl, P(int ep, int op, int fd, struct epoll_event *ev), P(ep, op, fd, ev), ev, opt(ev, sizeof *ev))
@@ -428,8 +432,5 @@ IN(setrlimit, P(__rlimit_resource_t what, const struct rlimit *l), P(what, l), l
 ONCE(int, prlimit, -1, P(pid_t pid, __rlimit_resource_t what, const struct rlimit *l, struct rlimit *old),
      P(pid, what, l, old),
      (tr_sys_open(&s, l, opt(l, sizeof *l)), tr_sys_open(&s, old, opt(old, sizeof *old))),
-     tr_sys_done(&s, old, ok ? opt(old, sizeof *old) : 0, 1))
-ONCE(int, sigprocmask, -1, P(int how, const sigset_t *set, sigset_t *old), P(how, set, old),
-     (tr_sys_open(&s, set, opt(set, sizeof *set)), tr_sys_open(&s, old, opt(old, sizeof *old))),
      tr_sys_done(&s, old, ok ? opt(old, sizeof *old) : 0, 1))
 OUT(int, sigpending, P(sigset_t *set), P(set), set, sizeof *set)

@@ -18,12 +18,12 @@
  */
 #include "shim.h"
 
-#define NSIG (sizeof(((struct mpidbg_tobj *)0)->sighash) / sizeof(struct mpidbg_sighash))
+#define NSIGHASH (sizeof(((struct mpidbg_tobj *)0)->sighash) / sizeof(struct mpidbg_sighash))
 
 static struct mpidbg_sighash *entry(struct mpidbg_tobj *o, int64_t count)
 {
     uint64_t c = (uint64_t)count;
-    return &o->sighash[(c ^ (c >> 7)) % NSIG];
+    return &o->sighash[(c ^ (c >> 7)) % NSIGHASH];
 }
 
 static int get(struct mpidbg_sighash *e, uint32_t gen, int64_t count, uint64_t *hash)

@@ -1,0 +1,227 @@
+/*
+ * The program's signal masks, without SIGSEGV and SIGTRAP.
+ *
+ * The access tracker sees the program's accesses to watched pages as
+ * SIGSEGV, and steps them with SIGTRAP. A fault with SIGSEGV blocked
+ * never reaches a handler: the kernel ends the process (so does a
+ * single-step trap with SIGTRAP blocked). Correct programs block every
+ * signal: threads that leave SIGINT and SIGTERM to one that sigwait()s
+ * for them (sigfillset, then pthread_sigmask), a handler installed with a
+ * full sa_mask, sigsuspend with all but one signal blocked. Any of them
+ * touching a page beside a pending receive buffer would die.
+ *
+ * So the kernel is never asked to block those two for the program. The
+ * wrappers take them out of what they pass on (pthread_sigmask,
+ * sigprocmask, sigsuspend, the masks of ppoll, pselect and epoll_pwait,
+ * and sigaction's sa_mask), and remember what the program asked for, per
+ * thread and per handler: the masks they give back (the old mask, the
+ * old action) say what it asked, so a mask saved and set again means
+ * what it meant. A thread the program starts gets its creator's (threads.c)
+ * and runs with the two unblocked from its first instruction of the
+ * program's, whatever mask it was created with; the main thread from the
+ * shim's load.
+ *
+ * What the program can tell: a SIGSEGV or SIGTRAP sent with kill(2) or
+ * raise() to a thread that blocked it is delivered instead of left
+ * pending (few programs send themselves either); a crash in code that
+ * blocked SIGSEGV ends the process as before, through the crash report
+ * first; a mask restored by siglongjmp or setcontext is the one the
+ * kernel had, without the two, whatever the program asked since.
+ *
+ * The shim's own calls (Go's runtime blocks every signal while it starts
+ * a thread) pass unchanged, and so do the handlers for SIGSEGV and
+ * SIGTRAP themselves (a program that installs its own SIGSEGV handler
+ * turns the tracker off).
+ *
+ * The sets the program passes and gets back may lie beside pending
+ * buffers: read and written as the kernel would (track_sys.c), so an
+ * old mask stored into a pending receive buffer is reported at the call.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+
+#include "shim.h"
+#include "track_int.h"
+
+enum { ASK_SEGV = 1, ASK_TRAP = 2 };
+
+/* what the thread asked to block of the two */
+static __thread int asked __attribute__((tls_model("initial-exec")));
+/* what each handler's sa_mask asked to block of the two */
+static int act_asked[_NSIG];
+
+static struct mpidbg_text self;
+
+typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
+static void *next_pthread_sigmask, *next_sigprocmask, *next_sigaction, *next_sigsuspend;
+
+static int bits(const sigset_t *set)
+{
+    return (sigismember(set, SIGSEGV) == 1 ? ASK_SEGV : 0) | (sigismember(set, SIGTRAP) == 1 ? ASK_TRAP : 0);
+}
+
+static void strip(sigset_t *set)
+{
+    sigdelset(set, SIGSEGV);
+    sigdelset(set, SIGTRAP);
+}
+
+static void add(sigset_t *set, int b)
+{
+    if (b & ASK_SEGV)
+        sigaddset(set, SIGSEGV);
+    if (b & ASK_TRAP)
+        sigaddset(set, SIGTRAP);
+}
+
+static int from_self(const void *ra)
+{
+    return (uintptr_t)ra - self.lo < self.hi - self.lo;
+}
+
+const sigset_t *mpidbg_sig_usable(const sigset_t *set, sigset_t *tmp)
+{
+    if (!set || !bits(set))
+        return set;
+    *tmp = *set;
+    strip(tmp);
+    return tmp;
+}
+
+int mpidbg_sig_asked(void)
+{
+    return asked;
+}
+
+void mpidbg_sig_thread_start(int inherited)
+{
+    mask_fn real = (mask_fn)__atomic_load_n(&next_pthread_sigmask, __ATOMIC_ACQUIRE);
+    sigset_t cur;
+    if (!real || real(SIG_BLOCK, NULL, &cur) != 0)
+        return;
+    asked = inherited | bits(&cur);
+    if (bits(&cur)) {
+        sigset_t two;
+        sigemptyset(&two);
+        add(&two, ASK_SEGV | ASK_TRAP);
+        real(SIG_UNBLOCK, &two, NULL);
+    }
+}
+
+/* set_mask is pthread_sigmask and sigprocmask (real, which fails as it
+ * does: an error number, or -1 and errno) called from ra. */
+static int set_mask(mask_fn real, const void *ra, int how, const sigset_t *set, sigset_t *old)
+{
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if ((!set && !old) || from_self(ra))
+        return real(how, set, old);
+    struct tr_sys s;
+    int live = tr_sys_any();
+    if (live) {
+        tr_sys_begin(&s, ra);
+        tr_sys_open(&s, set, set ? sizeof *set : 0);
+        tr_sys_open(&s, old, old ? sizeof *old : 0);
+    }
+    sigset_t in, out;
+    int want = 0;
+    if (set) {
+        in = *set;
+        if (live)
+            tr_sys_done(&s, set, sizeof *set, 0);
+        want = bits(&in);
+        strip(&in);
+    }
+    int before = asked;
+    int rc = real(how, set ? &in : NULL, old ? &out : NULL);
+    if (rc == 0) {
+        if (set && how == SIG_BLOCK)
+            asked |= want;
+        else if (set && how == SIG_UNBLOCK)
+            asked &= ~want;
+        else if (set && how == SIG_SETMASK)
+            asked = want;
+        if (old) {
+            add(&out, before);
+            *old = out;
+            if (live)
+                tr_sys_done(&s, old, sizeof *old, 1);
+        }
+    }
+    if (live)
+        tr_sys_end(&s);
+    return rc;
+}
+
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    mask_fn real = (mask_fn)mpidbg_next_symbol(&next_pthread_sigmask, "pthread_sigmask");
+    return set_mask(real, __builtin_return_address(0), how, set, old);
+}
+
+int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+    mask_fn real = (mask_fn)mpidbg_next_symbol(&next_sigprocmask, "sigprocmask");
+    return set_mask(real, __builtin_return_address(0), how, set, old);
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+    int (*real)(const sigset_t *) = (int (*)(const sigset_t *))mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    sigset_t tmp;
+    return real(from_self(__builtin_return_address(0)) ? mask : mpidbg_sig_usable(mask, &tmp));
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+    typedef int (*act_fn)(int, const struct sigaction *, struct sigaction *);
+    act_fn real = (act_fn)mpidbg_next_symbol(&next_sigaction, "sigaction");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (sig == SIGSEGV || sig == SIGTRAP || sig <= 0 || sig >= _NSIG || from_self(__builtin_return_address(0)))
+        return real(sig, act, old);
+    struct sigaction a;
+    const struct sigaction *pass = act;
+    int want = 0;
+    if (act) {
+        a = *act;
+        want = bits(&a.sa_mask);
+        if (want) {
+            strip(&a.sa_mask);
+            pass = &a;
+        }
+    }
+    int before = __atomic_load_n(&act_asked[sig], __ATOMIC_RELAXED);
+    int rc = real(sig, pass, old);
+    if (rc == 0) {
+        if (old)
+            add(&old->sa_mask, before);
+        if (act)
+            __atomic_store_n(&act_asked[sig], want, __ATOMIC_RELAXED);
+    }
+    return rc;
+}
+
+/* At the shim's load: the functions, the shim's own code, and the main
+ * thread's mask (a launcher may have started the rank with the two
+ * blocked). */
+__attribute__((constructor)) static void sigmask_init(void)
+{
+    mpidbg_next_symbol(&next_pthread_sigmask, "pthread_sigmask");
+    mpidbg_next_symbol(&next_sigprocmask, "sigprocmask");
+    mpidbg_next_symbol(&next_sigaction, "sigaction");
+    mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
+    self = mpidbg_text_of((uintptr_t)&sigmask_init);
+    mpidbg_sig_thread_start(0);
+}

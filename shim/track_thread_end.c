@@ -1,0 +1,184 @@
+/*
+ * The program's threads that end, and the watched pages meanwhile.
+ *
+ * glibc ends a thread with every signal blocked: after the start routine
+ * and the thread-specific data's destructors, start_thread blocks all
+ * signals and hands the stack back to the kernel with madvise(2). What a
+ * library hooked there runs then, and Open MPI hooks it (its memory
+ * patcher rewrites madvise to call its release hooks, UCX's among them).
+ * The first such call in the process resolves a PLT slot, and the loader
+ * reads the library's link map and version table, which it malloc'd on
+ * the program's heap, maybe on the page of a pending receive buffer. A
+ * fault with SIGSEGV blocked never reaches the tracker's handler: the
+ * kernel ends the process.
+ *
+ * So while a thread of the program ends, every watched page is open:
+ * tr_page_want asks tr_ending. From the end of the start routine (a
+ * return, pthread_exit, thrd_exit or a cancellation: a cleanup handler
+ * of the creation wrappers' trampolines) until the thread is gone. Gone
+ * is known two ways: its join returned (the kernel cleared its thread
+ * id, which it does after the thread's last instruction of user code),
+ * or the kernel no longer knows its thread id (tgkill(2) with signal 0
+ * answers ESRCH; a thread id reused meanwhile only keeps the pages open
+ * longer). A thread of the shim's, started at the first end and never
+ * ended (its own end would run the same glibc code), looks every 20 µs
+ * while some thread is ending and sleeps on a futex otherwise; every
+ * wrapper exit looks too, in case it could not be started
+ * (mpidbg_track_queued). Accesses to watched pages in that time are not
+ * seen: a thread's end costs at most a missed report, never the
+ * process. Threads of the MPI library are not the program's, and end at
+ * MPI_Finalize, when nothing is watched any more.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "track_int.h"
+
+/* Threads ending at once. A thread is gone microseconds after it
+ * enters the list; a full list waits for one to go. */
+#define ENDING_MAX 256
+
+static struct {
+    pthread_t self;
+    pid_t tid;
+} ending[ENDING_MAX];
+static int nending; /* under tr_mu */
+
+int tr_ending; /* atomic: nending, read without the lock */
+/* atomic: set_count is applying a change of tr_ending to the pages; a
+ * join that returns then waits for the lock, so that the joiner's next
+ * access finds its pages watched again */
+static int settling;
+
+/* set_count makes tr_ending say n; the pages' protection follows its
+ * change between none and some. Under tr_mu. */
+static void set_count(int n)
+{
+    __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
+    int was = __atomic_exchange_n(&tr_ending, n, __ATOMIC_SEQ_CST);
+    if (!was != !n)
+        tr_apply_all();
+    __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
+}
+
+static void drop(int i)
+{
+    ending[i] = ending[--nending];
+}
+
+/* sweep drops the threads the kernel no longer knows; under tr_mu. */
+static void sweep(void)
+{
+    pid_t pid = getpid();
+    for (int i = 0; i < nending;) {
+        if (syscall(SYS_tgkill, pid, ending[i].tid, 0) != 0 && errno == ESRCH)
+            drop(i);
+        else
+            i++;
+    }
+}
+
+/* The shim's thread that looks for the ending threads' going. */
+static int reaper_started, atfork_done; /* under tr_mu */
+
+static void *reaper(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        while (!__atomic_load_n(&tr_ending, __ATOMIC_ACQUIRE))
+            syscall(SYS_futex, &tr_ending, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+        struct timespec pause = {0, 20000};
+        syscall(SYS_nanosleep, &pause, NULL);
+        tr_ending_sweep();
+    }
+    return NULL;
+}
+
+static void after_fork_child(void)
+{
+    /* the parent's threads, and its reaper, are not the child's */
+    nending = 0;
+    reaper_started = 0;
+    __atomic_store_n(&tr_ending, 0, __ATOMIC_RELEASE);
+}
+
+/* start_reaper: under tr_mu. */
+static void start_reaper(void)
+{
+    if (reaper_started)
+        return;
+    pthread_attr_t attr;
+    pthread_t t;
+    if (pthread_attr_init(&attr) != 0)
+        return;
+    pthread_attr_setstacksize(&attr, 64 * 1024);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &attr, reaper, NULL) == 0) {
+        if (!atfork_done)
+            pthread_atfork(NULL, NULL, after_fork_child);
+        atfork_done = 1;
+        reaper_started = 1;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+void mpidbg_track_thread_ends(void)
+{
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE))
+        return;
+    int e = errno;
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    pthread_mutex_lock(&tr_mu);
+    sweep();
+    for (int tries = 0; nending == ENDING_MAX && tries < 100000; tries++) {
+        pthread_mutex_unlock(&tr_mu);
+        sched_yield();
+        pthread_mutex_lock(&tr_mu);
+        sweep();
+    }
+    if (nending < ENDING_MAX) {
+        ending[nending].self = pthread_self();
+        ending[nending].tid = tid;
+        nending++;
+        set_count(nending);
+        __atomic_store_n(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
+        start_reaper();
+        syscall(SYS_futex, &tr_ending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+    pthread_mutex_unlock(&tr_mu);
+    errno = e;
+}
+
+void mpidbg_track_joined(pthread_t t)
+{
+    if (!__atomic_load_n(&tr_ending, __ATOMIC_SEQ_CST) && !__atomic_load_n(&settling, __ATOMIC_SEQ_CST))
+        return;
+    pthread_mutex_lock(&tr_mu);
+    for (int i = 0; i < nending; i++)
+        if (pthread_equal(ending[i].self, t)) {
+            drop(i);
+            break;
+        }
+    set_count(nending);
+    pthread_mutex_unlock(&tr_mu);
+}
+
+void tr_ending_sweep(void)
+{
+    if (!__atomic_load_n(&tr_ending, __ATOMIC_ACQUIRE))
+        return;
+    int e = errno;
+    pthread_mutex_lock(&tr_mu);
+    sweep();
+    set_count(nending);
+    if (nending)
+        __atomic_store_n(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&tr_mu);
+    errno = e;
+}
