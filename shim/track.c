@@ -144,6 +144,7 @@ void mpidbg_track_init(void)
         return;
     tr_faults_init();
     tr_hw_init();
+    tr_spawn_init();
     __atomic_store_n(&mpidbg_track_on, 1, __ATOMIC_RELEASE);
 }
 

@@ -103,10 +103,26 @@ __attribute__((visibility("hidden"))) int tr_page_want(const struct tr_page *p);
  * never protected (track_sync.c); signal-safe. */
 __attribute__((visibility("hidden"))) int tr_sync_page(uint64_t page);
 __attribute__((visibility("hidden"))) int tr_page_busy(const struct tr_page *p);           /* a range is on it */
-/* tr_ending: threads of the program are ending, every watched page is
- * open (track_thread_end.c); atomic. tr_ending_sweep, at a wrapper exit,
- * drops the threads that are gone. */
-extern int tr_ending __attribute__((visibility("hidden")));
+/* tr_holders: while it is not 0, every page of the table has its
+ * original protection (tr_page_want): code that runs with every signal
+ * blocked, or in a child that shares the memory, may touch them (a
+ * thread that ends, track_thread_end.c; a process being started,
+ * track_spawn.c); atomic. tr_hold adds d and sets the pages' protection
+ * when the count goes from 0 or to 0; under tr_mu. tr_hold_settled: no
+ * holder, and no change being applied (a thread that saw a holder go
+ * waits for tr_mu before it counts on its pages being watched). */
+extern int tr_holders __attribute__((visibility("hidden")));
+__attribute__((visibility("hidden"))) void tr_hold(int d);
+__attribute__((visibility("hidden"))) int tr_hold_settled(void);
+/* tr_let_go_all gives every page of the table its original protection,
+ * without the lock: in a child process after fork, where the tracker
+ * stops */
+__attribute__((visibility("hidden"))) void tr_let_go_all(void);
+/* tr_spawn_init: a child made by fork lets go of every page
+ * (track_spawn.c); at the tracker's start */
+__attribute__((visibility("hidden"))) void tr_spawn_init(void);
+/* tr_ending_sweep, at a wrapper exit, drops the ending threads that are
+ * gone (track_thread_end.c) */
 __attribute__((visibility("hidden"))) void tr_ending_sweep(void);
 /* tr_apply sets the protection of the pages [lo, hi) to what their
  * counts ask, one mprotect per run of pages that changes; signal-safe. */

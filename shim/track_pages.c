@@ -202,7 +202,7 @@ int tr_page_busy(const struct tr_page *p)
 int tr_page_want(const struct tr_page *p)
 {
     if (__atomic_load_n(&p->steppers, __ATOMIC_RELAXED) > 0 || __atomic_load_n(&p->giveup, __ATOMIC_RELAXED) ||
-        __atomic_load_n(&p->lost, __ATOMIC_RELAXED) || __atomic_load_n(&tr_ending, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&p->lost, __ATOMIC_RELAXED) || __atomic_load_n(&tr_holders, __ATOMIC_RELAXED) ||
         tr_sync_page(__atomic_load_n(&p->key, __ATOMIC_RELAXED)))
         return p->orig;
     if (__atomic_load_n(&p->n[MPIDBG_TR_ALL], __ATOMIC_RELAXED) > 0 ||
@@ -291,6 +291,31 @@ void tr_apply_all(void)
     for (uint64_t i = 0; t && i < TP_CAP; i++)
         if (t[i].key)
             tr_apply(t[i].key, t[i].key + TR_PAGE, 0);
+}
+
+int tr_holders;
+static int settling; /* atomic: tr_hold is applying a change to the pages */
+
+void tr_hold(int d)
+{
+    __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
+    int was = __atomic_fetch_add(&tr_holders, d, __ATOMIC_SEQ_CST);
+    if (!was != !(was + d))
+        tr_apply_all();
+    __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
+}
+
+int tr_hold_settled(void)
+{
+    return !__atomic_load_n(&tr_holders, __ATOMIC_SEQ_CST) && !__atomic_load_n(&settling, __ATOMIC_SEQ_CST);
+}
+
+void tr_let_go_all(void)
+{
+    struct tr_page *t = tp_cur;
+    for (uint64_t i = 0; t && i < TP_CAP; i++)
+        if (t[i].key)
+            tr_mprotect(t[i].key, TR_PAGE, t[i].orig);
 }
 
 /* ---- the memory map ---- */

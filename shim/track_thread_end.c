@@ -12,8 +12,8 @@
  * fault with SIGSEGV blocked never reaches the tracker's handler: the
  * kernel ends the process.
  *
- * So while a thread of the program ends, every watched page is open:
- * tr_page_want asks tr_ending. From the end of the start routine (a
+ * So while a thread of the program ends, every watched page is open
+ * (tr_hold). From the end of the start routine (a
  * return, pthread_exit, thrd_exit or a cancellation: a cleanup handler
  * of the creation wrappers' trampolines) until the thread is gone. Gone
  * is known two ways: its join returned (the kernel cleared its thread
@@ -48,23 +48,18 @@ static struct {
     pthread_t self;
     pid_t tid;
 } ending[ENDING_MAX];
-static int nending; /* under tr_mu */
+static int nending;  /* under tr_mu */
+static int ending_n; /* atomic: nending, read without the lock */
 
-int tr_ending; /* atomic: nending, read without the lock */
-/* atomic: set_count is applying a change of tr_ending to the pages; a
- * join that returns then waits for the lock, so that the joiner's next
- * access finds its pages watched again */
-static int settling;
-
-/* set_count makes tr_ending say n; the pages' protection follows its
- * change between none and some. Under tr_mu. */
+/* set_count makes ending_n say n; some thread ending is one holder of
+ * every page open (tr_hold). Under tr_mu. */
 static void set_count(int n)
 {
-    __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
-    int was = __atomic_exchange_n(&tr_ending, n, __ATOMIC_SEQ_CST);
-    if (!was != !n)
-        tr_apply_all();
-    __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
+    int was = __atomic_exchange_n(&ending_n, n, __ATOMIC_SEQ_CST);
+    if (!was && n)
+        tr_hold(1);
+    else if (was && !n)
+        tr_hold(-1);
 }
 
 static void drop(int i)
@@ -91,8 +86,8 @@ static void *reaper(void *unused)
 {
     (void)unused;
     for (;;) {
-        while (!__atomic_load_n(&tr_ending, __ATOMIC_ACQUIRE))
-            syscall(SYS_futex, &tr_ending, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+        while (!__atomic_load_n(&ending_n, __ATOMIC_ACQUIRE))
+            syscall(SYS_futex, &ending_n, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
         struct timespec pause = {0, 20000};
         syscall(SYS_nanosleep, &pause, NULL);
         tr_ending_sweep();
@@ -105,7 +100,7 @@ static void after_fork_child(void)
     /* the parent's threads, and its reaper, are not the child's */
     nending = 0;
     reaper_started = 0;
-    __atomic_store_n(&tr_ending, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ending_n, 0, __ATOMIC_RELEASE);
 }
 
 /* start_reaper: under tr_mu. */
@@ -149,7 +144,7 @@ void mpidbg_track_thread_ends(void)
         set_count(nending);
         __atomic_store_n(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
         start_reaper();
-        syscall(SYS_futex, &tr_ending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+        syscall(SYS_futex, &ending_n, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
     pthread_mutex_unlock(&tr_mu);
     errno = e;
@@ -157,7 +152,7 @@ void mpidbg_track_thread_ends(void)
 
 void mpidbg_track_joined(pthread_t t)
 {
-    if (!__atomic_load_n(&tr_ending, __ATOMIC_SEQ_CST) && !__atomic_load_n(&settling, __ATOMIC_SEQ_CST))
+    if (!__atomic_load_n(&ending_n, __ATOMIC_SEQ_CST) && tr_hold_settled())
         return;
     pthread_mutex_lock(&tr_mu);
     for (int i = 0; i < nending; i++)
@@ -171,7 +166,7 @@ void mpidbg_track_joined(pthread_t t)
 
 void tr_ending_sweep(void)
 {
-    if (!__atomic_load_n(&tr_ending, __ATOMIC_ACQUIRE))
+    if (!__atomic_load_n(&ending_n, __ATOMIC_ACQUIRE))
         return;
     int e = errno;
     pthread_mutex_lock(&tr_mu);
