@@ -389,6 +389,35 @@ static void let_go(void)
     nheld = 0;
 }
 
+int tr_holders;
+static int settling; /* atomic: tr_hold is applying a change to the pages */
+
+/* apply_ranges sets the protection of every counted range's pages to
+ * what they ask (the table's other pages ask for their original
+ * protection already); under tr_mu. */
+static void apply_ranges(void)
+{
+    for (int i = 0; i < tr_hwm; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) && r->phi > r->plo)
+            tr_apply(r->plo, r->phi, 0);
+    }
+}
+
+void tr_hold(int d)
+{
+    __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
+    int was = __atomic_fetch_add(&tr_holders, d, __ATOMIC_SEQ_CST);
+    if (!was != !(was + d))
+        apply_ranges();
+    __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
+}
+
+int tr_hold_settled(void)
+{
+    return !__atomic_load_n(&tr_holders, __ATOMIC_SEQ_CST) && !__atomic_load_n(&settling, __ATOMIC_SEQ_CST);
+}
+
 void mpidbg_track_first_go(void (*fn)(void))
 {
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE)) {

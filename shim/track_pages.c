@@ -293,23 +293,6 @@ void tr_apply_all(void)
             tr_apply(t[i].key, t[i].key + TR_PAGE, 0);
 }
 
-int tr_holders;
-static int settling; /* atomic: tr_hold is applying a change to the pages */
-
-void tr_hold(int d)
-{
-    __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
-    int was = __atomic_fetch_add(&tr_holders, d, __ATOMIC_SEQ_CST);
-    if (!was != !(was + d))
-        tr_apply_all();
-    __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
-}
-
-int tr_hold_settled(void)
-{
-    return !__atomic_load_n(&tr_holders, __ATOMIC_SEQ_CST) && !__atomic_load_n(&settling, __ATOMIC_SEQ_CST);
-}
-
 void tr_let_go_all(void)
 {
     struct tr_page *t = tp_cur;
