@@ -53,6 +53,7 @@
 //	threads.c         the program's threads, registered at pthread_create
 //	xr*               cross-rank checks: shadow communicators, point to point,
 //	                    collectives; xr_threads.c which pairings threads may mix up;
+//	                    xr_order.c receives completed out of their posting order;
 //	                    xr.go matches signatures and names remote sites
 //	track*            the access tracker: watched ranges, pages, signal handlers;
 //	                    track_sync.c the program's futex-backed objects on watched pages;

@@ -200,6 +200,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     }
     __atomic_store_n(&rec->state, MPIDBG_LIVE | (o->active ? MPIDBG_ACTIVE : 0) | (o->persistent ? MPIDBG_PERSISTENT : 0),
                      __ATOMIC_RELEASE);
+    if (o->active)
+        mpidbg_xr_posted(o);
     if (o->active && !(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     if (o->active && kind == MPIDBG_REQ_RMA)
@@ -228,6 +230,7 @@ void mpidbg_req_started(struct mpidbg_robj *o)
 {
     o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
+    mpidbg_xr_posted(o);
     mpidbg_wlock();
     o->active = 1;
     o->rec->state |= MPIDBG_ACTIVE;

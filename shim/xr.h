@@ -158,6 +158,30 @@ struct mpidbg_xr_rsnap {
     uint64_t post;
     MPI_Comm xr;
 };
+/* A shadow message as taken: its header, then its signature and
+ * expression (xr_p2p.c). pulled: one was taken; valid: it is a shadow;
+ * unsure: which receive it belongs to is not known, so it checks
+ * nothing. */
+#define MPIDBG_XR_MAX 4096
+struct mpidbg_xr_got {
+    int32_t pulled, valid, unsure, pad;
+    uint64_t len;
+    uint64_t buf[MPIDBG_XR_MAX / 8];
+};
+/* mpidbg_xr_pull takes the shadow of the next message from src with tag
+ * on co (its node ring, or its shadow communicator xr). */
+MPIDBG_HIDDEN_XR void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struct mpidbg_xr_got *g);
+/* Receives completed out of their posting order (xr_order.c).
+ * mpidbg_xr_posted: a receive request was posted or started.
+ * mpidbg_xr_order, before a receive's completion takes its shadow: the
+ * shadows of the messages that receives posted before it by the same
+ * thread took first (MPI-4.1 §3.5: of two receives that match a
+ * message, the first posted gets it) are taken and kept for them, and
+ * when this receive's was kept for it, *g gets it and 1 is returned. o
+ * is NULL for a blocking receive, posted at post. */
+MPIDBG_HIDDEN_XR void mpidbg_xr_posted(const struct mpidbg_robj *o);
+MPIDBG_HIDDEN_XR int mpidbg_xr_order(struct mpidbg_cobj *co, MPI_Comm xr, const struct mpidbg_robj *o, uint32_t serial,
+                                     uint64_t post, int src, int tag, struct mpidbg_xr_got *g);
 MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);

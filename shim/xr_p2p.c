@@ -40,7 +40,7 @@
 #include "shim.h"
 
 #define XR_MAGIC 0x3144584du /* "MXD1" */
-#define XR_MAX 4096
+#define XR_MAX MPIDBG_XR_MAX
 #define XR_KNOWN 1u          /* the signature follows */
 #define XR_SWAP 2u           /* another thread's send, one just like it, may have this shadow's place (xr_threads.c) */
 #define XR_AMBIG 4u          /* another thread's send, not alike, may have it */
@@ -420,34 +420,57 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     free(m);
 }
 
+void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struct mpidbg_xr_got *g)
+{
+    struct xr_hdr h = {0};
+    const uint8_t *body = NULL;
+    g->pulled = g->valid = 0;
+    g->len = 0;
+    int ring = ring_recv(co, src, tag, &h, &body);
+    if (ring > 0) {
+        g->pulled = g->valid = 1;
+        if (sizeof h + (uint64_t)h.siglen + h.exprlen > sizeof g->buf) {
+            h.flags &= ~XR_KNOWN;
+            h.siglen = h.exprlen = 0;
+        }
+        memcpy(g->buf, &h, sizeof h);
+        if (body)
+            memcpy((uint8_t *)g->buf + sizeof h, body, (size_t)h.siglen + h.exprlen);
+        g->len = sizeof h + (uint64_t)h.siglen + h.exprlen;
+    } else if (ring == 0) {
+        MPI_Status st;
+        int n = 0;
+        g->pulled = PMPI_Recv(g->buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
+        if (g->pulled) {
+            PMPI_Get_count(&st, MPI_BYTE, &n);
+            if (n >= (int)sizeof h) {
+                memcpy(&h, g->buf, sizeof h);
+                g->valid = h.magic == XR_MAGIC && sizeof h + (uint64_t)h.siglen + h.exprlen <= (uint64_t)n;
+                g->len = (uint64_t)n;
+            }
+        }
+    }
+}
+
 /* shadow_recv takes the shadow of the message a receive on co took and
- * checks it. src and tag come from the receive's status. */
+ * checks it. src and tag come from the receive's status; o and serial
+ * name its request (NULL for a blocking receive), post when it was
+ * posted. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
-                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind)
+                        int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind,
+                        const struct mpidbg_robj *o, uint32_t serial)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
         mpidbg_xrw_end(rwin, -1, 0);
         return;
     }
-    uint64_t buf[XR_MAX / 8];
+    struct mpidbg_xr_got g;
+    if (!mpidbg_xr_order(co, xr, o, serial, post, src, tag, &g))
+        mpidbg_xr_pull(co, xr, src, tag, &g);
     struct xr_hdr h = {0};
-    const uint8_t *body = (const uint8_t *)buf + sizeof h;
-    int pulled = 0, valid = 0;
-    int ring = ring_recv(co, src, tag, &h, &body);
-    if (ring > 0) {
-        pulled = valid = 1;
-    } else if (ring == 0) {
-        MPI_Status st;
-        int n = 0;
-        pulled = PMPI_Recv(buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
-        if (pulled) {
-            PMPI_Get_count(&st, MPI_BYTE, &n);
-            if (n >= (int)sizeof h) {
-                memcpy(&h, buf, sizeof h);
-                valid = h.magic == XR_MAGIC && sizeof h + (uint64_t)h.siglen + h.exprlen <= (uint64_t)n;
-            }
-        }
-    }
+    memcpy(&h, g.buf, sizeof h);
+    const uint8_t *body = (const uint8_t *)g.buf + sizeof h;
+    int pulled = g.pulled, valid = g.valid;
     /* The window ends with the pull, under the lock that also covers the
      * race records: a receive of another thread that ends later sees
      * this one both ended and noted. */
@@ -459,8 +482,8 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     }
     /* the signatures compare when both sides are right up to alike ones;
      * the race check wants the message's own clock */
-    int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG);
-    int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE));
+    int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG) && !g.unsure;
+    int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE)) && !g.unsure;
     if (rv != MPIDBG_XR_EXACT || (h.flags & XR_UNSURE))
         mpidbg_xr_unsure = 1;
     if (h.clock > mpidbg_xr_clock)
@@ -637,7 +660,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post,
-                    xp->status_ignored);
+                    xp->status_ignored, NULL, 0);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
     return mpidbg_eh_restore(cx, &xp->eh, rc);
@@ -813,7 +836,8 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
             tag = s->tag;
     }
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
-    shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0);
+    shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0,
+                s->o, s->serial);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
