@@ -102,13 +102,17 @@ static struct tr_page *slot_for(struct tr_page *t, uint64_t page)
 
 static void protect(uint64_t lo, uint64_t hi, int prot);
 
-/* rebuild keeps the pages something still watches; the others get their
- * original protection back and leave the table. Every one of them, not
- * only those whose cur says protected: cur is a hint, and a handler
- * racing with a writer can leave a page protected under a cur that says
- * open; such a page out of the table would be a fault no one owns, and
- * the end of the program. Consecutive pages sit in consecutive slots, so
- * that is about one mprotect per run. Under tr_mu. */
+/* rebuild keeps the pages something still watches; the others leave
+ * the table, and those whose cur says protected get their original
+ * protection back. Not the others: their protection was given back when
+ * their last range left, and the memory may have been unmapped since
+ * and mapped again as something else (a library's code, where the
+ * original protection would take execution away). cur is a hint: a
+ * handler racing with a writer can leave a page protected under a cur
+ * that says open; a fault on it finds it in the table before the
+ * rebuild (tr_page_was) and gives it its protection then. Consecutive
+ * pages sit in consecutive slots, so that is about one mprotect per run.
+ * Under tr_mu. */
 static void rebuild(void)
 {
     struct tr_page *old = tp_cur, *nw = tp_arr[tp_which ^ 1];
@@ -121,6 +125,8 @@ static void rebuild(void)
         if (!p->key)
             continue;
         if (!busy(p)) {
+            if (__atomic_load_n(&p->cur, __ATOMIC_RELAXED) == p->orig)
+                continue; /* given back when its last range left: the memory may be another mapping's by now */
             if (p->key == end && p->orig == runprot) {
                 end += TR_PAGE;
                 continue;
@@ -297,7 +303,7 @@ void tr_let_go_all(void)
 {
     struct tr_page *t = tp_cur;
     for (uint64_t i = 0; t && i < TP_CAP; i++)
-        if (t[i].key)
+        if (t[i].key && (busy(&t[i]) || t[i].cur != t[i].orig))
             tr_mprotect(t[i].key, TR_PAGE, t[i].orig);
 }
 
