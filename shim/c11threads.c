@@ -75,10 +75,14 @@ int thrd_join(thrd_t t, int *res)
     return rc;
 }
 
+/* The objects' pages are never protected from their first call on, as
+ * for pthread objects (track_sync.c): glibc sleeps on them in futex(2),
+ * which answers EFAULT on a protected page, and glibc then aborts. */
 int mtx_lock(mtx_t *m)
 {
     static void *cache;
     int (*f)(mtx_t *) = (int (*)(mtx_t *))next(&cache, "mtx_lock");
+    mpidbg_track_sync_object(m, sizeof *m);
     return f ? f(m) : thrd_error;
 }
 
@@ -86,6 +90,7 @@ int mtx_trylock(mtx_t *m)
 {
     static void *cache;
     int (*f)(mtx_t *) = (int (*)(mtx_t *))next(&cache, "mtx_trylock");
+    mpidbg_track_sync_object(m, sizeof *m);
     return f ? f(m) : thrd_error;
 }
 
@@ -94,12 +99,49 @@ int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
     static void *cache;
     int (*f)(mtx_t *, const struct timespec *) =
         (int (*)(mtx_t *, const struct timespec *))next(&cache, "mtx_timedlock");
+    mpidbg_track_sync_object(m, sizeof *m);
     return f ? f(m, ts) : thrd_error;
+}
+
+int mtx_unlock(mtx_t *m)
+{
+    static void *cache;
+    int (*f)(mtx_t *) = (int (*)(mtx_t *))next(&cache, "mtx_unlock");
+    mpidbg_track_sync_object(m, sizeof *m);
+    return f ? f(m) : thrd_error;
 }
 
 int cnd_wait(cnd_t *c, mtx_t *m)
 {
     static void *cache;
     int (*f)(cnd_t *, mtx_t *) = (int (*)(cnd_t *, mtx_t *))next(&cache, "cnd_wait");
+    mpidbg_track_sync_object(c, sizeof *c);
+    mpidbg_track_sync_object(m, sizeof *m);
     return f ? f(c, m) : thrd_error;
+}
+
+int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
+{
+    static void *cache;
+    int (*f)(cnd_t *, mtx_t *, const struct timespec *) =
+        (int (*)(cnd_t *, mtx_t *, const struct timespec *))next(&cache, "cnd_timedwait");
+    mpidbg_track_sync_object(c, sizeof *c);
+    mpidbg_track_sync_object(m, sizeof *m);
+    return f ? f(c, m, ts) : thrd_error;
+}
+
+int cnd_signal(cnd_t *c)
+{
+    static void *cache;
+    int (*f)(cnd_t *) = (int (*)(cnd_t *))next(&cache, "cnd_signal");
+    mpidbg_track_sync_object(c, sizeof *c);
+    return f ? f(c) : thrd_error;
+}
+
+int cnd_broadcast(cnd_t *c)
+{
+    static void *cache;
+    int (*f)(cnd_t *) = (int (*)(cnd_t *))next(&cache, "cnd_broadcast");
+    mpidbg_track_sync_object(c, sizeof *c);
+    return f ? f(c) : thrd_error;
 }

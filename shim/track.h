@@ -32,6 +32,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -114,6 +115,11 @@ __attribute__((visibility("hidden"))) void mpidbg_track_first_go(void (*fn)(void
  * returned, t runs no more code. */
 __attribute__((visibility("hidden"))) void mpidbg_track_thread_ends(void);
 __attribute__((visibility("hidden"))) void mpidbg_track_joined(pthread_t t);
+
+/* mpidbg_track_sync_object: obj is a synchronisation object glibc may
+ * sleep on in futex(2); its pages are never protected from now on
+ * (track_sync.c). */
+__attribute__((visibility("hidden"))) void mpidbg_track_sync_object(const void *obj, size_t len);
 
 /* The program's signal masks never block SIGSEGV and SIGTRAP
  * (track_sigmask.c). mpidbg_sig_usable: set without the two (a copy in

@@ -66,7 +66,7 @@ static int sync_add(uint64_t page)
     return 0;
 }
 
-static void open_pages(const void *obj, size_t len)
+void mpidbg_track_sync_object(const void *obj, size_t len)
 {
     if (!mpidbg_track_on || !obj)
         return;
@@ -237,7 +237,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
     REAL(fn1, pthread_mutex_lock);
     if (!r_pthread_mutex_lock)
         return ENOSYS;
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(m, sizeof *m);
     return acquired(m, r_pthread_mutex_lock(m));
 }
 
@@ -246,7 +246,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
     REAL(fn1, pthread_mutex_unlock);
     if (!r_pthread_mutex_unlock)
         return ENOSYS;
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(m, sizeof *m);
     release(m);
     return r_pthread_mutex_unlock(m);
 }
@@ -256,8 +256,8 @@ int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
     REAL(fn2, pthread_cond_wait);
     if (!r_pthread_cond_wait)
         return ENOSYS;
-    open_pages(c, sizeof *c);
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(c, sizeof *c);
+    mpidbg_track_sync_object(m, sizeof *m);
     release(m);
     return woken(c, m, r_pthread_cond_wait(c, m));
 }
@@ -267,8 +267,8 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
     REAL(fn3, pthread_cond_timedwait);
     if (!r_pthread_cond_timedwait)
         return ENOSYS;
-    open_pages(c, sizeof *c);
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(c, sizeof *c);
+    mpidbg_track_sync_object(m, sizeof *m);
     release(m);
     return woken(c, m, r_pthread_cond_timedwait(c, m, t));
 }
@@ -278,7 +278,7 @@ int pthread_cond_signal(pthread_cond_t *c)
     REAL(fn1, pthread_cond_signal);
     if (!r_pthread_cond_signal)
         return ENOSYS;
-    open_pages(c, sizeof *c);
+    mpidbg_track_sync_object(c, sizeof *c);
     release(c);
     return r_pthread_cond_signal(c);
 }
@@ -288,7 +288,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
     REAL(fn1, pthread_cond_broadcast);
     if (!r_pthread_cond_broadcast)
         return ENOSYS;
-    open_pages(c, sizeof *c);
+    mpidbg_track_sync_object(c, sizeof *c);
     release(c);
     return r_pthread_cond_broadcast(c);
 }
@@ -298,7 +298,7 @@ int pthread_barrier_wait(pthread_barrier_t *b)
     REAL(fn1, pthread_barrier_wait);
     if (!r_pthread_barrier_wait)
         return ENOSYS;
-    open_pages(b, sizeof *b);
+    mpidbg_track_sync_object(b, sizeof *b);
     release(b);
     int rc = r_pthread_barrier_wait(b);
     if (rc == 0 || rc == PTHREAD_BARRIER_SERIAL_THREAD)
@@ -311,7 +311,7 @@ int pthread_rwlock_rdlock(pthread_rwlock_t *l)
     REAL(fn1, pthread_rwlock_rdlock);
     if (!r_pthread_rwlock_rdlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return rd_acquired(l, r_pthread_rwlock_rdlock(l), __builtin_return_address(0));
 }
 
@@ -320,7 +320,7 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
     REAL(fn1, pthread_rwlock_wrlock);
     if (!r_pthread_rwlock_wrlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return wr_acquired(l, r_pthread_rwlock_wrlock(l), __builtin_return_address(0));
 }
 
@@ -329,7 +329,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
     REAL(fn1, pthread_rwlock_unlock);
     if (!r_pthread_rwlock_unlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     rw_release(l, __builtin_return_address(0));
     return r_pthread_rwlock_unlock(l);
 }
@@ -341,7 +341,7 @@ int sem_wait(sem_t *s)
         errno = ENOSYS;
         return -1;
     }
-    open_pages(s, sizeof *s);
+    mpidbg_track_sync_object(s, sizeof *s);
     return acquired(s, r_sem_wait(s));
 }
 
@@ -352,7 +352,7 @@ int sem_timedwait(sem_t *s, const struct timespec *t)
         errno = ENOSYS;
         return -1;
     }
-    open_pages(s, sizeof *s);
+    mpidbg_track_sync_object(s, sizeof *s);
     return acquired(s, r_sem_timedwait(s, (void *)t));
 }
 
@@ -363,7 +363,7 @@ int sem_post(sem_t *s)
         errno = ENOSYS;
         return -1;
     }
-    open_pages(s, sizeof *s);
+    mpidbg_track_sync_object(s, sizeof *s);
     release(s);
     return r_sem_post(s);
 }
@@ -375,8 +375,8 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t cloc
     REAL(fnclock3, pthread_cond_clockwait);
     if (!r_pthread_cond_clockwait)
         return ENOSYS;
-    open_pages(c, sizeof *c);
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(c, sizeof *c);
+    mpidbg_track_sync_object(m, sizeof *m);
     release(m);
     return woken(c, m, r_pthread_cond_clockwait(c, m, clock, t));
 }
@@ -386,7 +386,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
     REAL(fn2, pthread_mutex_timedlock);
     if (!r_pthread_mutex_timedlock)
         return ENOSYS;
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(m, sizeof *m);
     return acquired(m, r_pthread_mutex_timedlock(m, (void *)t));
 }
 
@@ -395,7 +395,7 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock, const struct ti
     REAL(fnclock2, pthread_mutex_clocklock);
     if (!r_pthread_mutex_clocklock)
         return ENOSYS;
-    open_pages(m, sizeof *m);
+    mpidbg_track_sync_object(m, sizeof *m);
     return acquired(m, r_pthread_mutex_clocklock(m, clock, t));
 }
 
@@ -406,7 +406,7 @@ int sem_clockwait(sem_t *s, clockid_t clock, const struct timespec *t)
         errno = ENOSYS;
         return -1;
     }
-    open_pages(s, sizeof *s);
+    mpidbg_track_sync_object(s, sizeof *s);
     return acquired(s, r_sem_clockwait(s, clock, t));
 }
 
@@ -477,7 +477,7 @@ int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t)
     REAL(fn2, pthread_rwlock_timedrdlock);
     if (!r_pthread_rwlock_timedrdlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return rd_acquired(l, r_pthread_rwlock_timedrdlock(l, (void *)t), __builtin_return_address(0));
 }
 
@@ -486,7 +486,7 @@ int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t)
     REAL(fn2, pthread_rwlock_timedwrlock);
     if (!r_pthread_rwlock_timedwrlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return wr_acquired(l, r_pthread_rwlock_timedwrlock(l, (void *)t), __builtin_return_address(0));
 }
 
@@ -495,7 +495,7 @@ int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clock, const struc
     REAL(fnclock2, pthread_rwlock_clockrdlock);
     if (!r_pthread_rwlock_clockrdlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return rd_acquired(l, r_pthread_rwlock_clockrdlock(l, clock, t), __builtin_return_address(0));
 }
 
@@ -504,6 +504,6 @@ int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clock, const struc
     REAL(fnclock2, pthread_rwlock_clockwrlock);
     if (!r_pthread_rwlock_clockwrlock)
         return ENOSYS;
-    open_pages(l, sizeof *l);
+    mpidbg_track_sync_object(l, sizeof *l);
     return wr_acquired(l, r_pthread_rwlock_clockwrlock(l, clock, t), __builtin_return_address(0));
 }
