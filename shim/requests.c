@@ -249,12 +249,10 @@ void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r
     struct mpidbg_robj *o = r->o;
     if (!o || o->serial != r->serial || !o->active)
         return;
-    /* only when calls come one at a time: another thread's completion
-     * call (or get_status) may end the same ranges meanwhile, as for
-     * mpidbg_req_rma_flushed; under MPI_THREAD_MULTIPLE they end at the
-     * completion call, as before */
-    if (!mpidbg_mt && (o->tr_n || o->snap_n))
-        mpidbg_req_track_end(cx, o);
+    /* another thread's completion call (or get_status) may end the same
+     * ranges meanwhile: whoever claims them first ends them
+     * (requests_track.c) */
+    mpidbg_req_track_end(cx, o);
     mpidbg_wlock();
     mpidbg_pending_remove(o);
     mpidbg_pending_flush();
@@ -371,13 +369,10 @@ void mpidbg_req_rma_flushed(MPI_Win win, int target)
     if (f.n)
         mpidbg_pending_flush();
     mpidbg_wunlock();
-    /* Their watched ranges are the requests' owners' to give back: under
-     * MPI_THREAD_MULTIPLE another thread may be in MPI_Wait on one of
-     * them right now, handing the same ids back, so only a process whose
-     * calls come one at a time does it here (there a store after the
-     * flush and before MPI_Wait is still reported, docs/rma-races.md). */
-    if (!mpidbg_mt)
-        mpidbg_req_track_release_all(f.v, f.n); /* the tracker's own lock, not the writer's */
+    /* Their watched ranges end here; under MPI_THREAD_MULTIPLE another
+     * thread may be in MPI_Wait on one of them right now, ending the same
+     * ones: whoever claims them first ends them (requests_track.c). */
+    mpidbg_req_track_release_all(f.v, f.n); /* the tracker's own lock, not the writer's */
     free(f.v);
 }
 

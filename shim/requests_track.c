@@ -323,24 +323,35 @@ void mpidbg_req_track_start(struct mpidbg_cx *cx, struct mpidbg_robj *o, int mov
 }
 
 /* reported: a copied send whose store the tracker reported where it
- * happened is not reported again at completion */
-static void reported(struct mpidbg_robj *o)
+ * happened is not reported again at completion (n: its ranges) */
+static void reported(struct mpidbg_robj *o, int n)
 {
-    if (o->snap_n)
-        for (int i = 0; i < o->tr_n; i++)
+    if (__atomic_load_n(&o->snap_n, __ATOMIC_ACQUIRE))
+        for (int i = 0; i < n; i++)
             if (mpidbg_track_reported(o->tr_ids[i]))
                 o->snap_bad = 1;
+}
+
+/* claim takes the request's watched ranges for the caller: their count,
+ * 0 when another thread took them (under MPI_THREAD_MULTIPLE a flush or
+ * MPI_Request_get_status of one thread and the completion call of
+ * another may end the same request's ranges at the same time). */
+static int claim(struct mpidbg_robj *o)
+{
+    return __atomic_exchange_n(&o->tr_n, 0, __ATOMIC_ACQ_REL);
 }
 
 /* mpidbg_req_track_release stops watching an operation's buffers. */
 void mpidbg_req_track_release(struct mpidbg_robj *o)
 {
-    reported(o);
-    if (o->tr_n == 1)
+    int n = claim(o);
+    if (!n)
+        return;
+    reported(o, n);
+    if (n == 1)
         mpidbg_track_remove(o->tr_ids[0]);
     else
-        mpidbg_track_remove_n(o->tr_ids, o->tr_n);
-    o->tr_n = 0;
+        mpidbg_track_remove_n(o->tr_ids, n);
 }
 
 /* mpidbg_req_track_end: the operation is complete (or freed, or
@@ -349,13 +360,14 @@ void mpidbg_req_track_release(struct mpidbg_robj *o)
  * copies: a difference is a store while the send was pending. */
 void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
 {
-    if (o->tr_n)
+    if (__atomic_load_n(&o->tr_n, __ATOMIC_ACQUIRE))
         mpidbg_req_track_release(o);
-    if (!o->snap_n)
+    int nsnap = __atomic_exchange_n(&o->snap_n, 0, __ATOMIC_ACQ_REL); /* the copies are the claimer's */
+    if (!nsnap)
         return;
     snap_unregister(o);
     int off = 0, found = 0;
-    for (int k = 0; k < o->snap_n && cx && !found && !o->snap_bad; k++) {
+    for (int k = 0; k < nsnap && cx && !found && !o->snap_bad; k++) {
         int si = o->snap_seg[k];
         if (si >= o->nseg)
             break;
@@ -388,7 +400,6 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
     if (o->snap != o->snap_inl)
         free(o->snap);
     o->snap = NULL;
-    o->snap_n = 0;
 }
 
 /* watched: the request a completion call took, when it is still that one
@@ -396,7 +407,7 @@ void mpidbg_req_track_end(struct mpidbg_cx *cx, struct mpidbg_robj *o)
 static struct mpidbg_robj *watched(const struct mpidbg_reqref *r)
 {
     struct mpidbg_robj *o = r->o;
-    return o && o->serial == r->serial && o->tr_n ? o : NULL;
+    return o && o->serial == r->serial && __atomic_load_n(&o->tr_n, __ATOMIC_ACQUIRE) ? o : NULL;
 }
 
 /* mpidbg_req_track_release_all stops watching the buffers of n requests
@@ -408,7 +419,7 @@ void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
     for (int i = 0; c && i < n; i++) {
         struct mpidbg_robj *o = watched(&c[i]);
         if (o)
-            total += o->tr_n;
+            total += __atomic_load_n(&o->tr_n, __ATOMIC_ACQUIRE);
     }
     if (!total)
         return;
@@ -421,10 +432,12 @@ void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
             mpidbg_req_track_release(o); /* no room for the batch: one by one */
             continue;
         }
-        reported(o);
-        memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)o->tr_n);
-        k += o->tr_n;
-        o->tr_n = 0;
+        int m = claim(o);
+        if (!m || k + m > total)
+            continue; /* another thread's, or (started again meanwhile) more than counted: left to its completion */
+        reported(o, m);
+        memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)m);
+        k += m;
     }
     if (k)
         mpidbg_track_remove_n(ids, k);
