@@ -19,9 +19,10 @@
  *   original protection and holds them open for good, and its tracker is
  *   off (nothing it does is reported). Its calls of the program's
  *   execve and the rest then find nothing protected.
- * vfork's child shares the parent's memory too, but a wrapper cannot
- * return twice from its own frame: a command started with vfork and
- * execve beside a pending buffer may still fail with EFAULT.
+ * - vfork (track_vfork.S: the child returns twice through the caller's
+ *   frame, which C cannot) holds every page open from before the system
+ *   call until the parent runs again, after the child's exec or exit:
+ *   CPython's subprocess starts commands so.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,6 +113,30 @@ FILE *popen(const char *command, const char *mode)
     FILE *f = real(command, mode);
     end(held);
     return f;
+}
+
+/* vfork's halves in C (track_vfork.S): the return address, kept in the
+ * thread's storage, the hold, and the parent's result */
+__thread void *mpidbg_vfork_ra __attribute__((tls_model("initial-exec"), visibility("hidden")));
+static __thread int vfork_held __attribute__((tls_model("initial-exec")));
+
+__attribute__((visibility("hidden"))) void mpidbg_vfork_begin(void);
+__attribute__((visibility("hidden"))) long mpidbg_vfork_end(long rc);
+
+void mpidbg_vfork_begin(void)
+{
+    vfork_held = begin();
+}
+
+long mpidbg_vfork_end(long rc)
+{
+    end(vfork_held);
+    vfork_held = 0;
+    if ((unsigned long)rc > -4096ul) {
+        errno = (int)-rc;
+        return -1;
+    }
+    return rc;
 }
 
 /* In a child made by fork: one thread, the others' locks maybe held, so

@@ -6,8 +6,9 @@
 // exports for its helper commands (putenv: the string stays the
 // program's). Between MPI_Irecv and MPI_Wait it creates the step's
 // output directory with system(), reads a value back through popen(),
-// starts a helper with posix_spawnp and one with fork and execvp, and
-// checks that each of them ran and saw the exported entry.
+// starts a helper with posix_spawnp, one with fork and execvp and one
+// with vfork and execve (as CPython's subprocess does), and checks that
+// each of them ran and saw the exported entry.
 // Follows MPI-4.1 §3.7.2: the receive buffer is not touched before
 // MPI_Wait; the environment entry beside it is the program's own.
 // Correct: must produce no findings, and every command must succeed (a
@@ -81,6 +82,13 @@ int main(int argc, char **argv)
         pid = fork();
         if (pid == 0) {
             execvp("sh", sargs);
+            _exit(127);
+        }
+        if (pid < 0 || !waited_ok(pid))
+            failures++;
+        pid = vfork();
+        if (pid == 0) {
+            execve("/bin/sh", sargs, environ);
             _exit(127);
         }
         if (pid < 0 || !waited_ok(pid))
