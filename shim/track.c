@@ -146,6 +146,7 @@ void mpidbg_track_init(void)
     tr_hw_init();
     tr_spawn_init();
     __atomic_store_n(&mpidbg_track_on, 1, __ATOMIC_RELEASE);
+    tr_altstacks_known();
 }
 
 /* ---- sampling by call site ----
@@ -305,6 +306,9 @@ static int slot_of(int id, struct tr_range **rp)
 static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w, int *missed);
 static void tr_stop(void);
 
+#define FOREIGN_ABOVE (256 * 1024)
+#define FOREIGN_BELOW (64 * 1024)
+
 /* on_my_stack: 1 when a is on the calling thread's stack above this
  * frame, -1 when below it (no live object of the program is there: the
  * shim's and MPI's frames are), 0 when elsewhere */
@@ -325,9 +329,21 @@ static int on_my_stack(uint64_t a)
             pthread_attr_destroy(&at);
         }
     }
+    uint64_t fp = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+    if (fp < bottom || fp >= top) {
+        /* running on a stack of the program's own (a ucontext coroutine's,
+         * on the heap), whose bounds no one says: what lies just above
+         * this frame is taken for its frames, what lies just below for
+         * the shim's and MPI's, and a signal's frame */
+        if (a >= fp && a - fp < FOREIGN_ABOVE)
+            return 1;
+        if (a < fp && fp - a < FOREIGN_BELOW)
+            return -1;
+        return 0;
+    }
     if (a < bottom || a >= top)
         return 0;
-    return a >= (uint64_t)(uintptr_t)__builtin_frame_address(0) ? 1 : -1;
+    return a >= fp ? 1 : -1;
 }
 
 int mpidbg_track_add(const struct mpidbg_seg *seg, int mode, const struct mpidbg_tr_what *w, int *missed)

@@ -118,6 +118,9 @@ __attribute__((visibility("hidden"))) int tr_hold_settled(void);
  * without the lock: in a child process after fork, where the tracker
  * stops */
 __attribute__((visibility("hidden"))) void tr_let_go_all(void);
+/* tr_altstacks_known: the alternate signal stacks the program set up
+ * before the tracker started are never protected (track_sigmask.c) */
+__attribute__((visibility("hidden"))) void tr_altstacks_known(void);
 /* tr_spawn_init: a child made by fork lets go of every page
  * (track_spawn.c); at the tracker's start */
 __attribute__((visibility("hidden"))) void tr_spawn_init(void);

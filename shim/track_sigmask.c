@@ -1,5 +1,6 @@
 /*
- * The program's signal masks, without SIGSEGV and SIGTRAP.
+ * The program's signal masks, without SIGSEGV and SIGTRAP, and its
+ * alternate signal stacks, never protected.
  *
  * The access tracker sees the program's accesses to watched pages as
  * SIGSEGV, and steps them with SIGTRAP. A fault with SIGSEGV blocked
@@ -32,6 +33,14 @@
  * a thread) pass unchanged, and so do the handlers for SIGSEGV and
  * SIGTRAP themselves (a program that installs its own SIGSEGV handler
  * turns the tracker off).
+ *
+ * The program's alternate signal stacks (sigaltstack) are never
+ * protected either: the kernel writes a signal's frame at the top of
+ * one, and a program's 64 KiB stack from malloc shares its top page with
+ * whatever comes next on the heap, a receive buffer as like as not. A
+ * page there, protected, ended the process at the signal. Their pages
+ * join the synchronisation objects' (track_sync.c), which are never
+ * protected; those set up before the tracker starts, when it does.
  *
  * The sets the program passes and gets back may lie beside pending
  * buffers: read and written as the kernel would (track_sys.c), so an
@@ -213,6 +222,44 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
     return rc;
 }
 
+#define ALTSTACKS 256
+static struct {
+    const void *sp;
+    size_t size;
+} alts[ALTSTACKS];
+static int nalts; /* atomic: slots claimed */
+
+static void *next_sigaltstack;
+
+int sigaltstack(const stack_t *ss, stack_t *old)
+{
+    int (*real)(const stack_t *, stack_t *) =
+        (int (*)(const stack_t *, stack_t *))mpidbg_next_symbol(&next_sigaltstack, "sigaltstack");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (ss && !(ss->ss_flags & SS_DISABLE) && ss->ss_sp && ss->ss_size && !from_self(__builtin_return_address(0))) {
+        if (__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE)) {
+            mpidbg_track_sync_object(ss->ss_sp, ss->ss_size);
+        } else {
+            int i = __atomic_fetch_add(&nalts, 1, __ATOMIC_ACQ_REL);
+            if (i < ALTSTACKS) {
+                alts[i].sp = ss->ss_sp;
+                alts[i].size = ss->ss_size;
+            }
+        }
+    }
+    return real(ss, old);
+}
+
+void tr_altstacks_known(void)
+{
+    int n = __atomic_load_n(&nalts, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n && i < ALTSTACKS; i++)
+        mpidbg_track_sync_object(alts[i].sp, alts[i].size);
+}
+
 /* At the shim's load: the functions, the shim's own code, and the main
  * thread's mask (a launcher may have started the rank with the two
  * blocked). */
@@ -222,6 +269,7 @@ __attribute__((constructor)) static void sigmask_init(void)
     mpidbg_next_symbol(&next_sigprocmask, "sigprocmask");
     mpidbg_next_symbol(&next_sigaction, "sigaction");
     mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
+    mpidbg_next_symbol(&next_sigaltstack, "sigaltstack");
     self = mpidbg_text_of((uintptr_t)&sigmask_init);
     mpidbg_sig_thread_start(0);
 }
