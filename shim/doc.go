@@ -61,7 +61,7 @@
 //	                    track_sysmem.c path names and structures given to the kernel there;
 //	                    track_thread_end.c the watched pages while a thread of the program ends;
 //	                    track_sigmask.c the program's signal masks, never blocking SIGSEGV or SIGTRAP;
-//	                    track_spawn.c, track_vfork.S the commands and child processes the program starts;
+//	                    track_spawn.c, track_twice.S the commands and child processes the program starts;
 //	                    track.go a buffer's layout as strided blocks
 //	rma*              one-sided race checks: issue, epochs, target accesses, passive
 //	                    target; rma_blocks.go a target region's blocks and basic type;

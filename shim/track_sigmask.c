@@ -1,6 +1,7 @@
 /*
- * The program's signal masks, without SIGSEGV and SIGTRAP, and its
- * alternate signal stacks, never protected.
+ * The program's signal masks, without SIGSEGV and SIGTRAP; its
+ * alternate signal stacks and the jump buffers that save a mask, never
+ * protected.
  *
  * The access tracker sees the program's accesses to watched pages as
  * SIGSEGV, and steps them with SIGTRAP. A fault with SIGSEGV blocked
@@ -49,7 +50,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "shim.h"
@@ -222,6 +225,47 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
     return rc;
 }
 
+/* Jump buffers that save the signal mask (track_twice.S for
+ * __sigsetjmp): the kernel writes the mask into them at sigsetjmp and
+ * reads it at siglongjmp, and fails with EFAULT on a protected page: a
+ * handler left by siglongjmp would leave its signal blocked for good.
+ * Their pages are never protected, as synchronisation objects'. */
+__attribute__((visibility("hidden"))) void *mpidbg_next_sigsetjmp; /* glibc's __sigsetjmp */
+__attribute__((visibility("hidden"))) void mpidbg_jmpbuf_seen(const void *env);
+
+void mpidbg_jmpbuf_seen(const void *env)
+{
+    mpidbg_track_sync_object(env, sizeof(sigjmp_buf));
+}
+
+static void *next_siglongjmp, *next_longjmp, *next_longjmp_chk;
+
+__attribute__((noreturn)) static void jump(void **cache, const char *name, sigjmp_buf env, int val)
+{
+    void (*real)(sigjmp_buf, int) = (void (*)(sigjmp_buf, int))mpidbg_next_symbol(cache, name);
+    if (env[0].__mask_was_saved)
+        mpidbg_jmpbuf_seen(env);
+    if (!real)
+        abort();
+    real(env, val);
+    abort(); /* real does not return */
+}
+
+void siglongjmp(sigjmp_buf env, int val)
+{
+    jump(&next_siglongjmp, "siglongjmp", env, val);
+}
+
+void longjmp(jmp_buf env, int val)
+{
+    jump(&next_longjmp, "longjmp", env, val);
+}
+
+void __longjmp_chk(sigjmp_buf env, int val)
+{
+    jump(&next_longjmp_chk, "__longjmp_chk", env, val);
+}
+
 #define ALTSTACKS 256
 static struct {
     const void *sp;
@@ -270,6 +314,7 @@ __attribute__((constructor)) static void sigmask_init(void)
     mpidbg_next_symbol(&next_sigaction, "sigaction");
     mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
     mpidbg_next_symbol(&next_sigaltstack, "sigaltstack");
+    mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp");
     self = mpidbg_text_of((uintptr_t)&sigmask_init);
     mpidbg_sig_thread_start(0);
 }

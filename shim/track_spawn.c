@@ -19,7 +19,7 @@
  *   original protection and holds them open for good, and its tracker is
  *   off (nothing it does is reported). Its calls of the program's
  *   execve and the rest then find nothing protected.
- * - vfork (track_vfork.S: the child returns twice through the caller's
+ * - vfork (track_twice.S: the child returns twice through the caller's
  *   frame, which C cannot) holds every page open from before the system
  *   call until the parent runs again, after the child's exec or exit:
  *   CPython's subprocess starts commands so.
@@ -115,7 +115,7 @@ FILE *popen(const char *command, const char *mode)
     return f;
 }
 
-/* vfork's halves in C (track_vfork.S): the return address, kept in the
+/* vfork's halves in C (track_twice.S): the return address, kept in the
  * thread's storage, the hold, and the parent's result */
 __thread void *mpidbg_vfork_ra __attribute__((tls_model("initial-exec"), visibility("hidden")));
 static __thread int vfork_held __attribute__((tls_model("initial-exec")));

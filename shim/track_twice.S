@@ -1,0 +1,60 @@
+/* Functions that return twice, for the access tracker: wrapped here,
+ * in assembly, since a C wrapper's frame would be gone by the second
+ * return.
+ *
+ * vfork (track_spawn.c): its child shares the parent's memory, watched
+ * pages included, until it execs or exits, and execve(2) reads the
+ * arguments and the environment from there: every watched page is held
+ * open from before the system call until the parent runs again. The
+ * child returns into the caller's frame, as from glibc's vfork, so the
+ * return address is not kept on the stack, which the child writes, but
+ * in a thread-local slot (the child runs with the parent's thread
+ * pointer); the child skips the hold's end, which is the parent's.
+ *
+ * __sigsetjmp (sigsetjmp's function; track_sigmask.c): with savemask,
+ * the kernel writes the signal mask into the jump buffer, and answers
+ * EFAULT on a protected page; the mask is then not saved, and the
+ * siglongjmp back leaves blocked what the handler it leaves blocked. The
+ * buffer's pages are made never protected first, then glibc's runs as if
+ * called directly. */
+#if defined(__x86_64__) && defined(__ELF__)
+    .text
+    .globl vfork
+    .type vfork, @function
+    .p2align 4
+vfork:
+    endbr64
+    popq %rcx
+    movq mpidbg_vfork_ra@gottpoff(%rip), %rdx
+    movq %rcx, %fs:(%rdx)
+    call mpidbg_vfork_begin
+    movl $58, %eax /* SYS_vfork */
+    syscall
+    testq %rax, %rax
+    jz 1f
+    movq %rax, %rdi
+    call mpidbg_vfork_end
+1:
+    movq mpidbg_vfork_ra@gottpoff(%rip), %rdx
+    jmp *%fs:(%rdx)
+    .size vfork, .-vfork
+
+    .globl __sigsetjmp
+    .type __sigsetjmp, @function
+    .p2align 4
+__sigsetjmp:
+    endbr64
+    testl %esi, %esi
+    jz 2f
+    pushq %rdi
+    pushq %rsi
+    subq $8, %rsp
+    call mpidbg_jmpbuf_seen
+    addq $8, %rsp
+    popq %rsi
+    popq %rdi
+2:
+    jmp *mpidbg_next_sigsetjmp(%rip)
+    .size __sigsetjmp, .-__sigsetjmp
+    .section .note.GNU-stack, "", @progbits
+#endif
