@@ -446,7 +446,7 @@ static int waiting(struct slot *s, uint64_t seq, int64_t now)
     s->last_seq = seq;
     s->last_cpu = cpu;
     s->last_ns = now;
-    if (fresh || 4 * dcpu > dt || !in_futex(s->tid)) {
+    if (fresh || 4 * dcpu > dt || mpidbg_timer_pending(now) || !in_futex(s->tid)) {
         s->idle_since = 0;
         return 0;
     }

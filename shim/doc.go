@@ -50,6 +50,7 @@
 //	                    python_layout.h the structures it reads, pyline.* their line tables
 //	blocked*          the blocked-call record (one per thread under MPI_THREAD_MULTIPLE)
 //	                    and the wire message made from it
+//	timers.c          the program's timers, which may wake a thread the watcher takes for blocked
 //	threads.c         the program's threads, registered at pthread_create
 //	xr*               cross-rank checks: shadow communicators, point to point,
 //	                    collectives; xr_threads.c which pairings threads may mix up;

@@ -134,6 +134,10 @@ enum mpidbg_fid { MPIDBG_FINDINGS(MPIDBG_FID_ENUM) MPIDBG_NFID };
 extern __thread int mpidbg_thread_seen __attribute__((tls_model("initial-exec"), visibility("hidden")));
 void mpidbg_thread_first(void) __attribute__((visibility("hidden"))); /* threads.c */
 void mpidbg_blocked_thread(void) __attribute__((visibility("hidden")));
+/* mpidbg_timer_pending: a real-time timer the program armed may still
+ * expire after now (CLOCK_MONOTONIC ns), and its handler or thread wake
+ * a thread that waits for another (timers.c) */
+int mpidbg_timer_pending(int64_t now) __attribute__((visibility("hidden")));
 extern __thread int mpidbg_depth __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern int mpidbg_active MPIDBG_HIDDEN;          /* between MPI_Init and MPI_Finalize */
 extern uintptr_t mpidbg_mpi_lo MPIDBG_HIDDEN;    /* the MPI library's text, for calls MPI makes */

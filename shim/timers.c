@@ -1,0 +1,178 @@
+/*
+ * The program's real-time timers, for the deadlock watcher (blocked.c).
+ *
+ * Under MPI_THREAD_MULTIPLE a rank is blocked when its threads are
+ * blocked in MPI or wait for another thread in futex(2). A timer's
+ * signal handler may wake such a thread (sem_post is async-signal-safe),
+ * and so may a SIGEV_THREAD timer's function: a rank whose worker waits
+ * on a semaphore an alarm(3) handler posts is not deadlocked, it waits
+ * for the alarm. So alarm, setitimer(ITIMER_REAL) and timer_settime are
+ * wrapped, and while a timer armed through them may still expire (a
+ * one-shot one until its time, a periodic one until it is disarmed), a
+ * thread that waits for another thread is not taken for blocked for
+ * good (mpidbg_timer_pending); timer_create and timer_delete are
+ * wrapped for the timers' clocks. ITIMER_VIRTUAL and ITIMER_PROF count the
+ * process's CPU time, which a blocked process does not spend: they never
+ * expire then. A timer armed by a raw system call is not seen.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+#define FOREVER INT64_MAX
+#define TIMERS 64
+
+static int64_t real_until; /* atomic: alarm and ITIMER_REAL (one timer); 0 disarmed */
+static struct {
+    timer_t id;
+    clockid_t clock;
+    int used;      /* atomic: a timer_create's, until its timer_delete */
+    int64_t until; /* atomic */
+} posix_timers[TIMERS];
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t span_ns(const struct timespec *t)
+{
+    return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+/* until_of: when a timer armed now with value v and interval iv may last
+ * expire (0: disarmed) */
+static int64_t until_of(int64_t v, int64_t iv)
+{
+    if (v <= 0)
+        return 0;
+    return iv > 0 ? FOREVER : mono_ns() + v;
+}
+
+int mpidbg_timer_pending(int64_t now)
+{
+    int64_t u = __atomic_load_n(&real_until, __ATOMIC_RELAXED);
+    if (u > now)
+        return 1;
+    for (int i = 0; i < TIMERS; i++)
+        if (__atomic_load_n(&posix_timers[i].used, __ATOMIC_ACQUIRE) &&
+            __atomic_load_n(&posix_timers[i].until, __ATOMIC_RELAXED) > now)
+            return 1;
+    return 0;
+}
+
+unsigned int alarm(unsigned int seconds)
+{
+    static void *cache;
+    unsigned int (*real)(unsigned int) = (unsigned int (*)(unsigned int))mpidbg_next_symbol(&cache, "alarm");
+    if (!real)
+        return 0;
+    unsigned int left = real(seconds);
+    __atomic_store_n(&real_until, until_of((int64_t)seconds * 1000000000, 0), __ATOMIC_RELAXED);
+    return left;
+}
+
+int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerval *old)
+{
+    static void *cache;
+    int (*real)(__itimer_which_t, const struct itimerval *, struct itimerval *) =
+        (int (*)(__itimer_which_t, const struct itimerval *, struct itimerval *))mpidbg_next_symbol(&cache, "setitimer");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int rc = real(which, v, old);
+    if (rc == 0 && v && which == ITIMER_REAL) {
+        int64_t val = (int64_t)v->it_value.tv_sec * 1000000000 + (int64_t)v->it_value.tv_usec * 1000;
+        int64_t iv = (int64_t)v->it_interval.tv_sec * 1000000000 + (int64_t)v->it_interval.tv_usec * 1000;
+        __atomic_store_n(&real_until, until_of(val, iv), __ATOMIC_RELAXED);
+    }
+    return rc;
+}
+
+static int slot_of(timer_t id)
+{
+    for (int i = 0; i < TIMERS; i++)
+        if (__atomic_load_n(&posix_timers[i].used, __ATOMIC_ACQUIRE) && posix_timers[i].id == id)
+            return i;
+    return -1;
+}
+
+int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
+{
+    static void *cache;
+    int (*real)(clockid_t, struct sigevent *, timer_t *) =
+        (int (*)(clockid_t, struct sigevent *, timer_t *))mpidbg_next_symbol(&cache, "timer_create");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int rc = real(clock, sev, id);
+    if (rc != 0)
+        return rc;
+    for (int i = 0; i < TIMERS; i++) {
+        int free_slot = 0;
+        if (__atomic_compare_exchange_n(&posix_timers[i].used, &free_slot, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            posix_timers[i].id = *id;
+            posix_timers[i].clock = clock;
+            __atomic_store_n(&posix_timers[i].until, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&posix_timers[i].used, 1, __ATOMIC_RELEASE);
+            return rc;
+        }
+    }
+    __atomic_store_n(&real_until, FOREVER, __ATOMIC_RELAXED); /* no room to follow it: taken as always pending */
+    return rc;
+}
+
+int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
+{
+    static void *cache;
+    int (*real)(timer_t, int, const struct itimerspec *, struct itimerspec *) =
+        (int (*)(timer_t, int, const struct itimerspec *, struct itimerspec *))mpidbg_next_symbol(&cache, "timer_settime");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int rc = real(id, flags, v, old);
+    if (rc != 0 || !v)
+        return rc;
+    int i = slot_of(id);
+    if (i < 0)
+        return rc; /* not followed: already taken as always pending */
+    int64_t val = span_ns(&v->it_value), iv = span_ns(&v->it_interval);
+    if (val > 0 && (flags & TIMER_ABSTIME)) {
+        /* an absolute time on the timer's clock: its distance from now */
+        struct timespec now;
+        if (clock_gettime(posix_timers[i].clock, &now) != 0)
+            val = FOREVER;
+        else
+            val = val - span_ns(&now) > 0 ? val - span_ns(&now) : 1;
+    }
+    int64_t until = val == FOREVER ? FOREVER : until_of(val, iv);
+    __atomic_store_n(&posix_timers[i].until, until, __ATOMIC_RELAXED);
+    return rc;
+}
+
+int timer_delete(timer_t id)
+{
+    static void *cache;
+    int (*real)(timer_t) = (int (*)(timer_t))mpidbg_next_symbol(&cache, "timer_delete");
+    if (!real) {
+        errno = ENOSYS;
+        return -1;
+    }
+    int i = slot_of(id);
+    if (i >= 0) {
+        __atomic_store_n(&posix_timers[i].until, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&posix_timers[i].used, 0, __ATOMIC_RELEASE);
+    }
+    return real(id);
+}
