@@ -153,28 +153,59 @@ void mpidbg_track_init(void)
  * The first BURST operations of a site are watched, then every second
  * for BURST_STEP operations, every fourth for the next BURST_STEP, ...
  * down to one in sample_floor. A finding at a site starts it over. The
- * table is lock-free: a site's slot is claimed once with a CAS. */
+ * table is lock-free: a site's slot is claimed once with a CAS.
+ *
+ * A costly site is watched one time in COSTLY_PERIOD from the start: one
+ * whose buffers' pages gave up (FALSE_HIT_LIMIT false hits, then open
+ * until the next wrapper exit) COSTLY_PAGES times. A strided receive
+ * into a 2-D array, the interior computed on meanwhile, costs 33 faults
+ * per page it spans, every iteration: tens of times slower than
+ * natively. */
 #define SITES 4096
+#define COSTLY_PAGES 64
+#define COSTLY_PERIOD 64
 static struct {
     uint64_t site;
     uint64_t n;
+    uint64_t giveups;
 } sites[SITES];
 
-static uint64_t *site_counter(uint64_t site)
+static int site_slot(uint64_t site)
 {
     uint64_t h = (site * 0x9e3779b97f4a7c15ull) >> 52;
     for (int i = 0; i < 64; i++) {
-        uint64_t *k = &sites[(h + i) & (SITES - 1)].site;
+        int j = (int)((h + i) & (SITES - 1));
+        uint64_t *k = &sites[j].site;
         uint64_t v = __atomic_load_n(k, __ATOMIC_ACQUIRE);
         if (v == site)
-            return &sites[(h + i) & (SITES - 1)].n;
+            return j;
         if (v == 0) {
             uint64_t zero = 0;
             if (__atomic_compare_exchange_n(k, &zero, site, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) || zero == site)
-                return &sites[(h + i) & (SITES - 1)].n;
+                return j;
         }
     }
-    return NULL;
+    return -1;
+}
+
+static uint64_t *site_counter(uint64_t site)
+{
+    int j = site_slot(site);
+    return j < 0 ? NULL : &sites[j].n;
+}
+
+/* gave_up: pages [lo, hi) opened until the next wrapper exit after too
+ * many false hits; the sites of the ranges on them pay. Under tr_mu. */
+static void gave_up(uint64_t lo, uint64_t hi)
+{
+    for (int i = 0; i < tr_hwm; i++) {
+        struct tr_range *r = &tr_ranges[i];
+        if (!__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) || r->plo >= hi || r->phi <= lo || !r->w.site)
+            continue;
+        int j = site_slot(r->w.site);
+        if (j >= 0)
+            __atomic_add_fetch(&sites[j].giveups, (hi - lo) / TR_PAGE, __ATOMIC_RELAXED);
+    }
 }
 
 int mpidbg_track_sample(uint64_t site)
@@ -183,10 +214,17 @@ int mpidbg_track_sample(uint64_t site)
         return 0;
     if (sample_floor == 1)
         return 1;
-    uint64_t *c = site_counter(site);
-    if (!c)
+    int j = site_slot(site);
+    if (j < 0)
         return 1; /* no room: watch everything */
-    uint64_t n = mpidbg_count(c); /* a lost count repeats one call's decision */
+    uint64_t n = mpidbg_count(&sites[j].n); /* a lost count repeats one call's decision */
+    if (__atomic_load_n(&sites[j].giveups, __ATOMIC_RELAXED) >= COSTLY_PAGES) {
+        uint64_t period = sample_floor < COSTLY_PERIOD ? (uint64_t)sample_floor : COSTLY_PERIOD;
+        if (n % period == 0)
+            return 1;
+        tr_stat(MPIDBG_TRS_SAMPLED_OUT);
+        return 0;
+    }
     if (n < BURST)
         return 1;
     uint64_t m = n - BURST, shift = 1 + m / BURST_STEP;
@@ -826,7 +864,7 @@ void tr_unseen(uint64_t lo, uint64_t hi)
     }
 }
 
-void tr_queue_open(uint64_t lo, uint64_t hi)
+void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits)
 {
     tr_unseen(lo, hi);
     uint64_t h;
@@ -843,6 +881,7 @@ void tr_queue_open(uint64_t lo, uint64_t hi)
     struct tr_open *o = &op_ring[h % TR_OPENS];
     o->lo = lo;
     o->hi = hi;
+    o->false_hits = false_hits;
     __atomic_store_n(&o->seq, h + 1, __ATOMIC_RELEASE);
     __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
 }
@@ -879,6 +918,8 @@ static int take(struct tr_event *out, int max)
         while (__atomic_load_n(&o->seq, __ATOMIC_ACQUIRE) != t + 1)
             ;
         clear_giveup(o->lo, o->hi);
+        if (o->false_hits)
+            gave_up(o->lo, o->hi);
         tr_apply(o->lo, o->hi, 0);
     }
     __atomic_store_n(&op_tail, t, __ATOMIC_RELEASE);

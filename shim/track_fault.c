@@ -275,7 +275,7 @@ static void open_run(uint64_t page)
     }
     errno = e;
     tr_stat(MPIDBG_TRS_MPROTECT);
-    tr_queue_open(lo, hi);
+    tr_queue_open(lo, hi, 0);
 }
 
 /* the range holding addr whose mode forbids this access of the program,
@@ -489,7 +489,7 @@ static void start_step(struct tr_page *p, uint64_t page, ucontext_t *uc)
     if (step.n >= STEP_PAGES || sigismember(&uc->uc_sigmask, SIGTRAP) == 1) {
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
         tr_apply(page, page + TR_PAGE, 1);
-        tr_queue_open(page, page + TR_PAGE);
+        tr_queue_open(page, page + TR_PAGE, 0);
         return;
     }
     step.page[step.n++] = page;
@@ -590,7 +590,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
             /* the log is full: stop paying for this page until the next exit */
             __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
             tr_apply(page, page + TR_PAGE, 1);
-            tr_queue_open(page, page + TR_PAGE);
+            tr_queue_open(page, page + TR_PAGE, 0);
         }
         tr_unpin(r);
         errno = e;
@@ -623,7 +623,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
         tr_apply(page, page + TR_PAGE, 1);
-        tr_queue_open(page, page + TR_PAGE);
+        tr_queue_open(page, page + TR_PAGE, 1);
         stall_logs(page);
     } else {
         start_step(p, page, uc);

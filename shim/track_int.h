@@ -192,11 +192,13 @@ struct tr_event {
 struct tr_open {
     uint64_t seq;
     uint64_t lo, hi;   /* pages opened until the next wrapper exit */
+    int32_t false_hits; /* opened after FALSE_HIT_LIMIT false hits (the ranges' sites pay) */
+    int32_t pad;
 };
 
 __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
                                                          uint64_t ra, int write, int moved);
-__attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi); /* marks them unseen (tr_unseen) */
+__attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits); /* marks them unseen (tr_unseen) */
 /* tr_unseen: MPI's writes to [lo, hi) go unseen from now on; signal-safe */
 __attribute__((visibility("hidden"))) void tr_unseen(uint64_t lo, uint64_t hi);
 /* tr_program_access: the program touched byte at of a pinned range at pc

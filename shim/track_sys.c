@@ -98,7 +98,7 @@ static void open_page(struct tr_sys *s, uint64_t a)
         tr_stat(MPIDBG_TRS_GIVEUPS);
         __atomic_store_n(&p->hits, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&p->giveup, 1, __ATOMIC_RELAXED);
-        tr_queue_open(a, a + TR_PAGE);
+        tr_queue_open(a, a + TR_PAGE, 0);
     }
 }
 
