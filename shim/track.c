@@ -584,7 +584,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
             goto refuse;
     }
     int slot = nfree ? free_slots[--nfree] : tr_hwm < TR_MAX ? tr_hwm : -1;
-    if (slot < 0)
+    if (slot < 0 || !tr_pages_room((phi - plo) / TR_PAGE))
         goto refuse;
     for (uint64_t a = plo, until = 0; a < phi;) {
         int orig = tr_orig(a, &until, 1);

@@ -98,6 +98,11 @@ struct tr_page {
 
 __attribute__((visibility("hidden"))) struct tr_page *tr_page_find(uint64_t page);        /* signal-safe */
 __attribute__((visibility("hidden"))) struct tr_page *tr_page_get(uint64_t page, int orig); /* under tr_mu */
+/* tr_pages_room: n more pages fit in the table (after a rebuild that
+ * drops the pages nothing watches, when need be); under tr_mu. A range
+ * asks for all its pages at once: one that cannot have them is refused
+ * before it fills the table with pages it then leaves there. */
+__attribute__((visibility("hidden"))) int tr_pages_room(uint64_t n);
 __attribute__((visibility("hidden"))) int tr_page_want(const struct tr_page *p);           /* signal-safe */
 /* tr_sync_page: the page holds a synchronisation object of the program,
  * never protected (track_sync.c); signal-safe. */

@@ -44,12 +44,17 @@ int tr_mprotect(uint64_t lo, uint64_t len, int prot)
     return rc;
 }
 
-/* Consecutive pages go to consecutive slots (a buffer's pages are walked
- * in order, and stay in a few cache lines); the high bits are mixed in so
- * that regions 256 MiB apart do not pile up on the same slots. */
+/* Groups of 16 consecutive pages go to 16 consecutive slots (a buffer's
+ * pages are walked in order, and stay in a few cache lines); the groups
+ * are scattered over the table. When consecutive pages of the whole
+ * address space went to consecutive slots, the runs of big buffers in
+ * different regions ran into each other in a table near half full, and
+ * every look-up walked the clusters: 144 MiB of receives in flight spent
+ * seconds adding their pages. */
 static inline uint64_t tp_hash(uint64_t page)
 {
-    return ((page >> 12) + (page >> (12 + TP_BITS)) * 0x9e3779b1ull) & (TP_CAP - 1);
+    uint64_t group = (page >> 16) * 0x9e3779b97f4a7c15ull >> (64 - TP_BITS);
+    return ((group << 4) + ((page >> 12) & 15)) & (TP_CAP - 1);
 }
 
 int tr_pages_init(void)
@@ -110,9 +115,9 @@ static void protect(uint64_t lo, uint64_t hi, int prot);
  * original protection would take execution away). cur is a hint: a
  * handler racing with a writer can leave a page protected under a cur
  * that says open; a fault on it finds it in the table before the
- * rebuild (tr_page_was) and gives it its protection then. Consecutive
- * pages sit in consecutive slots, so that is about one mprotect per run.
- * Under tr_mu. */
+ * rebuild (tr_page_was) and gives it its protection then. Groups of
+ * consecutive pages sit in consecutive slots, so that is about one
+ * mprotect per group. Under tr_mu. */
 static void rebuild(void)
 {
     struct tr_page *old = tp_cur, *nw = tp_arr[tp_which ^ 1];
@@ -197,6 +202,13 @@ struct tr_page *tr_page_get(uint64_t page, int orig)
     __atomic_store_n(&p->key, page, __ATOMIC_RELEASE);
     tp_used++;
     return p;
+}
+
+int tr_pages_room(uint64_t n)
+{
+    if (tp_used + n > TP_CAP / 2)
+        rebuild();
+    return tp_used + n <= TP_CAP / 2;
 }
 
 int tr_page_busy(const struct tr_page *p)
