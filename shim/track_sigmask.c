@@ -231,11 +231,21 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
  * handler left by siglongjmp would leave its signal blocked for good.
  * Their pages are never protected, as synchronisation objects'. */
 __attribute__((visibility("hidden"))) void *mpidbg_next_sigsetjmp; /* glibc's __sigsetjmp */
-__attribute__((visibility("hidden"))) void mpidbg_jmpbuf_seen(const void *env);
+__attribute__((visibility("hidden"))) void mpidbg_sigsetjmp_prepare(const void *env, int savemask);
 
-void mpidbg_jmpbuf_seen(const void *env)
+static void jmpbuf_seen(const void *env)
 {
     mpidbg_track_sync_object(env, sizeof(sigjmp_buf));
+}
+
+/* before glibc's __sigsetjmp: found (a constructor of another library
+ * may come before the shim's), and the buffer's pages never protected
+ * when it saves the mask */
+void mpidbg_sigsetjmp_prepare(const void *env, int savemask)
+{
+    mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp");
+    if (savemask)
+        jmpbuf_seen(env);
 }
 
 static void *next_siglongjmp, *next_longjmp, *next_longjmp_chk;
@@ -244,7 +254,7 @@ __attribute__((noreturn)) static void jump(void **cache, const char *name, sigjm
 {
     void (*real)(sigjmp_buf, int) = (void (*)(sigjmp_buf, int))mpidbg_next_symbol(cache, name);
     if (env[0].__mask_was_saved)
-        mpidbg_jmpbuf_seen(env);
+        jmpbuf_seen(env);
     if (!real)
         abort();
     real(env, val);

@@ -44,16 +44,13 @@ vfork:
     .p2align 4
 __sigsetjmp:
     endbr64
-    testl %esi, %esi
-    jz 2f
     pushq %rdi
     pushq %rsi
     subq $8, %rsp
-    call mpidbg_jmpbuf_seen
+    call mpidbg_sigsetjmp_prepare
     addq $8, %rsp
     popq %rsi
     popq %rdi
-2:
     jmp *mpidbg_next_sigsetjmp(%rip)
     .size __sigsetjmp, .-__sigsetjmp
     .section .note.GNU-stack, "", @progbits
