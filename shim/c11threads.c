@@ -27,6 +27,7 @@ static void *next(void **cache, const char *name)
 struct start {
     thrd_start_t fn;
     void *arg;
+    int sigs; /* the creator's asked mask (mpidbg_sig_asked) */
 };
 
 static void ends(void *unused)
@@ -39,6 +40,7 @@ static int trampoline(void *p)
 {
     struct start s = *(struct start *)p;
     free(p);
+    mpidbg_sig_thread_start(s.sigs);
     int rv;
     pthread_cleanup_push(ends, NULL);
     rv = s.fn(s.arg);
@@ -57,6 +59,7 @@ int thrd_create(thrd_t *t, thrd_start_t fn, void *arg)
         return f(t, fn, arg);
     s->fn = fn;
     s->arg = arg;
+    s->sigs = mpidbg_sig_asked();
     int rc = f(t, trampoline, s);
     if (rc != thrd_success)
         free(s);

@@ -230,13 +230,13 @@ void mpidbg_req_started(struct mpidbg_robj *o)
 {
     o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
-    mpidbg_xr_posted(o);
     mpidbg_wlock();
     o->active = 1;
     o->rec->state |= MPIDBG_ACTIVE;
     if (!(mpidbg_disabled & (1u << MPIDBG_CAT_OVERLAP)))
         mpidbg_pending_add(o);
     mpidbg_wunlock();
+    mpidbg_xr_posted(o); /* active by now: a completion's look at the list sees it pending */
 }
 /* mpidbg_req_buffers_done: MPI said the operation of r is complete
  * without completing the request (MPI_Request_get_status, §3.7.6): its

@@ -433,8 +433,14 @@ void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
             continue;
         }
         int m = claim(o);
-        if (!m || k + m > total)
-            continue; /* another thread's, or (started again meanwhile) more than counted: left to its completion */
+        if (!m)
+            continue; /* another thread's */
+        if (k + m > total) {
+            /* started again meanwhile, with more ranges than counted: on its own */
+            reported(o, m);
+            mpidbg_track_remove_n(o->tr_ids, m);
+            continue;
+        }
         reported(o, m);
         memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)m);
         k += m;

@@ -11,7 +11,9 @@
  * one-shot one until its time, a periodic one until it is disarmed), a
  * thread that waits for another thread is not taken for blocked for
  * good (mpidbg_timer_pending); timer_create and timer_delete are
- * wrapped for the timers' clocks. ITIMER_VIRTUAL and ITIMER_PROF count the
+ * wrapped for the timers' clocks. Only a timer that can wake a thread
+ * counts: its signal has a handler when it is armed (or it runs a
+ * function, SIGEV_THREAD), and it does not count CPU time. ITIMER_VIRTUAL and ITIMER_PROF count the
  * process's CPU time, which a blocked process does not spend: they never
  * expire then. A timer armed by a raw system call is not seen.
  */
@@ -35,6 +37,14 @@ static struct {
     int used;      /* atomic: a timer_create's, until its timer_delete */
     int64_t until; /* atomic */
 } posix_timers[TIMERS];
+
+/* handled: the program has a handler for sig (the default kills or
+ * does nothing, as ignoring does) */
+static int handled(int sig)
+{
+    struct sigaction cur;
+    return sigaction(sig, NULL, &cur) == 0 && cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN;
+}
 
 static int64_t mono_ns(void)
 {
@@ -76,7 +86,7 @@ unsigned int alarm(unsigned int seconds)
     if (!real)
         return 0;
     unsigned int left = real(seconds);
-    __atomic_store_n(&real_until, until_of((int64_t)seconds * 1000000000, 0), __ATOMIC_RELAXED);
+    __atomic_store_n(&real_until, handled(SIGALRM) ? until_of((int64_t)seconds * 1000000000, 0) : 0, __ATOMIC_RELAXED);
     return left;
 }
 
@@ -93,7 +103,7 @@ int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerva
     if (rc == 0 && v && which == ITIMER_REAL) {
         int64_t val = (int64_t)v->it_value.tv_sec * 1000000000 + (int64_t)v->it_value.tv_usec * 1000;
         int64_t iv = (int64_t)v->it_interval.tv_sec * 1000000000 + (int64_t)v->it_interval.tv_usec * 1000;
-        __atomic_store_n(&real_until, until_of(val, iv), __ATOMIC_RELAXED);
+        __atomic_store_n(&real_until, handled(SIGALRM) ? until_of(val, iv) : 0, __ATOMIC_RELAXED);
     }
     return rc;
 }
@@ -106,6 +116,23 @@ static int slot_of(timer_t id)
     return -1;
 }
 
+/* can_wake: a timer on this clock with this notification can wake a
+ * waiting thread: not one that counts CPU time (a blocked process spends
+ * none), not SIGEV_NONE, not a signal with no handler (it kills or does
+ * nothing) */
+static int can_wake(clockid_t clock, const struct sigevent *sev)
+{
+    if (clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID || clock < 0)
+        return 0; /* < 0: a thread's or process's CPU clock (pthread_getcpuclockid, clock_getcpuclockid) */
+    if (!sev)
+        return handled(SIGALRM);
+    if (sev->sigev_notify == SIGEV_NONE)
+        return 0;
+    if (sev->sigev_notify == SIGEV_THREAD)
+        return 1;
+    return handled(sev->sigev_signo);
+}
+
 int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
 {
     static void *cache;
@@ -116,7 +143,7 @@ int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
         return -1;
     }
     int rc = real(clock, sev, id);
-    if (rc != 0)
+    if (rc != 0 || !can_wake(clock, sev))
         return rc;
     for (int i = 0; i < TIMERS; i++) {
         int free_slot = 0;

@@ -155,7 +155,8 @@ void mpidbg_track_init(void)
  * down to one in sample_floor. A finding at a site starts it over. The
  * table is lock-free: a site's slot is claimed once with a CAS.
  *
- * A costly site is watched one time in COSTLY_PERIOD from the start: one
+ * A costly site is watched one time in COSTLY_PERIOD at most, its first
+ * BURST included (less often once its own period is longer): one
  * whose buffers' pages gave up (FALSE_HIT_LIMIT false hits, then open
  * until the next wrapper exit) COSTLY_PAGES times. A strided receive
  * into a 2-D array, the interior computed on meanwhile, costs 33 faults
@@ -218,19 +219,17 @@ int mpidbg_track_sample(uint64_t site)
     if (j < 0)
         return 1; /* no room: watch everything */
     uint64_t n = mpidbg_count(&sites[j].n); /* a lost count repeats one call's decision */
-    if (__atomic_load_n(&sites[j].giveups, __ATOMIC_RELAXED) >= COSTLY_PAGES) {
-        uint64_t period = sample_floor < COSTLY_PERIOD ? (uint64_t)sample_floor : COSTLY_PERIOD;
-        if (n % period == 0)
-            return 1;
-        tr_stat(MPIDBG_TRS_SAMPLED_OUT);
-        return 0;
-    }
-    if (n < BURST)
+    int costly = __atomic_load_n(&sites[j].giveups, __ATOMIC_RELAXED) >= COSTLY_PAGES;
+    if (n < BURST && !costly)
         return 1;
-    uint64_t m = n - BURST, shift = 1 + m / BURST_STEP;
-    uint64_t period = shift >= 20 ? (uint64_t)sample_floor : (1ull << shift);
+    uint64_t m = n < BURST ? 0 : n - BURST, shift = 1 + m / BURST_STEP;
+    uint64_t period = n < BURST ? 1 : shift >= 20 ? (uint64_t)sample_floor : (1ull << shift);
     if (period > (uint64_t)sample_floor)
         period = (uint64_t)sample_floor;
+    if (costly && period < COSTLY_PERIOD) {
+        period = sample_floor < COSTLY_PERIOD ? (uint64_t)sample_floor : COSTLY_PERIOD;
+        m = n;
+    }
     if ((m & (period - 1)) == 0)
         return 1;
     tr_stat(MPIDBG_TRS_SAMPLED_OUT);
@@ -449,12 +448,12 @@ static int settling; /* atomic: tr_hold is applying a change to the pages */
 /* apply_ranges sets the protection of every counted range's pages to
  * what they ask (the table's other pages ask for their original
  * protection already); under tr_mu. */
-static void apply_ranges(void)
+static void apply_ranges(int force)
 {
     for (int i = 0; i < tr_hwm; i++) {
         struct tr_range *r = &tr_ranges[i];
         if (__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) && r->phi > r->plo)
-            tr_apply(r->plo, r->phi, 0);
+            tr_apply(r->plo, r->phi, force);
     }
 }
 
@@ -462,8 +461,12 @@ void tr_hold(int d)
 {
     __atomic_store_n(&settling, 1, __ATOMIC_SEQ_CST);
     int was = __atomic_fetch_add(&tr_holders, d, __ATOMIC_SEQ_CST);
-    if (!was != !(was + d))
-        apply_ranges();
+    /* opening, every page whatever cur says: a handler's protection may
+     * have come after the hint (what stays protected here is fatal) */
+    if (!was && was + d)
+        apply_ranges(1);
+    else if (was && !(was + d))
+        apply_ranges(0);
     __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
 }
 

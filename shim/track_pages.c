@@ -30,6 +30,9 @@ static struct tr_page *tp_arr[2];
 static struct tr_page *tp_cur; /* atomic */
 static int tp_which;
 static uint64_t tp_used;
+/* pages that nothing watched any more since the last rebuild (a
+ * rebuild can drop only those: with none, a full table stays full) */
+static uint64_t tp_idle;
 /* atomic: odd while a rebuild writes the array that is not current (the
  * one tr_page_was reads), bumped again when it is done */
 static uint64_t tp_seq;
@@ -150,6 +153,7 @@ static void rebuild(void)
     if (runprot >= 0)
         protect(run, end, runprot);
     tp_used = used;
+    tp_idle = 0;
     tp_which ^= 1;
     tr_maps_stale(); /* the pages that left showed our protection in the last reading */
     __atomic_store_n(&tp_cur, nw, __ATOMIC_RELEASE);
@@ -189,7 +193,7 @@ struct tr_page *tr_page_get(uint64_t page, int orig)
     struct tr_page *p = tr_page_find(page);
     if (p)
         return p;
-    if (tp_used + 1 > TP_CAP / 2)
+    if (tp_used + 1 > TP_CAP / 2 && tp_idle)
         rebuild();
     if (tp_used + 1 > TP_CAP / 2)
         return NULL; /* that many pages watched at once: no room */
@@ -206,7 +210,7 @@ struct tr_page *tr_page_get(uint64_t page, int orig)
 
 int tr_pages_room(uint64_t n)
 {
-    if (tp_used + n > TP_CAP / 2)
+    if (tp_used + n > TP_CAP / 2 && tp_idle)
         rebuild();
     return tp_used + n <= TP_CAP / 2;
 }
@@ -257,6 +261,7 @@ void tr_update(uint64_t lo, uint64_t hi, int mode, int d, int force)
         if (p && d) {
             __atomic_fetch_add(&p->n[mode], d, __ATOMIC_RELAXED);
             if (d < 0 && !tr_page_busy(p)) {
+                __atomic_add_fetch(&tp_idle, 1, __ATOMIC_RELAXED);
                 /* nothing watches it: a fresh start for the next range */
                 __atomic_store_n(&p->lost, 0, __ATOMIC_RELAXED);
                 __atomic_store_n(&p->lib, 0, __ATOMIC_RELAXED);

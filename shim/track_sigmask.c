@@ -54,6 +54,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "shim.h"
 #include "track_int.h"
@@ -243,7 +244,11 @@ static void jmpbuf_seen(const void *env)
  * when it saves the mask */
 void mpidbg_sigsetjmp_prepare(const void *env, int savemask)
 {
-    mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp");
+    if (!mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp")) {
+        static const char msg[] = "mpidbg: glibc's __sigsetjmp is not found\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        abort();
+    }
     if (savemask)
         jmpbuf_seen(env);
 }
@@ -325,6 +330,9 @@ __attribute__((constructor)) static void sigmask_init(void)
     mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
     mpidbg_next_symbol(&next_sigaltstack, "sigaltstack");
     mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp");
+    mpidbg_next_symbol(&next_siglongjmp, "siglongjmp"); /* not in a handler, where they run */
+    mpidbg_next_symbol(&next_longjmp, "longjmp");
+    mpidbg_next_symbol(&next_longjmp_chk, "__longjmp_chk");
     self = mpidbg_text_of((uintptr_t)&sigmask_init);
     mpidbg_sig_thread_start(0);
 }

@@ -34,6 +34,7 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,7 +81,7 @@ static void sweep(void)
 }
 
 /* The shim's thread that looks for the ending threads' going. */
-static int reaper_started, atfork_done; /* under tr_mu */
+static int reaper_started, atfork_done; /* atomic */
 
 static void *reaper(void *unused)
 {
@@ -103,22 +104,33 @@ static void after_fork_child(void)
     __atomic_store_n(&ending_n, 0, __ATOMIC_RELEASE);
 }
 
-/* start_reaper: under tr_mu. */
+/* start_reaper: not under tr_mu (pthread_create and pthread_atfork take
+ * the loader's and glibc's locks). The reaper blocks every signal but
+ * the tracker's own: a signal meant for the program's threads must not
+ * land on it. */
 static void start_reaper(void)
 {
-    if (reaper_started)
+    int no = 0;
+    if (!__atomic_compare_exchange_n(&reaper_started, &no, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return;
     pthread_attr_t attr;
     pthread_t t;
-    if (pthread_attr_init(&attr) != 0)
+    if (pthread_attr_init(&attr) != 0) {
+        __atomic_store_n(&reaper_started, 0, __ATOMIC_RELEASE);
         return;
+    }
     pthread_attr_setstacksize(&attr, 64 * 1024);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    sigset_t mask;
+    sigfillset(&mask);
+    sigdelset(&mask, SIGSEGV);
+    sigdelset(&mask, SIGTRAP);
+    pthread_attr_setsigmask_np(&attr, &mask);
     if (pthread_create(&t, &attr, reaper, NULL) == 0) {
-        if (!atfork_done)
+        if (!__atomic_exchange_n(&atfork_done, 1, __ATOMIC_ACQ_REL))
             pthread_atfork(NULL, NULL, after_fork_child);
-        atfork_done = 1;
-        reaper_started = 1;
+    } else {
+        __atomic_store_n(&reaper_started, 0, __ATOMIC_RELEASE);
     }
     pthread_attr_destroy(&attr);
 }
@@ -143,15 +155,17 @@ void mpidbg_track_thread_ends(void)
         nending++;
         set_count(nending);
         __atomic_store_n(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
-        start_reaper();
-        syscall(SYS_futex, &ending_n, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
     pthread_mutex_unlock(&tr_mu);
+    start_reaper();
+    syscall(SYS_futex, &ending_n, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     errno = e;
 }
 
 void mpidbg_track_joined(pthread_t t)
 {
+    if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE))
+        return; /* off: nothing is protected (a forked child's tracker, whose tr_mu another thread may have held) */
     if (!__atomic_load_n(&ending_n, __ATOMIC_SEQ_CST) && tr_hold_settled())
         return;
     pthread_mutex_lock(&tr_mu);

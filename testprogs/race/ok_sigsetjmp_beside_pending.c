@@ -13,6 +13,7 @@
 // Correct: must produce no findings, and the signal mask must come back
 // (sigsetjmp saves the mask through the kernel, which fails on a page
 // the checker protects, and siglongjmp then leaves SIGUSR1 blocked).
+#define _GNU_SOURCE
 #include <mpi.h>
 #include <setjmp.h>
 #include <signal.h>

@@ -1,4 +1,5 @@
 // ranks: 2
+// native: hangs
 // cflags: -pthread
 //
 // bug_mt_deadlock_after_timer.c: the timer-driven checkpoint of
