@@ -30,6 +30,7 @@
  * one's wait for its shadow may not end.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +47,26 @@ struct posted {
     struct mpidbg_xr_got *kept; /* its shadow, taken by a later receive */
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static struct posted *list; /* in posting order */
-static int n, cap;
+/* Below MPI_THREAD_MULTIPLE the calls come one at a time and need no
+ * lock; above, a spin lock (the shim's own pthread_mutex_lock would be
+ * its wrapper, which follows the program's locks) */
+static int mu;
+
+static void lock(void)
+{
+    if (!mpidbg_mt)
+        return;
+    while (__atomic_test_and_set(&mu, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static void unlock(void)
+{
+    if (mpidbg_mt)
+        __atomic_clear(&mu, __ATOMIC_RELEASE);
+}
+static struct posted *list; /* in posting order; [head, n) may be live */
+static int head, n, cap;
 
 static int alive(const struct posted *p)
 {
@@ -66,13 +84,27 @@ static void forget(struct posted *p)
 static void compact(void)
 {
     int k = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = head; i < n; i++) {
         if (list[i].o && !alive(&list[i]))
             forget(&list[i]);
         if (list[i].o)
             list[k++] = list[i];
     }
+    head = 0;
     n = k;
+}
+
+/* advance moves head past the entries of receives that completed or
+ * went: completions in posting order cost O(1) each, and a scan for the
+ * earlier receives starts at the first that may be live */
+static void advance(void)
+{
+    while (head < n && (!list[head].o || !alive(&list[head]))) {
+        forget(&list[head]);
+        head++;
+    }
+    if (head == n)
+        head = n = 0;
 }
 
 static int by_message(int call)
@@ -86,21 +118,21 @@ void mpidbg_xr_posted(const struct mpidbg_robj *o)
 {
     if (!mpidbg_xr_on || !o->rec || !mpidbg_xr_is_recv(o) || by_message(o->call) || o->rec->peer == MPI_PROC_NULL)
         return;
-    pthread_mutex_lock(&mu);
+    lock();
     if (n == cap)
         compact();
     if (n == cap) {
         int c = cap ? 2 * cap : 64;
         struct posted *v = realloc(list, sizeof *v * (size_t)c);
         if (!v) {
-            pthread_mutex_unlock(&mu);
+            unlock();
             return;
         }
         list = v;
         cap = c;
     }
     list[n++] = (struct posted){o, o->serial, o->rec->peer, o->rec->tag, o->xr_post, o->rec->comm, pthread_self(), 0, NULL};
-    pthread_mutex_unlock(&mu);
+    unlock();
 }
 
 /* had_first says whether the pending receive p took a message of src
@@ -130,25 +162,28 @@ int mpidbg_xr_order(struct mpidbg_cobj *co, MPI_Comm xr, const struct mpidbg_rob
     g->unsure = 0;
     if (!__atomic_load_n(&n, __ATOMIC_RELAXED))
         return 0;
-    pthread_mutex_lock(&mu);
+    lock();
+    advance();
     int me = -1;
-    for (int i = 0; i < n && me < 0; i++)
-        if (o && list[i].o == o && list[i].serial == serial && list[i].post == post)
+    for (int i = head; i < n && me < 0 && o; i++)
+        if (list[i].o == o && list[i].serial == serial && list[i].post == post)
             me = i;
     if (me >= 0 && list[me].kept) {
         memcpy(g, list[me].kept, sizeof *g);
         g->unsure = list[me].unsure;
         forget(&list[me]);
-        compact();
-        pthread_mutex_unlock(&mu);
+        advance();
+        unlock();
         return 1;
     }
     int unsure = me >= 0 && list[me].unsure;
     pthread_t by = me >= 0 ? list[me].by : pthread_self();
     uint64_t comm = co->handle;
-    for (int i = 0; i < n; i++) {
+    /* the entries before this receive's (all of them for a blocking one) */
+    int end = me >= 0 ? me : n;
+    for (int i = head; i < end; i++) {
         struct posted *p = &list[i];
-        if (i == me || !p->o || p->post >= post || p->kept || p->comm != comm || !pthread_equal(p->by, by) || !alive(p))
+        if (!p->o || p->post >= post || p->kept || p->comm != comm || !pthread_equal(p->by, by) || !alive(p))
             continue;
         int first = had_first(p, src, tag);
         if (first < 0) {
@@ -165,8 +200,8 @@ int mpidbg_xr_order(struct mpidbg_cobj *co, MPI_Comm xr, const struct mpidbg_rob
     }
     if (me >= 0)
         forget(&list[me]);
-    compact();
-    pthread_mutex_unlock(&mu);
+    advance();
+    unlock();
     g->unsure = unsure;
     return 0;
 }
