@@ -6,8 +6,9 @@
 // whether the data came, before MPI_Test said the receive completed.
 // Breaks MPI-4.1 §3.7.2: the receive buffer must not be accessed until
 // the receive completes.
-// Expected: recv-buffer-access at the peek (its first happens before
-// either rank sent), on a stack that is not the thread's.
+// Expected: recv-buffer-access at the peek (the first peek of each rank
+// comes before the barrier that both ranks pass before they send), on a
+// stack that is not the thread's.
 #include <mpi.h>
 #include <stdlib.h>
 #include <ucontext.h>
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
     task_ctx.uc_link = &sched_ctx;
     makecontext(&task_ctx, task, 0);
     swapcontext(&sched_ctx, &task_ctx);
+    MPI_Barrier(MPI_COMM_WORLD); /* both tasks have peeked once before either rank sends */
     MPI_Send(out, N, MPI_DOUBLE, 1 - rank, 0, MPI_COMM_WORLD);
     while (!finished)
         swapcontext(&sched_ctx, &task_ctx);
