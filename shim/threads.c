@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,16 +97,45 @@ int mpidbg_serves_mpi(const char *path)
     return 0;
 }
 
-static int program_caller(void *ra)
+enum creator { BY_PROGRAM, BY_MPI, BY_SHIM };
+
+static enum creator creator_of(void *ra)
 {
-    if (mpidbg_depth || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len)
-        return 0;
+    if ((uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len)
+        return BY_MPI;
     Dl_info self, caller;
-    if (!dladdr((void *)&program_caller, &self) || !dladdr(ra, &caller) || !caller.dli_fname)
-        return 0;
+    if (!dladdr((void *)&creator_of, &self) || !dladdr(ra, &caller) || !caller.dli_fname)
+        return BY_MPI;
     if (caller.dli_fbase == self.dli_fbase)
-        return 0; /* the shim's runtime */
-    return !mpidbg_serves_mpi(caller.dli_fname);
+        return BY_SHIM; /* the Go runtime may start one inside any wrapper */
+    if (mpidbg_depth)
+        return BY_MPI;
+    return mpidbg_serves_mpi(caller.dli_fname) ? BY_MPI : BY_PROGRAM;
+}
+
+/* shim_thread: a thread of the shim's Go runtime starts with every
+ * signal blocked. The runtime's first thread records the mask it starts
+ * with as the one for all its threads, and unblocks only what it needs
+ * itself (the synchronous signals and its preemption signal). Without
+ * this a signal sent to the process (kill, a timer, Slurm's scancel
+ * --signal) could be delivered to a runtime thread instead of the
+ * program's: a program that blocks a signal in all its threads and
+ * sigwait()s for it would never see it, and a handler installed without
+ * SA_ONSTACK would run on a goroutine's small stack (POSIX.1-2017
+ * 2.4.1: a process-directed signal goes to one thread that does not
+ * block it). The synchronous signals stay open: they are the thread's
+ * own faults. */
+static int shim_thread(create_fn real, pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+    sigset_t all, before;
+    sigfillset(&all);
+    static const int synchronous[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof synchronous / sizeof synchronous[0]; i++)
+        sigdelset(&all, synchronous[i]);
+    pthread_sigmask(SIG_SETMASK, &all, &before);
+    int rc = real(t, attr, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    return rc;
 }
 
 int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
@@ -118,8 +148,14 @@ int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *)
             return EAGAIN;
         __atomic_store_n(&real, r, __ATOMIC_RELEASE);
     }
-    if (!program_caller(__builtin_return_address(0)))
+    switch (creator_of(__builtin_return_address(0))) {
+    case BY_SHIM:
+        return shim_thread(r, t, attr, fn, arg);
+    case BY_MPI:
         return r(t, attr, fn, arg);
+    case BY_PROGRAM:
+        break;
+    }
     struct start *s = malloc(sizeof *s);
     if (!s)
         return r(t, attr, fn, arg);

@@ -35,6 +35,10 @@
  * SIGTRAP themselves (a program that installs its own SIGSEGV handler
  * turns the tracker off).
  *
+ * A handler for a signal that the shim's runtime threads cannot block
+ * (SIGCHLD, SIGPROF, SIGURG, SIGSTKFLT, SIGRTMIN) is installed with
+ * SA_ONSTACK, and the old action given back says what the program asked.
+ *
  * The program's alternate signal stacks (sigaltstack) are never
  * protected either: the kernel writes a signal's frame at the top of
  * one, and a program's 64 KiB stack from malloc shares its top page with
@@ -65,6 +69,8 @@ enum { ASK_SEGV = 1, ASK_TRAP = 2 };
 static __thread int asked __attribute__((tls_model("initial-exec")));
 /* what each handler's sa_mask asked to block of the two */
 static int act_asked[_NSIG];
+/* the handlers given SA_ONSTACK that the program did not ask for */
+static int act_onstack[_NSIG];
 
 static struct mpidbg_text self;
 
@@ -194,6 +200,17 @@ int sigsuspend(const sigset_t *mask)
     return real(from_self(__builtin_return_address(0)) ? mask : mpidbg_sig_usable(mask, &tmp));
 }
 
+/* runtime_open: the signals the shim's runtime threads cannot block
+ * besides the synchronous ones (threads.c starts them with the rest
+ * blocked). A handler for one of these may run on a runtime thread, on
+ * a goroutine's stack of a few KiB unless the handler asks for the
+ * thread's signal stack: so it is installed with SA_ONSTACK, which
+ * changes nothing for a program thread without an alternate stack. */
+static int runtime_open(int sig)
+{
+    return sig == SIGCHLD || sig == SIGPROF || sig == SIGURG || sig == SIGSTKFLT || sig == SIGRTMIN;
+}
+
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
     typedef int (*act_fn)(int, const struct sigaction *, struct sigaction *);
@@ -206,22 +223,30 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
         return real(sig, act, old);
     struct sigaction a;
     const struct sigaction *pass = act;
-    int want = 0;
+    int want = 0, onstack = 0;
     if (act) {
         a = *act;
         want = bits(&a.sa_mask);
-        if (want) {
-            strip(&a.sa_mask);
+        strip(&a.sa_mask);
+        onstack = runtime_open(sig) && !(a.sa_flags & SA_ONSTACK) && a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
+        if (onstack)
+            a.sa_flags |= SA_ONSTACK;
+        if (want || onstack)
             pass = &a;
-        }
     }
     int before = __atomic_load_n(&act_asked[sig], __ATOMIC_RELAXED);
+    int added = __atomic_load_n(&act_onstack[sig], __ATOMIC_RELAXED);
     int rc = real(sig, pass, old);
     if (rc == 0) {
-        if (old)
+        if (old) {
             add(&old->sa_mask, before);
-        if (act)
+            if (added)
+                old->sa_flags &= ~SA_ONSTACK;
+        }
+        if (act) {
             __atomic_store_n(&act_asked[sig], want, __ATOMIC_RELAXED);
+            __atomic_store_n(&act_onstack[sig], onstack, __ATOMIC_RELAXED);
+        }
     }
     return rc;
 }
