@@ -376,13 +376,6 @@ static int read_slot(const struct slot *s, struct mpidbg_blocked *out)
     return 0;
 }
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* in_futex says whether thread tid waits, with no timeout, for another
  * thread of the process: it sleeps in futex(2) with FUTEX_WAIT or
  * FUTEX_WAIT_BITSET and no timeout (/proc/self/task/TID/syscall: the
@@ -476,7 +469,7 @@ static int compose(struct mpidbg_blocked *out, struct slot **chosen)
         out->seq = 2 * (__atomic_load_n(&generation, __ATOMIC_RELAXED) << 40) + 2;
         return 1;
     }
-    int64_t now = now_ns();
+    int64_t now = mpidbg_mono_ns();
     int busy = 0, nact = 0, nwait = 0;
     struct mpidbg_wait waits[MPIDBG_WAIT_MAX];
     static struct mpidbg_blocked tmp; /* large; the reader holds read_mu */

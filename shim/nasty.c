@@ -62,13 +62,6 @@ static int64_t deadline;        /* the earliest hold time plus the timeout, INT6
 static uint64_t reported[MAX_REPORTED]; /* sites reported: their operations are no longer held */
 static int nreported;
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* ---- configuration ---- */
 
 static void warn(const char *var, const char *val, const char *want)
@@ -163,7 +156,7 @@ void mpidbg_nasty_init(void)
         if (s && *s)
             warn("MPIDBG_NASTY_SEED", s, "a decimal number");
         /* not started by mpidbg run: rank 0 picks one for the job and says it */
-        seed = ((unsigned long long)now_ns() ^ ((unsigned long long)getpid() << 32)) % 1000000000000ull;
+        seed = ((unsigned long long)mpidbg_mono_ns() ^ ((unsigned long long)getpid() << 32)) % 1000000000000ull;
         PMPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
         if (mpidbg_world_rank == 0)
             fprintf(stderr, "mpidbg: --nasty seed %llu (replay: MPIDBG_NASTY_SEED=%llu)\n", seed, seed);
@@ -287,7 +280,7 @@ static void poll(struct mpidbg_cx *cx)
     polls++;
     if (!nheld || deadline == INT64_MAX)
         return;
-    int64_t now = now_ns();
+    int64_t now = mpidbg_mono_ns();
     if (now < deadline)
         return;
     for (struct mpidbg_nasty_win *w = wins; w; w = w->next)
@@ -401,7 +394,7 @@ int mpidbg_nasty_hold(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
     MPI_Aint ext = 0;
     MPI_Count per = pieces(a, &ext);
     MPI_Count n = per ? (a->target_count + per - 1) / per : 1;
-    int64_t t = now_ns();
+    int64_t t = mpidbg_mono_ns();
     uint64_t s = ++seq;
     MPI_Datatype orig[3] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
     if (!reserve(w, n)) {

@@ -37,13 +37,6 @@
 #include "rma_win.h"
 #include "rma_lifecycle.h"
 
-uint64_t mpidbg_rma_mono_ns(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 int mpidbg_rma_ticking;               /* windows whose passive epochs are compared (rma.h) */
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
 static int64_t nwins;                /* windows this rank made: the low bits of the ids it proposes */
@@ -461,7 +454,7 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         return;
     struct mpidbg_rma_tc tc;
     if (mode == MPIDBG_RMA_PASSIVE) {
-        r.issued_ns = a->issued_ns ? a->issued_ns : mpidbg_rma_mono_ns();
+        r.issued_ns = a->issued_ns ? a->issued_ns : (uint64_t)mpidbg_mono_ns();
         r.start = mpidbg_xr_clock;
         r.sstart = ++seq;
         if (mpidbg_tc_running()) {
@@ -536,7 +529,7 @@ void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
  * completion. */
 static void ended(struct mpidbg_rma_win *w, int target)
 {
-    uint64_t c = mpidbg_xr_clock, q = ++seq, t_ns = mpidbg_rma_mono_ns();
+    uint64_t c = mpidbg_xr_clock, q = ++seq, t_ns = (uint64_t)mpidbg_mono_ns();
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
     if (!bs)
         return;

@@ -45,9 +45,6 @@ struct mpidbg_rma {
     uint64_t issued_ns;   /* CLOCK_MONOTONIC just before MPI saw it (the record's issued_ns) */
 };
 
-/* mpidbg_rma_mono_ns: the monotonic clock, one for the ranks of a host */
-__attribute__((visibility("hidden"))) uint64_t mpidbg_rma_mono_ns(void);
-
 /* The arguments of one synchronisation call (MPI-4.1 §12.5) or window
  * query of the rma-sync class, and of MPI_Win_free. */
 struct mpidbg_rma_sync {

@@ -108,7 +108,7 @@ int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a)
 {
     int rc = MPI_SUCCESS;
     mpidbg_rma_life_op(cx, a); /* the epoch lifecycle, before MPI sees the call */
-    a->issued_ns = mpidbg_rma_mono_ns(); /* an atomic may be applied at the target before MPI returns */
+    a->issued_ns = (uint64_t)mpidbg_mono_ns(); /* an atomic may be applied at the target before MPI returns */
     if (!(mpidbg_nasty_on && mpidbg_nasty_hold(cx, a)))
         rc = mpidbg_rma_pmpi(a);
     if (rc == MPI_SUCCESS) {

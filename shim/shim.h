@@ -13,8 +13,12 @@
 #define MPIDBG_SHIM_H
 
 #include <mpi.h>
+#if defined(OPEN_MPI) && MPI_VERSION < 4
+#include <mpi-ext.h> /* MPI-4's persistent collectives as MPIX_ (wrappers_gen.c) */
+#endif
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "reg.h"
 #include "calls_gen.h"
@@ -177,6 +181,16 @@ static inline uint64_t mpidbg_mix64(uint64_t x)
 static inline uint64_t mpidbg_fnv64(uint64_t h, uint64_t v)
 {
     return (h ^ v) * 1099511628211ull;
+}
+
+/* mpidbg_mono_ns: CLOCK_MONOTONIC in nanoseconds, one clock for all the
+ * ranks of a host (the passive-target checks compare times taken on
+ * different ranks). */
+static inline int64_t mpidbg_mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* ---- datatypes as the checks see them ---- */

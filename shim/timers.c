@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "track.h"
 
 #define FOREVER INT64_MAX
 #define TIMERS 64
@@ -35,6 +36,7 @@ static struct {
     timer_t id;
     clockid_t clock;
     int used;      /* atomic: a timer_create's, until its timer_delete */
+    int held;      /* a SIGEV_THREAD timer's: every watched page held open */
     int64_t until; /* atomic */
 } posix_timers[TIMERS];
 
@@ -44,13 +46,6 @@ static int handled(int sig)
 {
     struct sigaction cur;
     return sigaction(sig, NULL, &cur) == 0 && cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN;
-}
-
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int64_t span_ns(const struct timespec *t)
@@ -64,7 +59,7 @@ static int64_t until_of(int64_t v, int64_t iv)
 {
     if (v <= 0)
         return 0;
-    return iv > 0 ? FOREVER : mono_ns() + v;
+    return iv > 0 ? FOREVER : mpidbg_mono_ns() + v;
 }
 
 int mpidbg_timer_pending(int64_t now)
@@ -133,6 +128,18 @@ static int can_wake(clockid_t clock, const struct sigevent *sev)
     return handled(sev->sigev_signo);
 }
 
+/* A SIGEV_THREAD timer runs on threads glibc starts with every signal
+ * blocked: its helper thread, which reads glibc's record of the timer
+ * and allocates, and a thread per expiration that runs the program's
+ * function. A fault there on a page beside a pending receive buffer
+ * would end the process, so every watched page is held open from the
+ * timer's creation to its deletion (mpidbg_track_hold): the access
+ * tracker watches nothing meanwhile. */
+static int thread_timer(const struct sigevent *sev)
+{
+    return sev && sev->sigev_notify == SIGEV_THREAD;
+}
+
 int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
 {
     static void *cache;
@@ -142,7 +149,12 @@ int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
         errno = ENOSYS;
         return -1;
     }
+    int held = thread_timer(sev);
+    if (held)
+        mpidbg_track_hold(1);
     int rc = real(clock, sev, id);
+    if (rc != 0 && held)
+        mpidbg_track_hold(-1);
     if (rc != 0 || !can_wake(clock, sev))
         return rc;
     for (int i = 0; i < TIMERS; i++) {
@@ -150,13 +162,14 @@ int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
         if (__atomic_compare_exchange_n(&posix_timers[i].used, &free_slot, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             posix_timers[i].id = *id;
             posix_timers[i].clock = clock;
+            posix_timers[i].held = held;
             __atomic_store_n(&posix_timers[i].until, 0, __ATOMIC_RELAXED);
             __atomic_store_n(&posix_timers[i].used, 1, __ATOMIC_RELEASE);
             return rc;
         }
     }
-    __atomic_store_n(&real_until, FOREVER, __ATOMIC_RELAXED); /* no room to follow it: taken as always pending */
-    return rc;
+    __atomic_store_n(&real_until, FOREVER, __ATOMIC_RELAXED); /* no room to follow it: taken as always pending, */
+    return rc;                                                 /* and held for good */
 }
 
 int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
@@ -196,10 +209,14 @@ int timer_delete(timer_t id)
         errno = ENOSYS;
         return -1;
     }
-    int i = slot_of(id);
+    int i = slot_of(id), held = 0;
     if (i >= 0) {
+        held = posix_timers[i].held;
         __atomic_store_n(&posix_timers[i].until, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&posix_timers[i].used, 0, __ATOMIC_RELEASE);
     }
-    return real(id);
+    int rc = real(id);
+    if (held)
+        mpidbg_track_hold(-1);
+    return rc;
 }

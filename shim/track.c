@@ -55,11 +55,7 @@ static int want_stats;
 
 static uint64_t now_ns(void)
 {
-    if (!want_stats)
-        return 0;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return want_stats ? (uint64_t)mpidbg_mono_ns() : 0;
 }
 
 static void add_ns(int stat, uint64_t t0)
@@ -468,6 +464,15 @@ void tr_hold(int d)
     else if (was && !(was + d))
         apply_ranges(0);
     __atomic_store_n(&settling, 0, __ATOMIC_SEQ_CST);
+}
+
+void mpidbg_track_hold(int d)
+{
+    int e = errno;
+    pthread_mutex_lock(&tr_mu);
+    tr_hold(d);
+    pthread_mutex_unlock(&tr_mu);
+    errno = e;
 }
 
 int tr_hold_settled(void)

@@ -121,6 +121,12 @@ __attribute__((visibility("hidden"))) void mpidbg_track_joined(pthread_t t);
  * (track_sync.c). */
 __attribute__((visibility("hidden"))) void mpidbg_track_sync_object(const void *obj, size_t len);
 
+/* mpidbg_track_hold: while code the program cannot see runs with every
+ * signal blocked and may touch any page (a command being started,
+ * track_spawn.c; a SIGEV_THREAD timer's thread, timers.c), every watched
+ * page is open: d = 1 starts such a stretch, d = -1 ends it. */
+__attribute__((visibility("hidden"))) void mpidbg_track_hold(int d);
+
 /* The program's signal masks never block SIGSEGV and SIGTRAP
  * (track_sigmask.c). mpidbg_sig_usable: set without the two (a copy in
  * *tmp when it had them), for a call that passes a mask to the kernel;

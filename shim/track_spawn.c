@@ -34,28 +34,19 @@
 #include "shim.h"
 #include "track_int.h"
 
-static void hold(int d)
-{
-    int e = errno;
-    pthread_mutex_lock(&tr_mu);
-    tr_hold(d);
-    pthread_mutex_unlock(&tr_mu);
-    errno = e;
-}
-
 /* begin: hold every page open when the tracker runs; 1 when it held */
 static int begin(void)
 {
     if (!__atomic_load_n(&mpidbg_track_on, __ATOMIC_ACQUIRE))
         return 0;
-    hold(1);
+    mpidbg_track_hold(1);
     return 1;
 }
 
 static void end(int held)
 {
     if (held)
-        hold(-1);
+        mpidbg_track_hold(-1);
 }
 
 typedef int (*spawn_fn)(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,

@@ -103,28 +103,116 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_Ineighbor_alltoall",
     "MPI_Ineighbor_alltoallv",
     "MPI_Ineighbor_alltoallw",
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Barrier_init",
+#else
     "MPI_Barrier_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Bcast_init",
+#else
     "MPI_Bcast_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Gather_init",
+#else
     "MPI_Gather_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Gatherv_init",
+#else
     "MPI_Gatherv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Scatter_init",
+#else
     "MPI_Scatter_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Scatterv_init",
+#else
     "MPI_Scatterv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Allgather_init",
+#else
     "MPI_Allgather_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Allgatherv_init",
+#else
     "MPI_Allgatherv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Alltoall_init",
+#else
     "MPI_Alltoall_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Alltoallv_init",
+#else
     "MPI_Alltoallv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Alltoallw_init",
+#else
     "MPI_Alltoallw_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Reduce_init",
+#else
     "MPI_Reduce_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Allreduce_init",
+#else
     "MPI_Allreduce_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Reduce_scatter_init",
+#else
     "MPI_Reduce_scatter_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Reduce_scatter_block_init",
+#else
     "MPI_Reduce_scatter_block_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Scan_init",
+#else
     "MPI_Scan_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Exscan_init",
+#else
     "MPI_Exscan_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Neighbor_allgather_init",
+#else
     "MPI_Neighbor_allgather_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Neighbor_allgatherv_init",
+#else
     "MPI_Neighbor_allgatherv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Neighbor_alltoall_init",
+#else
     "MPI_Neighbor_alltoall_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Neighbor_alltoallv_init",
+#else
     "MPI_Neighbor_alltoallv_init",
+#endif
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+    "MPIX_Neighbor_alltoallw_init",
+#else
     "MPI_Neighbor_alltoallw_init",
+#endif
     "MPI_Type_contiguous",
     "MPI_Type_vector",
     "MPI_Type_create_hvector",
@@ -4276,6 +4364,33 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Barrier_init(comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Barrier_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Barrier, MPIDBG_CALLMODE_PERSISTENT);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Barrier_init(comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -4314,6 +4429,55 @@ int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI
     xc.root = root;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Bcast_init(buffer, count, datatype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Bcast_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, buffer, "buffer", MPIDBG_SIG_BOTH, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, (cx.at_root ? MPIDBG_RD : MPIDBG_WR), buffer, "buffer", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Bcast, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = buffer;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = buffer;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Bcast_init(buffer, count, datatype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4376,6 +4540,68 @@ int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     xc.root = root;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gather_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gather, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4456,6 +4682,75 @@ int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Gatherv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Gatherv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -4507,6 +4802,68 @@ int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     xc.root = root;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatter_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatter, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4587,6 +4944,75 @@ int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int dis
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scatterv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcount = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scatterv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -4636,6 +5062,66 @@ int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     xc.rtype = recvtype;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgather_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgather, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4714,6 +5200,73 @@ int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allgatherv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nproc(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allgatherv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -4763,6 +5316,66 @@ int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     xc.rtype = recvtype;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoall_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nproc(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoall, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4837,6 +5450,80 @@ int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sd
     xc.rtype = recvtype;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nproc(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nproc(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -4924,6 +5611,82 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Alltoallw_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nproc(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nproc(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nproc(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nproc(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nproc(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nproc(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nproc(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nproc(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Alltoallw, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -4974,6 +5737,67 @@ int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     xc.root = root;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    mpidbg_chk_root(&cx, root, "root");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_LEAF, MPIDBG_INPLACE_ROOT)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ROOT, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    xc.root = root;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -5044,6 +5868,65 @@ int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Allreduce_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Allreduce, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -5085,6 +5968,58 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     xc.op = MPIDBG_H(op);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (recvcounts ? (int64_t)recvcounts[mpidbg_myrank(&cx)] : 0), &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -5155,6 +6090,65 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_block_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_recvcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Reduce_scatter_block, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)recvcount;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -5203,6 +6197,65 @@ int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     xc.op = MPIDBG_H(op);
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Scan_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Scan, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -5273,6 +6326,65 @@ int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Exscan_init, ra);
+    mpidbg_chk_op(&cx, op, "op");
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_datatype;
+    int ok_datatype = -1;
+    int done_count = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)count, &ti_datatype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_count) {
+            done_count = 1;
+            mpidbg_chk_count(&cx, count, "count");
+        }
+        if (ok_datatype < 0)
+            ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
+        if (ok_datatype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)count, &ti_datatype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Exscan, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)count;
+    xc.stype = datatype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)count;
+    xc.rtype = datatype;
+    xc.op = MPIDBG_H(op);
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -5322,6 +6434,66 @@ int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype
     xc.rtype = recvtype;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgather_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgather, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -5400,6 +6572,73 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_allgatherv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_displs = 0;
+    int done_recvcounts = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount, &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_displs) {
+            done_displs = 1;
+            mpidbg_chk_array(&cx, displs, mpidbg_nin(&cx), "displs");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, displs, sizeof *displs, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_allgatherv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -5449,6 +6688,66 @@ int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype 
     xc.rtype = recvtype;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoall_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_recvcount = 0;
+    int done_sendcount = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcount) {
+            done_sendcount = 1;
+            mpidbg_chk_count(&cx, sendcount, "sendcount");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)sendcount * mpidbg_nout(&cx), &ti_sendtype);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcount) {
+            done_recvcount = 1;
+            mpidbg_chk_count(&cx, recvcount, "recvcount");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side(&cx, MPIDBG_WR, recvbuf, "recvbuf", (int64_t)recvcount * mpidbg_nin(&cx), &ti_recvtype);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoall, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scount = (int64_t)sendcount;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcount = (int64_t)recvcount;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)
@@ -5534,6 +6833,80 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
 }
 #endif
 
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallv_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    struct mpidbg_tinfo ti_sendtype;
+    int ok_sendtype = -1;
+    struct mpidbg_tinfo ti_recvtype;
+    int ok_recvtype = -1;
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (ok_sendtype < 0)
+            ok_sendtype = mpidbg_chk_type(&cx, sendtype, "sendtype", 1, &ti_sendtype);
+        if (ok_sendtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 0, mpidbg_nout(&cx), &ti_sendtype, NULL);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (ok_recvtype < 0)
+            ok_recvtype = mpidbg_chk_type(&cx, recvtype, "recvtype", 1, &ti_recvtype);
+        if (ok_recvtype > 0)
+            mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 0, mpidbg_nin(&cx), &ti_recvtype, NULL);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallv, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stype = sendtype;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtype = recvtype;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
 #if MPI_VERSION >= 4
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -5599,6 +6972,82 @@ int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], con
     xc.rtypes = recvtypes;
     mpidbg_xc_pre(&cx, &xc);
     int rc = PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    if (rc == MPI_SUCCESS) {
+        cx.persistent = 1;
+        if (request)
+            mpidbg_req_new(&cx, request, 0);
+    }
+    rc = mpidbg_xc_post(&cx, &xc, rc, request);
+    mpidbg_leave(&cx);
+    return rc;
+}
+#endif
+
+#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+int MPIX_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPIX_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Neighbor_alltoallw_init, ra);
+    mpidbg_chk_comm(&cx, comm, "comm");
+    int done_rdispls = 0;
+    int done_recvcounts = 0;
+    int done_recvtypes = 0;
+    int done_sdispls = 0;
+    int done_sendcounts = 0;
+    int done_sendtypes = 0;
+    if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_sendcounts) {
+            done_sendcounts = 1;
+            if (mpidbg_chk_array(&cx, sendcounts, mpidbg_nout(&cx), "sendcounts"))
+                mpidbg_chk_counts(&cx, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendcounts");
+        }
+        if (!done_sdispls) {
+            done_sdispls = 1;
+            mpidbg_chk_array(&cx, sdispls, mpidbg_nout(&cx), "sdispls");
+        }
+        if (!done_sendtypes) {
+            done_sendtypes = 1;
+            if (mpidbg_chk_array(&cx, sendtypes, mpidbg_nout(&cx), "sendtypes"))
+                mpidbg_chk_types(&cx, sendtypes, sendcounts, sizeof *sendcounts, mpidbg_nout(&cx), "sendtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_RD, sendbuf, "sendbuf", sendcounts, sizeof *sendcounts, sdispls, sizeof *sdispls, 1, mpidbg_nout(&cx), NULL, sendtypes);
+    }
+    if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
+        if (!done_recvcounts) {
+            done_recvcounts = 1;
+            if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nin(&cx), "recvcounts"))
+                mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvcounts");
+        }
+        if (!done_rdispls) {
+            done_rdispls = 1;
+            mpidbg_chk_array(&cx, rdispls, mpidbg_nin(&cx), "rdispls");
+        }
+        if (!done_recvtypes) {
+            done_recvtypes = 1;
+            if (mpidbg_chk_array(&cx, recvtypes, mpidbg_nin(&cx), "recvtypes"))
+                mpidbg_chk_types(&cx, recvtypes, recvcounts, sizeof *recvcounts, mpidbg_nin(&cx), "recvtypes", 1);
+        }
+        mpidbg_side_v(&cx, MPIDBG_WR, recvbuf, "recvbuf", recvcounts, sizeof *recvcounts, rdispls, sizeof *rdispls, 1, mpidbg_nin(&cx), NULL, recvtypes);
+    }
+    mpidbg_chk_overlaps(&cx);
+    mpidbg_chk_reqout(&cx, request, "request");
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    struct mpidbg_xc xc;
+    mpidbg_xc_init(&xc, MPIDBG_CALL_MPI_Neighbor_alltoallw, MPIDBG_CALLMODE_PERSISTENT);
+    xc.sbuf = sendbuf;
+    xc.scounts = sendcounts;
+    xc.scelem = sizeof *sendcounts;
+    xc.stypes = sendtypes;
+    xc.rbuf = recvbuf;
+    xc.rcounts = recvcounts;
+    xc.rcelem = sizeof *recvcounts;
+    xc.rtypes = recvtypes;
+    mpidbg_xc_pre(&cx, &xc);
+    int rc = PMPIX_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
     if (rc == MPI_SUCCESS) {
         cx.persistent = 1;
         if (request)

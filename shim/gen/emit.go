@@ -140,6 +140,10 @@ func wrappers(calls []*Call) string {
 const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
 `)
 	for _, c := range calls {
+		if x := mpixName(c); x != "" {
+			fmt.Fprintf(&b, "#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)\n    %q,\n#else\n    %q,\n#endif\n", x, c.Name)
+			continue
+		}
 		fmt.Fprintf(&b, "    %q,\n", c.Name)
 	}
 	b.WriteString("};\n")
@@ -167,8 +171,27 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
 		if c.MPI4 || c.Removed {
 			b.WriteString("#endif\n")
 		}
+		if x := mpixName(c); x != "" {
+			var v strings.Builder
+			emitWrapper(&v, c)
+			body := strings.Replace(v.String(), c.Name+"(", x+"(", 1)
+			body = strings.ReplaceAll(body, "P"+c.Name+"(", "P"+x+"(")
+			b.WriteString("\n#if MPI_VERSION < 4 && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)\n" + body + "#endif\n")
+		}
 	}
 	return b.String()
+}
+
+// mpixName is the name under which an MPI-3.1 Open MPI has a persistent
+// collective of MPI-4 (its pcollreq extension, <mpi-ext.h>: the same
+// parameters, MPIX_ for MPI_), or "" for any other call. The wrapper
+// is the MPI-4 function's, and reports name the call as the program
+// wrote it.
+func mpixName(c *Call) string {
+	if !c.MPI4 || c.Class != "coll-init" || strings.HasSuffix(c.Name, "_c") {
+		return ""
+	}
+	return "MPIX_" + strings.TrimPrefix(c.Name, "MPI_")
 }
 
 func comment(class, text string) string {

@@ -1,5 +1,4 @@
 // ranks: 3
-// mpi: 4 (persistent collectives are MPI-4.0)
 //
 // bug_coll_op_persistent.c: a persistent reduction made once with
 // MPI_Allreduce_init and started three times; rank 2 builds it with
@@ -8,11 +7,16 @@
 // arguments on every process, as its blocking form): the op argument must
 // be the same on all processes.
 // Expected: collective-op-mismatch at the MPI_Allreduce_init (every rank;
-// a persistent collective is checked where it is made, not at MPI_Start).
+// a persistent collective is checked where it is made, not at MPI_Start),
+// or at MPIX_Allreduce_init, its name in Open MPI 4.1 (<mpi-ext.h>).
 //
 // Natively MPICH completes with a result that depends on which rank
 // applied which operation.
 #include <mpi.h>
+#if MPI_VERSION < 4 && defined(OPEN_MPI)
+#include <mpi-ext.h>
+#define MPI_Allreduce_init MPIX_Allreduce_init
+#endif
 
 int main(int argc, char **argv)
 {

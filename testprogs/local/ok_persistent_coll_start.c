@@ -5,9 +5,10 @@
 // norm's allreduce, the parameters' broadcast, a barrier) and starts and
 // completes them every iteration. With an MPI-4 library these are
 // MPI_Allreduce_init, MPI_Bcast_init and MPI_Barrier_init; Open MPI 4.1
-// (an MPI-3.1 library) has them as the MPIX_ extensions of <mpi-ext.h>,
-// which mpidbg does not wrap: their requests reach MPI_Start and
-// MPI_Startall unknown to it and must be started as they are.
+// (an MPI-3.1 library) has them as the MPIX_ extensions of <mpi-ext.h>.
+// Before making them, the solver checks its setup with a nonblocking
+// allreduce, completed at once: Open MPI may hand a persistent request
+// the address of that completed one, which must not be taken for it.
 // Follows MPI-4.1 §6.13 (persistent collectives: started with MPI_Start
 // or MPI_Startall, completed, started again, freed when inactive).
 // Correct: must produce no findings; every rank checks the results.
@@ -34,6 +35,11 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double local, norm, params[2];
     MPI_Request r[3];
+    int ready = 1, all_ready;
+    MPI_Iallreduce(&ready, &all_ready, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD, &r[0]);
+    MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+    if (!all_ready)
+        errors++;
     Allreduce_init(&local, &norm, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]);
     Bcast_init(params, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]);
     Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]);
