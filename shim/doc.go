@@ -63,6 +63,7 @@
 //	                    track_thread_end.c the watched pages while a thread of the program ends;
 //	                    track_sigmask.c the program's signal masks, never blocking SIGSEGV or SIGTRAP;
 //	                    track_spawn.c, track_twice.S the commands and child processes the program starts;
+//	                    track_aio.c POSIX asynchronous I/O, carried out by glibc's threads;
 //	                    track.go a buffer's layout as strided blocks
 //	rma*              one-sided race checks: issue, epochs, target accesses, passive
 //	                    target; rma_blocks.go a target region's blocks and basic type;

@@ -16,6 +16,9 @@
  * function, SIGEV_THREAD), and it does not count CPU time. ITIMER_VIRTUAL and ITIMER_PROF count the
  * process's CPU time, which a blocked process does not spend: they never
  * expire then. A timer armed by a raw system call is not seen.
+ *
+ * A SIGEV_THREAD timer also holds every watched page open while it
+ * exists (below).
  */
 #define _GNU_SOURCE
 #include <errno.h>
