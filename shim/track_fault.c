@@ -136,7 +136,7 @@ void tr_altstack(void)
     void *p = mmap(NULL, ALTSTACK + TR_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return;
-    mprotect(p, TR_PAGE, PROT_NONE); /* guard */
+    tr_mprotect((uint64_t)(uintptr_t)p, TR_PAGE, PROT_NONE); /* guard */
     stack_t ss = {.ss_sp = (char *)p + TR_PAGE, .ss_size = ALTSTACK, .ss_flags = 0};
     sigaltstack(&ss, NULL);
 }

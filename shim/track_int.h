@@ -165,6 +165,11 @@ __attribute__((visibility("hidden"))) int tr_page_was(uint64_t page, int *orig);
  * fault the tracker may have caused from one it cannot have; signal-safe. */
 __attribute__((visibility("hidden"))) int tr_mprotect(uint64_t lo, uint64_t len, int prot);
 extern uint64_t tr_pgen __attribute__((visibility("hidden")));
+/* tr_reprotected: the program set the protection of [lo, hi) to prot
+ * itself: the pages of the table there take it as their original one,
+ * and get what they should have again (a watched page keeps being
+ * watched); under tr_mu. */
+__attribute__((visibility("hidden"))) void tr_reprotected(uint64_t lo, uint64_t hi, int prot);
 __attribute__((visibility("hidden"))) int tr_pages_init(void);
 
 /* ---- library code (track_fault.c) ---- */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "track_int.h"
@@ -42,7 +43,9 @@ int tr_live;
 
 int tr_mprotect(uint64_t lo, uint64_t len, int prot)
 {
-    int rc = mprotect((void *)(uintptr_t)lo, len, prot);
+    /* the system call itself: mprotect is the program's, wrapped
+     * (track_mprotect.c) */
+    int rc = (int)syscall(SYS_mprotect, (void *)(uintptr_t)lo, (size_t)len, prot);
     __atomic_add_fetch(&tr_pgen, 1, __ATOMIC_SEQ_CST);
     return rc;
 }
@@ -306,6 +309,18 @@ void tr_live_drop(int n)
 void tr_apply(uint64_t lo, uint64_t hi, int force)
 {
     tr_update(lo, hi, 0, 0, force);
+}
+
+void tr_reprotected(uint64_t lo, uint64_t hi, int prot)
+{
+    tr_maps_stale();
+    for (uint64_t a = lo & TR_PMASK; a < hi; a += TR_PAGE) {
+        struct tr_page *p = tr_page_find(a);
+        if (!p)
+            continue;
+        p->orig = prot;
+        tr_apply(a, a + TR_PAGE, 1);
+    }
 }
 
 void tr_apply_all(void)
