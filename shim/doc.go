@@ -62,7 +62,8 @@
 //	                    track_sysmem.c path names and structures given to the kernel there;
 //	                    track_thread_end.c the watched pages while a thread of the program ends;
 //	                    track_sigmask.c the program's signal masks, never blocking SIGSEGV or SIGTRAP;
-//	                    track_spawn.c, track_twice.S the commands and child processes the program starts;
+//	                    track_spawn.c, track_twice.S the commands and child processes the program starts,
+//	                      and the functions that return twice (sigsetjmp, getcontext, swapcontext);
 //	                    track_aio.c POSIX asynchronous I/O, carried out by glibc's threads;
 //	                    track_mprotect.c the program's own mprotect, kept by the table of pages;
 //	                    track.go a buffer's layout as strided blocks

@@ -58,6 +58,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "shim.h"
@@ -267,6 +268,30 @@ static void jmpbuf_seen(const void *env)
 /* before glibc's __sigsetjmp: found (a constructor of another library
  * may come before the shim's), and the buffer's pages never protected
  * when it saves the mask */
+/* getcontext, swapcontext and setcontext (track_twice.S) pass the
+ * context's uc_sigmask to the kernel (rt_sigprocmask), which answers
+ * EFAULT on a protected page: the switch fails, and a coroutine runtime
+ * that keeps each task's context beside its message buffers goes on in
+ * the wrong task. Their contexts' pages are never protected either. */
+__attribute__((visibility("hidden"))) void *mpidbg_next_getcontext, *mpidbg_next_swapcontext, *mpidbg_next_setcontext;
+__attribute__((visibility("hidden"))) void mpidbg_ucontext_prepare(void **next, const char *name, const void *a,
+                                                                   const void *b);
+
+void mpidbg_ucontext_prepare(void **next, const char *name, const void *a, const void *b)
+{
+    int e = errno;
+    if (!mpidbg_next_symbol(next, name)) {
+        static const char msg[] = "mpidbg: glibc's context switch is not found\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        abort();
+    }
+    if (a)
+        mpidbg_track_sync_object(a, sizeof(ucontext_t));
+    if (b)
+        mpidbg_track_sync_object(b, sizeof(ucontext_t));
+    errno = e;
+}
+
 void mpidbg_sigsetjmp_prepare(const void *env, int savemask)
 {
     if (!mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp")) {
@@ -355,6 +380,9 @@ __attribute__((constructor)) static void sigmask_init(void)
     mpidbg_next_symbol(&next_sigsuspend, "sigsuspend");
     mpidbg_next_symbol(&next_sigaltstack, "sigaltstack");
     mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp");
+    mpidbg_next_symbol(&mpidbg_next_getcontext, "getcontext");
+    mpidbg_next_symbol(&mpidbg_next_swapcontext, "swapcontext");
+    mpidbg_next_symbol(&mpidbg_next_setcontext, "setcontext");
     mpidbg_next_symbol(&next_siglongjmp, "siglongjmp"); /* not in a handler, where they run */
     mpidbg_next_symbol(&next_longjmp, "longjmp");
     mpidbg_next_symbol(&next_longjmp_chk, "__longjmp_chk");

@@ -16,7 +16,13 @@
  * EFAULT on a protected page; the mask is then not saved, and the
  * siglongjmp back leaves blocked what the handler it leaves blocked. The
  * buffer's pages are made never protected first, then glibc's runs as if
- * called directly. */
+ * called directly.
+ *
+ * getcontext, swapcontext, setcontext (track_sigmask.c): the same for
+ * the contexts, whose uc_sigmask the kernel reads or writes. getcontext
+ * and swapcontext save the caller's registers and return address, so the
+ * context's pages are made never protected first and glibc's runs with
+ * the stack and the callee-saved registers as the caller left them. */
 #if defined(__x86_64__) && defined(__ELF__)
     .text
     .globl vfork
@@ -53,5 +59,62 @@ __sigsetjmp:
     popq %rdi
     jmp *mpidbg_next_sigsetjmp(%rip)
     .size __sigsetjmp, .-__sigsetjmp
+    .globl getcontext
+    .type getcontext, @function
+    .p2align 4
+getcontext:
+    endbr64
+    pushq %rdi
+    movq %rdi, %rdx
+    xorl %ecx, %ecx
+    leaq mpidbg_next_getcontext(%rip), %rdi
+    leaq name_getcontext(%rip), %rsi
+    call mpidbg_ucontext_prepare
+    popq %rdi
+    jmp *mpidbg_next_getcontext(%rip)
+    .size getcontext, .-getcontext
+
+    .globl setcontext
+    .type setcontext, @function
+    .p2align 4
+setcontext:
+    endbr64
+    pushq %rdi
+    movq %rdi, %rdx
+    xorl %ecx, %ecx
+    leaq mpidbg_next_setcontext(%rip), %rdi
+    leaq name_setcontext(%rip), %rsi
+    call mpidbg_ucontext_prepare
+    popq %rdi
+    jmp *mpidbg_next_setcontext(%rip)
+    .size setcontext, .-setcontext
+
+    .globl swapcontext
+    .type swapcontext, @function
+    .p2align 4
+swapcontext:
+    endbr64
+    pushq %rdi
+    pushq %rsi
+    subq $8, %rsp
+    movq %rsi, %rcx
+    movq %rdi, %rdx
+    leaq mpidbg_next_swapcontext(%rip), %rdi
+    leaq name_swapcontext(%rip), %rsi
+    call mpidbg_ucontext_prepare
+    addq $8, %rsp
+    popq %rsi
+    popq %rdi
+    jmp *mpidbg_next_swapcontext(%rip)
+    .size swapcontext, .-swapcontext
+
+    .section .rodata
+name_getcontext:
+    .asciz "getcontext"
+name_setcontext:
+    .asciz "setcontext"
+name_swapcontext:
+    .asciz "swapcontext"
+
     .section .note.GNU-stack, "", @progbits
 #endif
