@@ -459,11 +459,48 @@ static void after_fork(void)
         close(fd);
 }
 
+/* ucx_keeps_off: UCX takes the error signals (UCX_ERROR_SIGNALS: SIGILL,
+ * SIGSEGV, SIGBUS, SIGFPE) when it starts, and its handler prints a
+ * backtrace and ends the process without calling the one before it. A
+ * rank of Open MPI that would not load UCX does under the tracker (its
+ * one-sided component, track.c): a SIGSEGV handler the program installed
+ * before MPI_Init, one that unprotects a page of its own, was never
+ * called again. So UCX is told to leave alone the signals the program
+ * handles itself, unless the user chose them. */
+static void ucx_keeps_off(void)
+{
+#ifdef OPEN_MPI
+    if (!mpidbg_track_chose_osc || getenv("UCX_ERROR_SIGNALS"))
+        return;
+    static const struct {
+        int sig;
+        const char *name;
+    } ucx_default[] = {{SIGILL, "ILL"}, {SIGSEGV, "SEGV"}, {SIGBUS, "BUS"}, {SIGFPE, "FPE"}};
+    char list[64] = "";
+    int own = 0;
+    for (size_t k = 0; k < sizeof ucx_default / sizeof ucx_default[0]; k++) {
+        int i = 0;
+        while (i < CRASH_NSIG && crash_sigs[i] != ucx_default[k].sig)
+            i++;
+        if (i < CRASH_NSIG && is_own(i, &at_init[i])) {
+            own = 1;
+            continue;
+        }
+        if (list[0])
+            strcat(list, ",");
+        strcat(list, ucx_default[k].name);
+    }
+    if (own)
+        setenv("UCX_ERROR_SIGNALS", list, 0);
+#endif
+}
+
 void mpidbg_crash_before_init(void)
 {
     for (int i = 0; i < CRASH_NSIG; i++)
         sigaction(crash_sigs[i], NULL, &at_init[i]);
     at_init_taken = 1;
+    ucx_keeps_off();
 }
 
 void mpidbg_crash_init(int fd)

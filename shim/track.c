@@ -51,6 +51,7 @@ static int nfree;
 static int sample_floor = 1024; /* the longest sampling period (MPIDBG_RACE_SAMPLE) */
 static uint64_t tls_below = 16 * TR_PAGE; /* how far below the thread pointer a thread's static TLS may reach */
 static int cma_risk;          /* UCX_TLS was set by the user and may include cma */
+int mpidbg_track_chose_osc;   /* Open MPI's one-sided component is the tracker's choice */
 static int want_stats;
 
 static uint64_t now_ns(void)
@@ -95,6 +96,7 @@ __attribute__((constructor)) static void tr_environment(void)
      * goes through another component (ucx, which the UCX_TLS below keeps
      * off CMA; sm for shared windows) and vader copies through its
      * shared segment. */
+    mpidbg_track_chose_osc = !getenv("OMPI_MCA_osc");
     setenv("OMPI_MCA_osc", "^rdma", 0);
     setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
 #endif

@@ -121,6 +121,11 @@ __attribute__((visibility("hidden"))) void mpidbg_track_joined(pthread_t t);
  * (track_sync.c). */
 __attribute__((visibility("hidden"))) void mpidbg_track_sync_object(const void *obj, size_t len);
 
+/* mpidbg_track_chose_osc: the tracker chose Open MPI's one-sided
+ * component (OMPI_MCA_osc, which the user did not set): UCX's, which
+ * loads UCX into a rank that would not have it. */
+extern int mpidbg_track_chose_osc __attribute__((visibility("hidden")));
+
 /* mpidbg_track_hold: while code the program cannot see runs with every
  * signal blocked and may touch any page (a command being started,
  * track_spawn.c; a SIGEV_THREAD timer's thread, timers.c), every watched
