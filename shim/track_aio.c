@@ -89,6 +89,18 @@ static void returned(const void *cb)
         mpidbg_track_hold(-1);
 }
 
+/* queued: the submission's answer; a request not queued has no result
+ * to take, and its hold ends */
+static int queued(const void *cb, int rc)
+{
+    if (rc != 0 && cb) {
+        int e = errno;
+        returned(cb);
+        errno = e;
+    }
+    return rc;
+}
+
 typedef int (*submit_fn)(void *);
 
 static int submit(void **cache, const char *name, void *cb)
@@ -100,13 +112,7 @@ static int submit(void **cache, const char *name, void *cb)
     }
     if (cb)
         submitted(cb);
-    int rc = real(cb);
-    if (rc != 0 && cb) {
-        int e = errno;
-        returned(cb); /* not queued: no result to take */
-        errno = e;
-    }
-    return rc;
+    return queued(cb, real(cb));
 }
 
 int aio_read(struct aiocb *cb)
@@ -144,13 +150,7 @@ static int fsync_submit(void **cache, const char *name, int op, void *cb)
     }
     if (cb)
         submitted(cb);
-    int rc = real(op, cb);
-    if (rc != 0 && cb) {
-        int e = errno;
-        returned(cb);
-        errno = e;
-    }
-    return rc;
+    return queued(cb, real(op, cb));
 }
 
 int aio_fsync(int op, struct aiocb *cb)

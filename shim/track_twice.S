@@ -59,35 +59,26 @@ __sigsetjmp:
     popq %rdi
     jmp *mpidbg_next_sigsetjmp(%rip)
     .size __sigsetjmp, .-__sigsetjmp
-    .globl getcontext
-    .type getcontext, @function
+/* one_context NAME: NAME(ucp), glibc's after ucp's pages are seen to */
+.macro one_context name
+    .globl \name
+    .type \name, @function
     .p2align 4
-getcontext:
+\name:
     endbr64
     pushq %rdi
     movq %rdi, %rdx
     xorl %ecx, %ecx
-    leaq mpidbg_next_getcontext(%rip), %rdi
-    leaq name_getcontext(%rip), %rsi
+    leaq mpidbg_next_\name(%rip), %rdi
+    leaq name_\name(%rip), %rsi
     call mpidbg_ucontext_prepare
     popq %rdi
-    jmp *mpidbg_next_getcontext(%rip)
-    .size getcontext, .-getcontext
+    jmp *mpidbg_next_\name(%rip)
+    .size \name, .-\name
+.endm
 
-    .globl setcontext
-    .type setcontext, @function
-    .p2align 4
-setcontext:
-    endbr64
-    pushq %rdi
-    movq %rdi, %rdx
-    xorl %ecx, %ecx
-    leaq mpidbg_next_setcontext(%rip), %rdi
-    leaq name_setcontext(%rip), %rsi
-    call mpidbg_ucontext_prepare
-    popq %rdi
-    jmp *mpidbg_next_setcontext(%rip)
-    .size setcontext, .-setcontext
+    one_context getcontext
+    one_context setcontext
 
     .globl swapcontext
     .type swapcontext, @function
