@@ -497,6 +497,9 @@ static void ucx_keeps_off(void)
 
 void mpidbg_crash_before_init(void)
 {
+    struct mpidbg_text t = mpidbg_text_of((uintptr_t)&mpidbg_crash_before_init);
+    self_lo = t.lo; /* the Go runtime's handlers are the shim's, not the program's */
+    self_hi = t.hi;
     for (int i = 0; i < CRASH_NSIG; i++)
         sigaction(crash_sigs[i], NULL, &at_init[i]);
     at_init_taken = 1;

@@ -64,7 +64,7 @@
 //	                    track_sigmask.c the program's signal masks, never blocking SIGSEGV or SIGTRAP;
 //	                    track_spawn.c, track_twice.S the commands and child processes the program starts,
 //	                      and the functions that return twice (sigsetjmp, getcontext, swapcontext);
-//	                    track_aio.c POSIX asynchronous I/O, carried out by glibc's threads;
+//	                    track_aio.c POSIX asynchronous I/O, whose control blocks glibc's threads use;
 //	                    track_mprotect.c the program's own mprotect, kept by the table of pages;
 //	                    track.go a buffer's layout as strided blocks
 //	rma*              one-sided race checks: issue, epochs, target accesses, passive

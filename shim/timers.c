@@ -40,6 +40,7 @@ static struct {
     clockid_t clock;
     int used;      /* atomic: a timer_create's, until its timer_delete */
     int held;      /* a SIGEV_THREAD timer's: every watched page held open */
+    int wakes;     /* it can wake a waiting thread (can_wake) */
     int64_t until; /* atomic */
 } posix_timers[TIMERS];
 
@@ -158,7 +159,8 @@ int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
     int rc = real(clock, sev, id);
     if (rc != 0 && held)
         mpidbg_track_hold(-1);
-    if (rc != 0 || !can_wake(clock, sev))
+    int wakes = rc == 0 && can_wake(clock, sev);
+    if (rc != 0 || (!wakes && !held))
         return rc;
     for (int i = 0; i < TIMERS; i++) {
         int free_slot = 0;
@@ -166,13 +168,15 @@ int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
             posix_timers[i].id = *id;
             posix_timers[i].clock = clock;
             posix_timers[i].held = held;
+            posix_timers[i].wakes = wakes;
             __atomic_store_n(&posix_timers[i].until, 0, __ATOMIC_RELAXED);
             __atomic_store_n(&posix_timers[i].used, 1, __ATOMIC_RELEASE);
             return rc;
         }
     }
-    __atomic_store_n(&real_until, FOREVER, __ATOMIC_RELAXED); /* no room to follow it: taken as always pending, */
-    return rc;                                                 /* and held for good */
+    if (wakes)
+        __atomic_store_n(&real_until, FOREVER, __ATOMIC_RELAXED); /* no room to follow it: taken as always pending, */
+    return rc;                                                    /* and held for good */
 }
 
 int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old)
@@ -190,6 +194,8 @@ int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itim
     int i = slot_of(id);
     if (i < 0)
         return rc; /* not followed: already taken as always pending */
+    if (!posix_timers[i].wakes)
+        return rc; /* followed for its hold only */
     int64_t val = span_ns(&v->it_value), iv = span_ns(&v->it_interval);
     if (val > 0 && (flags & TIMER_ABSTIME)) {
         /* an absolute time on the timer's clock: its distance from now */

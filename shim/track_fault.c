@@ -519,6 +519,15 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         return;
     }
     int write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    /* an access that the page's own protection forbids (the program made
+     * it read-only itself, track_mprotect.c) is not the tracker's, the
+     * library's included: the program's handler, or the default, as
+     * without the tracker */
+    if (!(p->orig & (write ? PROT_WRITE : PROT_READ))) {
+        errno = e;
+        chain(sig, si, ctx, &old_segv);
+        return;
+    }
 
     /* A Fortran binding's own stores after the C call returned (ierror,
      * a request or status converted back) land on the program's stack,

@@ -12,7 +12,8 @@
  * still watched is protected again as the tracker wants, from the new
  * protection. The tracker's own calls go to the system call directly
  * (tr_mprotect). A faulting access the program's protection forbids is
- * then not the tracker's: it goes to the program's handler, as before.
+ * then not the tracker's: the fault handler chains it to the program's
+ * handler, or to the default, as without the tracker (track_fault.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -314,7 +314,19 @@ void tr_apply(uint64_t lo, uint64_t hi, int force)
 void tr_reprotected(uint64_t lo, uint64_t hi, int prot)
 {
     tr_maps_stale();
-    for (uint64_t a = lo & TR_PMASK; a < hi; a += TR_PAGE) {
+    prot &= PROT_READ | PROT_WRITE | PROT_EXEC;
+    lo &= TR_PMASK;
+    struct tr_page *t = tp_cur;
+    if (t && (hi - lo) / TR_PAGE > TP_CAP) {
+        /* a big range (a reserve made accessible): the table is smaller */
+        for (uint64_t i = 0; i < TP_CAP; i++)
+            if (t[i].key >= lo && t[i].key < hi) {
+                t[i].orig = prot;
+                tr_apply(t[i].key, t[i].key + TR_PAGE, 1);
+            }
+        return;
+    }
+    for (uint64_t a = lo; a < hi; a += TR_PAGE) {
         struct tr_page *p = tr_page_find(a);
         if (!p)
             continue;
@@ -493,7 +505,10 @@ int tr_orig(uint64_t page, uint64_t *until, int shared_ok)
 {
     *until = page + TR_PAGE;
     struct tr_page *p = tr_page_find(page);
-    if (p)
+    /* a page nothing watches that the program made unwritable itself
+     * (track_mprotect.c) may have been unmapped and mapped again since:
+     * the map says what it is now */
+    if (p && (tr_page_busy(p) || (p->orig & PROT_WRITE)))
         return p->orig;
     struct vma *v = vma_of(page);
     if (!v) {
@@ -503,6 +518,10 @@ int tr_orig(uint64_t page, uint64_t *until, int shared_ok)
     }
     if (!v || !v->ok || (v->ok == 2 && !shared_ok) || !(v->prot & PROT_READ))
         return -1;
+    if (p) {
+        p->orig = v->prot;
+        return v->prot;
+    }
     *until = v->hi;
     return v->prot;
 }

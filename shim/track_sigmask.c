@@ -205,8 +205,11 @@ int sigsuspend(const sigset_t *mask)
  * besides the synchronous ones (threads.c starts them with the rest
  * blocked). A handler for one of these may run on a runtime thread, on
  * a goroutine's stack of a few KiB unless the handler asks for the
- * thread's signal stack: so it is installed with SA_ONSTACK, which
- * changes nothing for a program thread without an alternate stack. */
+ * thread's signal stack: so it is installed with SA_ONSTACK. On a
+ * program thread it then runs on the thread's alternate stack if it has
+ * one (the tracker gives a thread whose buffers it watches one of
+ * 64 KiB). signal() and sigset() reach the kernel through glibc's own
+ * sigaction, not this one: their handlers are installed as asked. */
 static int runtime_open(int sig)
 {
     return sig == SIGCHLD || sig == SIGPROF || sig == SIGURG || sig == SIGSTKFLT || sig == SIGRTMIN;
@@ -265,9 +268,6 @@ static void jmpbuf_seen(const void *env)
     mpidbg_track_sync_object(env, sizeof(sigjmp_buf));
 }
 
-/* before glibc's __sigsetjmp: found (a constructor of another library
- * may come before the shim's), and the buffer's pages never protected
- * when it saves the mask */
 /* getcontext, swapcontext and setcontext (track_twice.S) pass the
  * context's uc_sigmask to the kernel (rt_sigprocmask), which answers
  * EFAULT on a protected page: the switch fails, and a coroutine runtime
@@ -292,6 +292,9 @@ void mpidbg_ucontext_prepare(void **next, const char *name, const void *a, const
     errno = e;
 }
 
+/* before glibc's __sigsetjmp: found (a constructor of another library
+ * may come before the shim's), and the buffer's pages never protected
+ * when it saves the mask */
 void mpidbg_sigsetjmp_prepare(const void *env, int savemask)
 {
     if (!mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp")) {

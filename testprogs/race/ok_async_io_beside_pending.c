@@ -77,6 +77,7 @@ int main(int argc, char **argv)
     timer_t timer;
 
     static double field[N], out[N];
+    static struct step *steps[STEPS]; /* kept until the timer is gone: its thread may still hold one */
     struct logbuf *lb = calloc(1, sizeof *lb);
     for (int s = 0; s < STEPS; s++) {
         if (s == STEPS / 2) {
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
             struct itimerspec every = {{0, 200000}, {0, 200000}};
             timer_settime(timer, 0, &every, NULL);
         }
-        struct step *st = calloc(1, sizeof *st);
+        struct step *st = steps[s] = calloc(1, sizeof *st);
         MPI_Request r[3];
         MPI_Status stt[3];
         MPI_Irecv(st->halo, N, MPI_DOUBLE, left, s, MPI_COMM_WORLD, &r[0]);
@@ -130,9 +131,10 @@ int main(int argc, char **argv)
             if (lio_listio(LIO_WAIT, list, 1, NULL) != 0 || aio_return(&sum) != (ssize_t)sizeof field)
                 errors++;
         }
-        free(st);
     }
     timer_delete(timer);
+    for (int s = 0; s < STEPS; s++)
+        free(steps[s]);
     MPI_File_close(&fh);
     close(fd);
     unlink(path);

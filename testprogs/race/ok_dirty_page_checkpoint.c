@@ -12,7 +12,9 @@
 // exactly the pages it wrote are dirty, then checkpoints again.
 // Follows MPI-4.1 §3.7.2 (the pending buffers are not touched before
 // MPI_Waitall; since MPI-3.0 a send only reads its buffer) and POSIX
-// (a handler installed with sigaction, mprotect on its own pages).
+// (a handler installed with sigaction, mprotect on its own pages; in the
+// handler, where POSIX does not list it as safe, Linux's mprotect is a
+// plain system call, as checkpoint libraries rely on).
 // Correct: must produce no findings; the handler must see every first
 // store to a protected page, and the pages must keep the protection the
 // program gave them.
