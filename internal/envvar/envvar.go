@@ -102,6 +102,8 @@ const (
 	OMPIOsc = "OMPI_MCA_osc"
 	// OMPISingleCopy is Open MPI's shared-memory single-copy mechanism; the shim sets "none".
 	OMPISingleCopy = "OMPI_MCA_btl_vader_single_copy_mechanism"
+	// UCXErrorSignals is UCX's list of signals it handles itself; the shim leaves out the program's own when it chose OMPIOsc.
+	UCXErrorSignals = "UCX_ERROR_SIGNALS"
 )
 
 // The rank a launcher gives a process in its environment, read before
