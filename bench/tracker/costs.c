@@ -35,6 +35,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "measure.h"
+
 enum { BATCHES = 21 };
 
 static char *page;            /* the protected page */
@@ -43,21 +45,12 @@ static volatile long traps;
 
 static double now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return clock_ns(CLOCK_MONOTONIC);
 }
 
 static double median(double *v)
 {
-    qsort(v, BATCHES, sizeof *v, cmp);
-    return v[BATCHES / 2];
+    return median_of(v, BATCHES);
 }
 
 static void on_segv(int sig, siginfo_t *si, void *ctx)

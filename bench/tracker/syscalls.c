@@ -35,19 +35,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure.h"
+
 enum { BATCHES = 21, PAGE = 4096 };
 
 static double cpu(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static int wfd, rfd;
@@ -85,8 +79,7 @@ static double per(void (*op)(long), long n)
         }
         t[b] = (cpu() - t0) / n;
     }
-    qsort(t, BATCHES, sizeof t[0], cmp);
-    return t[BATCHES / 2];
+    return median_of(t, BATCHES);
 }
 
 static void row(const char *state)

@@ -24,21 +24,15 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "measure.h"
+
 enum { BATCHES = 21, PENDING = 8, PAGE = 4096 };
 
 static int finished;
 
 static double now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void *nothing(void *arg)
@@ -100,8 +94,7 @@ static double measure(void (*op)(void), int per)
             op();
         t[b] = (now() - t0) / per;
     }
-    qsort(t, BATCHES, sizeof t[0], cmp);
-    return t[BATCHES / 2];
+    return median_of(t, BATCHES);
 }
 
 static void table(const char *state)
