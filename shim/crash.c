@@ -512,10 +512,7 @@ void mpidbg_crash_init(int fd)
         return;
     crash_pid = getpid();
     pthread_atfork(NULL, NULL, after_fork);
-    dl_iterate_phdr(mods_cb, NULL);
-    struct mpidbg_text t = mpidbg_text_of((uintptr_t)&mpidbg_crash_init);
-    self_lo = t.lo;
-    self_hi = t.hi;
+    dl_iterate_phdr(mods_cb, NULL); /* self_lo, self_hi: at MPI_Init's entry (mpidbg_crash_before_init) */
     void *prime[2];
     backtrace(prime, 2); /* loads libgcc_s now, not in a signal handler */
     __atomic_store_n(&crash_fd, fd, __ATOMIC_RELEASE);

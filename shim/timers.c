@@ -13,9 +13,10 @@
  * good (mpidbg_timer_pending); timer_create and timer_delete are
  * wrapped for the timers' clocks. Only a timer that can wake a thread
  * counts: its signal has a handler when it is armed (or it runs a
- * function, SIGEV_THREAD), and it does not count CPU time. ITIMER_VIRTUAL and ITIMER_PROF count the
- * process's CPU time, which a blocked process does not spend: they never
- * expire then. A timer armed by a raw system call is not seen.
+ * function, SIGEV_THREAD), and it does not count CPU time.
+ * ITIMER_VIRTUAL and ITIMER_PROF count the process's CPU time, which a
+ * blocked process does not spend: they never expire then. A timer armed
+ * by a raw system call is not seen.
  *
  * A SIGEV_THREAD timer also holds every watched page open while it
  * exists (below).

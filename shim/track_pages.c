@@ -196,9 +196,7 @@ struct tr_page *tr_page_get(uint64_t page, int orig)
     struct tr_page *p = tr_page_find(page);
     if (p)
         return p;
-    if (tp_used + 1 > TP_CAP / 2 && tp_idle)
-        rebuild();
-    if (tp_used + 1 > TP_CAP / 2)
+    if (!tr_pages_room(1))
         return NULL; /* that many pages watched at once: no room */
     p = slot_for(tp_cur, page);
     if (!p)
@@ -311,6 +309,12 @@ void tr_apply(uint64_t lo, uint64_t hi, int force)
     tr_update(lo, hi, 0, 0, force);
 }
 
+static void reprotect(struct tr_page *p, int prot)
+{
+    p->orig = prot;
+    tr_apply(p->key, p->key + TR_PAGE, 1);
+}
+
 void tr_reprotected(uint64_t lo, uint64_t hi, int prot)
 {
     tr_maps_stale();
@@ -320,18 +324,14 @@ void tr_reprotected(uint64_t lo, uint64_t hi, int prot)
     if (t && (hi - lo) / TR_PAGE > TP_CAP) {
         /* a big range (a reserve made accessible): the table is smaller */
         for (uint64_t i = 0; i < TP_CAP; i++)
-            if (t[i].key >= lo && t[i].key < hi) {
-                t[i].orig = prot;
-                tr_apply(t[i].key, t[i].key + TR_PAGE, 1);
-            }
+            if (t[i].key >= lo && t[i].key < hi)
+                reprotect(&t[i], prot);
         return;
     }
     for (uint64_t a = lo; a < hi; a += TR_PAGE) {
         struct tr_page *p = tr_page_find(a);
-        if (!p)
-            continue;
-        p->orig = prot;
-        tr_apply(a, a + TR_PAGE, 1);
+        if (p)
+            reprotect(p, prot);
     }
 }
 

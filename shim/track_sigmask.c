@@ -277,14 +277,22 @@ __attribute__((visibility("hidden"))) void *mpidbg_next_getcontext, *mpidbg_next
 __attribute__((visibility("hidden"))) void mpidbg_ucontext_prepare(void **next, const char *name, const void *a,
                                                                    const void *b);
 
-void mpidbg_ucontext_prepare(void **next, const char *name, const void *a, const void *b)
+/* found: glibc's function after an assembly wrapper's, which cannot go
+ * on without it (a constructor of another library may call it before the
+ * shim's constructor looked it up) */
+static void found(void **next, const char *name)
 {
-    int e = errno;
     if (!mpidbg_next_symbol(next, name)) {
-        static const char msg[] = "mpidbg: glibc's context switch is not found\n";
+        static const char msg[] = "mpidbg: a function of glibc's that the shim wraps is not found\n";
         (void)!write(2, msg, sizeof msg - 1);
         abort();
     }
+}
+
+void mpidbg_ucontext_prepare(void **next, const char *name, const void *a, const void *b)
+{
+    int e = errno;
+    found(next, name);
     if (a)
         mpidbg_track_sync_object(a, sizeof(ucontext_t));
     if (b)
@@ -292,16 +300,11 @@ void mpidbg_ucontext_prepare(void **next, const char *name, const void *a, const
     errno = e;
 }
 
-/* before glibc's __sigsetjmp: found (a constructor of another library
- * may come before the shim's), and the buffer's pages never protected
- * when it saves the mask */
+/* before glibc's __sigsetjmp: found, and the buffer's pages never
+ * protected when it saves the mask */
 void mpidbg_sigsetjmp_prepare(const void *env, int savemask)
 {
-    if (!mpidbg_next_symbol(&mpidbg_next_sigsetjmp, "__sigsetjmp")) {
-        static const char msg[] = "mpidbg: glibc's __sigsetjmp is not found\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        abort();
-    }
+    found(&mpidbg_next_sigsetjmp, "__sigsetjmp");
     if (savemask)
         jmpbuf_seen(env);
 }

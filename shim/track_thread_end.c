@@ -34,7 +34,6 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,9 +104,9 @@ static void after_fork_child(void)
 }
 
 /* start_reaper: not under tr_mu (pthread_create and pthread_atfork take
- * the loader's and glibc's locks). The reaper blocks every signal but
- * the tracker's own: a signal meant for the program's threads must not
- * land on it. */
+ * the loader's and glibc's locks). Like every thread the shim starts, it
+ * blocks all but the synchronous signals (threads.c): a signal meant for
+ * the program's threads must not land on it. */
 static void start_reaper(void)
 {
     int no = 0;
@@ -121,11 +120,6 @@ static void start_reaper(void)
     }
     pthread_attr_setstacksize(&attr, 64 * 1024);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    sigset_t mask;
-    sigfillset(&mask);
-    sigdelset(&mask, SIGSEGV);
-    sigdelset(&mask, SIGTRAP);
-    pthread_attr_setsigmask_np(&attr, &mask);
     if (pthread_create(&t, &attr, reaper, NULL) == 0) {
         if (!__atomic_exchange_n(&atfork_done, 1, __ATOMIC_ACQ_REL))
             pthread_atfork(NULL, NULL, after_fork_child);
