@@ -435,13 +435,12 @@ void mpidbg_req_track_release_all(const struct mpidbg_reqref *c, int n)
         int m = claim(o);
         if (!m)
             continue; /* another thread's */
+        reported(o, m);
         if (k + m > total) {
             /* started again meanwhile, with more ranges than counted: on its own */
-            reported(o, m);
             mpidbg_track_remove_n(o->tr_ids, m);
             continue;
         }
-        reported(o, m);
         memcpy(ids + k, o->tr_ids, sizeof *ids * (size_t)m);
         k += m;
     }
