@@ -208,11 +208,17 @@ int sigsuspend(const sigset_t *mask)
  * thread's signal stack: so it is installed with SA_ONSTACK. On a
  * program thread it then runs on the thread's alternate stack if it has
  * one (the tracker gives a thread whose buffers it watches one of
- * 64 KiB). signal() and sigset() reach the kernel through glibc's own
- * sigaction, not this one: their handlers are installed as asked. */
+ * 64 KiB). */
 static int runtime_open(int sig)
 {
     return sig == SIGCHLD || sig == SIGPROF || sig == SIGURG || sig == SIGSTKFLT || sig == SIGRTMIN;
+}
+
+/* onstack: whether the action a, about to be installed for sig, needs
+ * SA_ONSTACK that the program did not ask for. */
+static int onstack(int sig, const struct sigaction *a)
+{
+    return runtime_open(sig) && !(a->sa_flags & SA_ONSTACK) && a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
 }
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
@@ -227,15 +233,15 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
         return real(sig, act, old);
     struct sigaction a;
     const struct sigaction *pass = act;
-    int want = 0, onstack = 0;
+    int want = 0, stack = 0;
     if (act) {
         a = *act;
         want = bits(&a.sa_mask);
         strip(&a.sa_mask);
-        onstack = runtime_open(sig) && !(a.sa_flags & SA_ONSTACK) && a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN;
-        if (onstack)
+        stack = onstack(sig, &a);
+        if (stack)
             a.sa_flags |= SA_ONSTACK;
-        if (want || onstack)
+        if (want || stack)
             pass = &a;
     }
     int before = __atomic_load_n(&act_asked[sig], __ATOMIC_RELAXED);
@@ -249,10 +255,79 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
         }
         if (act) {
             __atomic_store_n(&act_asked[sig], want, __ATOMIC_RELAXED);
-            __atomic_store_n(&act_onstack[sig], onstack, __ATOMIC_RELAXED);
+            __atomic_store_n(&act_onstack[sig], stack, __ATOMIC_RELAXED);
         }
     }
     return rc;
+}
+
+/* signal() (also bsd_signal and ssignal), sysv_signal() (what signal()
+ * is under strict ISO C) and sigset() reach the kernel through glibc's
+ * own sigaction, not the one above. Each is called as the program asked
+ * (its flags and its mask are glibc's: SA_RESTART unless siginterrupt()
+ * said otherwise, one-shot for sysv_signal), then the action installed
+ * is read back and, if it needs it, installed again with SA_ONSTACK.
+ * Their masks never hold SIGSEGV or SIGTRAP unless that is the signal,
+ * whose handler passes unchanged. A signal that arrives between the two
+ * steps runs its handler without SA_ONSTACK, as before. */
+typedef void (*handler_fn)(int);
+
+static handler_fn installed(void **next, const char *name, int sig, handler_fn h, const void *ra)
+{
+    handler_fn (*real)(int, handler_fn) = (handler_fn(*)(int, handler_fn))mpidbg_next_symbol(next, name);
+    if (!real) {
+        errno = ENOSYS;
+        return SIG_ERR;
+    }
+    if (sig == SIGSEGV || sig == SIGTRAP || sig <= 0 || sig >= _NSIG || h == SIG_HOLD || from_self(ra))
+        return real(sig, h);
+    typedef int (*act_fn)(int, const struct sigaction *, struct sigaction *);
+    act_fn act = (act_fn)mpidbg_next_symbol(&next_sigaction, "sigaction");
+    handler_fn prev = real(sig, h);
+    if (prev == SIG_ERR || !act)
+        return prev;
+    int saved = errno, stack = 0;
+    struct sigaction cur;
+    if (act(sig, NULL, &cur) == 0 && onstack(sig, &cur)) {
+        cur.sa_flags |= SA_ONSTACK;
+        stack = act(sig, &cur, NULL) == 0;
+    }
+    __atomic_store_n(&act_asked[sig], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&act_onstack[sig], stack, __ATOMIC_RELAXED);
+    errno = saved;
+    return prev;
+}
+
+static void *next_signal, *next_bsd_signal, *next_ssignal, *next_sysv_signal, *next___sysv_signal, *next_sigset;
+
+handler_fn signal(int sig, handler_fn h)
+{
+    return installed(&next_signal, "signal", sig, h, __builtin_return_address(0));
+}
+
+handler_fn bsd_signal(int sig, handler_fn h)
+{
+    return installed(&next_bsd_signal, "bsd_signal", sig, h, __builtin_return_address(0));
+}
+
+handler_fn ssignal(int sig, handler_fn h)
+{
+    return installed(&next_ssignal, "ssignal", sig, h, __builtin_return_address(0));
+}
+
+handler_fn sysv_signal(int sig, handler_fn h)
+{
+    return installed(&next_sysv_signal, "sysv_signal", sig, h, __builtin_return_address(0));
+}
+
+handler_fn __sysv_signal(int sig, handler_fn h)
+{
+    return installed(&next___sysv_signal, "__sysv_signal", sig, h, __builtin_return_address(0));
+}
+
+handler_fn sigset(int sig, handler_fn h)
+{
+    return installed(&next_sigset, "sigset", sig, h, __builtin_return_address(0));
 }
 
 /* Jump buffers that save the signal mask (track_twice.S for
