@@ -330,6 +330,14 @@ int64_t mpidbg_nproc(struct mpidbg_cx *cx)
     return c->inter ? c->remote_size : c->size;
 }
 
+/* The size of the process's own group, intercommunicator or not: the
+ * reduce-scatter family's recvcounts and send buffer (MPI-4.1 §6.10.1,
+ * §6.10.2: "n is the number of processes in the local group"). */
+int64_t mpidbg_ngroup(struct mpidbg_cx *cx)
+{
+    return cx->co ? cx->co->size : 0;
+}
+
 int64_t mpidbg_nin(struct mpidbg_cx *cx)
 {
     return cx->co && cx->co->indeg > 0 ? cx->co->indeg : 0;

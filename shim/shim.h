@@ -626,6 +626,7 @@ MPIDBG_HIDDEN int mpidbg_chk_types(struct mpidbg_cx *cx, const MPI_Datatype *t, 
 MPIDBG_HIDDEN void mpidbg_chk_trank(struct mpidbg_cx *cx, int rank, const char *arg);
 MPIDBG_HIDDEN void mpidbg_chk_root(struct mpidbg_cx *cx, int root, const char *arg);
 MPIDBG_HIDDEN int64_t mpidbg_nproc(struct mpidbg_cx *cx);
+MPIDBG_HIDDEN int64_t mpidbg_ngroup(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN int64_t mpidbg_sum(const void *counts, size_t elem, int64_t n);
 MPIDBG_HIDDEN int64_t mpidbg_nin(struct mpidbg_cx *cx);
 MPIDBG_HIDDEN int64_t mpidbg_nout(struct mpidbg_cx *cx);

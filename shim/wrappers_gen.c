@@ -2507,15 +2507,15 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -2562,7 +2562,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, 
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -3802,15 +3802,15 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ireduce_scatter, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -3862,7 +3862,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -5937,15 +5937,15 @@ int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvco
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_init, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -5989,15 +5989,15 @@ int MPIX_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_init, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -6052,7 +6052,7 @@ int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvco
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -6111,7 +6111,7 @@ int MPIX_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -12962,15 +12962,15 @@ int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count rec
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_c, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -13019,7 +13019,7 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -14277,15 +14277,15 @@ int MPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Ireduce_scatter_c, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -14339,7 +14339,7 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {
@@ -15607,15 +15607,15 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Reduce_scatter_init_c, ra);
     mpidbg_chk_op(&cx, op, "op");
     mpidbg_chk_comm(&cx, comm, "comm");
-    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_nproc(&cx), "recvcounts"))
-        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx), "recvcounts");
+    if (mpidbg_chk_array(&cx, recvcounts, mpidbg_ngroup(&cx), "recvcounts"))
+        mpidbg_chk_counts(&cx, recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx), "recvcounts");
     struct mpidbg_tinfo ti_datatype;
     int ok_datatype = -1;
     if (mpidbg_sig(&cx, sendbuf, "sendbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_ANY)) {
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_nproc(&cx)), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", mpidbg_sum(recvcounts, sizeof *recvcounts, mpidbg_ngroup(&cx)), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (ok_datatype < 0)
@@ -15670,7 +15670,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
         if (ok_datatype < 0)
             ok_datatype = mpidbg_chk_type(&cx, datatype, "datatype", 1, &ti_datatype);
         if (ok_datatype > 0)
-            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_nproc(&cx), &ti_datatype);
+            mpidbg_side(&cx, MPIDBG_RD, sendbuf, "sendbuf", (int64_t)recvcount * mpidbg_ngroup(&cx), &ti_datatype);
     }
     if (mpidbg_sig(&cx, recvbuf, "recvbuf", MPIDBG_SIG_ALL, MPIDBG_INPLACE_NO)) {
         if (!done_recvcount) {

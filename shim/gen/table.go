@@ -327,6 +327,8 @@ func (c *Call) lenExpr(s string) (string, error) {
 	switch s {
 	case "size":
 		return "mpidbg_nproc(&cx)", nil
+	case "group":
+		return "mpidbg_ngroup(&cx)", nil
 	case "in":
 		return "mpidbg_nin(&cx)", nil
 	case "out":
@@ -338,11 +340,11 @@ func (c *Call) lenExpr(s string) (string, error) {
 	if _, ok := c.param(s); ok {
 		return "(int64_t)" + s, nil
 	}
-	return "", fmt.Errorf("len=%s is neither size, in, out, a number nor a parameter", s)
+	return "", fmt.Errorf("len=%s is neither size, group, in, out, a number nor a parameter", s)
 }
 
-// countExpr turns an n= value into C: P, P*size, P*in, P*out, sum(P),
-// P[rank] or a number.
+// countExpr turns an n= value into C: P, P*size, P*group, P*in, P*out,
+// sum(P), P[rank] or a number.
 func (c *Call) countExpr(s string) (string, error) {
 	if isNumber(s) {
 		return s, nil
@@ -376,6 +378,8 @@ func (c *Call) countExpr(s string) (string, error) {
 		return "(int64_t)" + name, nil
 	case "size":
 		return fmt.Sprintf("(int64_t)%s * mpidbg_nproc(&cx)", name), nil
+	case "group":
+		return fmt.Sprintf("(int64_t)%s * mpidbg_ngroup(&cx)", name), nil
 	case "in":
 		return fmt.Sprintf("(int64_t)%s * mpidbg_nin(&cx)", name), nil
 	case "out":
