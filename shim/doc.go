@@ -29,6 +29,7 @@
 //	hooks*            the hand-written parts of generated wrappers (+pre, +post); hooks_topo.c
 //	                    the colour of MPI_Comm_split, Cartesian grids, topology queries
 //	lifecycle.c       MPI_Init, MPI_Init_thread, MPI_Finalize
+//	sessions.c        a process that uses MPI through sessions alone says it went unchecked
 //	keyvals.c, userops.c  the program's attribute callbacks and reduction functions,
 //	                    through trampolines
 //	crash.c, ending.c how a rank ends, told to mpidbg: fatal signals with the program's

@@ -30,6 +30,18 @@ func mpidbg_go_init() {
 	launch.start()
 }
 
+// mpidbg_go_sessions_only is a process that used MPI through sessions
+// alone (sessions.c): it reaches the launcher only to say that it was
+// not checked.
+//
+//export mpidbg_go_sessions_only
+func mpidbg_go_sessions_only() {
+	defer func() { _ = recover() }()
+	launch.start()
+	launch.note("used MPI through the sessions model only (MPI_Session_init, MPI-4.1 §11.3), without MPI_Init: mpidbg checks a process from MPI_Init on, so its MPI calls were not checked")
+	launch.bye(0)
+}
+
 // mpidbg_go_enter does nothing: a thread's first call into Go binds it
 // to the runtime, and the C side makes that call where it is safe
 // (mpidbg_track_first_go).

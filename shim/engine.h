@@ -112,6 +112,7 @@ struct mpidbg_seg {
 /* ---- the Go side (engine.go); declared here for the C callers ---- */
 extern void mpidbg_go_init(void);
 extern void mpidbg_go_finalize(int64_t findings);
+extern void mpidbg_go_sessions_only(void); /* Hello, a note that the process went unchecked, Bye (sessions.c) */
 extern int64_t mpidbg_go_overlap_count(uint64_t type);
 extern int mpidbg_go_ctor_check(int combiner, int32_t *ints, int nints, int64_t *addrs, int naddrs,
                                 uint64_t *types, int ntypes, char *out, int outlen);
