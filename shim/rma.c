@@ -41,6 +41,13 @@ int mpidbg_rma_ticking;               /* windows whose passive epochs are compar
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
 static int64_t nwins;                /* windows this rank made: the low bits of the ids it proposes */
 static uint64_t seq;                 /* this rank's passive-target operations and completions, in order */
+/* The sequence numbers of this rank's first fetching atomic and of its
+ * last accumulate-family update, on any window, 0 none: the atomic flag
+ * that orders a hand-over (MPIDBG_RMA_ACQ, MPIDBG_RMA_REL) may live in
+ * another window than the data it hands over (a lock word per bucket in
+ * a window of its own). MPI-4.1 §12.7 ties no order to the flag and the
+ * data sharing a window. */
+static uint64_t first_fetch, last_accw;
 /* the exclusive locks this rank holds, innermost last: a lock used as a
  * mutex orders what its holders do elsewhere */
 #define NMUTEX 16
@@ -466,12 +473,12 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         }
         if (nheld)
             r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
-        if (w->first_fetch)
+        if (first_fetch)
             r.flags |= MPIDBG_RMA_ACQ;
-        if (cls == MPIDBG_RMA_CLS_FETCH && !w->first_fetch)
-            w->first_fetch = r.sstart;
+        if (cls == MPIDBG_RMA_CLS_FETCH && !first_fetch)
+            first_fetch = r.sstart;
         if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP))
-            w->last_accw = r.sstart;
+            w->last_accw = last_accw = r.sstart;
     }
     /* More than MPIDBG_RMA_MAXBLK blocks, or a type the model does not
      * know: no record. Its bounds could make a conflict out of
@@ -581,17 +588,17 @@ static void ended(struct mpidbg_rma_win *w, int target)
 }
 
 /* released marks the passive records after whose completion this rank
- * updated the window with an accumulate-family operation (MPIDBG_RMA_REL),
+ * updated a window with an accumulate-family operation (MPIDBG_RMA_REL),
  * before they travel. */
 static void released(struct mpidbg_rma_win *w)
 {
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
-    if (!bs || !w->last_accw)
+    if (!bs || !last_accw)
         return;
     for (int t = 0; t < w->size; t++)
         for (size_t off = 0; off < bs[t].len;) {
             struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
-            if (w->last_accw > r->send)
+            if (last_accw > r->send)
                 r->flags |= MPIDBG_RMA_REL;
             off += mpidbg_rma_rec_size(r);
         }

@@ -140,7 +140,7 @@ static int why_conflict(const struct mpidbg_rma_rec *a, const struct mpidbg_rma_
             return 0; /* one completed at the target before the other started, by the clock */
         if (((a->flags & MPIDBG_RMA_REL) && (b->flags & MPIDBG_RMA_ACQ)) ||
             ((b->flags & MPIDBG_RMA_REL) && (a->flags & MPIDBG_RMA_ACQ)))
-            return 0; /* perhaps ordered through an atomic flag in the window, which the clock does not see */
+            return 0; /* perhaps ordered through an atomic flag in some window, which the clock does not see */
     }
     return why;
 }
