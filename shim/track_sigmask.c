@@ -298,37 +298,20 @@ static handler_fn installed(void **next, const char *name, int sig, handler_fn h
     return prev;
 }
 
-static void *next_signal, *next_bsd_signal, *next_ssignal, *next_sysv_signal, *next___sysv_signal, *next_sigset;
+/* one wrapper per name glibc exports for the same installer */
+#define INSTALLER(name)                                                      \
+    static void *next_##name;                                                \
+    handler_fn name(int sig, handler_fn h)                                   \
+    {                                                                        \
+        return installed(&next_##name, #name, sig, h, __builtin_return_address(0)); \
+    }
 
-handler_fn signal(int sig, handler_fn h)
-{
-    return installed(&next_signal, "signal", sig, h, __builtin_return_address(0));
-}
-
-handler_fn bsd_signal(int sig, handler_fn h)
-{
-    return installed(&next_bsd_signal, "bsd_signal", sig, h, __builtin_return_address(0));
-}
-
-handler_fn ssignal(int sig, handler_fn h)
-{
-    return installed(&next_ssignal, "ssignal", sig, h, __builtin_return_address(0));
-}
-
-handler_fn sysv_signal(int sig, handler_fn h)
-{
-    return installed(&next_sysv_signal, "sysv_signal", sig, h, __builtin_return_address(0));
-}
-
-handler_fn __sysv_signal(int sig, handler_fn h)
-{
-    return installed(&next___sysv_signal, "__sysv_signal", sig, h, __builtin_return_address(0));
-}
-
-handler_fn sigset(int sig, handler_fn h)
-{
-    return installed(&next_sigset, "sigset", sig, h, __builtin_return_address(0));
-}
+INSTALLER(signal)
+INSTALLER(bsd_signal)
+INSTALLER(ssignal)
+INSTALLER(sysv_signal)
+INSTALLER(__sysv_signal)
+INSTALLER(sigset)
 
 /* Jump buffers that save the signal mask (track_twice.S for
  * __sigsetjmp): the kernel writes the mask into them at sigsetjmp and
