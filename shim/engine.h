@@ -86,6 +86,11 @@ struct mpidbg_xrmatch {
     int64_t scount;
     int32_t srank, scall; /* world rank, call id */
     uint64_t rtype;       /* the receive's datatype handle */
+    /* the receive datatype's signature and expression as they were when
+     * the receive was posted (its handle may name another type by now);
+     * rsig NULL: rtype's */
+    const uint8_t *rsig, *rexpr;
+    int32_t rsiglen, rexprlen;
     int64_t rcount;
     int32_t rcall, pad;
     /* the two calls' places, for the language of each side's path: the

@@ -207,6 +207,9 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     if (o->active && kind == MPIDBG_REQ_RMA)
         __atomic_add_fetch(&rma_active, 1, __ATOMIC_RELAXED);
     mpidbg_wunlock();
+    /* outside the lock: the first receive of a type asks the Go model
+     * for its description; the program has not seen the handle yet */
+    mpidbg_xr_recv_posted(o);
     if (stale)
         mpidbg_req_track_end(NULL, o);
     if (o->active)

@@ -101,7 +101,7 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 	if err != nil {
 		return 0
 	}
-	rt, err := modelOf(uint64(m.rtype))
+	rt, rsig, err := recvType(m)
 	if err != nil {
 		return 0
 	}
@@ -112,7 +112,6 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		}
 	}
 	scount, rcount := int64(m.scount), int64(m.rcount)
-	rsig := rt.Signature()
 	var res datatype.MatchResult
 	if allPacked(ssig) || allPacked(rsig) {
 		sb, rb := ssig.Size()*scount, rsig.Size()*rcount
@@ -130,7 +129,10 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 	if sexpr != nil {
 		sname = describeType(sexpr)
 	}
-	rname := describeType(rt)
+	rname := "the receive's datatype"
+	if rt != nil {
+		rname = describeType(rt)
+	}
 	recvAt, sendAt := site(uint64(m.rsite)), remoteSite(uint32(m.smod), uint64(m.soff))
 	tm := checks.TypeMatch{SendRank: int(m.srank), RecvRank: worldRank(), SendCount: scount, SendType: sname,
 		RecvCount: rcount, RecvType: rname, Element: res.Element, Byte: res.Byte, Fortran: fortranSite(recvAt)}
@@ -153,6 +155,31 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 	cstr(&m.msg[0], len(m.msg), msg)
 	cstr(&m.path[0], len(m.path), path)
 	return 1
+}
+
+// recvType is the receive's datatype and its signature: as described
+// when the receive was posted, when the shim kept that (the program may
+// have freed the type since, and MPI handed its handle to another one),
+// else the handle's. Without an expression the type is nil and only the
+// signature compares.
+func recvType(m *C.struct_mpidbg_xrmatch) (*datatype.Type, *datatype.Sig, error) {
+	if m.rsig == nil {
+		rt, err := modelOf(uint64(m.rtype))
+		if err != nil {
+			return nil, nil, err
+		}
+		return rt, rt.Signature(), nil
+	}
+	rsig, err := datatype.DecodeSig(C.GoBytes(unsafe.Pointer(m.rsig), C.int(m.rsiglen)))
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.rexprlen > 0 {
+		if rt, err := datatype.ParseExpr(string(C.GoBytes(unsafe.Pointer(m.rexpr), C.int(m.rexprlen)))); err == nil {
+			return rt, rsig, nil
+		}
+	}
+	return nil, rsig, nil
 }
 
 func allPacked(s *datatype.Sig) bool {

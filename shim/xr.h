@@ -157,6 +157,8 @@ struct mpidbg_xr_rsnap {
     int32_t peer, tag, rwin, pad;
     uint64_t post;
     MPI_Comm xr;
+    const uint8_t *rdesc; /* the request's xr_rdesc */
+    uint32_t rsiglen, rexprlen;
 };
 /* A shadow message as taken: its header, then its signature and
  * expression (xr_p2p.c). pulled: one was taken; valid: it is a shadow;
@@ -183,6 +185,7 @@ MPIDBG_HIDDEN_XR void mpidbg_xr_posted(const struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR int mpidbg_xr_order(struct mpidbg_cobj *co, MPI_Comm xr, const struct mpidbg_robj *o, uint32_t serial,
                                      uint64_t post, int src, int tag, struct mpidbg_xr_got *g);
 MPIDBG_HIDDEN_XR void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s);
+MPIDBG_HIDDEN_XR void mpidbg_xr_recv_posted(struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, int err);
 MPIDBG_HIDDEN_XR int mpidbg_xr_is_recv(const struct mpidbg_robj *o);
 MPIDBG_HIDDEN_XR int mpidbg_xr_truncated(int err);

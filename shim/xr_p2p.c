@@ -371,13 +371,24 @@ static int ring_recv(struct mpidbg_cobj *co, int src, int tag, struct xr_hdr *h,
 }
 
 /* ---- the receive side ---- */
-static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype rtype, int64_t rcount, uint64_t site,
-                       int call)
+/* type_check compares a message's signature with its receive's: rtype's,
+ * or, when the program freed the type and MPI gave its handle to another
+ * one meanwhile, posted's, the description kept when the receive was
+ * posted (NULL: a blocking receive, or a predefined type). */
+static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype rtype, const struct mpidbg_xr_rsnap *posted,
+                       int64_t rcount, uint64_t site, int call)
 {
     if (!(h->flags & XR_KNOWN) || !mpidbg_enabled(MPIDBG_F_TYPE_MISMATCH))
         return;
     uint32_t siglen = 0, exprlen = 0;
     const uint8_t *mine = type_blob(rtype, &siglen, &exprlen);
+    /* a handle that names another type by now has another description */
+    int freed = posted && posted->rdesc && mine != posted->rdesc;
+    if (freed) {
+        mine = posted->rdesc;
+        siglen = posted->rsiglen;
+        exprlen = posted->rexprlen;
+    }
     if (!mine)
         return;
     if (siglen == h->siglen && memcmp(mine, body, siglen) == 0 && h->count <= rcount)
@@ -393,6 +404,12 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     m->srank = h->world;
     m->scall = h->call;
     m->rtype = MPIDBG_H(rtype);
+    if (freed) {
+        m->rsig = mine;
+        m->rsiglen = (int32_t)siglen;
+        m->rexpr = mine + siglen;
+        m->rexprlen = (int32_t)exprlen;
+    }
     m->rcount = rcount;
     m->rcall = call;
     m->rsite = site;
@@ -407,7 +424,7 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
         mpidbg_ev_init(&ev, &cx, m->fid_truncated ? MPIDBG_F_MESSAGE_TRUNCATED : MPIDBG_F_TYPE_MISMATCH, "datatype");
         ev.text = m->msg; /* the engine wrote it (checks.TypeMatch) */
         ev.path = m->path;
-        ev.handle = MPIDBG_H(rtype);
+        ev.handle = freed ? 0 : MPIDBG_H(rtype);
         ev.nremote = 1;
         ev.remote_rank[0] = h->world;
         ev.remote_mod[0] = h->site_mod;
@@ -458,7 +475,7 @@ void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struc
  * posted. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
                         int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind,
-                        const struct mpidbg_robj *o, uint32_t serial)
+                        const struct mpidbg_robj *o, uint32_t serial, const struct mpidbg_xr_rsnap *posted)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
         mpidbg_xrw_end(rwin, -1, 0);
@@ -509,7 +526,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     }
     XR_UNLOCK();
     if (types_ok)
-        type_check(&h, body, rtype, rcount, site, call);
+        type_check(&h, body, rtype, posted, rcount, site, call);
 }
 
 /* ---- error handlers: a truncation is reported before MPI's handler ---- */
@@ -660,7 +677,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post,
-                    xp->status_ignored, NULL, 0);
+                    xp->status_ignored, NULL, 0, NULL);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
     return mpidbg_eh_restore(cx, &xp->eh, rc);
@@ -789,6 +806,26 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->rwin = o->xr_rwin;
     s->post = o->xr_post;
     s->xr = o->xr;
+    s->rdesc = o->xr_rdesc;
+    s->rsiglen = o->xr_rsiglen;
+    s->rexprlen = o->xr_rexprlen;
+}
+
+/* mpidbg_xr_recv_posted keeps a new receive request's datatype
+ * description (mpidbg_robj.xr_rdesc) when the type is a derived one:
+ * descriptions are never freed, so the pointer outlives the type. */
+void mpidbg_xr_recv_posted(struct mpidbg_robj *o)
+{
+    o->xr_rdesc = NULL;
+    if (!mpidbg_xr_is_recv(o) || MPIDBG_IS_BUILTIN_TYPE(o->rec->datatype))
+        return;
+    uint32_t siglen = 0, exprlen = 0;
+    const uint8_t *d = type_blob((MPI_Datatype)o->rec->datatype, &siglen, &exprlen);
+    if (d) {
+        o->xr_rdesc = d;
+        o->xr_rsiglen = siglen;
+        o->xr_rexprlen = exprlen;
+    }
 }
 
 /* sendrecv_nb: the nonblocking send-receives, whose request completes a
@@ -837,7 +874,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
     }
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0,
-                s->o, s->serial);
+                s->o, s->serial, s);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
