@@ -293,6 +293,7 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_Group_excl",
     "MPI_Group_range_incl",
     "MPI_Group_range_excl",
+    "MPI_File_get_group",
     "MPI_Group_free",
     "MPI_Group_size",
     "MPI_Group_rank",
@@ -8874,6 +8875,24 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
     if (rc == MPI_SUCCESS) {
         if (newgroup)
             mpidbg_group_new(&cx, *newgroup, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_get_group(fh, group);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_get_group, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    int rc = PMPI_File_get_group(fh, group);
+    if (rc == MPI_SUCCESS) {
+        if (group)
+            mpidbg_group_new(&cx, *group, 0);
     }
     mpidbg_leave(&cx);
     return rc;
