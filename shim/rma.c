@@ -41,13 +41,36 @@ int mpidbg_rma_ticking;               /* windows whose passive epochs are compar
 static struct mpidbg_rma_win *wins; /* live windows with state: few, searched linearly */
 static int64_t nwins;                /* windows this rank made: the low bits of the ids it proposes */
 static uint64_t seq;                 /* this rank's passive-target operations and completions, in order */
-/* The sequence numbers of this rank's first fetching atomic and of its
- * last accumulate-family update, on any window, 0 none: the atomic flag
- * that orders a hand-over (MPIDBG_RMA_ACQ, MPIDBG_RMA_REL) may live in
- * another window than the data it hands over (a lock word per bucket in
- * a window of its own). MPI-4.1 §12.7 ties no order to the flag and the
- * data sharing a window. */
-static uint64_t first_fetch, last_accw;
+/* Per target process (by world rank), on any window: the sequence
+ * numbers of this rank's first fetching atomic and of its last
+ * accumulate-family update there, 0 none. The atomic flag that orders a
+ * hand-over (MPIDBG_RMA_ACQ, MPIDBG_RMA_REL) may live in another window
+ * than the data it hands over (a lock word per bucket in a window of its
+ * own); MPI-4.1 §12.7 ties no order to the flag and the data sharing a
+ * window. Keyed by the target, so that a counter on one process (a task
+ * counter on rank 0) hides nothing at the others. */
+static uint64_t *fetch_at, *accw_at;
+static int32_t at_size;
+
+/* at_slot is the world rank of window rank t, when the per-target
+ * arrays have room for it, else -1 */
+static int at_slot(const struct mpidbg_rma_win *w, int t)
+{
+    if (!fetch_at) {
+        int n = mpidbg_world_size_get();
+        uint64_t *f = n > 0 ? calloc((size_t)n, sizeof *f) : NULL, *a = n > 0 ? calloc((size_t)n, sizeof *a) : NULL;
+        if (!f || !a) {
+            free(f);
+            free(a);
+            return -1;
+        }
+        fetch_at = f;
+        accw_at = a;
+        at_size = n;
+    }
+    int wr = w->xon && w->world && t >= 0 && t < w->size ? w->world[t] : -1;
+    return wr >= 0 && wr < at_size ? wr : -1;
+}
 /* the exclusive locks this rank holds, innermost last: a lock used as a
  * mutex orders what its holders do elsewhere */
 #define NMUTEX 16
@@ -473,12 +496,20 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         }
         if (nheld)
             r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
-        if (first_fetch)
+        int at = at_slot(w, t);
+        if (w->first_fetch || (at >= 0 && fetch_at[at]))
             r.flags |= MPIDBG_RMA_ACQ;
-        if (cls == MPIDBG_RMA_CLS_FETCH && !first_fetch)
-            first_fetch = r.sstart;
-        if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP))
-            w->last_accw = last_accw = r.sstart;
+        if (cls == MPIDBG_RMA_CLS_FETCH) {
+            if (!w->first_fetch)
+                w->first_fetch = r.sstart;
+            if (at >= 0 && !fetch_at[at])
+                fetch_at[at] = r.sstart;
+        }
+        if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP)) {
+            w->last_accw = r.sstart;
+            if (at >= 0)
+                accw_at[at] = r.sstart;
+        }
     }
     /* More than MPIDBG_RMA_MAXBLK blocks, or a type the model does not
      * know: no record. Its bounds could make a conflict out of
@@ -588,20 +619,25 @@ static void ended(struct mpidbg_rma_win *w, int target)
 }
 
 /* released marks the passive records after whose completion this rank
- * updated a window with an accumulate-family operation (MPIDBG_RMA_REL),
- * before they travel. */
+ * updated the window, or any window at the same target, with an
+ * accumulate-family operation (MPIDBG_RMA_REL), before they travel. */
 static void released(struct mpidbg_rma_win *w)
 {
     struct mpidbg_rma_buf *bs = w->rec[MPIDBG_RMA_PASSIVE];
-    if (!bs || !last_accw)
+    if (!bs)
         return;
-    for (int t = 0; t < w->size; t++)
+    for (int t = 0; t < w->size; t++) {
+        int at = at_slot(w, t);
+        uint64_t last = at >= 0 && accw_at[at] > w->last_accw ? accw_at[at] : w->last_accw;
+        if (!last)
+            continue;
         for (size_t off = 0; off < bs[t].len;) {
             struct mpidbg_rma_rec *r = (struct mpidbg_rma_rec *)(void *)(bs[t].p + off);
-            if (last_accw > r->send)
+            if (last > r->send)
                 r->flags |= MPIDBG_RMA_REL;
             off += mpidbg_rma_rec_size(r);
         }
+    }
 }
 
 static void mutex_held(struct mpidbg_rma_win *w, int rank)

@@ -35,8 +35,8 @@ enum { MPIDBG_RMA_FENCE = 0, MPIDBG_RMA_PSCW = 1, MPIDBG_RMA_PASSIVE = 2, MPIDBG
 /* Passive target: synchronisation through window memory the clock cannot
  * see (an atomic flag written after this operation completed, read before
  * the other one started). */
-#define MPIDBG_RMA_ACQ 8u     /* its origin issued a fetching atomic (Fetch_and_op, Compare_and_swap, Get_accumulate) on any window before it */
-#define MPIDBG_RMA_REL 16u    /* its origin issued an accumulate-family update on any window after it completed */
+#define MPIDBG_RMA_ACQ 8u     /* its origin issued a fetching atomic (Fetch_and_op, Compare_and_swap, Get_accumulate) on the window, or at the same target process, before it */
+#define MPIDBG_RMA_REL 16u    /* its origin issued an accumulate-family update on the window, or at the same target process, after it completed */
 /* The window info its origin gave (rma_info.c): the orderings of
  * accumulate_ordering (MPI-4.1 §12.7.2; all four by default, none for
  * "none") and accumulate_ops=same_op (§12.2.1; same_op_no_op by default). */
@@ -215,7 +215,8 @@ struct mpidbg_rma_win {
     int pscw_expose;        /* between MPI_Win_post and MPI_Win_wait/test */
     int fence_open;         /* since a fence without MPI_MODE_NOSUCCEED */
     uint32_t accinfo;       /* MPIDBG_RMA_ORD_* and MPIDBG_RMA_SAME_OP from the window's info at this rank */
-    uint64_t last_accw;     /* passive: the sequence number of this rank's last accumulate-family update, 0 none */
+    uint64_t first_fetch;   /* passive: the sequence number of this rank's first fetching atomic, 0 none */
+    uint64_t last_accw;     /* passive: that of its last accumulate-family update, 0 none */
     /* records per mode, each an array of size buffers (one per target), made when first used */
     struct mpidbg_rma_buf *rec[MPIDBG_RMA_NMODE];
     size_t bytes[MPIDBG_RMA_NMODE]; /* recorded so far in the mode's current epoch (passive: ever) */
