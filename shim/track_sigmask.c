@@ -269,7 +269,10 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
  * is read back and, if it needs it, installed again with SA_ONSTACK.
  * Their masks never hold SIGSEGV or SIGTRAP unless that is the signal,
  * whose handler passes unchanged. A signal that arrives between the two
- * steps runs its handler without SA_ONSTACK, as before. */
+ * steps runs its handler without SA_ONSTACK, as before (with
+ * sysv_signal's one-shot handler, the second step then installs it
+ * again); another thread's sigaction for the same signal in between is
+ * overwritten. */
 typedef void (*handler_fn)(int);
 
 static handler_fn installed(void **next, const char *name, int sig, handler_fn h, const void *ra)
@@ -450,6 +453,14 @@ __attribute__((constructor)) static void sigmask_init(void)
     mpidbg_next_symbol(&next_siglongjmp, "siglongjmp"); /* not in a handler, where they run */
     mpidbg_next_symbol(&next_longjmp, "longjmp");
     mpidbg_next_symbol(&next_longjmp_chk, "__longjmp_chk");
+    /* a crash handler may call signal(SIGSEGV, SIG_DFL) first of all:
+     * no dlsym there */
+    mpidbg_next_symbol(&next_signal, "signal");
+    mpidbg_next_symbol(&next_bsd_signal, "bsd_signal");
+    mpidbg_next_symbol(&next_ssignal, "ssignal");
+    mpidbg_next_symbol(&next_sysv_signal, "sysv_signal");
+    mpidbg_next_symbol(&next___sysv_signal, "__sysv_signal");
+    mpidbg_next_symbol(&next_sigset, "sigset");
     self = mpidbg_text_of((uintptr_t)&sigmask_init);
     mpidbg_sig_thread_start(0);
 }

@@ -373,8 +373,9 @@ static int ring_recv(struct mpidbg_cobj *co, int src, int tag, struct xr_hdr *h,
 /* ---- the receive side ---- */
 /* type_check compares a message's signature with its receive's: rtype's,
  * or, when the program freed the type and MPI gave its handle to another
- * one meanwhile, posted's, the description kept when the receive was
- * posted (NULL: a blocking receive, or a predefined type). */
+ * one meanwhile, the description kept when the receive was posted
+ * (posted: the request's snapshot, NULL for a blocking receive; its
+ * rdesc NULL for a predefined type or one the model does not know). */
 static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype rtype, const struct mpidbg_xr_rsnap *posted,
                        int64_t rcount, uint64_t site, int call)
 {

@@ -21,10 +21,12 @@ int main(int argc, char **argv)
     if (rank == 0) {
         for (int i = 0; i < 12; i++)
             rec[i] = i;
-        MPI_Send(rec, 12, MPI_INT, 1, 0, MPI_COMM_WORLD);
+        MPI_Request s;
+        MPI_Isend(rec, 12, MPI_INT, 1, 0, MPI_COMM_WORLD, &s);
         MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Wait(&s, MPI_STATUS_IGNORE);
     } else if (rank == 1) {
-        MPI_Barrier(MPI_COMM_WORLD); /* the record has arrived */
+        MPI_Barrier(MPI_COMM_WORLD); /* the record is on its way, most likely here */
         MPI_Datatype record_t, wide_t;
         MPI_Type_contiguous(8, MPI_INT, &record_t);
         MPI_Type_commit(&record_t);

@@ -79,6 +79,7 @@ int main(int argc, char **argv)
     MPI_File_write_all(fh, data, N, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_sync(fh);
     MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh); /* sync, barrier, sync: every rank's data is visible (MPI-4.1 §14.6.1) */
     wrong += append_trailer(fh, MPI_COMM_WORLD, -7);
     MPI_File_sync(fh);
     MPI_Barrier(MPI_COMM_WORLD);
