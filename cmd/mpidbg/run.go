@@ -342,6 +342,11 @@ func (rf *runFlags) run(o *output, args []string) error {
 		}
 		launcher = p
 	} else {
+		if slices.Contains(progArgs, ":") {
+			// mpiexec would start another program there (MPMD) with ranks
+			// mpidbg does not count
+			return bad("a ':' among %s's arguments starts another program for mpiexec; for several programs give the launcher line: mpidbg %s [flags] -- mpiexec -n 1 %s : -n 3 ./other", program, rf.name(), program)
+		}
 		// as mpiexec will run it: refused now rather than by every rank.
 		// Which mpiexec decides whether a bare name is looked for in the
 		// current directory; when there is none, findTools says so below.

@@ -665,6 +665,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{"checks_unknown", append(base, "-n", "2", "--checks", "-leaks", "clean"),
 			"mpidbg run: --checks \"-leaks\": unknown category \"leaks\" (categories: argument, datatype-lifecycle, request-lifecycle, leak, type-mismatch, collective-mismatch, overlap, buffer-race, rma-race, epoch-lifecycle, deadlock, message-race, lost-message, process-lifecycle)\nRun 'mpidbg run --help' for usage.\n"},
 		{"program_missing", append(base, "-n", "2", "./no-such-program"), "mpidbg run: program ./no-such-program: no such file\n"},
+		{"mpmd_without_line", append(base, "-n", "1", "clean", ":", "-n", "3", "clean"),
+			"mpidbg run: a ':' among clean's arguments starts another program for mpiexec; for several programs give the launcher line: mpidbg run [flags] -- mpiexec -n 1 clean : -n 3 ./other\nRun 'mpidbg run --help' for usage.\n"},
 		{"mpiexec_missing", []string{"run", "--mpiexec", "/nonexistent/mpiexec", "--shim", shim, "-n", "2", "clean"}, "mpidbg run: --mpiexec /nonexistent/mpiexec: not found or not executable\n"},
 		{"shim_missing", []string{"run", "--mpiexec", self, "--shim", "/nonexistent/libmpidbg.so", "-n", "2", "clean"},
 			"mpidbg run: the shim libmpidbg.so (for mpich) is missing: no file /nonexistent/libmpidbg.so (--shim); build it with 'make build' in the mpidbg source tree (with mpich installed), or give --shim PATH or MPIDBG_SHIM\n"},

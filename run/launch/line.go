@@ -77,6 +77,9 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 			// (orterun:conflict-env-set): the variables join the list
 			return args, []Var{{Name: envvar.OMPIEnvList, Value: old + ";" + strings.Join(list, ";")}}
 		}
+		// -x applies to its own app context only: each program of an
+		// MPMD line (after a ':') gets the variables again
+		return append(slices.Clone(out), everyContext(args, out)...), nil
 	default:
 		// Hydra passes its environment to the ranks unless the line's
 		// -genvnone or -genvlist says otherwise: a secret's name joins
@@ -92,6 +95,19 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		args = hydraEnvList(slices.Clone(args), secret)
 	}
 	return append(out, args...), nil
+}
+
+// everyContext is args with xs again after each ':' that separates
+// Open MPI's app contexts.
+func everyContext(args, xs []string) []string {
+	var out []string
+	for _, a := range args {
+		out = append(out, a)
+		if a == ":" {
+			out = append(out, xs...)
+		}
+	}
+	return out
 }
 
 // slurmArgs adds the list to srun's --export (srun(1): ALL, NONE, NIL or

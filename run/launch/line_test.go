@@ -24,6 +24,10 @@ func TestLineArgs(t *testing.T) {
 			"-genv", "MPIDBG_CHECKS", "-leak,-overlap", "-n", "2", app}, false},
 		{OpenMPI, []string{"-n", "2", app}, []string{"-x", "LD_PRELOAD=/lib/shim.so", "-x", "MPIDBG_REPORT=unix:/tmp/x",
 			"-x", "MPIDBG_CHECKS=-leak,-overlap", "-n", "2", app}, false},
+		// an MPMD line: -x holds for its own app context only
+		{OpenMPI, []string{"-n", "1", app, ":", "-n", "3", app}, []string{"-x", "LD_PRELOAD=/lib/shim.so", "-x", "MPIDBG_REPORT=unix:/tmp/x",
+			"-x", "MPIDBG_CHECKS=-leak,-overlap", "-n", "1", app, ":", "-x", "LD_PRELOAD=/lib/shim.so", "-x", "MPIDBG_REPORT=unix:/tmp/x",
+			"-x", "MPIDBG_CHECKS=-leak,-overlap", "-n", "3", app}, false},
 		{Slurm, []string{"-n", "2", app}, []string{"--export=ALL,LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_CHECKS", "-n", "2", app}, true},
 		{Slurm, []string{"-n", "2", "--export=NONE", app}, []string{"-n", "2", "--export=LD_PRELOAD=/lib/shim.so,MPIDBG_REPORT,MPIDBG_CHECKS", app}, true},
 		{Slurm, []string{"--export", "HOME,PATH", "-n", "2", app, "--export=x"},
