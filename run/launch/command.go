@@ -113,7 +113,7 @@ func Args(f Flavor, np int, launcherArgs []string, env []Var, program string, ar
 			secret = append(secret, v.Name)
 		}
 	}
-	out := append([]string(nil), launcherArgs...)
+	out, env, _ := ownPreload(f, launcherArgs, len(launcherArgs), env)
 	if f == Hydra && len(secret) > 0 {
 		out = hydraEnvList(out, secret)
 	}

@@ -50,6 +50,12 @@ func LauncherOf(word string) (path string, f Flavor, ok bool) {
 // cannot hold (a comma). The preload goes with its value: set in srun's
 // environment it would load the shim into srun.
 func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
+	end := LineProgram(f, args)
+	if end < 0 {
+		end = len(args)
+	}
+	full := env
+	args, env, _ = ownPreload(f, args, end, env)
 	switch f {
 	case Slurm:
 		var list []string
@@ -63,23 +69,17 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		}
 		return slurmArgs(args, strings.Join(list, ",")), proc
 	case OpenMPI:
-		var list []string // for mca_base_env_list
-		for _, v := range env {
-			item := v.Name + "=" + v.Value
-			if v.Secret {
-				item = v.Name // the value from mpiexec's environment (SecretEnv)
-			}
-			out = append(out, "-x", item)
-			list = append(list, item)
-		}
+		out, list := openMPIVars(env)
 		if old := os.Getenv(envvar.OMPIEnvList); old != "" {
 			// Open MPI 4 refuses -x beside mca_base_env_list
 			// (orterun:conflict-env-set): the variables join the list
 			return args, []Var{{Name: envvar.OMPIEnvList, Value: old + ";" + strings.Join(list, ";")}}
 		}
 		// -x applies to its own app context only: each program of an
-		// MPMD line (after a ':') gets the variables again
-		return append(slices.Clone(out), everyContext(args, out)...), nil
+		// MPMD line (after a ':') gets the variables again, the shim's
+		// preload too (the line's own was the first context's)
+		later, _ := openMPIVars(full)
+		return append(out, everyContext(args, later)...), nil
 	default:
 		// Hydra passes its environment to the ranks unless the line's
 		// -genvnone or -genvlist says otherwise: a secret's name joins
@@ -95,6 +95,21 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		args = hydraEnvList(slices.Clone(args), secret)
 	}
 	return append(out, args...), nil
+}
+
+// openMPIVars is env as Open MPI's -x options, and as the items of
+// mca_base_env_list; a secret by name, its value from mpiexec's
+// environment (SecretEnv).
+func openMPIVars(env []Var) (xs, list []string) {
+	for _, v := range env {
+		item := v.Name + "=" + v.Value
+		if v.Secret {
+			item = v.Name
+		}
+		xs = append(xs, "-x", item)
+		list = append(list, item)
+	}
+	return xs, list
 }
 
 // everyContext is args with xs again after each ':' that separates

@@ -163,3 +163,33 @@ func TestLineArgsOpenMPIEnvList(t *testing.T) {
 		t.Errorf("got %q and %v", argv, proc)
 	}
 }
+
+// TestOwnPreload: a preload on the launcher's own line keeps the shim
+// first, and mpidbg adds none of its own beside it.
+func TestOwnPreload(t *testing.T) {
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app")
+	if err := os.WriteFile(app, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []Var{{Name: "LD_PRELOAD", Value: "/lib/shim.so:/lib/old.so"}, {Name: "MPIDBG_REPORT", Value: "unix:/tmp/x"}}
+	for _, tt := range []struct {
+		f          Flavor
+		args, want []string
+	}{
+		{Hydra, []string{"-genv", "LD_PRELOAD", "libm.so.6", "-n", "2", app, "-genv", "LD_PRELOAD", "arg"},
+			[]string{"-genv", "MPIDBG_REPORT", "unix:/tmp/x", "-genv", "LD_PRELOAD", "/lib/shim.so:libm.so.6", "-n", "2", app, "-genv", "LD_PRELOAD", "arg"}},
+		{OpenMPI, []string{"-x", "LD_PRELOAD=libm.so.6", "-n", "2", app},
+			[]string{"-x", "MPIDBG_REPORT=unix:/tmp/x", "-x", "LD_PRELOAD=/lib/shim.so:libm.so.6", "-n", "2", app}},
+		{Hydra, []string{"-n", "2", app}, []string{"-genv", "LD_PRELOAD", "/lib/shim.so:/lib/old.so", "-genv", "MPIDBG_REPORT", "unix:/tmp/x", "-n", "2", app}},
+	} {
+		if got, _ := LineArgs(tt.f, tt.args, env); !slices.Equal(got, tt.want) {
+			t.Errorf("%v %q:\n got %q\nwant %q", tt.f, tt.args, got, tt.want)
+		}
+	}
+	got := Args(OpenMPI, 2, []string{"-x", "LD_PRELOAD=libm.so.6"}, env, app, nil)
+	want := []string{"-x", "LD_PRELOAD=/lib/shim.so:libm.so.6", "-x", "MPIDBG_REPORT=unix:/tmp/x", "-n", "2", app}
+	if !slices.Equal(got, want) {
+		t.Errorf("Args:\n got %q\nwant %q", got, want)
+	}
+}
