@@ -392,3 +392,18 @@ void mpidbg_pre_MPI_Grequest_start(struct mpidbg_cx *cx, MPI_Grequest_query_func
     (void)cx, (void)query_fn, (void)free_fn, (void)cancel_fn, (void)extra_state, (void)request;
     mpidbg_tc_give_up("generalized requests");
 }
+
+/* The derived datatypes MPI_File_get_view returns are new handles the
+ * program frees (MPI-4.1 §14.3), usable as they come: ROMIO and OMPIO
+ * return committed duplicates of the view's types. */
+void mpidbg_post_MPI_File_get_view(struct mpidbg_cx *cx, MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+                                   MPI_Datatype *filetype, char *datarep)
+{
+    (void)fh;
+    (void)disp;
+    (void)datarep;
+    if (etype)
+        mpidbg_type_commit(cx, *etype);
+    if (filetype)
+        mpidbg_type_commit(cx, *filetype);
+}

@@ -2,6 +2,7 @@
  * lifecycle (commit, free, the references MPI_Type_get_contents hands
  * out) and names. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,33 @@ struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic)
 {
     uint64_t h = MPIDBG_H(t);
     struct mpidbg_tobj *o = mpidbg_hmap_get(&mpidbg_types, h);
+    if (o && o->rec && (o->rec->state & MPIDBG_FREED)) {
+        /* a freed derived type's handle value, which MPI gave this type
+         * (Open MPI reuses the object's memory, MPICH the handle's slot):
+         * the object now says what this one is. Its old record stays in
+         * the registry's table, freed. */
+        struct mpidbg_tobj tmp;
+        type_bounds(t, &tmp);
+        mpidbg_wlock();
+        o->rec = NULL;
+        o->predef = 1;
+        o->basic = basic;
+        o->opaque = 0;
+        o->refs = 0;
+        o->call = -1;
+        o->xr_state = 0;
+        o->xr_node = 0;
+        mpidbg_type_sighash_forget(o);
+        o->size = tmp.size;
+        o->lb = tmp.lb;
+        o->extent = tmp.extent;
+        o->true_lb = tmp.true_lb;
+        o->true_ub = tmp.true_ub;
+        if (basic > 0)
+            mpidbg_predef_add(h, basic, PMPI_Type_c2f(t));
+        mpidbg_wunlock();
+        return o;
+    }
     if (o)
         return o;
     o = calloc(1, sizeof *o);
@@ -197,6 +225,29 @@ uint64_t mpidbg_type_record_addr(uint64_t h)
     return o && o->rec ? (uint64_t)(uintptr_t)o->rec : 0;
 }
 
+/* envelope is MPI_Type_get_envelope's answer about t; large says t was
+ * made with large counts (an MPI-4 _c constructor), whose contents the
+ * shim does not read. MPICH refuses the classic query on such a type
+ * ("use MPI_Type_get_envelope_c"), through the fatal error handler: the
+ * large-count query answers for every type. */
+static int envelope(MPI_Datatype t, int *ni, int *na, int *nt, int *comb, int *large)
+{
+    *large = 0;
+#if MPI_VERSION >= 4 && !defined(OPEN_MPI)
+    MPI_Count ci = 0, ca = 0, cl = 0, ct = 0;
+    int rc = PMPI_Type_get_envelope_c(t, &ci, &ca, &cl, &ct, comb);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *large = cl > 0 || ci > INT_MAX || ca > INT_MAX || ct > INT_MAX;
+    *ni = *large ? 0 : (int)ci;
+    *na = *large ? 0 : (int)ca;
+    *nt = *large ? 0 : (int)ct;
+    return MPI_SUCCESS;
+#else
+    return PMPI_Type_get_envelope(t, ni, na, nt, comb);
+#endif
+}
+
 /* free_returned releases the reference MPI_Type_get_contents gave the
  * shim on a derived datatype it returned (MPI-4.1 §5.1.13: returned
  * derived datatypes are new handles the caller frees). */
@@ -204,8 +255,8 @@ static void free_returned(MPI_Datatype t)
 {
     if (MPIDBG_IS_BUILTIN_TYPE(t) || t == MPI_DATATYPE_NULL)
         return;
-    int ni, na, nt, c;
-    if (PMPI_Type_get_envelope(t, &ni, &na, &nt, &c) != MPI_SUCCESS)
+    int ni, na, nt, c, large;
+    if (envelope(t, &ni, &na, &nt, &c, &large) != MPI_SUCCESS)
         return;
     if (c == MPI_COMBINER_NAMED || is_f90(c))
         return;
@@ -219,9 +270,13 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *o
 {
     if (t == MPI_DATATYPE_NULL || MPIDBG_IS_BUILTIN_TYPE(t))
         return;
-    int ni = 0, na = 0, nt = 0, comb = 0;
-    if (PMPI_Type_get_envelope(t, &ni, &na, &nt, &comb) != MPI_SUCCESS)
+    int ni = 0, na = 0, nt = 0, comb = 0, large = 0;
+    if (envelope(t, &ni, &na, &nt, &comb, &large) != MPI_SUCCESS)
         return;
+    if (large) {
+        mpidbg_type_opaque(t); /* valid, not modelled, as the _c constructors' own */
+        return;
+    }
     if (comb == MPI_COMBINER_NAMED || is_f90(comb)) {
         /* MPI_Type_match_size, MPI_Type_create_f90_*: predefined types */
         struct mpidbg_tobj tmp;

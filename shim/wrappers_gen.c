@@ -232,6 +232,7 @@ const char *const mpidbg_call_names[MPIDBG_NCALLS] = {
     "MPI_Type_create_f90_integer",
     "MPI_Type_create_f90_real",
     "MPI_Type_create_f90_complex",
+    "MPI_File_get_view",
     "MPI_Type_commit",
     "MPI_Type_free",
     "MPI_Type_set_name",
@@ -7528,6 +7529,27 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     if (rc == MPI_SUCCESS) {
         if (newtype)
             mpidbg_type_new(&cx, *newtype, NULL, 0);
+    }
+    mpidbg_leave(&cx);
+    return rc;
+}
+
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep)
+{
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra))
+        return PMPI_File_get_view(fh, disp, etype, filetype, datarep);
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_File_get_view, ra);
+    if (MPIDBG_REFUSING(&cx))
+        return mpidbg_refused(&cx);
+    int rc = PMPI_File_get_view(fh, disp, etype, filetype, datarep);
+    if (rc == MPI_SUCCESS) {
+        if (etype)
+            mpidbg_type_new(&cx, *etype, NULL, 0);
+        if (filetype)
+            mpidbg_type_new(&cx, *filetype, NULL, 0);
+        mpidbg_post_MPI_File_get_view(&cx, fh, disp, etype, filetype, datarep);
     }
     mpidbg_leave(&cx);
     return rc;
