@@ -66,6 +66,20 @@ static int basic_of_f90(int combiner, int64_t size)
     return 0;
 }
 
+/* renamed: o's handle now names the type whose bounds are in b (under
+ * the writer lock): what the old type's handle carried is forgotten */
+static void renamed(struct mpidbg_tobj *o, const struct mpidbg_tobj *b)
+{
+    o->xr_state = 0; /* the old signature is not this type's (the blob stays: a reader may hold it) */
+    o->xr_node = 0;  /* nor the old description in the node arena */
+    mpidbg_type_sighash_forget(o);
+    o->size = b->size;
+    o->lb = b->lb;
+    o->extent = b->extent;
+    o->true_lb = b->true_lb;
+    o->true_ub = b->true_ub;
+}
+
 static void type_bounds(MPI_Datatype t, struct mpidbg_tobj *o)
 {
     MPI_Count size = 0, lb = 0, extent = 0, tlb = 0, textent = 0;
@@ -100,14 +114,7 @@ struct mpidbg_tobj *mpidbg_type_predefined(MPI_Datatype t, int basic)
         o->opaque = 0;
         o->refs = 0;
         o->call = -1;
-        o->xr_state = 0;
-        o->xr_node = 0;
-        mpidbg_type_sighash_forget(o);
-        o->size = tmp.size;
-        o->lb = tmp.lb;
-        o->extent = tmp.extent;
-        o->true_lb = tmp.true_lb;
-        o->true_ub = tmp.true_ub;
+        renamed(o, &tmp);
         if (basic > 0)
             mpidbg_predef_add(h, basic, PMPI_Type_c2f(t));
         mpidbg_wunlock();
@@ -371,14 +378,7 @@ void mpidbg_type_new(struct mpidbg_cx *cx, MPI_Datatype t, const MPI_Datatype *o
     o->opaque = 0;
     o->refs = 1;
     o->call = cx->call;
-    o->xr_state = 0; /* a reused handle: the old signature is not this type's (the blob stays: a reader may hold it) */
-    o->xr_node = 0;  /* nor the old description in the node arena */
-    mpidbg_type_sighash_forget(o);
-    o->size = tmp.size;
-    o->lb = tmp.lb;
-    o->extent = tmp.extent;
-    o->true_lb = tmp.true_lb;
-    o->true_ub = tmp.true_ub;
+    renamed(o, &tmp); /* a fresh object or a reused handle's */
     if (!o->rec) {
         o->rec = r;
         mpidbg_table_publish(&mpidbg_registry.types);
