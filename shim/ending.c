@@ -63,7 +63,11 @@ static void comm_words(MPI_Comm comm, char *out, int n)
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
+    /* not mpidbg_bypass: a callback that MPI runs inside another call (a
+     * reduction operation, an attribute's delete callback, an error
+     * handler) aborts the job as the program's own call does, and the
+     * report must say so */
+    if (!mpidbg_active || (uintptr_t)ra - mpidbg_mpi_lo < mpidbg_mpi_len)
         return PMPI_Abort(comm, errorcode);
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Abort, ra);

@@ -68,6 +68,22 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `, 8, 3, []string{"rank 0 called MPI_Abort(MPI_COMM_WORLD, 3) at abort3.c:8 in main", "the job ended with code 3"}, nil},
+	// from a callback MPI runs inside another call: still the rank's own
+	{"abort_in_op", `#include <mpi.h>
+static void give_up(void *in, void *inout, int *len, MPI_Datatype *t) {
+	(void)in, (void)inout, (void)len, (void)t;
+	MPI_Abort(MPI_COMM_WORLD, 43); /* here */
+}
+int main(int argc, char **argv) {
+	int x = 1, y;
+	MPI_Op op;
+	MPI_Init(&argc, &argv);
+	MPI_Op_create(give_up, 1, &op);
+	MPI_Allreduce(&x, &y, 1, MPI_INT, op, MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+`, 4, 43, []string{"called MPI_Abort(MPI_COMM_WORLD, 43) at abort_in_op.c:4 in give_up", "the job ended with code 43"}, nil},
 	{"exit2", `#include <mpi.h>
 #include <stdlib.h>
 int main(int argc, char **argv) {
