@@ -392,6 +392,8 @@ static void call_own(const struct sigaction *h, int sig, siginfo_t *si, void *ct
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
+__thread unsigned mpidbg_in_own_handler __attribute__((tls_model("initial-exec")));
+
 static void on_crash(int sig, siginfo_t *si, void *ctx)
 {
     int i = sig_index(sig);
@@ -404,12 +406,20 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
         return;
     }
     int speak = getpid() == crash_pid; /* not a forked child */
-    if (own[i]) {
+    /* The program's handler faulted with its own signal. Natively that
+     * signal is blocked while the handler runs (unless SA_NODEFER), and
+     * the kernel ends the process; here the access tracker's handler,
+     * which must leave SIGSEGV open, passed it on. So it ends the
+     * process, reported, instead of entering the handler again. */
+    int nested = (mpidbg_in_own_handler & (1u << i)) && !(handover[i].sa_flags & SA_NODEFER);
+    if (own[i] && !nested) {
         if (speak && take(BUSY)) {
             report(sig, si, pc, fault); /* provisional: the program may survive it */
             __atomic_store_n(&crashing, FREE, __ATOMIC_RELEASE);
         }
+        mpidbg_in_own_handler |= 1u << i;
         call_own(&handover[i], sig, si, ctx);
+        mpidbg_in_own_handler &= ~(1u << i);
         return; /* a fault: the instruction runs again, as after the program's handler natively */
     }
     if (speak) {
@@ -420,7 +430,14 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
         } else
             wait_reported();
     }
-    sigaction(sig, &handover[i], NULL);
+    if (nested) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(sig, &dfl, NULL);
+    } else {
+        sigaction(sig, &handover[i], NULL);
+    }
     if (!fault)
         raise(sig); /* blocked in this handler: delivered when it returns */
     /* a fault: the instruction runs again and faults into the handover */

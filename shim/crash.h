@@ -15,6 +15,9 @@
 void mpidbg_crash_init(int fd) __attribute__((visibility("hidden")));
 void mpidbg_crash_fini(void) __attribute__((visibility("hidden")));
 extern int mpidbg_crashed __attribute__((visibility("hidden"))); /* a fatal signal was reported */
+/* the fatal signals whose program handler this thread runs (crash.c),
+ * a bit per crash.c's index; a jump out of the handler clears them */
+extern __thread unsigned mpidbg_in_own_handler __attribute__((visibility("hidden"), tls_model("initial-exec")));
 
 /* mpidbg_crash_before_init takes the handlers the program has at
  * MPI_Init's entry: the program's own, which crash.c calls itself. */

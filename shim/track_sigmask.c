@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "crash.h"
 #include "track_int.h"
 
 enum { ASK_SEGV = 1, ASK_TRAP = 2 };
@@ -377,6 +378,7 @@ __attribute__((noreturn)) static void jump(void **cache, const char *name, sigjm
     void (*real)(sigjmp_buf, int) = (void (*)(sigjmp_buf, int))mpidbg_next_symbol(cache, name);
     if (env[0].__mask_was_saved)
         jmpbuf_seen(env);
+    mpidbg_in_own_handler = 0; /* perhaps out of the program's fatal-signal handler (crash.c) */
     if (!real)
         abort();
     real(env, val);

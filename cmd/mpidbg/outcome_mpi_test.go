@@ -68,6 +68,28 @@ int main(int argc, char **argv) {
 	return 0;
 }
 `, 8, 3, []string{"rank 0 called MPI_Abort(MPI_COMM_WORLD, 3) at abort3.c:8 in main", "the job ended with code 3"}, nil},
+	// the program's own SIGSEGV handler faults too: natively the kernel
+	// ends the process (the signal is blocked in its handler)
+	{"handler_faults", `#include <mpi.h>
+#include <signal.h>
+#include <string.h>
+int *volatile p;
+static void on_segv(int s) { (void)s; *p = 1; /* here */ }
+int main(int argc, char **argv) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_segv;
+	sigaction(SIGSEGV, &sa, NULL);
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 1)
+		*p = 42;
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+`, 5, -1, []string{"rank 1 died (signal 11, SIGSEGV) at handler_faults.c:5 in on_segv"}, nil},
 	// from a callback MPI runs inside another call: still the rank's own
 	{"abort_in_op", `#include <mpi.h>
 static void give_up(void *in, void *inout, int *len, MPI_Datatype *t) {
