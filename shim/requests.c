@@ -181,6 +181,7 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
      * copy of it (mpidbg_xr_snap), not here */
     o->xr_rwin = cx->xr_rwin;
     o->xr_xs.on = 0;
+    o->xr_rdesc = NULL;
     o->xr_post = mpidbg_next_post();
     rec->serial = o->serial = ++req_serial;
     rec->kind = (uint32_t)kind;
@@ -209,7 +210,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     mpidbg_wunlock();
     /* outside the lock: the first receive of a type asks the Go model
      * for its description; the program has not seen the handle yet */
-    mpidbg_xr_recv_posted(o);
+    if (!MPIDBG_IS_BUILTIN_TYPE(o->rec->datatype))
+        mpidbg_xr_recv_posted(o);
     if (stale)
         mpidbg_req_track_end(NULL, o);
     if (o->active)

@@ -374,12 +374,12 @@ struct mpidbg_robj {
     void *xc;               /* a nonblocking collective's agreement in flight (xr_coll.c) */
     uint64_t coll_seq;      /* a collective's number on its communicator, for the blocked-call record */
     MPI_Comm xr;            /* the shadow of its communicator when it started (outlives MPI_Comm_free) */
-    /* a receive of a derived datatype: the type's signature and
-     * expression (xr_p2p.c) when it was posted; the program may free the
-     * type at once (MPI-4.1 §5.1.9: the receive completes normally) and
-     * MPI give its handle to another type before the receive completes */
+    /* a receive of a derived datatype: the type's description (signature
+     * and expression, xr_p2p.c) when it was posted, NULL otherwise; the
+     * program may free the type at once (MPI-4.1 §5.1.9: the receive
+     * completes normally) and MPI give its handle to another type before
+     * the receive completes */
     const uint8_t *xr_rdesc;
-    uint32_t xr_rsiglen, xr_rexprlen;
     /* the access tracker (requests_track.c, track.c): the ids of its
      * buffers' watched ranges while active, and the cheap tier's copies
      * of its small send buffers */

@@ -158,7 +158,6 @@ struct mpidbg_xr_rsnap {
     uint64_t post;
     MPI_Comm xr;
     const uint8_t *rdesc; /* the request's xr_rdesc */
-    uint32_t rsiglen, rexprlen;
 };
 /* A shadow message as taken: its header, then its signature and
  * expression (xr_p2p.c). pulled: one was taken; valid: it is a shadow;

@@ -164,6 +164,15 @@ static void enqueue(MPI_Request r, void *buf)
 }
 
 /* ---- a datatype's description, made once by the Go model ---- */
+
+/* desc_lens: the lengths in the header in front of a description's body
+ * (what tobj_blob returns) */
+static void desc_lens(const uint8_t *body, uint32_t *siglen, uint32_t *exprlen)
+{
+    memcpy(siglen, body - 8, 4);
+    memcpy(exprlen, body - 4, 4);
+}
+
 static const uint8_t *tobj_blob(struct mpidbg_tobj *o, uint32_t *siglen, uint32_t *exprlen)
 {
     int32_t state = o ? __atomic_load_n(&o->xr_state, __ATOMIC_ACQUIRE) : -1;
@@ -181,8 +190,7 @@ static const uint8_t *tobj_blob(struct mpidbg_tobj *o, uint32_t *siglen, uint32_
         o->xr_len = len;
         __atomic_store_n(&o->xr_state, 1, __ATOMIC_RELEASE); /* after the blob: threads read it without a lock */
     }
-    memcpy(siglen, o->xr_blob, 4);
-    memcpy(exprlen, o->xr_blob + 4, 4);
+    desc_lens(o->xr_blob + 8, siglen, exprlen);
     return o->xr_blob + 8;
 }
 
@@ -387,8 +395,7 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     int freed = posted && posted->rdesc && mine != posted->rdesc;
     if (freed) {
         mine = posted->rdesc;
-        siglen = posted->rsiglen;
-        exprlen = posted->rexprlen;
+        desc_lens(mine, &siglen, &exprlen);
     }
     if (!mine)
         return;
@@ -808,25 +815,17 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->post = o->xr_post;
     s->xr = o->xr;
     s->rdesc = o->xr_rdesc;
-    s->rsiglen = o->xr_rsiglen;
-    s->rexprlen = o->xr_rexprlen;
 }
 
-/* mpidbg_xr_recv_posted keeps a new receive request's datatype
- * description (mpidbg_robj.xr_rdesc) when the type is a derived one:
- * descriptions are never freed, so the pointer outlives the type. */
+/* mpidbg_xr_recv_posted keeps a new request's datatype description
+ * (mpidbg_robj.xr_rdesc) when it is a receive: descriptions are never
+ * freed, so the pointer outlives the type. Called for derived types
+ * only (a predefined type's handle never names another). */
 void mpidbg_xr_recv_posted(struct mpidbg_robj *o)
 {
-    o->xr_rdesc = NULL;
-    if (!mpidbg_xr_is_recv(o) || MPIDBG_IS_BUILTIN_TYPE(o->rec->datatype))
-        return;
-    uint32_t siglen = 0, exprlen = 0;
-    const uint8_t *d = type_blob((MPI_Datatype)o->rec->datatype, &siglen, &exprlen);
-    if (d) {
-        o->xr_rdesc = d;
-        o->xr_rsiglen = siglen;
-        o->xr_rexprlen = exprlen;
-    }
+    uint32_t siglen, exprlen;
+    if (mpidbg_xr_is_recv(o))
+        o->xr_rdesc = type_blob((MPI_Datatype)o->rec->datatype, &siglen, &exprlen);
 }
 
 /* sendrecv_nb: the nonblocking send-receives, whose request completes a
