@@ -49,27 +49,23 @@ static uint64_t seq;                 /* this rank's passive-target operations an
  * own); MPI-4.1 §12.7 ties no order to the flag and the data sharing a
  * window. Keyed by the target, so that a counter on one process (a task
  * counter on rank 0) hides nothing at the others. */
-static uint64_t *fetch_at, *accw_at;
+static struct target_atomics {
+    uint64_t fetch, accw;
+} *at;
 static int32_t at_size;
 
-/* at_slot is the world rank of window rank t, when the per-target
- * arrays have room for it, else -1 */
-static int at_slot(const struct mpidbg_rma_win *w, int t)
+/* at_target is this rank's atomics at window rank t, NULL when it has
+ * no world rank or there is no memory for the table */
+static struct target_atomics *at_target(const struct mpidbg_rma_win *w, int t)
 {
-    if (!fetch_at) {
+    if (!at) {
         int n = mpidbg_world_size_get();
-        uint64_t *f = n > 0 ? calloc((size_t)n, sizeof *f) : NULL, *a = n > 0 ? calloc((size_t)n, sizeof *a) : NULL;
-        if (!f || !a) {
-            free(f);
-            free(a);
-            return -1;
-        }
-        fetch_at = f;
-        accw_at = a;
+        if (n <= 0 || !(at = calloc((size_t)n, sizeof *at)))
+            return NULL;
         at_size = n;
     }
     int wr = w->xon && w->world && t >= 0 && t < w->size ? w->world[t] : -1;
-    return wr >= 0 && wr < at_size ? wr : -1;
+    return wr >= 0 && wr < at_size ? &at[wr] : NULL;
 }
 /* the exclusive locks this rank holds, innermost last: a lock used as a
  * mutex orders what its holders do elsewhere */
@@ -496,19 +492,19 @@ static void record(struct mpidbg_cx *cx, struct mpidbg_rma_win *w, const struct 
         }
         if (nheld)
             r.mutex = (uint64_t)held[nheld - 1].wid << 32 | (uint32_t)(held[nheld - 1].rank + 1);
-        int at = at_slot(w, t);
-        if (w->first_fetch || (at >= 0 && fetch_at[at]))
+        struct target_atomics *ta = at_target(w, t);
+        if (w->first_fetch || (ta && ta->fetch))
             r.flags |= MPIDBG_RMA_ACQ;
         if (cls == MPIDBG_RMA_CLS_FETCH) {
             if (!w->first_fetch)
                 w->first_fetch = r.sstart;
-            if (at >= 0 && !fetch_at[at])
-                fetch_at[at] = r.sstart;
+            if (ta && !ta->fetch)
+                ta->fetch = r.sstart;
         }
         if (r.kind == MPIDBG_RMA_ACC && !(r.flags & MPIDBG_RMA_NOOP)) {
             w->last_accw = r.sstart;
-            if (at >= 0)
-                accw_at[at] = r.sstart;
+            if (ta)
+                ta->accw = r.sstart;
         }
     }
     /* More than MPIDBG_RMA_MAXBLK blocks, or a type the model does not
@@ -627,8 +623,8 @@ static void released(struct mpidbg_rma_win *w)
     if (!bs)
         return;
     for (int t = 0; t < w->size; t++) {
-        int at = at_slot(w, t);
-        uint64_t last = at >= 0 && accw_at[at] > w->last_accw ? accw_at[at] : w->last_accw;
+        const struct target_atomics *ta = at_target(w, t);
+        uint64_t last = ta && ta->accw > w->last_accw ? ta->accw : w->last_accw;
         if (!last)
             continue;
         for (size_t off = 0; off < bs[t].len;) {
