@@ -328,6 +328,14 @@ static int sig_index(int sig)
     return -1;
 }
 
+static void to_default(int sig)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
 static void call(const struct sigaction *h, int sig, siginfo_t *si, void *ctx)
 {
     if (h->sa_flags & SA_SIGINFO) {
@@ -338,10 +346,7 @@ static void call(const struct sigaction *h, int sig, siginfo_t *si, void *ctx)
     else {
         /* the default action: a fault happens again when we return, a
          * signal sent is raised again */
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        sigaction(sig, &dfl, NULL);
+        to_default(sig);
         if (si->si_code <= 0)
             raise(sig);
     }
@@ -430,14 +435,10 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
         } else
             wait_reported();
     }
-    if (nested) {
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        sigaction(sig, &dfl, NULL);
-    } else {
+    if (nested)
+        to_default(sig);
+    else
         sigaction(sig, &handover[i], NULL);
-    }
     if (!fault)
         raise(sig); /* blocked in this handler: delivered when it returns */
     /* a fault: the instruction runs again and faults into the handover */
