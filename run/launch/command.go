@@ -107,25 +107,16 @@ func SecretEnv(env []Var) []string {
 // -n and the program form the one executable section. A Secret variable
 // is named, never valued (Var).
 func Args(f Flavor, np int, launcherArgs []string, env []Var, program string, args []string) []string {
-	var secret []string
-	for _, v := range env {
-		if v.Secret {
-			secret = append(secret, v.Name)
+	out, env := ownPreload(f, launcherArgs, len(launcherArgs), env)
+	if f == OpenMPI {
+		xs, _ := openMPIVars(env)
+		out = append(out, xs...)
+	} else {
+		genv, secret := hydraVars(env)
+		if len(secret) > 0 {
+			out = hydraEnvList(out, secret)
 		}
-	}
-	out, env, _ := ownPreload(f, launcherArgs, len(launcherArgs), env)
-	if f == Hydra && len(secret) > 0 {
-		out = hydraEnvList(out, secret)
-	}
-	for _, v := range env {
-		switch {
-		case f == OpenMPI && v.Secret:
-			out = append(out, "-x", v.Name)
-		case f == OpenMPI:
-			out = append(out, "-x", v.Name+"="+v.Value)
-		case !v.Secret:
-			out = append(out, "-genv", v.Name, v.Value)
-		}
+		out = append(out, genv...)
 	}
 	out = append(out, "-n", strconv.Itoa(np), program)
 	return append(out, args...)

@@ -55,7 +55,7 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		end = len(args)
 	}
 	full := env
-	args, env, _ = ownPreload(f, args, end, env)
+	args, env = ownPreload(f, args, end, env) // a copy of args, which the cases below may change
 	switch f {
 	case Slurm:
 		var list []string
@@ -85,14 +85,8 @@ func LineArgs(f Flavor, args []string, env []Var) (out []string, proc []Var) {
 		// -genvnone or -genvlist says otherwise: a secret's name joins
 		// that list
 		var secret []string
-		for _, v := range env {
-			if v.Secret {
-				secret = append(secret, v.Name)
-			} else {
-				out = append(out, "-genv", v.Name, v.Value)
-			}
-		}
-		args = hydraEnvList(slices.Clone(args), secret)
+		out, secret = hydraVars(env)
+		args = hydraEnvList(args, secret)
 	}
 	return append(out, args...), nil
 }
@@ -110,6 +104,19 @@ func openMPIVars(env []Var) (xs, list []string) {
 		list = append(list, item)
 	}
 	return xs, list
+}
+
+// hydraVars is env as Hydra's -genv options, and the names of its
+// secrets, which go in a -genvlist (hydraEnvList).
+func hydraVars(env []Var) (genv, secret []string) {
+	for _, v := range env {
+		if v.Secret {
+			secret = append(secret, v.Name)
+		} else {
+			genv = append(genv, "-genv", v.Name, v.Value)
+		}
+	}
+	return genv, secret
 }
 
 // everyContext is args with xs again after each ':' that separates

@@ -12,16 +12,16 @@ import (
 // Open MPI's -x LD_PRELOAD=VALUE), among args[:end]. Such an option
 // overrides the one mpidbg adds (the later wins for Hydra, and Open MPI
 // refuses two), so the shim joins it instead: the ranks get SHIM:VALUE,
-// as they get the shim before an LD_PRELOAD of mpidbg's environment. ok
-// says one was found; env then goes without its preload. out is a copy
-// either way.
-func ownPreload(f Flavor, args []string, end int, env []Var) (out []string, rest []Var, ok bool) {
+// as they get the shim before an LD_PRELOAD of mpidbg's environment. When
+// it finds one, env goes without its preload. out is a copy either way.
+func ownPreload(f Flavor, args []string, end int, env []Var) (out []string, rest []Var) {
 	i := slices.IndexFunc(env, func(v Var) bool { return v.Name == envvar.Preload })
 	if i < 0 {
-		return slices.Clone(args), env, false
+		return slices.Clone(args), env
 	}
 	shim, _, _ := strings.Cut(env[i].Value, ":")
 	out = slices.Clone(args)
+	ok := false
 	for j := 0; j < end && j < len(out); j++ {
 		switch {
 		case f == Hydra && (out[j] == "-genv" || out[j] == "-env") && j+2 < len(out) && out[j+1] == envvar.Preload:
@@ -35,7 +35,7 @@ func ownPreload(f Flavor, args []string, end int, env []Var) (out []string, rest
 		}
 	}
 	if !ok {
-		return out, env, false
+		return out, env
 	}
-	return out, slices.Delete(slices.Clone(env), i, i+1), true
+	return out, slices.Delete(slices.Clone(env), i, i+1)
 }
