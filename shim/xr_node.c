@@ -36,6 +36,9 @@ static size_t seg_len, ring_len;
 static int32_t *index_of; /* world rank -> node index, -1 elsewhere */
 static int32_t world_of[NODE_MAX]; /* node index -> world rank */
 static uint32_t arena_used;
+static int seg_fd = -1; /* the object, open for mpidbg_node_reserve */
+static ino_t seg_ino;
+static dev_t seg_dev;
 
 static size_t rings_len(void)
 {
@@ -86,15 +89,50 @@ const uint8_t *mpidbg_node_at(int idx, uint32_t off, uint32_t len)
     return arena(idx) + off - 1;
 }
 
-/* slots per ring: enough for a window of a thousand messages between
- * two ranks when they are few, fewer when many share the host (a full
- * ring falls back to shadow messages, xr_p2p.c) */
+/* slots per ring: the rings of a host share 16 MiB of address space, so
+ * a pair of few ranks may have tens of thousands of messages in flight
+ * before it falls back to shadow messages (xr_p2p.c), and 64 ranks have
+ * 64 each. Only the first MPIDBG_NODE_RESERVE slots of each ring are reserved when
+ * the segment is made; the sender reserves the rest as it reaches them
+ * (mpidbg_node_reserve), so a host whose pairs keep a few messages in
+ * flight never holds more than that. A shadow message costs more than
+ * its own send: MPICH over UCX posts every receive on UCX's wildcard
+ * queue, so a message no receive is posted for, as a shadow message
+ * never is, is compared with every receive pending on the rank. */
 static uint32_t slots_for(int n)
 {
-    uint32_t s = 1024;
-    while (s > 64 && (uint64_t)s * (uint64_t)n > 4096)
+    uint32_t s = 65536;
+    while (s > 64 && (uint64_t)s * (uint64_t)n * (uint64_t)n > ((16u << 20) / sizeof(struct mpidbg_rslot)))
         s >>= 1;
     return s;
+}
+
+/* the bytes of the segment reserved at its creation: the first slots of
+ * every ring, the arenas and the collective areas */
+static int reserve_at_creation(int fd)
+{
+    size_t first = sizeof(struct mpidbg_ring) + (size_t)(mpidbg_node_nslot < MPIDBG_NODE_RESERVE ? mpidbg_node_nslot : MPIDBG_NODE_RESERVE) * sizeof(struct mpidbg_rslot);
+    for (int i = 0; i < mpidbg_node_n * mpidbg_node_n; i++)
+        if (posix_fallocate(fd, (off_t)((size_t)i * ring_len), (off_t)first) != 0)
+            return 0;
+    return posix_fallocate(fd, (off_t)rings_len(), (off_t)(seg_len - rings_len())) == 0;
+}
+
+/* A ring that cannot grow (no room left in the shared-memory file
+ * system) falls back to shadow messages rather than touch a page that
+ * has none, which the kernel would answer with SIGBUS. The object's
+ * descriptor stays open for it; a program that closed it, or put another
+ * file under its number, gets 0. */
+uint32_t mpidbg_node_reserve(int d, uint32_t from)
+{
+    struct stat st;
+    uint32_t n = mpidbg_node_nslot - from < MPIDBG_NODE_RESERVE ? mpidbg_node_nslot - from : MPIDBG_NODE_RESERVE;
+    size_t off = ((size_t)mpidbg_node_me * (size_t)mpidbg_node_n + (size_t)d) * ring_len + sizeof(struct mpidbg_ring) +
+                 (size_t)from * sizeof(struct mpidbg_rslot);
+    if (seg_fd < 0 || fstat(seg_fd, &st) != 0 || st.st_ino != seg_ino || st.st_dev != seg_dev ||
+        posix_fallocate(seg_fd, (off_t)off, (off_t)((size_t)n * sizeof(struct mpidbg_rslot))) != 0)
+        return 0;
+    return from + n;
 }
 
 /* host_id names this host: a hash of its host name and boot id, the two
@@ -140,15 +178,20 @@ static void *open_segment(const char *name, int *made_it)
         return MAP_FAILED;
     struct stat st;
     void *p = MAP_FAILED;
-    /* the creator reserves the pages: a shared-memory file system too
-     * small for them fails here, and turns the segment off for the host
-     * in the agreement, not with SIGBUS at a first touch in the middle of
-     * the program (once is enough: the others would walk the same pages
-     * again) */
+    /* the creator reserves what every rank needs at once: a shared-memory
+     * file system too small for it fails here, and turns the segment off
+     * for the host in the agreement, not with SIGBUS at a first touch in
+     * the middle of the program */
     if (fstat(fd, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & 077) == 0 &&
-        ftruncate(fd, (off_t)seg_len) == 0 && (!made || posix_fallocate(fd, 0, (off_t)seg_len) == 0))
+        ftruncate(fd, (off_t)seg_len) == 0 && (!made || reserve_at_creation(fd)))
         p = mmap(NULL, seg_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
+    if (p == MAP_FAILED) {
+        close(fd);
+    } else {
+        seg_fd = fd;
+        seg_ino = st.st_ino;
+        seg_dev = st.st_dev;
+    }
     *made_it = made;
     return p;
 }
@@ -222,8 +265,11 @@ void mpidbg_node_init(int world_size, int mt, struct mpidbg_node_hello *all, uin
         }
     }
     if (!agreed || !ok || !(host_says & 1) || makers != 1) {
-        if (p != MAP_FAILED)
+        if (p != MAP_FAILED) {
             munmap(p, seg_len);
+            close(seg_fd);
+            seg_fd = -1;
+        }
         free(index_of);
         index_of = NULL;
         return;

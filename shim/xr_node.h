@@ -64,6 +64,7 @@ MPIDBG_HIDDEN_NODE extern int mpidbg_node_on;  /* the segment exists */
 MPIDBG_HIDDEN_NODE extern int mpidbg_node_p2p; /* point-to-point descriptions go through the rings (no rank of the host has MPI_THREAD_MULTIPLE) */
 MPIDBG_HIDDEN_NODE extern int mpidbg_node_n, mpidbg_node_me;
 MPIDBG_HIDDEN_NODE extern uint32_t mpidbg_node_nslot; /* slots per ring, a power of two */
+#define MPIDBG_NODE_RESERVE 256u /* slots of a ring given memory at a time */
 
 /* What each rank tells the others at MPI_Init: its host, and a random
  * number of which only the host's first rank's is used, to name the
@@ -84,6 +85,10 @@ struct mpidbg_node_hello {
 MPIDBG_HIDDEN_NODE void mpidbg_node_init(int world_size, int mt, struct mpidbg_node_hello *hello, uint8_t *says);
 /* the node index of a world rank, -1 when it is on another host */
 MPIDBG_HIDDEN_NODE int mpidbg_node_index(int world);
+/* mpidbg_node_reserve gives memory to the next MPIDBG_NODE_RESERVE slots,
+ * from slot from, of this rank's ring to host rank d, and returns how
+ * many slots of it have memory then (0: none could be had) */
+MPIDBG_HIDDEN_NODE uint32_t mpidbg_node_reserve(int d, uint32_t from);
 MPIDBG_HIDDEN_NODE int mpidbg_node_world(int idx);
 MPIDBG_HIDDEN_NODE struct mpidbg_ring *mpidbg_node_ring(int s, int d);
 /* the arena: put copies len bytes into this rank's arena and returns

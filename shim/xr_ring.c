@@ -30,6 +30,7 @@
 
 static uint64_t *tails; /* per sender on the host: the oldest message this rank may not have taken */
 static uint64_t *heads; /* per receiver on the host: the messages this rank described */
+static uint32_t *reserved; /* per receiver on the host: the slots of this rank's ring to it that have memory */
 
 static inline uint64_t word(uint64_t i, uint32_t state)
 {
@@ -55,7 +56,10 @@ int mpidbg_ring_init(int n)
 {
     tails = calloc((size_t)n, sizeof *tails);
     heads = calloc((size_t)n, sizeof *heads);
-    return tails && heads;
+    reserved = calloc((size_t)n, sizeof *reserved);
+    for (int i = 0; reserved && i < n; i++)
+        reserved[i] = mpidbg_node_nslot < MPIDBG_NODE_RESERVE ? mpidbg_node_nslot : MPIDBG_NODE_RESERVE;
+    return tails && heads && reserved;
 }
 
 struct mpidbg_rslot *mpidbg_ring_claim(int d)
@@ -63,7 +67,14 @@ struct mpidbg_rslot *mpidbg_ring_claim(int d)
     struct mpidbg_ring *r = mpidbg_node_ring(mpidbg_node_me, d);
     if (__atomic_load_n(&r->mpi, __ATOMIC_RELAXED))
         return NULL;
-    struct mpidbg_rslot *s = slot_at(r, heads[d]);
+    /* the receiver reads up to the first slot not written, so the one
+     * after this must have memory before this one is written */
+    uint64_t i = heads[d];
+    if (i + 1 >= reserved[d] && reserved[d] < mpidbg_node_nslot && !(reserved[d] = mpidbg_node_reserve(d, reserved[d]))) {
+        __atomic_store_n(&r->mpi, 1, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    struct mpidbg_rslot *s = slot_at(r, i);
     uint64_t v = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
     if (v != 0 && state_of(v) != MPIDBG_SLOT_FREE) {
         /* the message written a ring ago is not taken yet: full */

@@ -1,20 +1,22 @@
 // ranks: 2
 //
-// bug_type_mismatch_backlog.c: a producer streams 3000 particle records
+// bug_type_mismatch_backlog.c: a producer streams 70000 particle records
 // (two doubles each, as a committed contiguous type) to a consumer with
-// MPI_Isend before the consumer has posted any receive, so thousands of
-// messages wait at once; one record, in the middle of the stream, is
-// sent as four MPI_FLOATs (the same 16 bytes) from a stale code path.
+// MPI_Isend before the consumer has posted any receive, so tens of
+// thousands of messages wait at once; one record early in the stream is
+// sent as four MPI_FLOATs (the same 16 bytes) from a stale code path, and
+// one near its end as two MPI_LONG_LONGs from another.
 // The consumer then receives the records one by one with the record type.
-// Breaks MPI-4.1 §3.3.1: the type signature of the send (FLOAT x4) must
-// match the receive's (DOUBLE x2), whatever the sizes.
-// Expected: type-mismatch at the consumer's MPI_Recv, once, naming the
-// MPI_Isend of the stale path: a backlog longer than what the ranks of a
-// host describe to each other in shared memory is still checked.
+// Breaks MPI-4.1 §3.3.1: the type signature of each send (FLOAT x4,
+// LONG_LONG x2) must match the receive's (DOUBLE x2), whatever the sizes.
+// Expected: type-mismatch at the consumer's MPI_Recv, once for each stale
+// MPI_Isend, naming it: the later one lies beyond what two ranks of a
+// host describe to each other in shared memory (65536 messages), and is
+// still checked.
 #include <mpi.h>
 #include <stdlib.h>
 
-enum { NREC = 3000, STALE = 2000 };
+enum { NREC = 70000, STALE = 2000, LATE = 68000 };
 
 int main(int argc, char **argv)
 {
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
             out[2 * i + 1] = -i;
             if (i == STALE)
                 MPI_Isend(&out[2 * i], 4, MPI_FLOAT, 1, 1, MPI_COMM_WORLD, &req[i]); // bug: four floats, not a record
+            else if (i == LATE)
+                MPI_Isend(&out[2 * i], 2, MPI_LONG_LONG, 1, 1, MPI_COMM_WORLD, &req[i]); // bug: two integers, not a record
             else
                 MPI_Isend(&out[2 * i], 1, rec, 1, 1, MPI_COMM_WORLD, &req[i]);
         }
@@ -45,7 +49,7 @@ int main(int argc, char **argv)
         double in[2], sum = 0;
         MPI_Barrier(MPI_COMM_WORLD); // every record is on its way before the first receive
         for (int i = 0; i < NREC; i++) {
-            MPI_Recv(in, 1, rec, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-mismatch" "FLOAT"
+            MPI_Recv(in, 1, rec, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE); // want "type-mismatch" "FLOAT" "type-mismatch" "LONG_LONG"
             sum += in[0];
         }
         if (sum < 0)

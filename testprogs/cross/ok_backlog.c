@@ -1,6 +1,6 @@
 // ranks: 3
 //
-// ok_backlog.c: two producers stream 2500 records each (two doubles, a
+// ok_backlog.c: two producers stream 17000 records each (two doubles, a
 // committed contiguous type) to a consumer with MPI_Isend before the
 // consumer has posted any receive, on two tags (even and odd records),
 // and each ends with a count as MPI_LONG on a third tag. The consumer
@@ -9,12 +9,12 @@
 // (MPI-4.1 §3.5: messages of one sender are not overtaken). Every
 // signature matches and every message is received: no finding, also when
 // the backlog is longer than what the ranks of a host describe to each
-// other in shared memory.
+// other in shared memory (16384 messages per pair for three ranks).
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { NREC = 2500, TEVEN = 1, TODD = 2, TCOUNT = 3 };
+enum { NREC = 17000, TEVEN = 1, TODD = 2, TCOUNT = 3 };
 
 int main(int argc, char **argv)
 {
