@@ -13,7 +13,7 @@
  * widest segment's span below the query: O(log n) for the usual layout of
  * disjoint buffers, such as a window of receives into consecutive array
  * elements. Removal marks entries dead; a completion call compacts once
- * for all the requests it finished. The scan compares bounds only; the
+ * for all the requests it finished, when half the entries are dead. The scan compares bounds only; the
  * exact test (datatype.Overlap, in Go) runs when bounds intersect,
  * outside the lock.
  */
@@ -102,9 +102,12 @@ void mpidbg_pending_remove(struct mpidbg_robj *ro)
     }
 }
 
+/* flush compacts once half the entries are dead: a program that waits
+ * for tens of thousands of pending requests one by one would otherwise
+ * move the whole list at every wait */
 static void flush(struct plist *L)
 {
-    if (!L->dead)
+    if (!L->dead || 2 * L->dead < L->n)
         return;
     int j = 0;
     for (int k = 0; k < L->n; k++)
@@ -116,8 +119,8 @@ static void flush(struct plist *L)
         L->maxspan = 0;
 }
 
-/* mpidbg_pending_flush drops removed entries; under the lock, after a
- * batch of removals. */
+/* mpidbg_pending_flush drops removed entries, when they are many; under
+ * the lock, after a batch of removals. */
 void mpidbg_pending_flush(void)
 {
     flush(&writes);
