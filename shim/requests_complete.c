@@ -304,6 +304,45 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     return rc;
 }
 
+/* waitall_steps is PMPI_Waitall, in steps of as many requests as the
+ * blocked-call record lists when the call waits for more (blocked: the
+ * record was begun). Inside one PMPI_Waitall over tens of thousands of
+ * requests MPI completes them where the deadlock detector cannot see
+ * it, and a call that runs longer than the timeout on a busy machine
+ * looked stuck (its record named only the first requests, whose partners
+ * were not in the partners' records either); each step now has a record
+ * of its own, so progress shows, and one stuck names the requests that
+ * hold it. MPI progresses every pending operation inside any blocking
+ * call (MPI-4.1 §3.7.4), so waiting for the requests in steps completes
+ * whatever waiting for all at once completes. A step that fails leaves
+ * the later ones pending, as MPI_Waitall may (§3.7.5: MPI_ERR_PENDING in
+ * their statuses); the earlier ones succeeded. */
+static int waitall_steps(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int count, MPI_Request *x, MPI_Status *st,
+                         int blocked)
+{
+    if (!blocked || !c || count <= MPIDBG_WAIT_MAX)
+        return PMPI_Waitall(count, x, st);
+    for (int at = 0; at < count; at += MPIDBG_WAIT_MAX) {
+        int n = count - at < MPIDBG_WAIT_MAX ? count - at : MPIDBG_WAIT_MAX;
+        if (at) {
+            mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
+            record_waits(c + at, n);
+            mpidbg_blocked_publish();
+        }
+        int rc = PMPI_Waitall(n, x + at, st == MPI_STATUSES_IGNORE ? st : st + at);
+        if (rc == MPI_SUCCESS)
+            continue;
+        if (rc == MPI_ERR_IN_STATUS && st != MPI_STATUSES_IGNORE) {
+            for (int k = 0; k < at; k++)
+                st[k].MPI_ERROR = MPI_SUCCESS;
+            for (int k = at + n; k < count; k++)
+                st[k].MPI_ERROR = MPI_ERR_PENDING;
+        }
+        return rc;
+    }
+    return MPI_SUCCESS;
+}
+
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     PROLOGUE(MPI_Waitall, PMPI_Waitall(count, array_of_requests, array_of_statuses));
@@ -319,7 +358,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     mpidbg_req_track_release_all(c, count); /* MPI moves the data now */
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
-    int rc = PMPI_Waitall(count, x, array_of_statuses);
+    int rc = waitall_steps(&cx, c, count, x, array_of_statuses, xw.blocked);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
     int ok = rc == MPI_SUCCESS;
     if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
