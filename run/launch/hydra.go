@@ -20,11 +20,21 @@ import (
 // Hydra prints EXIT CODE with the signal number for a signal, so the exit
 // string (or an older Hydra's "KILLED BY SIGNAL: N") decides which it is.
 // Hydra says nothing about a rank that exits with a non-zero code.
+//
+// Open MPI says, on standard error, of a rank killed by a signal (the
+// shim reports the signals a program can catch itself; this is how a
+// SIGKILL from outside is named):
+//
+//	mpiexec noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).
+//
+// Open MPI 4.1 writes PID 0 there, so such a line is reported by rank
+// (reportRank) unless it gives a PID.
 type statusScanner struct {
-	mu      sync.Mutex
-	partial []byte // an unfinished line
-	pending []proc // PID blocks seen, waiting for the exit string
-	report  func(pid int, host, status string)
+	mu         sync.Mutex
+	partial    []byte // an unfinished line
+	pending    []proc // PID blocks seen, waiting for the exit string
+	report     func(pid int, host, status string)
+	reportRank func(rank int, host, status string)
 }
 
 type proc struct {
@@ -39,6 +49,7 @@ var (
 	killedLine = regexp.MustCompile(`^=\s+KILLED BY SIGNAL: (\d+)`)
 	exitString = regexp.MustCompile(`EXIT STRING: .*\(signal (\d+)\)`)
 	exitSignal = regexp.MustCompile(`^YOUR APPLICATION TERMINATED WITH THE EXIT STRING:`)
+	ompiSignal = regexp.MustCompile(`^\S+ noticed that process rank (\d+) with PID (\d+) on node (\S+) exited on signal (\d+)`)
 )
 
 // maxLine bounds the scanner's memory on output without newlines.
@@ -78,6 +89,15 @@ func (s *statusScanner) line(l string) {
 		return &s.pending[len(s.pending)-1]
 	}
 	switch {
+	case ompiSignal.MatchString(l):
+		m := ompiSignal.FindStringSubmatch(l)
+		status := "signal " + m[4]
+		switch pid := atoi(m[2]); {
+		case pid > 0:
+			s.report(pid, m[3], status)
+		case s.reportRank != nil:
+			s.reportRank(atoi(m[1]), m[3], status)
+		}
 	case pidLine.MatchString(l):
 		m := pidLine.FindStringSubmatch(l)
 		s.pending = append(s.pending, proc{pid: atoi(m[1]), host: m[2], code: -1, sig: -1})

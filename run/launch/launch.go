@@ -151,10 +151,11 @@ func Run(cfg Config, col *report.Collector) (Result, error) {
 	cmd.Dir = cfg.Dir
 	// Both streams pass through unchanged (but for the launcher's banner
 	// once mpidbg ends the job: bannerFilter); a copy of each is scanned
-	// for Hydra's account of processes that died (it prints it on
-	// standard output), and the end of standard error is kept for
+	// for the launcher's account of processes that died (Hydra prints it
+	// on standard output, Open MPI on standard error), and the end of standard error is kept for
 	// mpiexec's own message should no rank start.
-	scanOut, scanErr := &statusScanner{report: col.ProcessStatus}, &statusScanner{report: col.ProcessStatus}
+	scanOut := &statusScanner{report: col.ProcessStatus, reportRank: col.RankStatus}
+	scanErr := &statusScanner{report: col.ProcessStatus, reportRank: col.RankStatus}
 	tail := &tailWriter{}
 	// mpidbg writes to standard error too while the job runs (how to
 	// attach to stopped ranks): one writer at a time.

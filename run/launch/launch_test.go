@@ -107,6 +107,10 @@ func TestStatusScanner(t *testing.T) {
 		{"two", "=   PID 7 RUNNING AT n1\n=   EXIT CODE: 6\n=   PID 8 RUNNING AT n2\n=   EXIT CODE: 6\nYOUR APPLICATION TERMINATED WITH THE EXIT STRING: Aborted (signal 6)\n",
 			[]string{"7 n1 signal 6", "8 n2 signal 6"}},
 		{"program_output", "=   EXIT CODE: 3\nrank 0 says hi\n", nil},
+		{"openmpi_killed", "-----\nmpiexec.openmpi noticed that process rank 1 with PID 0 on node vm exited on signal 9 (Killed).\n-----\n",
+			[]string{"rank 1 vm signal 9"}},
+		{"openmpi_pid", "prterun noticed that process rank 3 with PID 4242 on node n2 exited on signal 15 (Terminated).\n",
+			[]string{"4242 n2 signal 15"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +118,8 @@ func TestStatusScanner(t *testing.T) {
 				var got []string
 				s := &statusScanner{report: func(pid int, host, status string) {
 					got = append(got, fmt.Sprintf("%d %s %s", pid, host, status))
+				}, reportRank: func(rank int, host, status string) {
+					got = append(got, fmt.Sprintf("rank %d %s %s", rank, host, status))
 				}}
 				for i := 0; i < len(tt.in); i += chunk {
 					n, err := s.Write([]byte(tt.in[i:min(i+chunk, len(tt.in))]))

@@ -77,7 +77,8 @@ type findingKey struct {
 }
 
 type procStatus struct {
-	pid    int
+	pid    int // 0: by rank
+	rank   int // -1: by pid
 	host   string
 	status string
 }
@@ -260,7 +261,27 @@ func (cn *Conn) Malformed(err error) {
 func (c *Collector) ProcessStatus(pid int, host, status string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.statuses = append(c.statuses, procStatus{pid, host, status})
+	c.statuses = append(c.statuses, procStatus{pid, -1, host, status})
+}
+
+// RankStatus is ProcessStatus for a launcher that names the rank (in
+// MPI_COMM_WORLD) rather than the process: matched to that rank if the
+// host is the one the rank said it runs on.
+func (c *Collector) RankStatus(rank int, host, status string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.statuses = append(c.statuses, procStatus{0, rank, host, status})
+}
+
+// statusesOf gives, in order, what the launcher said of rank's process
+// (under c.mu).
+func (c *Collector) statusesOf(rank int, st *rankState, each func(procStatus)) {
+	for _, s := range c.statuses {
+		hostOK := s.host == "" || st.hello.Host == "" || hostMatch(s.host, st.hello.Host)
+		if hostOK && (s.rank < 0 && s.pid == st.hello.PID || s.rank >= 0 && s.rank == rank) {
+			each(s)
+		}
+	}
 }
 
 // EndedJob records that the launcher ended the job, and why ("deadlock"):

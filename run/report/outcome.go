@@ -193,18 +193,10 @@ func faultWords(sig, code int) string {
 // buildOutcome makes the report's Outcome from what c collected (under
 // c.mu); resolve turns sites into locations.
 func (r *Report) buildOutcome(c *Collector, resolve func(checks.Site) checks.Location) {
-	byPID := map[int][]procStatus{}
-	for _, s := range c.statuses {
-		byPID[s.pid] = append(byPID[s.pid], s)
-	}
 	var ends []RankEnd
 	for rank, st := range c.ranks {
 		status := ""
-		for _, s := range byPID[st.hello.PID] {
-			if s.host == "" || st.hello.Host == "" || hostMatch(s.host, st.hello.Host) {
-				status = s.status
-			}
-		}
+		c.statusesOf(rank, st, func(s procStatus) { status = s.status })
 		e := RankEnd{Ranks: []int{rank}}
 		said := c.outs.byRank[rank]
 		var crash *wire.Crash

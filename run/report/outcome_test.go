@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mpidbg/mpidbg/checks"
@@ -194,5 +196,42 @@ func TestOutcomeFatal(t *testing.T) {
 	r = Build(c, Job{Size: 6, Interrupted: "SIGINT"}, fakeResolver{})
 	if e := r.Outcome.Ranks[0]; e.How == MPIEnded {
 		t.Errorf("after SIGINT: rank 0 %s", e.How)
+	}
+}
+
+// TestRankStatus: Open MPI names a rank killed from outside by its rank
+// (its PID there is 0); the status goes to that rank on that host only.
+func TestRankStatus(t *testing.T) {
+	c := NewCollector()
+	for rank := 0; rank < 3; rank++ {
+		cn := c.Conn()
+		cn.Handle(hello(rank, 200+rank))
+		if rank == 0 {
+			cn.Handle(bye(0, 0))
+		}
+		cn.End(nil)
+	}
+	c.RankStatus(1, "node1", "signal 9")
+	c.RankStatus(2, "node7", "signal 9") // another host: not rank 2's
+	c.RankStatus(6, "node1", "signal 9") // no such rank
+	r := Build(c, Job{Size: 3, Exit: "exit status 137"}, fakeResolver{})
+	got := map[int]string{}
+	for _, e := range r.Outcome.Ranks {
+		for _, n := range e.Ranks {
+			got[n] = fmt.Sprintf("%v %s", e.How, e.Status)
+		}
+	}
+	if got[1] != fmt.Sprintf("%v signal 9", Signalled) || got[2] == got[1] {
+		t.Errorf("ranks ended as %q: want rank 1 signalled by 9, rank 2 not", got)
+	}
+	var notes []string
+	for _, n := range r.Notes {
+		if strings.Contains(n, "before it connected") {
+			notes = append(notes, n)
+		}
+	}
+	want := []string{"rank 2 on node7 ended with signal 9 before it connected", "rank 6 on node1 ended with signal 9 before it connected"}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notes %q, want %q", notes, want)
 	}
 }

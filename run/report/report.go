@@ -187,10 +187,6 @@ func Build(c *Collector, job Job, res Resolver) *Report {
 
 // ranks fills Reported, Died and Silent.
 func (r *Report) ranks(c *Collector) {
-	byPID := map[int][]procStatus{}
-	for _, s := range c.statuses {
-		byPID[s.pid] = append(byPID[s.pid], s)
-	}
 	used := map[procStatus]bool{}
 	type key struct {
 		status string
@@ -204,12 +200,10 @@ func (r *Report) ranks(c *Collector) {
 	for _, rank := range r.Reported {
 		st := c.ranks[rank]
 		status := ""
-		for _, s := range byPID[st.hello.PID] {
-			if s.host == "" || st.hello.Host == "" || hostMatch(s.host, st.hello.Host) {
-				status = s.status
-				used[s] = true
-			}
-		}
+		c.statusesOf(rank, st, func(s procStatus) {
+			status = s.status
+			used[s] = true
+		})
 		// SIGTERM and SIGKILL after the launcher ended the job are its own.
 		if !st.bye && (status == "" || toolSignal(status)) && c.ended != "" && st.closed && !st.closedAt.Before(c.endedAt) {
 			status = "ended by mpidbg: " + c.ended
@@ -233,7 +227,11 @@ func (r *Report) ranks(c *Collector) {
 			if s.host != "" {
 				where = " on " + s.host
 			}
-			r.Notes = append(r.Notes, fmt.Sprintf("process %d%s ended with %s before it connected", s.pid, where, s.status))
+			who := fmt.Sprintf("process %d", s.pid)
+			if s.rank >= 0 {
+				who = fmt.Sprintf("rank %d", s.rank)
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("%s%s ended with %s before it connected", who, where, s.status))
 		}
 	}
 	if r.Size > 0 {
