@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "xr_node.h"
 
 #define NSLOT 256
 
@@ -223,6 +224,27 @@ void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, ui
     w->comm_id = co ? co->gid : 0;
     w->coll_seq = coll_seq;
     w->site = site;
+    w->slot = w->slot_word = 0;
+}
+
+void mpidbg_blocked_slot(const struct mpidbg_rslot *s)
+{
+    struct mpidbg_blocked *rec = &me()->rec;
+    if (!s || rec->nwait < 1 || rec->nwait > MPIDBG_WAIT_MAX)
+        return;
+    struct mpidbg_wait *w = &rec->wait[rec->nwait - 1];
+    w->slot = (uint64_t)(uintptr_t)s;
+    w->slot_word = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+}
+
+/* The segment stays mapped for the process's life, so a slot named in a
+ * copy of the record can be read at any time. */
+int mpidbg_blocked_taken(const struct mpidbg_wait *w)
+{
+    if (!w->slot || w->kind != MPIDBG_WAIT_SEND)
+        return 0;
+    const struct mpidbg_rslot *s = (const struct mpidbg_rslot *)(uintptr_t)w->slot;
+    return __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != w->slot_word;
 }
 
 void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call)
@@ -239,6 +261,7 @@ void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, 
     w->comm_id = win_id;
     w->coll_seq = coll_seq;
     w->site = 0;
+    w->slot = w->slot_word = 0;
 }
 
 /* mpidbg_blocked_publish ends the writing begun by mpidbg_blocked_begin. */

@@ -46,6 +46,11 @@ struct mpidbg_wait {
     uint64_t comm_id;  /* the communicator's job-wide id (mpidbg_cobj.gid); 0 unknown */
     uint64_t coll_seq; /* WAIT_COLL: the collective's number on comm (on the window: its fences and frees), from 1 */
     uint64_t site;     /* where the operation started (a request's start), 0 this call */
+    /* a blocking send between ranks of one host: its slot in the node
+     * ring (struct mpidbg_rslot *) and the word the send published there;
+     * once the word changed, the receiver took the message (its receive
+     * completed), and the send waits for nobody: mpidbg_blocked_taken */
+    uint64_t slot, slot_word;
 };
 
 #define MPIDBG_WAIT_MAX 16   /* entries kept; nwait may be larger (then truncated) */
@@ -82,6 +87,9 @@ struct mpidbg_poll {
 MPIDBG_GOAPI_B void mpidbg_poll_read(struct mpidbg_poll *out); /* now_ns: the time of the read */
 MPIDBG_GOAPI_B int mpidbg_blocked_read(struct mpidbg_blocked *out); /* 1 when a consistent copy was made */
 MPIDBG_GOAPI_B int mpidbg_blocked_stack(uint64_t seq);  /* capture the stack of call seq; 1 when taken */
+/* mpidbg_blocked_taken: whether the receiver took the message of the
+ * send that wait w waits for (see slot above) */
+MPIDBG_GOAPI_B int mpidbg_blocked_taken(const struct mpidbg_wait *w);
 MPIDBG_GOAPI_B int mpidbg_comm_world_ranks(uint64_t comm, int32_t *out, int32_t max, int32_t all); /* size, or -1 */
 MPIDBG_GOAPI_B int mpidbg_win_world_ranks(uint64_t win, int32_t *out, int32_t max); /* size, or -1 (blocked_win.c) */
 MPIDBG_GOAPI_B void mpidbg_win_name(uint64_t win, char *out, int n);

@@ -41,6 +41,7 @@ type waitRecord struct {
 	win                bool // comm is a window, peer a rank of its group
 	comm, commID, coll uint64
 	site               uint64
+	taken              bool // a send whose receiver took the message: it waits for nobody
 }
 
 // lookup is what blockedOf asks the shim: names of calls, sites of code
@@ -81,7 +82,9 @@ func blockedOf(r record, lk lookup, blockedFor time.Duration) *wire.Blocked {
 	names := map[objKey]string{}
 	groups := map[objKey][]int{}
 	for _, w := range r.waits {
-		b.Waits = append(b.Waits, waitOf(w, lk, names, groups))
+		if !w.taken {
+			b.Waits = append(b.Waits, waitOf(w, lk, names, groups))
+		}
 	}
 	b.Stack = stackOf(r.frames, r.site, lk.site)
 	return b

@@ -95,7 +95,7 @@ func blockedCall() (seq uint64, polling bool) {
 	if rec.active == 0 {
 		return 0, false
 	}
-	return uint64(rec.seq), rec.polling != 0
+	return callSeq(&rec), rec.polling != 0
 }
 
 // pollShare judges a rank that polls as the watcher does (poller in

@@ -149,7 +149,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	if C.mpidbg_blocked_read(&rec) != 1 {
 		return true // a writer was busy: look again later
 	}
-	seq := uint64(rec.seq)
+	raw, seq := uint64(rec.seq), callSeq(&rec)
 	active := rec.active != 0
 	var pollFor time.Duration
 	if active && rec.polling != 0 {
@@ -180,8 +180,8 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	// The stack is taken once per call, by the blocked thread; the
 	// arguments are formatted with it. Then the record is read again: if
 	// the call returned meanwhile, there is nothing to announce.
-	C.mpidbg_blocked_stack(C.uint64_t(seq))
-	if C.mpidbg_blocked_read(&rec) != 1 || rec.active == 0 || uint64(rec.seq) != seq {
+	C.mpidbg_blocked_stack(C.uint64_t(raw))
+	if C.mpidbg_blocked_read(&rec) != 1 || rec.active == 0 || callSeq(&rec) != seq {
 		return l.connected(conn)
 	}
 	b := blockedOf(recordOf(&rec), cLookup, now.Sub(w.seen))
@@ -207,10 +207,25 @@ func (l *launcher) sendOn(conn net.Conn, m wire.Message) bool {
 	return l.conn == conn && l.send(m)
 }
 
+// callSeq names the call a record is about, for the launcher: the
+// record's own number, and how many of its sends the receivers took
+// meanwhile (blocked.h), so that the launcher sees the call change when
+// one of its sends stops waiting (an MPI_Sendrecv whose small send was
+// received while its receive still waits).
+func callSeq(rec *C.struct_mpidbg_blocked) uint64 {
+	var taken uint64
+	for i := 0; i < min(max(int(rec.nwait), 0), len(rec.wait)); i++ {
+		if C.mpidbg_blocked_taken(&rec.wait[i]) != 0 {
+			taken++
+		}
+	}
+	return uint64(rec.seq) + taken<<56
+}
+
 // recordOf copies the C record into Go, its enumerations mapped.
 func recordOf(rec *C.struct_mpidbg_blocked) record {
 	r := record{
-		seq:   uint64(rec.seq),
+		seq:   callSeq(rec),
 		call:  int32(rec.call),
 		site:  uint64(rec.site),
 		or:    rec.mode == C.MPIDBG_WAIT_OR,
@@ -232,7 +247,8 @@ func recordOf(rec *C.struct_mpidbg_blocked) record {
 			k = waitSync
 		}
 		r.waits = append(r.waits, waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call), win: w.win != 0,
-			comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site)})
+			comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site),
+			taken: C.mpidbg_blocked_taken(w) != 0})
 	}
 	for i := 0; i < min(max(int(rec.nframes), 0), len(rec.frames)); i++ {
 		r.frames = append(r.frames, uint64(rec.frames[i]))

@@ -85,6 +85,15 @@ func TestBlockedOf(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
+	// a send whose receiver took the message waits for nobody: an
+	// MPI_Sendrecv is left waiting for its receive
+	r.nwait, r.waits = 2, []waitRecord{
+		{kind: waitSend, peer: 2, tag: 1, call: 4, comm: 0x44000000, commID: 1, taken: true},
+		{kind: waitRecv, peer: 1, tag: 3, call: 3, comm: 0x44000000, commID: 1},
+	}
+	if b := blockedOf(r, fakeLookup, 0); b.Truncated || len(b.Waits) != 1 || b.Waits[0].Kind != wire.WaitRecv {
+		t.Errorf("a taken send: got truncated %v, waits %+v, want the receive alone", b.Truncated, b.Waits)
+	}
 	r.or, r.nwait, r.waits = true, 0, nil
 	if b := blockedOf(r, fakeLookup, 0); b.Mode != wire.Or || b.Truncated || b.Waits != nil {
 		t.Errorf("OR without waits: got mode %s, truncated %v, waits %v", b.Mode, b.Truncated, b.Waits)

@@ -307,6 +307,9 @@ MPIDBG_HIDDEN_XR void mpidbg_blocked_wait(int kind, int peer, int tag, struct mp
                                           int call, uint64_t site);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_publish(void);
+/* mpidbg_blocked_slot: the last wait added is a send whose message is
+ * described in ring slot s (blocked.h) */
+MPIDBG_HIDDEN_XR void mpidbg_blocked_slot(const struct mpidbg_rslot *s);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_end(void);
 /* mpidbg_blocked_pause: the program's own code runs inside the call (a
  * user-defined operation's function, userops.c): the thread is not

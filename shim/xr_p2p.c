@@ -633,8 +633,10 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if (!waits)
         return;
     mpidbg_blocked_begin(cx, MPIDBG_WAIT_AND);
-    if (xp->send && xp->dest != MPI_PROC_NULL)
+    if (xp->send && xp->dest != MPI_PROC_NULL) {
         mpidbg_blocked_wait(MPIDBG_WAIT_SEND, xp->dest, xp->stag, co, 0, cx->call, 0);
+        mpidbg_blocked_slot(xp->slot);
+    }
     if ((xp->recv || xp->probe) && xp->source != MPI_PROC_NULL)
         mpidbg_blocked_wait(MPIDBG_WAIT_RECV, xp->message ? -1 : xp->source == MPI_ANY_SOURCE ? -1 : xp->source,
                             xp->rtag, co, 0, cx->call, 0);
