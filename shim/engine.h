@@ -103,6 +103,20 @@ struct mpidbg_xrmatch {
     int32_t fid_truncated; /* 1: message-truncated, 0: type-mismatch */
 };
 
+/* The datatypes of one one-sided call (rma_types.c, rma_types.go), in
+ * the direction the data moves: from the side with count scount of
+ * stype to the side with rcount of rtype. */
+struct mpidbg_rmamatch {
+    uint64_t stype, rtype;
+    int64_t scount, rcount;
+    int32_t call, dir; /* dir: MPIDBG_RMA_DIR_* */
+    uint64_t site;     /* the call's return address, for the language of the paths */
+    /* out */
+    char msg[1024];
+    char path[256];
+};
+enum { MPIDBG_RMA_DIR_TO_TARGET, MPIDBG_RMA_DIR_TO_ORIGIN, MPIDBG_RMA_DIR_TO_RESULT };
+
 /* A piece of a buffer: count instances of type at addr, with the bytes
  * its data spans, [lo, hi). */
 struct mpidbg_seg {
@@ -125,6 +139,7 @@ extern int mpidbg_go_overlap(struct mpidbg_seg *a, struct mpidbg_seg *b, uint64_
 extern struct mpidbg_finding *mpidbg_go_report(struct mpidbg_ev *ev);
 extern uint8_t *mpidbg_go_type_blob(uint64_t type, int32_t *len); /* malloc'd: u32 siglen, u32 exprlen, sig, expr; NULL unknown */
 extern int mpidbg_go_xr_match(struct mpidbg_xrmatch *m);           /* 1: a finding to report, m->msg says it */
+extern int mpidbg_go_rma_match(struct mpidbg_rmamatch *m);         /* 1: a finding to report, m->msg says it */
 extern void mpidbg_go_note(char *text);                           /* a note for the report, about this rank's checks */
 extern uint64_t mpidbg_go_sig_hash(uint64_t type, int64_t count);  /* hash of count x type's signature; 0 unknown */
 extern void mpidbg_go_enter(void);                                   /* nothing: binds the calling thread to Go */

@@ -74,6 +74,7 @@ enum mpidbg_cat {
     X(LEAK_TYPE, "leak-type", MPIDBG_CAT_LEAK) \
     X(LEAK_WIN, "leak-win", MPIDBG_CAT_LEAK) \
     X(MESSAGE_TRUNCATED, "message-truncated", MPIDBG_CAT_TYPE_MISMATCH) \
+    X(RMA_TYPE_MISMATCH, "rma-type-mismatch", MPIDBG_CAT_TYPE_MISMATCH) \
     X(TYPE_MISMATCH, "type-mismatch", MPIDBG_CAT_TYPE_MISMATCH) \
     X(COLLECTIVE_MISMATCH, "collective-mismatch", MPIDBG_CAT_COLLECTIVE_MISMATCH) \
     X(COLLECTIVE_OP_MISMATCH, "collective-op-mismatch", MPIDBG_CAT_COLLECTIVE_MISMATCH) \

@@ -72,6 +72,10 @@ __attribute__((visibility("hidden"))) int mpidbg_rma_pmpi(const struct mpidbg_rm
 enum { MPIDBG_RMA_CLS_PUT, MPIDBG_RMA_CLS_GET, MPIDBG_RMA_CLS_ACC, MPIDBG_RMA_CLS_FETCH };
 __attribute__((visibility("hidden"))) int mpidbg_rma_class(int32_t call);
 
+/* rma_types.c: the call's datatypes against each other (rma-type-mismatch),
+ * before MPI sees the call. */
+__attribute__((visibility("hidden"))) void mpidbg_rma_types(struct mpidbg_cx *cx, const struct mpidbg_rma *a);
+
 /* rma.c: the race checks. mpidbg_rma_op runs after MPI (or the forcing
  * mode) accepted an operation; sync_pre before the PMPI call of a
  * synchronisation call (and after the forcing mode issued what it held),

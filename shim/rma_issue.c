@@ -5,7 +5,8 @@
  * operation back and issue it later, from a synchronisation call, with
  * the same arguments (mpidbg_rma_pmpi).
  *
- * Contract: pre: the wrapper's checks ran. The operation goes to the
+ * Contract: pre: the wrapper's checks ran; the epoch lifecycle and the
+ * datatypes are checked here, before MPI sees the call. The operation goes to the
  * forcing mode when it is on and takes it, else to PMPI (the forcing mode
  * never holds a request-based operation, whose request must exist now,
  * but issues the accumulates it holds for the same target first, so that
@@ -108,6 +109,7 @@ int mpidbg_rma_issue(struct mpidbg_cx *cx, struct mpidbg_rma *a)
 {
     int rc = MPI_SUCCESS;
     mpidbg_rma_life_op(cx, a); /* the epoch lifecycle, before MPI sees the call */
+    mpidbg_rma_types(cx, a);
     a->issued_ns = (uint64_t)mpidbg_mono_ns(); /* an atomic may be applied at the target before MPI returns */
     if (!(mpidbg_nasty_on && mpidbg_nasty_hold(cx, a)))
         rc = mpidbg_rma_pmpi(a);
