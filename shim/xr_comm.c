@@ -304,14 +304,17 @@ int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer)
 }
 
 /* MPI_Mprobe and MPI_Improbe hand out a message handle; MPI_Mrecv and
- * MPI_Imrecv name no communicator, so the shim remembers whose it was. */
-#define NMSG 256
-static struct {
-    MPI_Message m;
+ * MPI_Imrecv name no communicator, so the shim remembers whose it was,
+ * for every message probed and not yet received, however many (MPI-4.1
+ * §3.8.2 sets no bound). The map's entries are never removed: one per
+ * handle MPI has handed out, reused when MPI reuses the handle, so as
+ * many as the most messages the program held at once. */
+struct msg_rec {
     MPI_Comm c;
     int32_t rwin; /* the probe's receive window (xr_threads.c) */
-} msgs[NMSG];
-static unsigned msg_next;
+    int32_t live;
+};
+static struct mpidbg_hmap msgs;
 
 void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin)
 {
@@ -320,13 +323,25 @@ void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin)
         return;
     }
     mpidbg_wlock();
-    unsigned i = msg_next++ % NMSG;
-    int32_t old = msgs[i].m != MPI_MESSAGE_NULL ? msgs[i].rwin : 0;
-    msgs[i].m = m;
-    msgs[i].c = c;
-    msgs[i].rwin = rwin;
+    struct msg_rec *r = mpidbg_hmap_get(&msgs, MPIDBG_H(m));
+    if (!r && (r = malloc(sizeof *r)) != NULL) {
+        r->live = 0;
+        mpidbg_hmap_put(&msgs, MPIDBG_H(m), r);
+        if (mpidbg_hmap_get(&msgs, MPIDBG_H(m)) != r) {
+            free(r); /* no memory for the map: the receive goes unchecked */
+            r = NULL;
+        }
+    }
+    int32_t old = r && r->live ? r->rwin : 0;
+    if (r) {
+        r->c = c;
+        r->rwin = rwin;
+        r->live = 1;
+    }
     mpidbg_wunlock();
     mpidbg_xrw_end(old, -1, 0);
+    if (!r)
+        mpidbg_xrw_end(rwin, -1, 0);
 }
 
 MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin)
@@ -334,14 +349,11 @@ MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin)
     MPI_Comm c = MPI_COMM_NULL;
     *rwin = 0;
     mpidbg_wlock();
-    for (unsigned k = 0; k < NMSG && k < msg_next; k++) {
-        unsigned i = (msg_next - 1 - k) % NMSG;
-        if (msgs[i].m == m) {
-            c = msgs[i].c;
-            *rwin = msgs[i].rwin;
-            msgs[i].m = MPI_MESSAGE_NULL;
-            break;
-        }
+    struct msg_rec *r = mpidbg_hmap_get(&msgs, MPIDBG_H(m));
+    if (r && r->live) {
+        c = r->c;
+        *rwin = r->rwin;
+        r->live = 0;
     }
     mpidbg_wunlock();
     return c;
