@@ -297,8 +297,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     REAL1(request);
     int rc = PMPI_Test(request, flag, status);
     BACK1(request);
-    rc = xr_after(&cx, &xw, &r, 1, NULL, rc == MPI_SUCCESS && flag && *flag ? 1 : 0, given, rc);
-    if (rc == MPI_SUCCESS && r.o && flag && *flag)
+    /* a truncation is the receive's own error: it completed it (flag set) */
+    int done = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && flag && *flag;
+    rc = xr_after(&cx, &xw, &r, 1, NULL, done, given, rc);
+    if (done && r.o)
         mpidbg_req_completed(&cx, &r, 1, 0);
     mpidbg_leave(&cx);
     return rc;
@@ -390,8 +392,14 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testall(count, x, flag, array_of_statuses);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    rc = xr_after(&cx, &xw, c, count, NULL, rc == MPI_SUCCESS && flag && *flag ? count : 0, given, rc);
-    if (rc == MPI_SUCCESS && c && count > 0 && flag && *flag)
+    int ok = rc == MPI_SUCCESS && flag && *flag;
+    if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
+        /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
+        for (int i = 0; i < count; i++)
+            if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
+                mpidbg_req_completed(&cx, &c[i], 1, 0);
+    rc = xr_after(&cx, &xw, c, count, NULL, ok || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
+    if (ok && c && count > 0)
         mpidbg_req_completed(&cx, c, count, 0);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
@@ -413,7 +421,8 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Waitany(count, x, index, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int one = rc == MPI_SUCCESS && index && *index >= 0 && *index < count;
+    /* a truncation is the receive's own error: index names it, completed */
+    int one = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && index && *index >= 0 && *index < count;
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
@@ -437,7 +446,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testany(count, x, index, flag, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int one = rc == MPI_SUCCESS && flag && *flag && index && *index >= 0 && *index < count;
+    int one = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && flag && *flag && index && *index >= 0 && *index < count;
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
@@ -486,7 +495,9 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     mpidbg_reqs_back(incount, array_of_requests, x, xstack);
     int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
     rc = xr_after(cx, &xw, c, incount, array_of_indices, nd, given, rc);
-    if (rc == MPI_SUCCESS)
+    /* with MPI_ERR_IN_STATUS too: every request the indices name
+     * completed, failed or not (MPI-4.1 §3.7.5) */
+    if (nd)
         some_done(cx, c, incount, outcount, array_of_indices);
     drop_reqs(c, stack);
     mpidbg_leave(cx);
