@@ -6,10 +6,14 @@
  *         MPI_REQUEST_NULL or a request the program holds (request-unknown
  *         otherwise: never made, or completed or freed already); the
  *         handles are copied, as MPI overwrites them.
- *   post: (only when MPI returns MPI_SUCCESS) each completed request
- *         stops being active and its buffers stop being pending; a
- *         nonblocking request is gone, a persistent one stays, inactive;
- *         MPI_Comm_idup's communicator is recorded.
+ *   post: each completed request stops being active and its buffers
+ *         stop being pending; a nonblocking request is gone, a persistent
+ *         one stays, inactive; MPI_Comm_idup's communicator is recorded.
+ *         Completed: every request when MPI returns MPI_SUCCESS; under an
+ *         error, a request whose own error it is (a truncation, or its
+ *         status under MPI_ERR_IN_STATUS) once MPI freed it (its handle
+ *         is MPI_REQUEST_NULL) or made it inactive (persistent): MPI-4.1
+ *         §3.7.5 leaves freeing a failed request to the implementation.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +79,28 @@ struct xwait {
      * completed them (mpidbg_xr_snap) */
     struct mpidbg_xr_rsnap *snap, snap_stack[4];
 };
+
+/* gone: after a call that returned an error for this request, whether
+ * MPI completed it: freed it (a nonblocking request's handle is
+ * MPI_REQUEST_NULL) or left it inactive (a persistent one). */
+static int gone(const struct mpidbg_reqref *r, MPI_Request h)
+{
+    return r->o && (h == MPI_REQUEST_NULL || r->o->persistent);
+}
+
+/* in_status: under MPI_ERR_IN_STATUS from MPI_Waitall or MPI_Testall,
+ * the requests in [from, count) whose status is not MPI_ERR_PENDING and
+ * that MPI completed (gone), as indices into done (room for count); read
+ * before xr_after, which may free the statuses. Returns how many. */
+static int in_status(const struct mpidbg_reqref *c, const MPI_Request reqs[], const MPI_Status *st, int from, int count,
+                     int *done)
+{
+    int n = 0;
+    for (int i = from; c && done && st != MPI_STATUSES_IGNORE && i < count; i++)
+        if (st[i].MPI_ERROR != MPI_ERR_PENDING && (st[i].MPI_ERROR == MPI_SUCCESS || gone(&c[i], reqs[i])))
+            done[n++] = i;
+    return n;
+}
 
 /* wait_kind is what an active request waits for (MPIDBG_WAIT_*), 0 for
  * nothing: a message to or from MPI_PROC_NULL. */
@@ -298,7 +324,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     int rc = PMPI_Test(request, flag, status);
     BACK1(request);
     /* a truncation is the receive's own error: it completed it (flag set) */
-    int done = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && flag && *flag;
+    int done = flag && *flag && (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && request && gone(&r, *request)));
     rc = xr_after(&cx, &xw, &r, 1, NULL, done, given, rc);
     if (done && r.o)
         mpidbg_req_completed(&cx, &r, 1, 0);
@@ -310,20 +336,25 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
  * blocked-call record lists when the call waits for more (blocked: the
  * record was begun). Inside one PMPI_Waitall over tens of thousands of
  * requests MPI completes them where the deadlock detector cannot see
- * it, and a call that runs longer than the timeout on a busy machine
- * looked stuck (its record named only the first requests, whose partners
- * were not in the partners' records either); each step now has a record
- * of its own, so progress shows, and one stuck names the requests that
- * hold it. MPI progresses every pending operation inside any blocking
- * call (MPI-4.1 §3.7.4), so waiting for the requests in steps completes
- * whatever waiting for all at once completes. A step that fails leaves
- * the later ones pending, as MPI_Waitall may (§3.7.5: MPI_ERR_PENDING in
- * their statuses); the earlier ones succeeded. */
+ * it, and a record that names only the first requests (whose partners
+ * are not in the partners' records either) would look stuck to it on a
+ * busy machine; with a record per step, progress shows, and a step that
+ * is stuck names the requests that hold it. MPI progresses every pending
+ * operation inside any blocking call (MPI-4.1 §3.7.4), so waiting for the
+ * requests in steps completes whatever waiting for all at once completes.
+ * A step that fails leaves the later ones pending, as MPI_Waitall may
+ * (§3.7.5: MPI_ERR_PENDING in their statuses); *before is how many
+ * requests the steps before it completed. */
 static int waitall_steps(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int count, MPI_Request *x, MPI_Status *st,
-                         int blocked)
+                         int blocked, int *before)
 {
-    if (!blocked || !c || count <= MPIDBG_WAIT_MAX)
-        return PMPI_Waitall(count, x, st);
+    *before = 0;
+    if (!blocked || !c || count <= MPIDBG_WAIT_MAX) {
+        int rc = PMPI_Waitall(count, x, st);
+        if (rc == MPI_SUCCESS)
+            *before = count;
+        return rc;
+    }
     for (int at = 0; at < count; at += MPIDBG_WAIT_MAX) {
         int n = count - at < MPIDBG_WAIT_MAX ? count - at : MPIDBG_WAIT_MAX;
         if (at) {
@@ -332,8 +363,10 @@ static int waitall_steps(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int coun
             mpidbg_blocked_publish();
         }
         int rc = PMPI_Waitall(n, x + at, st == MPI_STATUSES_IGNORE ? st : st + at);
-        if (rc == MPI_SUCCESS)
+        if (rc == MPI_SUCCESS) {
+            *before = at + n;
             continue;
+        }
         if (rc == MPI_ERR_IN_STATUS && st != MPI_STATUSES_IGNORE) {
             for (int k = 0; k < at; k++)
                 st[k].MPI_ERROR = MPI_SUCCESS;
@@ -343,6 +376,33 @@ static int waitall_steps(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int coun
         return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* errored_done: after a Waitall or Testall that failed, the requests that
+ * completed all the same: the first before (steps that succeeded), and
+ * under MPI_ERR_IN_STATUS those in_status finds. malloc'd unless count
+ * fits dstack; NULL when none. */
+static int *errored_done(const struct mpidbg_reqref *c, const MPI_Request reqs[], const MPI_Status *st, int count, int rc,
+                         int before, int *dstack, int *n)
+{
+    *n = 0;
+    if (rc == MPI_SUCCESS || !c || count <= 0)
+        return NULL;
+    int *done = count <= STACK_REQS ? dstack : malloc(sizeof *done * (size_t)count);
+    for (int i = 0; done && i < before; i++)
+        done[(*n)++] = i;
+    if (done && rc == MPI_ERR_IN_STATUS)
+        *n += in_status(c, reqs, st, before, count, done + *n);
+    return done;
+}
+
+/* complete_listed completes the requests errored_done listed. */
+static void complete_listed(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int *done, int n, int *dstack)
+{
+    for (int k = 0; k < n; k++)
+        mpidbg_req_completed(cx, &c[done[k]], 1, 0);
+    if (done != dstack)
+        free(done);
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -360,17 +420,16 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     mpidbg_req_track_release_all(c, count); /* MPI moves the data now */
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
-    int rc = waitall_steps(&cx, c, count, x, array_of_statuses, xw.blocked);
+    int before = 0;
+    int rc = waitall_steps(&cx, c, count, x, array_of_statuses, xw.blocked, &before);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int ok = rc == MPI_SUCCESS;
-    if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
-        /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
-        for (int i = 0; i < count; i++)
-            if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
-                mpidbg_req_completed(&cx, &c[i], 1, 0);
+    int ok = rc == MPI_SUCCESS, dstack[STACK_REQS], nd = 0;
+    int *done = errored_done(c, array_of_requests, array_of_statuses, count, rc, before, dstack, &nd);
     rc = xr_after(&cx, &xw, c, count, NULL, rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
     if (ok && c && count > 0)
         mpidbg_req_completed(&cx, c, count, 0);
+    if (done)
+        complete_listed(&cx, c, done, nd, dstack);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -392,15 +451,13 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testall(count, x, flag, array_of_statuses);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int ok = rc == MPI_SUCCESS && flag && *flag;
-    if (rc == MPI_ERR_IN_STATUS && c && array_of_statuses != MPI_STATUSES_IGNORE)
-        /* MPI-4.1 §3.7.5: the failed and the successful ones completed, the pending did not */
-        for (int i = 0; i < count; i++)
-            if (array_of_statuses[i].MPI_ERROR != MPI_ERR_PENDING)
-                mpidbg_req_completed(&cx, &c[i], 1, 0);
+    int ok = rc == MPI_SUCCESS && flag && *flag, dstack[STACK_REQS], nd = 0;
+    int *done = errored_done(c, array_of_requests, array_of_statuses, count, rc, 0, dstack, &nd);
     rc = xr_after(&cx, &xw, c, count, NULL, ok || rc == MPI_ERR_IN_STATUS ? count : 0, given, rc);
     if (ok && c && count > 0)
         mpidbg_req_completed(&cx, c, count, 0);
+    if (done)
+        complete_listed(&cx, c, done, nd, dstack);
     drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
@@ -421,8 +478,9 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Waitany(count, x, index, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    /* a truncation is the receive's own error: index names it, completed */
-    int one = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && index && *index >= 0 && *index < count;
+    /* a truncation is the receive's own error: index names it */
+    int one = index && *index >= 0 && *index < count &&
+              (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
@@ -446,7 +504,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testany(count, x, index, flag, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int one = (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)) && flag && *flag && index && *index >= 0 && *index < count;
+    int one = flag && *flag && index && *index >= 0 && *index < count &&
+              (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
     if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
@@ -493,12 +552,27 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(incount, array_of_requests, xstack);
     int rc = fn(incount, x, outcount, array_of_indices, array_of_statuses);
     mpidbg_reqs_back(incount, array_of_requests, x, xstack);
+    int prc = rc;
     int nd = (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && outcount && *outcount != MPI_UNDEFINED && array_of_indices ? *outcount : 0;
     rc = xr_after(cx, &xw, c, incount, array_of_indices, nd, given, rc);
-    /* with MPI_ERR_IN_STATUS too: every request the indices name
-     * completed, failed or not (MPI-4.1 §3.7.5) */
+    /* under MPI_ERR_IN_STATUS the indices name the failed requests too:
+     * completed if MPI freed them (gone); the shim works on its own copy
+     * of the indices, the program's stay as MPI wrote them */
+    int istack[STACK_REQS], *idx = array_of_indices;
+    if (prc == MPI_ERR_IN_STATUS && nd && c) {
+        idx = nd <= STACK_REQS ? istack : malloc(sizeof *idx * (size_t)nd);
+        int k = 0;
+        for (int i = 0; idx && i < nd; i++) {
+            int j = array_of_indices[i];
+            if (j >= 0 && j < incount && gone(&c[j], array_of_requests[j]))
+                idx[k++] = j;
+        }
+        nd = idx ? k : 0;
+    }
     if (nd)
-        some_done(cx, c, incount, outcount, array_of_indices);
+        some_done(cx, c, incount, &nd, idx);
+    if (idx != array_of_indices && idx != istack)
+        free(idx);
     drop_reqs(c, stack);
     mpidbg_leave(cx);
     return rc;
