@@ -307,8 +307,9 @@ int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer)
  * MPI_Imrecv name no communicator, so the shim remembers whose it was,
  * for every message probed and not yet received, however many (MPI-4.1
  * §3.8.2 sets no bound). The map's entries are never removed: one per
- * handle MPI has handed out, reused when MPI reuses the handle, so as
- * many as the most messages the program held at once. */
+ * handle MPI has handed out, reused when MPI reuses the handle (MPICH
+ * takes message handles from its request pool: as many entries as the
+ * most requests and messages the program held at once). */
 struct msg_rec {
     MPI_Comm c;
     int32_t rwin; /* the probe's receive window (xr_threads.c) */

@@ -109,13 +109,24 @@ static uint32_t slots_for(int n)
 
 /* the bytes of the segment reserved at its creation: the first slots of
  * every ring, the arenas and the collective areas */
+/* reserve gives memory to len bytes of the object from off; tmpfs's
+ * fallocate stops at a pending signal (a profiler's timer), which is no
+ * reason to go without the rings. */
+static int reserve(int fd, size_t off, size_t len)
+{
+    int e;
+    while ((e = posix_fallocate(fd, (off_t)off, (off_t)len)) == EINTR)
+        ;
+    return e == 0;
+}
+
 static int reserve_at_creation(int fd)
 {
     size_t first = sizeof(struct mpidbg_ring) + (size_t)(mpidbg_node_nslot < MPIDBG_NODE_RESERVE ? mpidbg_node_nslot : MPIDBG_NODE_RESERVE) * sizeof(struct mpidbg_rslot);
     for (int i = 0; i < mpidbg_node_n * mpidbg_node_n; i++)
-        if (posix_fallocate(fd, (off_t)((size_t)i * ring_len), (off_t)first) != 0)
+        if (!reserve(fd, (size_t)i * ring_len, first))
             return 0;
-    return posix_fallocate(fd, (off_t)rings_len(), (off_t)(seg_len - rings_len())) == 0;
+    return reserve(fd, rings_len(), seg_len - rings_len());
 }
 
 /* A ring that cannot grow (no room left in the shared-memory file
@@ -130,7 +141,7 @@ uint32_t mpidbg_node_reserve(int d, uint32_t from)
     size_t off = ((size_t)mpidbg_node_me * (size_t)mpidbg_node_n + (size_t)d) * ring_len + sizeof(struct mpidbg_ring) +
                  (size_t)from * sizeof(struct mpidbg_rslot);
     if (seg_fd < 0 || fstat(seg_fd, &st) != 0 || st.st_ino != seg_ino || st.st_dev != seg_dev ||
-        posix_fallocate(seg_fd, (off_t)off, (off_t)((size_t)n * sizeof(struct mpidbg_rslot))) != 0)
+        !reserve(seg_fd, off, (size_t)n * sizeof(struct mpidbg_rslot)))
         return 0;
     return from + n;
 }

@@ -70,9 +70,13 @@ struct mpidbg_rslot *mpidbg_ring_claim(int d)
     /* the receiver reads up to the first slot not written, so the one
      * after this must have memory before this one is written */
     uint64_t i = heads[d];
-    if (i + 1 >= reserved[d] && reserved[d] < mpidbg_node_nslot && !(reserved[d] = mpidbg_node_reserve(d, reserved[d]))) {
-        __atomic_store_n(&r->mpi, 1, __ATOMIC_RELEASE);
-        return NULL;
+    if (i + 1 >= reserved[d] && reserved[d] < mpidbg_node_nslot) {
+        uint32_t more = mpidbg_node_reserve(d, reserved[d]);
+        if (!more) {
+            __atomic_store_n(&r->mpi, 1, __ATOMIC_RELEASE);
+            return NULL;
+        }
+        reserved[d] = more;
     }
     struct mpidbg_rslot *s = slot_at(r, i);
     uint64_t v = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
