@@ -80,7 +80,7 @@ func (l *launcher) confirm(conn net.Conn, q wire.Confirm) {
 	}
 }
 
-// blockedCall is the call the rank is blocked in (its record's seq; 0:
+// blockedCall is the call the rank is blocked in (its callSeq; 0:
 // none), and whether it polls rather than waits in a call. A record being
 // written, a call beginning or ending, is read again, for a while; one
 // that stays so is a rank that moves.

@@ -28,7 +28,7 @@ import (
 
 // The rank's side of the deadlock detector. A goroutine reads the
 // blocked-call record (blocked.h) every watchEvery; a call that is still
-// the same (same seq) after blockedAfter is announced to the launcher with
+// the same (same callSeq) after blockedAfter is announced to the launcher with
 // its waits in MPI_COMM_WORLD ranks and its stack, and its return with
 // Unblocked. Another goroutine reads the launcher's commands (Stop). None
 // of this calls MPI, and none of it may stop or crash the rank: the record
@@ -189,7 +189,7 @@ func (l *launcher) step(conn net.Conn, w *watcher, now time.Time) (alive bool) {
 	if !l.sendOn(conn, wire.Message{Kind: wire.KindBlocked, Blocked: b}) {
 		return false
 	}
-	w.announced = seq
+	w.announced = b.Seq // the sends taken are counted once, in recordOf
 	return true
 }
 
@@ -211,21 +211,33 @@ func (l *launcher) sendOn(conn net.Conn, m wire.Message) bool {
 // record's own number, and how many of its sends the receivers took
 // meanwhile (blocked.h), so that the launcher sees the call change when
 // one of its sends stops waiting (an MPI_Sendrecv whose small send was
-// received while its receive still waits).
+// received while its receive still waits). The count sits in bits the
+// composed record of MPI_THREAD_MULTIPLE uses, which never carries a
+// slot: its sends go by shadow messages.
 func callSeq(rec *C.struct_mpidbg_blocked) uint64 {
-	var taken uint64
-	for i := 0; i < min(max(int(rec.nwait), 0), len(rec.wait)); i++ {
+	seq, _ := takenSeq(rec)
+	return seq
+}
+
+// takenSeq is callSeq and the taken flag of each listed wait, read once.
+func takenSeq(rec *C.struct_mpidbg_blocked) (uint64, []bool) {
+	n := min(max(int(rec.nwait), 0), len(rec.wait))
+	taken := make([]bool, n)
+	var count uint64
+	for i := range n {
 		if C.mpidbg_blocked_taken(&rec.wait[i]) != 0 {
-			taken++
+			taken[i] = true
+			count++
 		}
 	}
-	return uint64(rec.seq) + taken<<56
+	return uint64(rec.seq) + count<<56, taken
 }
 
 // recordOf copies the C record into Go, its enumerations mapped.
 func recordOf(rec *C.struct_mpidbg_blocked) record {
+	seq, taken := takenSeq(rec)
 	r := record{
-		seq:   callSeq(rec),
+		seq:   seq,
 		call:  int32(rec.call),
 		site:  uint64(rec.site),
 		or:    rec.mode == C.MPIDBG_WAIT_OR,
@@ -233,27 +245,31 @@ func recordOf(rec *C.struct_mpidbg_blocked) record {
 		zero:  rec.zero_buffered != 0,
 		args:  cstringN(unsafe.Pointer(&rec.args[0]), len(rec.args)),
 	}
-	for i := 0; i < min(max(r.nwait, 0), len(rec.wait)); i++ {
-		w := &rec.wait[i]
-		k := waitOther
-		switch w.kind {
-		case C.MPIDBG_WAIT_RECV:
-			k = waitRecv
-		case C.MPIDBG_WAIT_SEND:
-			k = waitSend
-		case C.MPIDBG_WAIT_COLL:
-			k = waitColl
-		case C.MPIDBG_WAIT_SYNC:
-			k = waitSync
-		}
-		r.waits = append(r.waits, waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call), win: w.win != 0,
-			comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site),
-			taken: C.mpidbg_blocked_taken(w) != 0})
+	for i := range taken {
+		w := waitRecordOf(&rec.wait[i])
+		w.taken = taken[i]
+		r.waits = append(r.waits, w)
 	}
 	for i := 0; i < min(max(int(rec.nframes), 0), len(rec.frames)); i++ {
 		r.frames = append(r.frames, uint64(rec.frames[i]))
 	}
 	return r
+}
+
+func waitRecordOf(w *C.struct_mpidbg_wait) waitRecord {
+	k := waitOther
+	switch w.kind {
+	case C.MPIDBG_WAIT_RECV:
+		k = waitRecv
+	case C.MPIDBG_WAIT_SEND:
+		k = waitSend
+	case C.MPIDBG_WAIT_COLL:
+		k = waitColl
+	case C.MPIDBG_WAIT_SYNC:
+		k = waitSync
+	}
+	return waitRecord{kind: k, peer: int32(w.peer), tag: int32(w.tag), call: int32(w.call), win: w.win != 0,
+		comm: uint64(w.comm), commID: uint64(w.comm_id), coll: uint64(w.coll_seq), site: uint64(w.site)}
 }
 
 // cLookup answers blockedOf's questions from the shim's C side.
