@@ -45,16 +45,7 @@ func mpidbg_go_rma_match(m *C.struct_mpidbg_rmamatch) (found C.int) {
 	}
 	ssig, rsig := st.Signature(), rt.Signature()
 	scount, rcount := int64(m.scount), int64(m.rcount)
-	var res datatype.MatchResult
-	if allPacked(ssig) || allPacked(rsig) {
-		sb, rb := ssig.Size()*scount, rsig.Size()*rcount
-		if sb <= rb {
-			return 0
-		}
-		res = datatype.MatchResult{Kind: datatype.Truncated, Byte: rb, Element: rb}
-	} else {
-		res = datatype.MatchSig(ssig, scount, rsig, rcount)
-	}
+	res := matchSigs(ssig, scount, rsig, rcount)
 	if res.Kind == datatype.Match || res.Kind == datatype.Prefix {
 		return 0
 	}

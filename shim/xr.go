@@ -112,16 +112,7 @@ func mpidbg_go_xr_match(m *C.struct_mpidbg_xrmatch) (found C.int) {
 		}
 	}
 	scount, rcount := int64(m.scount), int64(m.rcount)
-	var res datatype.MatchResult
-	if allPacked(ssig) || allPacked(rsig) {
-		sb, rb := ssig.Size()*scount, rsig.Size()*rcount
-		if sb <= rb {
-			return 0
-		}
-		res = datatype.MatchResult{Kind: datatype.Truncated, Byte: rb, Element: rb}
-	} else {
-		res = datatype.MatchSig(ssig, scount, rsig, rcount)
-	}
+	res := matchSigs(ssig, scount, rsig, rcount)
 	if res.Kind == datatype.Match || res.Kind == datatype.Prefix {
 		return 0 // the common case: nothing below runs for it
 	}
@@ -180,6 +171,21 @@ func recvType(m *C.struct_mpidbg_xrmatch) (*datatype.Type, *datatype.Sig, error)
 		}
 	}
 	return nil, rsig, nil
+}
+
+// matchSigs compares scount of ssig, the side the data comes from, with
+// rcount of rsig, the side it goes to, exactly (MPI-4.1 §3.3.1); with
+// MPI_PACKED on either side, by size alone (§5.2): a prefix when the
+// data fits.
+func matchSigs(ssig *datatype.Sig, scount int64, rsig *datatype.Sig, rcount int64) datatype.MatchResult {
+	if allPacked(ssig) || allPacked(rsig) {
+		sb, rb := ssig.Size()*scount, rsig.Size()*rcount
+		if sb <= rb {
+			return datatype.MatchResult{Kind: datatype.Prefix}
+		}
+		return datatype.MatchResult{Kind: datatype.Truncated, Byte: rb, Element: rb}
+	}
+	return datatype.MatchSig(ssig, scount, rsig, rcount)
 }
 
 func allPacked(s *datatype.Sig) bool {

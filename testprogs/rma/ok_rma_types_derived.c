@@ -16,7 +16,8 @@
 //   legal, as a shorter message is) at row 5;
 // - copies row 1 with MPI_BYTE on both sides;
 // - reads element [0][0] with MPI_Get_accumulate(MPI_NO_OP), whose origin
-//   arguments MPI ignores, and adds 1 to [0][1] with MPI_Fetch_and_op,
+//   arguments MPI ignores (MPI-4.1 §12.3.4: here an int where the target
+//   holds a double), and adds 1 to [0][1] with MPI_Fetch_and_op,
 //   which has one datatype;
 // then gets the whole matrix and compares it with its copy.
 #include <mpi.h>
@@ -70,7 +71,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < 3; i++)
             m[5 * N + i] = three[i];
         MPI_Get(bytes, N * sizeof(double), MPI_BYTE, 0, 1 * N, N * sizeof(double), MPI_BYTE, win);
-        MPI_Get_accumulate(NULL, 0, MPI_DOUBLE, &got, 1, MPI_DOUBLE, 0, 0, 1, MPI_DOUBLE, MPI_NO_OP, win);
+        int ignored = 0; /* MPI_NO_OP: MPI ignores the origin's buffer, count and datatype */
+        MPI_Get_accumulate(&ignored, 1, MPI_INT, &got, 1, MPI_DOUBLE, 0, 0, 1, MPI_DOUBLE, MPI_NO_OP, win);
         MPI_Fetch_and_op(&one, &old, MPI_DOUBLE, 0, 1, MPI_SUM, win);
     }
     MPI_Win_fence(0, win);
