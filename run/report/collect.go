@@ -265,8 +265,9 @@ func (c *Collector) ProcessStatus(pid int, host, status string) {
 }
 
 // RankStatus is ProcessStatus for a launcher that names the rank (in
-// MPI_COMM_WORLD) rather than the process: matched to that rank if the
-// host is the one the rank said it runs on.
+// MPI_COMM_WORLD) rather than the process: matched to that rank, which
+// names one process of the job wherever it runs (the launcher's name
+// for a node may not be the one the rank's gethostname gives).
 func (c *Collector) RankStatus(rank int, host, status string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -278,7 +279,7 @@ func (c *Collector) RankStatus(rank int, host, status string) {
 func (c *Collector) statusesOf(rank int, st *rankState, each func(procStatus)) {
 	for _, s := range c.statuses {
 		hostOK := s.host == "" || st.hello.Host == "" || hostMatch(s.host, st.hello.Host)
-		if hostOK && (s.rank < 0 && s.pid == st.hello.PID || s.rank >= 0 && s.rank == rank) {
+		if s.rank < 0 && hostOK && s.pid == st.hello.PID || s.rank >= 0 && s.rank == rank {
 			each(s)
 		}
 	}

@@ -16,7 +16,12 @@
 
 static long problem_size(int argc, char **argv)
 {
+    /* rank 0 reads the options and tells the others: every rank decides
+     * on the same value at the same moment (an exit of one rank while
+     * another is still busy lets MPICH's mpiexec end the other with
+     * SIGHUP, natively too) */
     long n = argc > 1 ? strtol(argv[1], NULL, 10) : 0;
+    MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     if (n <= 0) {
         /* the usage message would go here */
         exit(0); // want "missing-finalize" "exit\(0\) was called without calling MPI_Finalize after MPI_Init"
