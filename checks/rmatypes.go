@@ -1,6 +1,9 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The datatypes of one one-sided communication call against each other
 // (shim/rma_types.c, with the shim's engine comparing the signatures
@@ -9,7 +12,8 @@ import "fmt"
 // §12.3.1, §12.3.2); the accumulate family too, with the rule that every
 // datatype be built from one predefined datatype (§12.3.4). The engine
 // writes the message from an RMATypeMatch; the event carries it as Text
-// and Path, and Arg names the datatype argument at fault.
+// and Path, and Arg names the argument at fault: the receiving side's
+// datatype for a mismatch, its count for data that does not fit.
 
 var rmaTypeMismatch = register(Check{
 	Entry: Entry{ID: "rma-type-mismatch", Category: CatTypeMismatch, Severity: SevError,
@@ -34,7 +38,11 @@ basic type, or MPI_BYTE on both sides.`},
 	Message: func(m *Message) {
 		m.SetText(m.Text)
 		m.SetPath(m.Path)
-		m.Mark(m.Arg, "datatype")
+		label := "datatype"
+		if strings.HasSuffix(m.Arg, "_count") {
+			label = "count"
+		}
+		m.Mark(m.Arg, label)
 	},
 })
 

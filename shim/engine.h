@@ -114,6 +114,7 @@ struct mpidbg_rmamatch {
     /* out */
     char msg[1024];
     char path[256];
+    int32_t truncated, pad2; /* 1: the data does not fit, else a mismatch */
 };
 enum { MPIDBG_RMA_DIR_TO_TARGET, MPIDBG_RMA_DIR_TO_ORIGIN, MPIDBG_RMA_DIR_TO_RESULT };
 

@@ -45,9 +45,11 @@ static int fine_same(const struct fine *e, const struct fine *k)
 }
 
 /* pair compares count sc of st, where the data comes from, with count rc
- * of rt, where it goes; arg is the datatype argument a finding marks. */
+ * of rt, where it goes; arg is the receiving side's datatype argument,
+ * which a mismatch marks, and count its count argument, which a
+ * truncation marks (as message-truncated marks the receive's count). */
 static void pair(struct mpidbg_cx *cx, const struct mpidbg_rma *a, MPI_Datatype st, MPI_Count sc, MPI_Datatype rt,
-                 MPI_Count rc, int dir, const char *arg)
+                 MPI_Count rc, int dir, const char *arg, const char *count)
 {
     if (st == rt && sc <= rc)
         return;
@@ -77,7 +79,7 @@ static void pair(struct mpidbg_cx *cx, const struct mpidbg_rma *a, MPI_Datatype 
         return;
     }
     struct mpidbg_ev ev;
-    mpidbg_ev_init(&ev, cx, MPIDBG_F_RMA_TYPE_MISMATCH, arg);
+    mpidbg_ev_init(&ev, cx, MPIDBG_F_RMA_TYPE_MISMATCH, m.truncated ? count : arg);
     ev.text = m.msg; /* the engine wrote it (checks.RMATypeMatch) */
     ev.path = m.path;
     ev.handle = k.rt;
@@ -98,11 +100,11 @@ void mpidbg_rma_types(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
     case MPIDBG_RMA_CLS_PUT:
     case MPIDBG_RMA_CLS_ACC:
         pair(cx, a, a->origin_type, a->origin_count, a->target_type, a->target_count, MPIDBG_RMA_DIR_TO_TARGET,
-             "target_datatype");
+             "target_datatype", "target_count");
         break;
     case MPIDBG_RMA_CLS_GET:
         pair(cx, a, a->target_type, a->target_count, a->result_type, a->result_count, MPIDBG_RMA_DIR_TO_ORIGIN,
-             "origin_datatype");
+             "origin_datatype", "origin_count");
         break;
     default:
         if (!get_accumulate(a->call))
@@ -110,8 +112,8 @@ void mpidbg_rma_types(struct mpidbg_cx *cx, const struct mpidbg_rma *a)
         /* MPI_NO_OP ignores the origin buffer (§12.3.4) */
         if (a->op != MPI_NO_OP)
             pair(cx, a, a->origin_type, a->origin_count, a->target_type, a->target_count, MPIDBG_RMA_DIR_TO_TARGET,
-                 "target_datatype");
+                 "target_datatype", "target_count");
         pair(cx, a, a->target_type, a->target_count, a->result_type, a->result_count, MPIDBG_RMA_DIR_TO_RESULT,
-             "result_datatype");
+             "result_datatype", "result_count");
     }
 }

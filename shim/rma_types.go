@@ -61,6 +61,7 @@ func mpidbg_go_rma_match(m *C.struct_mpidbg_rmamatch) (found C.int) {
 		tm.FromBasic, tm.ToBasic = basicName(res.Send), basicName(res.Recv)
 	case datatype.Truncated:
 		tm.Truncated = true
+		m.truncated = 1
 		tm.FromElements, tm.ToRoom = ssig.NumElements()*scount, rsig.NumElements()*rcount
 		if e, err := st.ElementAt(scount, res.Element); err == nil {
 			tm.FromPath = pathIn(e.Path, at, fortran)
