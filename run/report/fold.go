@@ -18,7 +18,8 @@ import (
 // of a message or the two sides of a collective are one place set), the
 // datatypes' shapes (the type-tree path and the message's text), but not
 // the numbers of the ranks its texts name, nor the handles (Open MPI's
-// are pointers, another value in each rank). A program's access into a
+// are pointers, another value in each rank), nor the counts, tags and
+// sizes its texts give (number). A program's access into a
 // pending operation's buffer (checks.Entry.Access) is keyed by its places
 // alone: where in the buffer it hit does not make another bug. "rank 0 sends (STRUCT)[0] where
 // rank 1 receives MPI_DOUBLE[0]" from rank 1 and "rank 6 sends ... where
@@ -42,6 +43,12 @@ type instance struct {
 // a handle or address, "0x8c000001", whose value may differ between
 // ranks (Open MPI's handles are pointers) for the same bug.
 var rankRef = regexp.MustCompile(`\b([Rr]anks?|process) (\d+(?:[-,]\d+)*)\b|\b0x[0-9a-fA-F]+\b`)
+
+// number is a number in a message: counts, tags, sizes and offsets
+// differ between the instances of one bug (a loop whose message grows
+// sends a mismatched type with another count each time), so the key
+// leaves them out; the places and the datatype path stay in it.
+var number = regexp.MustCompile(`\d+`)
 
 // isHandle reports whether a reference is a handle or address.
 func isHandle(ref string) bool { return strings.HasPrefix(ref, "0x") }
@@ -150,8 +157,8 @@ func foldingOf(x *instance) folding {
 	}
 	slices.Sort(places)
 	places = slices.Compact(places)
-	fo.key = foldKey{id: x.f.ID, path: x.f.Path, message: t.text,
-		related: strings.Join(rel, "\x01"), places: strings.Join(places, "\x01")}
+	fo.key = foldKey{id: x.f.ID, path: x.f.Path, message: number.ReplaceAllString(t.text, "#"),
+		related: number.ReplaceAllString(strings.Join(rel, "\x01"), "#"), places: strings.Join(places, "\x01")}
 	if access(x.f) {
 		// where in the buffer each thread or rank hit it (the offset, the
 		// element, the path) is not another bug: the access's line and

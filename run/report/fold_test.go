@@ -288,6 +288,25 @@ func TestFoldKey(t *testing.T) {
 	}
 }
 
+// TestFoldCounts: a mismatch between the same two lines, whose message
+// grows in each round of a loop, is one bug however many counts it had.
+func TestFoldCounts(t *testing.T) {
+	r := job64(t, func(rank int) []*checks.Finding {
+		var fs []*checks.Finding
+		for round := 1; round <= 3; round++ {
+			f := mismatch((rank+63)%64, rank)
+			f.Message = strings.ReplaceAll(f.Message, "(1 x MPI_INT sent, 1 x MPI_DOUBLE received)",
+				fmt.Sprintf("(%d x MPI_INT sent, %d x MPI_DOUBLE received)", 2*round, round))
+			fs = append(fs, f)
+		}
+		return fs
+	})
+	f := only1(t, r)
+	if f.Count != 3*64 || !strings.Contains(f.Message, "(2 x MPI_INT sent, 1 x MPI_DOUBLE received)") {
+		t.Errorf("x%d %q: want 192 times, the first round's counts as the example", f.Count, f.Message)
+	}
+}
+
 // TestFoldAccessOffsets: a load from a pending receive's buffer at one
 // line, hit at another offset and element in each rank (its threads reach
 // different parts of the buffer), is one bug; at another line, another.
