@@ -248,6 +248,7 @@ struct mpidbg_cx {
     int32_t xr_blocked;     /* the blocked-call record is this call's */
     void *xr_state;         /* a nonblocking collective's agreement, until the request exists */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: a nonblocking receive's window, for its request (xr_threads.c) */
+    struct mpidbg_xr_got *xr_kept; /* MPI_Imrecv: the shadow its probe took, for its request (xr_p2p.c) */
     int32_t refuse;         /* an MPI error class: the call must not reach MPI (MPIDBG_REFUSING) */
     /* set once nfound is not 0 (fatal.c): 0, FATAL_ERROR_HERE (an error
      * was reported with this context) or FATAL_SAID (the rank told
@@ -368,6 +369,7 @@ struct mpidbg_robj {
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
     uint64_t xr_post;       /* when it was last posted (started), in the rank's order: completions pull shadows so */
+    struct mpidbg_xr_got *xr_kept; /* MPI_Imrecv: the shadow of its message, taken by the probe that claimed it */
     struct mpidbg_xsend xr_xs; /* MPI_THREAD_MULTIPLE: a started persistent send's window */
     struct mpidbg_rslot *xr_slot; /* a persistent send being started: its description in the node ring (xr_p2p.c) */
     struct mpidbg_seg inl[2];
@@ -541,6 +543,7 @@ static inline void mpidbg_enter(struct mpidbg_cx *cx, int call, void *ra)
     cx->xr_blocked = 0;
     cx->xr_state = NULL;
     cx->xr_rwin = 0;
+    cx->xr_kept = NULL;
     cx->tr_pre = 0;
 }
 

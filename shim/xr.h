@@ -65,6 +65,7 @@ struct mpidbg_xp {
     int32_t rwin;               /* MPI_THREAD_MULTIPLE: the receive's window */
     uint64_t post;              /* a blocking receive: when it was posted, in requests' order (mpidbg_next_post) */
     struct mpidbg_rslot *slot;   /* a send: its description in the node ring, written before MPI sees the send */
+    struct mpidbg_xr_got *kept;  /* MPI_Mrecv: the shadow its probe took, NULL when the receive takes it */
 };
 
 /* A collective call. Per side: a block count, or a counts array (v),
@@ -158,14 +159,16 @@ struct mpidbg_xr_rsnap {
     uint64_t post;
     MPI_Comm xr;
     const uint8_t *rdesc; /* the request's xr_rdesc */
+    struct mpidbg_xr_got *kept; /* the request's xr_kept */
 };
 /* A shadow message as taken: its header, then its signature and
  * expression (xr_p2p.c). pulled: one was taken; valid: it is a shadow;
  * unsure: which receive it belongs to is not known, so it checks
- * nothing. */
+ * nothing; deferred: none yet, a matched probe's whose shadow had not
+ * come, which its receive takes. */
 #define MPIDBG_XR_MAX 4096
 struct mpidbg_xr_got {
-    int32_t pulled, valid, unsure, pad;
+    int32_t pulled, valid, unsure, deferred;
     uint64_t len;
     uint64_t buf[MPIDBG_XR_MAX / 8];
 };
@@ -298,8 +301,16 @@ MPIDBG_HIDDEN_XR int mpidbg_comm_twin(MPI_Comm c, MPI_Comm *out);
 MPIDBG_HIDDEN_XR void mpidbg_xr_comm_freed(struct mpidbg_cobj *co);
 MPIDBG_HIDDEN_XR struct mpidbg_cobj *mpidbg_xr_comm(struct mpidbg_cx *cx, MPI_Comm c);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);
-MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin);
-MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin);
+/* mpidbg_xr_message: a matched probe handed out m, on c, with the shadow
+ * of its message when the probe could take it (kept, the record's from
+ * then on); mpidbg_xr_message_comm: MPI_Mrecv or MPI_Imrecv receives m,
+ * and takes the record's communicator, window and shadow;
+ * mpidbg_xr_messages_held: the messages probed and never received, at
+ * MPI_Finalize. */
+MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin, struct mpidbg_xr_got *kept);
+MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin, struct mpidbg_xr_got **kept);
+MPIDBG_HIDDEN_XR void mpidbg_xr_messages_held(void (*fn)(void *arg, MPI_Comm c, const struct mpidbg_xr_got *g),
+                                              void *arg);
 
 /* blocked.c */
 MPIDBG_HIDDEN_XR void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode);

@@ -305,28 +305,32 @@ int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer)
 
 /* MPI_Mprobe and MPI_Improbe hand out a message handle; MPI_Mrecv and
  * MPI_Imrecv name no communicator, so the shim remembers whose it was,
- * for every message probed and not yet received, however many (MPI-4.1
- * §3.8.2 sets no bound). The map's entries are never removed: one per
- * handle MPI has handed out, reused when MPI reuses the handle (MPICH
- * takes message handles from its request pool: as many entries as the
- * most requests and messages the program held at once). */
+ * and the shadow the probe claimed with it (xr_p2p.c), for every message
+ * probed and not yet received, however many (MPI-4.1 §3.8.2 sets no
+ * bound). The map's entries are never removed: one per handle MPI has
+ * handed out, reused when MPI reuses the handle (MPICH takes message
+ * handles from its request pool: as many entries as the most requests
+ * and messages the program held at once). */
 struct msg_rec {
     MPI_Comm c;
     int32_t rwin; /* the probe's receive window (xr_threads.c) */
     int32_t live;
+    struct mpidbg_xr_got *kept; /* the message's shadow, NULL when its receive takes it */
 };
 static struct mpidbg_hmap msgs;
 
-void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin)
+void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin, struct mpidbg_xr_got *kept)
 {
     if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC) {
         mpidbg_xrw_end(rwin, -1, 0);
+        free(kept);
         return;
     }
     mpidbg_wlock();
     struct msg_rec *r = mpidbg_hmap_get(&msgs, MPIDBG_H(m));
     if (!r && (r = malloc(sizeof *r)) != NULL) {
         r->live = 0;
+        r->kept = NULL;
         mpidbg_hmap_put(&msgs, MPIDBG_H(m), r);
         if (mpidbg_hmap_get(&msgs, MPIDBG_H(m)) != r) {
             free(r); /* no memory for the map: the receive goes unchecked */
@@ -334,30 +338,55 @@ void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin)
         }
     }
     int32_t old = r && r->live ? r->rwin : 0;
+    struct mpidbg_xr_got *gone = r ? r->kept : kept;
     if (r) {
         r->c = c;
         r->rwin = rwin;
         r->live = 1;
+        r->kept = kept;
     }
     mpidbg_wunlock();
+    free(gone);
     mpidbg_xrw_end(old, -1, 0);
     if (!r)
         mpidbg_xrw_end(rwin, -1, 0);
 }
 
-MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin)
+MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin, struct mpidbg_xr_got **kept)
 {
     MPI_Comm c = MPI_COMM_NULL;
     *rwin = 0;
+    *kept = NULL;
     mpidbg_wlock();
     struct msg_rec *r = mpidbg_hmap_get(&msgs, MPIDBG_H(m));
     if (r && r->live) {
         c = r->c;
         *rwin = r->rwin;
+        *kept = r->kept;
+        r->kept = NULL;
         r->live = 0;
     }
     mpidbg_wunlock();
     return c;
+}
+
+struct held {
+    void (*fn)(void *arg, MPI_Comm c, const struct mpidbg_xr_got *g);
+    void *arg;
+};
+
+static void each_held(void *val, void *arg)
+{
+    struct msg_rec *r = val;
+    struct held *h = arg;
+    if (r && r->live && r->kept)
+        h->fn(h->arg, r->c, r->kept);
+}
+
+void mpidbg_xr_messages_held(void (*fn)(void *arg, MPI_Comm c, const struct mpidbg_xr_got *g), void *arg)
+{
+    struct held h = {fn, arg};
+    mpidbg_hmap_each(&msgs, each_held, &h);
 }
 
 /* mpidbg_comm_world_ranks copies the world ranks of a communicator's

@@ -445,7 +445,10 @@ static void type_check(const struct xr_hdr *h, const uint8_t *body, MPI_Datatype
     free(m);
 }
 
-void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struct mpidbg_xr_got *g)
+/* pull takes the shadow of the next message from src with tag into g;
+ * without wait, only when it has come: 0 when it is still on its way on
+ * the shadow communicator. */
+static int pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struct mpidbg_xr_got *g, int wait)
 {
     struct xr_hdr h = {0};
     const uint8_t *body = NULL;
@@ -464,7 +467,9 @@ void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struc
         g->len = sizeof h + (uint64_t)h.siglen + h.exprlen;
     } else if (ring == 0) {
         MPI_Status st;
-        int n = 0;
+        int n = 0, flag = 1;
+        if (!wait && (PMPI_Iprobe(src, tag, xr, &flag, &st) != MPI_SUCCESS || !flag))
+            return 0;
         g->pulled = PMPI_Recv(g->buf, XR_MAX, MPI_BYTE, src, tag, xr, &st) == MPI_SUCCESS;
         if (g->pulled) {
             PMPI_Get_count(&st, MPI_BYTE, &n);
@@ -475,6 +480,55 @@ void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struc
             }
         }
     }
+    return 1;
+}
+
+void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struct mpidbg_xr_got *g)
+{
+    pull(co, xr, src, tag, g, 1);
+}
+
+/* A matched probe takes its message out of matching (MPI-4.1 §3.8.2):
+ * the receives that complete before its MPI_Mrecv take the messages
+ * after it, and the program may receive the messages it claimed in any
+ * order. So the probe takes its message's shadow, the next of its source
+ * and tag after those of the receives posted before it (xr_order.c), and
+ * the record of its message handle keeps it for MPI_Mrecv.
+ *
+ * Not waiting for it: a synchronous send completes only once MPI_Mrecv
+ * starts, and a shadow message follows its send's completion. A shadow
+ * still on its way is left to the receive (the claim is deferred), and
+ * so is every later probe's while such a claim is outstanding: a later
+ * probe would take the earlier one's shadow. Under MPI_THREAD_MULTIPLE
+ * the threads' windows order the shadows (xr_threads.c), and the receive
+ * takes it too. */
+static int claims_deferred; /* outstanding; one whose receive never completed stays */
+
+static struct mpidbg_xr_got *claim(struct mpidbg_xp *xp)
+{
+    int src = xp->status->MPI_SOURCE, tag = xp->status->MPI_TAG;
+    if (mpidbg_mt || !xp->co || *xp->message == MPI_MESSAGE_NULL || *xp->message == MPI_MESSAGE_NO_PROC || src < 0 ||
+        tag < 0)
+        return NULL;
+    struct mpidbg_xr_got *g = malloc(sizeof *g);
+    if (!g)
+        return NULL;
+    g->deferred = 0;
+    if (claims_deferred) {
+        g->pulled = g->valid = g->unsure = 0;
+        g->deferred = 1;
+        claims_deferred++;
+        return g;
+    }
+    mpidbg_xr_order(xp->co, xp->co->xr, NULL, 0, mpidbg_next_post(), src, tag, g);
+    int unsure = g->unsure;
+    if (!pull(xp->co, xp->co->xr, src, tag, g, 0)) {
+        g->pulled = g->valid = 0;
+        g->deferred = 1;
+        claims_deferred++;
+    }
+    g->unsure = unsure;
+    return g;
 }
 
 /* shadow_recv takes the shadow of the message a receive on co took and
@@ -483,19 +537,26 @@ void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struc
  * posted. */
 static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, MPI_Datatype rtype, int64_t rcount,
                         int rsource, int rtag, uint64_t site, int call, int32_t rwin, uint64_t post, int blind,
-                        const struct mpidbg_robj *o, uint32_t serial, const struct mpidbg_xr_rsnap *posted)
+                        const struct mpidbg_robj *o, uint32_t serial, const struct mpidbg_xr_rsnap *posted,
+                        const struct mpidbg_xr_got *kept)
 {
     if (src < 0 || src == MPI_PROC_NULL || tag < 0) {
         mpidbg_xrw_end(rwin, -1, 0);
         return;
     }
-    struct mpidbg_xr_got g;
-    if (!mpidbg_xr_order(co, xr, o, serial, post, src, tag, &g))
-        mpidbg_xr_pull(co, xr, src, tag, &g);
+    struct mpidbg_xr_got own;
+    const struct mpidbg_xr_got *gp = kept;
+    if (!gp || gp->deferred) {
+        if (!mpidbg_xr_order(co, xr, o, serial, post, src, tag, &own))
+            mpidbg_xr_pull(co, xr, src, tag, &own);
+        if (gp)
+            claims_deferred--;
+        gp = &own;
+    }
     struct xr_hdr h = {0};
-    memcpy(&h, g.buf, sizeof h);
-    const uint8_t *body = (const uint8_t *)g.buf + sizeof h;
-    int pulled = g.pulled, valid = g.valid;
+    memcpy(&h, gp->buf, sizeof h);
+    const uint8_t *body = (const uint8_t *)gp->buf + sizeof h;
+    int pulled = gp->pulled, valid = gp->valid;
     /* The window ends with the pull, under the lock that also covers the
      * race records: a receive of another thread that ends later sees
      * this one both ended and noted. */
@@ -507,8 +568,8 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     }
     /* the signatures compare when both sides are right up to alike ones;
      * the race check wants the message's own clock */
-    int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG) && !g.unsure;
-    int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE)) && !g.unsure;
+    int types_ok = rv != MPIDBG_XR_AMBIG && !(h.flags & XR_AMBIG) && !gp->unsure;
+    int clock_ok = rv == MPIDBG_XR_EXACT && !(h.flags & (XR_SWAP | XR_AMBIG | XR_UNSURE)) && !gp->unsure;
     if (rv != MPIDBG_XR_EXACT || (h.flags & XR_UNSURE))
         mpidbg_xr_unsure = 1;
     if (h.clock > mpidbg_xr_clock)
@@ -600,7 +661,7 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if (!mpidbg_xr_on)
         return;
     if (xp->message && !xp->probe) { /* MPI_Mrecv, MPI_Imrecv: the communicator the probe matched on */
-        xp->comm = mpidbg_xr_message_comm(*xp->message, &xp->rwin);
+        xp->comm = mpidbg_xr_message_comm(*xp->message, &xp->rwin, &xp->kept);
         if (xp->comm != MPI_COMM_NULL && !cx->comm)
             cx->comm = MPIDBG_H(xp->comm);
         if (*xp->message != MPI_MESSAGE_NO_PROC)
@@ -610,10 +671,16 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if (!co) {
         mpidbg_xrw_end(xp->rwin, -1, 0);
         xp->rwin = 0;
+        free(xp->kept);
+        xp->kept = NULL;
         return;
     }
     if (xp->message && !xp->probe && !cx->co)
         cx->co = co; /* MPI_Imrecv's request records the shadow (mpidbg_req_new) */
+    if (xp->message && !xp->probe && xp->nonblocking) {
+        cx->xr_kept = xp->kept; /* its request's, once MPI made it */
+        xp->kept = NULL;
+    }
     if (mpidbg_mt)
         mt_windows(cx, xp, co);
     if (xp->send && mpidbg_xr_zero && xp->dest != MPI_PROC_NULL)
@@ -660,11 +727,14 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     }
     if (xp->probe && xp->message) {
         if (rc == MPI_SUCCESS)
-            mpidbg_xr_message(*xp->message, xp->comm, xp->rwin); /* MPI_Mprobe, MPI_Improbe */
+            mpidbg_xr_message(*xp->message, xp->comm, xp->rwin, claim(xp)); /* MPI_Mprobe, MPI_Improbe */
         else
             mpidbg_xrw_end(xp->rwin, -1, 0);
         return rc;
     }
+    /* MPI_Imrecv's shadow, when MPI made no request to take it */
+    free(cx->xr_kept);
+    cx->xr_kept = NULL;
     struct mpidbg_cobj *co = xp->co;
     if (!co)
         return rc;
@@ -687,9 +757,11 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         (rc == MPI_SUCCESS || mpidbg_xr_truncated(rc)))
         shadow_recv(co, co->xr, xp->status->MPI_SOURCE, xp->status->MPI_TAG, xp->rtype, xp->rcount,
                     xp->message ? MPI_ANY_SOURCE - 1 : xp->source, xp->rtag, cx->site, cx->call, xp->rwin, xp->post,
-                    xp->status_ignored, NULL, 0, NULL);
+                    xp->status_ignored, NULL, 0, NULL, xp->kept);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
+    free(xp->kept);
+    xp->kept = NULL;
     return mpidbg_eh_restore(cx, &xp->eh, rc);
 }
 
@@ -817,6 +889,7 @@ void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)
     s->post = o->xr_post;
     s->xr = o->xr;
     s->rdesc = o->xr_rdesc;
+    s->kept = o->xr_kept;
 }
 
 /* mpidbg_xr_recv_posted keeps a new request's datatype description
@@ -846,10 +919,15 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
      * lets go of it unless it is another request's by now (MPI handed the
      * handle to another thread, whose request has its own window) */
     int32_t rwin = s->rwin;
-    if (rwin) {
+    struct mpidbg_xr_got *kept = NULL;
+    if (rwin || s->kept) {
         mpidbg_wlock();
-        if (s->o->serial == s->serial && s->o->xr_rwin == rwin)
+        if (s->o->serial == s->serial && rwin && s->o->xr_rwin == rwin)
             s->o->xr_rwin = 0;
+        if (s->o->serial == s->serial && s->kept && s->o->xr_kept == s->kept) {
+            kept = s->kept; /* this completion's to free */
+            s->o->xr_kept = NULL;
+        }
         mpidbg_wunlock();
     }
     int cancelled = 0;
@@ -859,6 +937,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
         PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled || /* MPI_Cancel took it back: no message */
         !(co = mpidbg_hmap_get(&mpidbg_comms, s->comm)) || s->xr == MPI_COMM_NULL || s->xr == (MPI_Comm)0) {
         mpidbg_xrw_end(rwin, -1, 0);
+        free(kept);
         return;
     }
     int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
@@ -876,7 +955,8 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
     }
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0,
-                s->o, s->serial, s);
+                s->o, s->serial, s, kept);
+    free(kept);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)
@@ -1023,6 +1103,21 @@ static void ring_lost(struct drain *d)
     }
 }
 
+/* held_lost reports a message a matched probe claimed, with its shadow,
+ * and no receive took */
+static void held_lost(void *arg, MPI_Comm c, const struct mpidbg_xr_got *g)
+{
+    struct drain *d = arg;
+    struct xr_hdr h;
+    struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, MPIDBG_H(c));
+    if (!g->valid || d->missing <= 0)
+        return;
+    memcpy(&h, g->buf, sizeof h);
+    d->missing--;
+    if (co)
+        report_lost(d->cx, &h, co);
+}
+
 /* pair_weight is the lost-message sums' weight of a message from world
  * rank from to world rank to: a mix of the pair, odd */
 static uint64_t pair_weight(int from, int to)
@@ -1082,6 +1177,8 @@ void mpidbg_xr_finalize(struct mpidbg_cx *cx)
                 d.missing += to_me[i] - recvd_from[i];
         if (mpidbg_node_p2p && d.missing > 0)
             ring_lost(&d);
+        if (d.missing > 0)
+            mpidbg_xr_messages_held(held_lost, &d);
         /* the shadows were sent before the counts: they arrive; wait a
          * little for those still on the way, never long */
         for (int tries = 0; d.missing > 0 && tries < 200; tries++) {
