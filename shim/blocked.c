@@ -227,6 +227,12 @@ void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, ui
     w->slot = w->slot_word = 0;
 }
 
+void mpidbg_blocked_more(int n)
+{
+    if (n > 0)
+        me()->rec.nwait += n;
+}
+
 void mpidbg_blocked_slot(const struct mpidbg_rslot *s)
 {
     struct mpidbg_blocked *rec = &me()->rec;

@@ -154,7 +154,10 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
         o->rec = rec;
         mpidbg_table_publish(&mpidbg_registry.requests);
         mpidbg_hmap_put(&mpidbg_requests, h, o);
-    } else if (o->active) {
+    } else {
+        mpidbg_req_changed(o);
+    }
+    if (o->active) { /* a new record has none */
         mpidbg_pending_remove(o); /* a completion the shim did not see */
         mpidbg_pending_flush();
         if (o->rec->kind == MPIDBG_REQ_RMA)
@@ -236,6 +239,7 @@ void mpidbg_req_deferred_comm(struct mpidbg_cx *cx, MPI_Request r, MPI_Comm *new
  * handed to the tracker by requests_start.c). */
 void mpidbg_req_started(struct mpidbg_robj *o)
 {
+    mpidbg_req_changed(o);
     o->xr_post = mpidbg_next_post();
     mpidbg_xr_started(o);
     mpidbg_wlock();
@@ -279,6 +283,8 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
         mpidbg_req_track_release_all(rs, n); /* their pages in one pass */
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = rs[i].o;
+        if (o)
+            mpidbg_req_changed(o);
         if (o && o->serial == rs[i].serial && o->active && (o->tr_n || o->snap_n))
             mpidbg_req_track_end(freed ? NULL : cx, o);
     }

@@ -33,6 +33,17 @@
     struct mpidbg_cx cx;                                                      \
     mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
 
+/* The any calls' cache of one request array (requests_complete.c) is
+ * stale once a request in it is made again, started or completed by
+ * another call: each of those calls mpidbg_req_changed. */
+MPIDBG_HIDDEN extern uint32_t mpidbg_any_id;
+MPIDBG_HIDDEN extern int mpidbg_any_stale;
+static inline void mpidbg_req_changed(const struct mpidbg_robj *o)
+{
+    if (o->any_id && o->any_id == mpidbg_any_id)
+        mpidbg_any_stale = 1;
+}
+
 MPIDBG_HIDDEN void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, int n, int freed);
 MPIDBG_HIDDEN void mpidbg_req_buffers_done(struct mpidbg_cx *cx, const struct mpidbg_reqref *r);
 
@@ -86,5 +97,45 @@ static inline void mpidbg_reqs_back(int count, MPI_Request reqs[], MPI_Request *
     if (x != stack)
         free(x);
 }
+
+/* mpidbg_wait_kind is what an active request waits for (MPIDBG_WAIT_*),
+ * 0 for nothing: a message to or from MPI_PROC_NULL. */
+static inline int mpidbg_wait_kind(const struct mpidbg_robj *o)
+{
+    int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
+               : mpidbg_xr_is_recv(o)           ? MPIDBG_WAIT_RECV
+               : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
+                                                : MPIDBG_WAIT_OTHER;
+    if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
+        return 0;
+    return kind;
+}
+
+/* requests_any.c: the last request array of MPI_Waitany and MPI_Testany,
+ * its lookups and what the completion wrappers derive from them. */
+struct mpidbg_anycache {
+    const MPI_Request *arr; /* NULL: none */
+    int n;
+    int first;              /* no entry before it waits for anything */
+    uint32_t id;
+    uint64_t version;       /* changes with every entry */
+    MPI_Request *h;         /* the handles as last seen */
+    struct mpidbg_reqref *c;
+    uint8_t *kind;          /* what each active entry waits for (mpidbg_wait_kind), 0 nothing */
+    uint8_t *recv;          /* an active receive that takes a shadow */
+    uint8_t *recheck;       /* not a request the program holds: looked up at every call */
+    int nwaits, nrecv;
+    uint64_t comm;          /* the receives' communicator */
+};
+/* mpidbg_any_refs is the cache when it holds arr, with the entries whose
+ * handles changed looked up again, else NULL; mpidbg_any_keep makes it
+ * hold arr, whose requests the plain path looked up into c, and returns
+ * it (NULL: arr is not kept);
+ * mpidbg_any_completed completes entry i (arr: after MPI); mpidbg_any_first
+ * is the first entry that waits for something (n: none). */
+MPIDBG_HIDDEN struct mpidbg_anycache *mpidbg_any_refs(struct mpidbg_cx *cx, int count, const MPI_Request arr[]);
+MPIDBG_HIDDEN struct mpidbg_anycache *mpidbg_any_keep(int count, const MPI_Request arr[], const struct mpidbg_reqref *c);
+MPIDBG_HIDDEN void mpidbg_any_completed(struct mpidbg_cx *cx, struct mpidbg_anycache *a, int i, const MPI_Request arr[]);
+MPIDBG_HIDDEN int mpidbg_any_first(struct mpidbg_anycache *a);
 
 #endif

@@ -78,6 +78,7 @@ struct xwait {
     /* MPI_THREAD_MULTIPLE: the receive requests as they were before MPI
      * completed them (mpidbg_xr_snap) */
     struct mpidbg_xr_rsnap *snap, snap_stack[4];
+    struct mpidbg_anycache *a; /* the any calls' cache of the requests, NULL none */
 };
 
 /* gone: after a call that returned an error for this request, whether
@@ -102,46 +103,64 @@ static int in_status(const struct mpidbg_reqref *c, const MPI_Request reqs[], co
     return n;
 }
 
-/* wait_kind is what an active request waits for (MPIDBG_WAIT_*), 0 for
- * nothing: a message to or from MPI_PROC_NULL. */
-static int wait_kind(struct mpidbg_robj *o)
+/* comm_of is the communicator (window) a request was made on; last is
+ * the one found before, which consecutive requests of an array share */
+static struct mpidbg_cobj *comm_of(const struct mpidbg_robj *o, struct mpidbg_cobj **last)
 {
-    int kind = o->coll_seq                      ? MPIDBG_WAIT_COLL
-               : mpidbg_xr_is_recv(o)           ? MPIDBG_WAIT_RECV
-               : o->rec->kind == MPIDBG_REQ_SEND ? MPIDBG_WAIT_SEND
-                                                : MPIDBG_WAIT_OTHER;
-    if ((kind == MPIDBG_WAIT_RECV || kind == MPIDBG_WAIT_SEND) && o->rec->peer == MPI_PROC_NULL)
-        return 0;
-    return kind;
+    if (*last && (*last)->handle == o->rec->comm)
+        return *last;
+    return *last = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
 }
 
-/* record_waits writes what the active requests wait for into the
+/* record_wait writes what an active request waits for into the
  * blocked-call record (between mpidbg_blocked_begin and publish). */
+static void record_wait(struct mpidbg_robj *o, struct mpidbg_cobj **last)
+{
+    int kind = mpidbg_wait_kind(o);
+    if (!kind)
+        return;
+    int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
+    mpidbg_blocked_wait(kind, peer, o->rec->tag, comm_of(o, last), o->coll_seq, o->call, o->rec->site);
+}
+
 static void record_waits(struct mpidbg_reqref *c, int n)
 {
-    for (int i = 0; i < n; i++) {
-        struct mpidbg_robj *o = c[i].o;
-        int kind = o && o->rec && o->active ? wait_kind(o) : 0;
-        if (!kind)
-            continue;
-        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
-        int peer = kind == MPIDBG_WAIT_COLL || o->rec->peer == MPI_ANY_SOURCE ? -1 : o->rec->peer;
-        mpidbg_blocked_wait(kind, peer, o->rec->tag, co, o->coll_seq, o->call, o->rec->site);
-    }
+    struct mpidbg_cobj *last = NULL;
+    for (int i = 0; i < n; i++)
+        if (c[i].o && c[i].o->rec && c[i].o->active)
+            record_wait(c[i].o, &last);
 }
 
 /* polled: a test returned without completing any of its requests. The
  * rank polls them: the episode goes on, or a new one starts with a
  * record of its own (blocked.c); requests that wait for nothing start
  * none. */
-static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mode)
+/* any_record writes the waits of the any calls' cached array into the
+ * blocked-call record: the first MPIDBG_WAIT_MAX, and how many more */
+static void any_record(struct mpidbg_anycache *a)
+{
+    struct mpidbg_cobj *last = NULL;
+    int k = 0;
+    for (int i = mpidbg_any_first(a); i < a->n && k < MPIDBG_WAIT_MAX; i++)
+        if (a->kind[i]) {
+            record_wait(a->c[i].o, &last);
+            k++;
+        }
+    mpidbg_blocked_more(a->nwaits - k);
+}
+
+static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mode, struct mpidbg_anycache *a)
 {
     uint64_t key = MPIDBG_FNV64_BASIS;
     int waits = 0;
-    for (int i = 0; i < n; i++) {
+    if (a) {
+        key = mpidbg_fnv64(mpidbg_fnv64(key, a->id), a->version);
+        waits = a->nwaits;
+    }
+    for (int i = 0; !a && i < n; i++) {
         struct mpidbg_robj *o = c[i].o;
         key = mpidbg_fnv64(mpidbg_fnv64(key, (uint64_t)(uintptr_t)o), c[i].serial);
-        waits += o && o->rec && o->active && wait_kind(o);
+        waits += o && o->rec && o->active && mpidbg_wait_kind(o);
     }
     if (!waits) {
         mpidbg_poll_stop();
@@ -150,14 +169,20 @@ static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mod
     if (mpidbg_poll_continues(key))
         return;
     mpidbg_blocked_begin(cx, mode);
-    record_waits(c, n);
+    if (a)
+        any_record(a);
+    else
+        record_waits(c, n);
     mpidbg_poll_publish(key);
 }
 
-static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw)
+/* xr_before: a the any calls' cache of c, else NULL */
+static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int wait, int mode, struct xwait *xw,
+                      struct mpidbg_anycache *a)
 {
     xw->any = xw->blocked = xw->poll = xw->eh.n = 0;
     xw->snap = NULL;
+    xw->a = a;
     if (!mpidbg_xr_on || !c)
         return;
     if (!wait) {
@@ -167,11 +192,29 @@ static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int 
     }
     if (wait)
         mpidbg_blocked_begin(cx, mode);
+    if (a) {
+        if (wait) {
+            any_record(a);
+            mpidbg_blocked_publish();
+            xw->blocked = 1;
+        }
+        struct mpidbg_cobj *co = a->nrecv ? mpidbg_hmap_get(&mpidbg_comms, a->comm) : NULL;
+        xw->any = a->nrecv > 0;
+        if (co && !co->freed)
+            mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
+        return;
+    }
+    /* one pass over the requests: an array of thousands costs a cache
+     * miss or two per request, once */
+    struct mpidbg_cobj *last = NULL;
+    int agree = 0;
     for (int i = 0; i < n; i++) {
         struct mpidbg_robj *o = c[i].o;
+        agree |= o && o->xc;
         if (!o || !o->rec || !o->active)
             continue;
-        struct mpidbg_cobj *co = mpidbg_hmap_get(&mpidbg_comms, o->rec->comm);
+        if (wait)
+            record_wait(o, &last);
         if (mpidbg_xr_is_recv(o) && o->xr != MPI_COMM_NULL && o->xr != (MPI_Comm)0) {
             if (mpidbg_mt && !xw->snap) {
                 xw->snap = n <= 4 ? xw->snap_stack : calloc((size_t)n, sizeof *xw->snap);
@@ -181,19 +224,19 @@ static void xr_before(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int 
             if (xw->snap)
                 mpidbg_xr_snap(o, &xw->snap[i]);
             xw->any = 1; /* it takes a shadow */
+            struct mpidbg_cobj *co = comm_of(o, &last);
             if (co && !co->freed)
                 mpidbg_eh_swap(&xw->eh, (MPI_Comm)co->handle);
         }
     }
     if (wait) {
-        record_waits(c, n);
         mpidbg_blocked_publish();
         xw->blocked = 1;
     }
     /* after the record is published: finishing an agreement may wait for
      * a rank that never calls the collective, and the deadlock detector
      * must see this rank blocked on it meanwhile */
-    for (int i = 0; i < n; i++)
+    for (int i = 0; agree && i < n; i++)
         if (c[i].o && c[i].o->xc)
             mpidbg_xc_req_done(c[i].o, wait && mode == MPIDBG_WAIT_AND);
 }
@@ -240,7 +283,7 @@ static int xr_after(struct mpidbg_cx *cx, struct xwait *xw, struct mpidbg_reqref
         mpidbg_blocked_end();
     if (xw->poll) {
         if (rc == MPI_SUCCESS && ndone == 0)
-            polled(cx, c, count, xw->mode);
+            polled(cx, c, count, xw->mode, xw->a);
         else
             mpidbg_poll_stop();
     }
@@ -291,7 +334,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct xwait xw;
-    xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw);
+    xr_before(&cx, &r, 1, 1, MPIDBG_WAIT_AND, &xw, NULL);
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
     if (r.o && r.o->tr_n)
@@ -317,7 +360,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (MPIDBG_REFUSING(&cx))
         return mpidbg_refused(&cx);
     struct xwait xw;
-    xr_before(&cx, &r, 1, 0, MPIDBG_WAIT_AND, &xw);
+    xr_before(&cx, &r, 1, 0, MPIDBG_WAIT_AND, &xw, NULL);
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
     REAL1(request);
@@ -415,7 +458,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, c, stack);
     struct xwait xw;
-    xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw);
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_AND, &xw, NULL);
     MPI_Status *given = array_of_statuses;
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     mpidbg_req_track_release_all(c, count); /* MPI moves the data now */
@@ -445,7 +488,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, c, stack);
     struct xwait xw;
-    xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw);
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_AND, &xw, NULL);
     MPI_Status *given = array_of_statuses;
     array_of_statuses = xr_statuses(&xw, array_of_statuses, count);
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
@@ -468,11 +511,16 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_anycache *a = mpidbg_any_refs(&cx, count, array_of_requests);
+    struct mpidbg_reqref *c = a ? a->c : copy_reqs(&cx, count, array_of_requests, stack);
+    if (!a && (a = mpidbg_any_keep(count, array_of_requests, c)) != NULL) {
+        drop_reqs(c, stack);
+        c = a->c;
+    }
     if (MPIDBG_REFUSING(&cx))
-        return refused(&cx, c, stack);
+        return refused(&cx, a ? NULL : c, stack);
     struct xwait xw;
-    xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw);
+    xr_before(&cx, c, count, 1, MPIDBG_WAIT_OR, &xw, a);
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
@@ -482,9 +530,12 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     int one = index && *index >= 0 && *index < count &&
               (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
-    if (one && c)
+    if (one && a)
+        mpidbg_any_completed(&cx, a, *index, array_of_requests);
+    else if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
-    drop_reqs(c, stack);
+    if (!a)
+        drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -494,11 +545,16 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct mpidbg_reqref *c = copy_reqs(&cx, count, array_of_requests, stack);
+    struct mpidbg_anycache *a = mpidbg_any_refs(&cx, count, array_of_requests);
+    struct mpidbg_reqref *c = a ? a->c : copy_reqs(&cx, count, array_of_requests, stack);
+    if (!a && (a = mpidbg_any_keep(count, array_of_requests, c)) != NULL) {
+        drop_reqs(c, stack);
+        c = a->c;
+    }
     if (MPIDBG_REFUSING(&cx))
-        return refused(&cx, c, stack);
+        return refused(&cx, a ? NULL : c, stack);
     struct xwait xw;
-    xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw);
+    xr_before(&cx, c, count, 0, MPIDBG_WAIT_OR, &xw, a);
     MPI_Status *given = status;
     status = xr_statuses(&xw, status, 1);
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
@@ -507,9 +563,12 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     int one = flag && *flag && index && *index >= 0 && *index < count &&
               (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
-    if (one && c)
+    if (one && a)
+        mpidbg_any_completed(&cx, a, *index, array_of_requests);
+    else if (one && c)
         mpidbg_req_completed(&cx, &c[*index], 1, 0);
-    drop_reqs(c, stack);
+    if (!a)
+        drop_reqs(c, stack);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -546,7 +605,7 @@ static int some(struct mpidbg_cx *cx, int (*fn)(int, MPI_Request[], int *, int[]
     if (MPIDBG_REFUSING(cx))
         return refused(cx, c, stack);
     struct xwait xw;
-    xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw);
+    xr_before(cx, c, incount, fn == PMPI_Waitsome, MPIDBG_WAIT_OR, &xw, NULL);
     MPI_Status *given = array_of_statuses;
     array_of_statuses = xr_statuses(&xw, array_of_statuses, incount);
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(incount, array_of_requests, xstack);

@@ -317,6 +317,8 @@ MPIDBG_HIDDEN_XR void mpidbg_blocked_begin(struct mpidbg_cx *cx, int mode);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_wait(int kind, int peer, int tag, struct mpidbg_cobj *co, uint64_t coll_seq,
                                           int call, uint64_t site);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_wait_win(int kind, int peer, uint64_t win, uint64_t win_id, uint64_t coll_seq, int call);
+/* mpidbg_blocked_more: the call waits for n more than the record lists */
+MPIDBG_HIDDEN_XR void mpidbg_blocked_more(int n);
 MPIDBG_HIDDEN_XR void mpidbg_blocked_publish(void);
 /* mpidbg_blocked_slot: the last wait added is a send whose message is
  * described in ring slot s (blocked.h) */

@@ -91,6 +91,7 @@ var jobs = []job{
 	{prog: "halo3d_stack", np: 2},
 	{prog: "collbench", np: 2, breakdown: true},
 	{prog: "rmabench", np: 2},
+	{prog: "waitany", np: 2},
 }
 
 // cflags are the build flags a program needs besides the common ones.

@@ -34,6 +34,10 @@ func accountOf(name string) (account, bool) {
 		return account{0, 1, "iteration"}, true
 	case strings.HasPrefix(name, "rma_") && strings.HasSuffix(name, "_round"):
 		return account{0, 1, "round"}, true
+	case strings.HasPrefix(name, "waitany_") && strings.HasSuffix(name, "_per_completion"):
+		return account{1, 1, "completion"}, true
+	case strings.HasPrefix(name, "testany_") && strings.HasSuffix(name, "_per_completion"):
+		return account{0, 1, "completion"}, true // polls between completions vary
 	}
 	return account{}, false
 }
