@@ -194,17 +194,23 @@ static uint64_t *site_counter(uint64_t site)
 }
 
 /* gave_up: pages [lo, hi) opened until the next wrapper exit after too
- * many false hits; the sites of the ranges on them pay. Under tr_mu. */
-static void gave_up(uint64_t lo, uint64_t hi)
+ * many false hits; the sites of the ranges on them pay. Returns how many
+ * times, at most, one of those ranges saw its pages give up. Under
+ * tr_mu. */
+static uint32_t gave_up(uint64_t lo, uint64_t hi)
 {
+    uint32_t most = 0;
     for (int i = 0; i < tr_hwm; i++) {
         struct tr_range *r = &tr_ranges[i];
-        if (!__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) || r->plo >= hi || r->phi <= lo || !r->w.site)
+        if (!__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) || r->plo >= hi || r->phi <= lo)
             continue;
-        int j = site_slot(r->w.site);
+        if (++r->giveups > most)
+            most = r->giveups;
+        int j = r->w.site ? site_slot(r->w.site) : -1;
         if (j >= 0)
             __atomic_add_fetch(&sites[j].giveups, (hi - lo) / TR_PAGE, __ATOMIC_RELAXED);
     }
+    return most;
 }
 
 int mpidbg_track_sample(uint64_t site)
@@ -627,6 +633,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
             moved = TR_UNSEEN;
     }
     __atomic_store_n(&r->moved, moved, __ATOMIC_RELAXED);
+    r->giveups = 0;
     r->nblk = 0;
     if (!MPIDBG_IS_BUILTIN_TYPE(seg->type)) {
         int n = layout(seg->type, seg->count, r->blk);
@@ -874,7 +881,7 @@ void tr_unseen(uint64_t lo, uint64_t hi)
     }
 }
 
-void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits)
+static void queue_open(uint64_t lo, uint64_t hi, int false_hits, int exits)
 {
     tr_unseen(lo, hi);
     uint64_t h;
@@ -892,9 +899,17 @@ void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits)
     o->lo = lo;
     o->hi = hi;
     o->false_hits = false_hits;
+    o->exits = exits;
     __atomic_store_n(&o->seq, h + 1, __ATOMIC_RELEASE);
     __atomic_fetch_add(&mpidbg_track_queued, 1, __ATOMIC_RELEASE);
 }
+
+void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits)
+{
+    queue_open(lo, hi, false_hits, 0);
+}
+
+#define BACKOFF_LOG 10 /* the longest back-off, 1024 wrapper exits */
 
 static void clear_giveup(uint64_t lo, uint64_t hi)
 {
@@ -927,9 +942,18 @@ static int take(struct tr_event *out, int max)
         struct tr_open *o = &op_ring[t % TR_OPENS];
         while (__atomic_load_n(&o->seq, __ATOMIC_ACQUIRE) != t + 1)
             ;
+        /* Backing off: a pending operation whose pages give up again and
+         * again (a receive polled with MPI_Test in a loop that works on
+         * other data of its page) would pay FALSE_HIT_LIMIT faults and
+         * steps at every call; its pages stay open for 2, 4, ...
+         * 1024 wrapper exits (BACKOFF_LOG) before they are protected again. */
+        uint32_t most = o->false_hits ? gave_up(o->lo, o->hi) : 0;
+        int exits = o->exits > 0 ? o->exits - 1 : most >= 2 ? (1 << (most > BACKOFF_LOG ? BACKOFF_LOG : most - 1)) - 1 : -1;
+        if (exits >= 0) {
+            queue_open(o->lo, o->hi, 0, exits);
+            continue;
+        }
         clear_giveup(o->lo, o->hi);
-        if (o->false_hits)
-            gave_up(o->lo, o->hi);
         tr_apply(o->lo, o->hi, 0);
     }
     __atomic_store_n(&op_tail, t, __ATOMIC_RELEASE);
@@ -959,6 +983,11 @@ static void report(const struct tr_event *e)
             tr_stat(MPIDBG_TRS_EXACT_DROPS);
             return;
         }
+    }
+    if (!e->write && e->ra && tr_pc_is_libc(e->pc) && tr_string_call(e->ra)) {
+        /* a string function's vector load: the bytes it used are not known */
+        tr_stat(MPIDBG_TRS_EXACT_DROPS);
+        return;
     }
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, NULL, fid, "buf");

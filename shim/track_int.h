@@ -67,6 +67,9 @@ struct tr_range {
     uint8_t hw_mask;   /* atomic: the set's slots armed for it; 0 none */
     uint8_t pad8;
     uint32_t hw_gen;
+    /* times its pages gave up (FALSE_HIT_LIMIT false hits) while it was
+     * pending; under tr_mu (track.c, "Backing off") */
+    uint32_t giveups;
     /* log mode */
     struct mpidbg_tr_access *log;
     uint32_t logcap;
@@ -203,9 +206,13 @@ struct tr_open {
     uint64_t seq;
     uint64_t lo, hi;   /* pages opened until the next wrapper exit */
     int32_t false_hits; /* opened after FALSE_HIT_LIMIT false hits (the ranges' sites pay) */
-    int32_t pad;
+    int32_t exits;      /* wrapper exits to let pass before protecting them again */
 };
 
+/* tr_string_call: the call that returns to ra called one of libc's
+ * string functions, whose vector loads read past the string's bytes
+ * (track_strings.c); from ordinary code. */
+__attribute__((visibility("hidden"))) int tr_string_call(uint64_t ra);
 __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
                                                          uint64_t ra, int write, int moved);
 __attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits); /* marks them unseen (tr_unseen) */
