@@ -56,6 +56,7 @@ struct hw_slot {
     int32_t range; /* atomic: index in tr_ranges + 1; 0 free */
     uint32_t rgen; /* the range's generation when armed */
     uint64_t snap; /* read-write: the bytes as last seen */
+    uint64_t last; /* a range of unknown layout: the byte last queued, 0 none */
 };
 
 struct hw_set {
@@ -296,7 +297,14 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
     }
     if (n == 0)
         return 1; /* no data byte there: nothing to watch */
-    int type = r->mode == MPIDBG_TR_STORES ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
+    /* A datatype the range's blocks do not describe (nblk < 0) leaves
+     * its gaps inside the pieces, and a register does not say which of
+     * its bytes an access touched: a load of a gap would read as a load
+     * of data. Such bytes are watched for stores only; a store that
+     * changed a byte is queued by that byte, whose place in the type map
+     * the report looks up (a gap's store is dropped there), and the
+     * range stays watched meanwhile. */
+    int type = r->mode == MPIDBG_TR_STORES || r->nblk < 0 ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
     uint32_t mask = 0;
     for (int i = 0, k = 0; i < n; i++) {
         while (k < TR_HW_SLOTS && (busy & (1u << k)))
@@ -308,6 +316,7 @@ int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
         s->rgen = r->gen;
         s->elem = esize == 2 || esize == 4 || esize == 8 ? (int)esize : 1;
         s->snap = 0;
+        s->last = 0;
         memcpy(&s->snap, (const void *)(uintptr_t)at[i], (size_t)len[i]);
         __atomic_store_n(&s->range, slot + 1, __ATOMIC_RELEASE);
         if (arm(h, k, at[i], len[i], type) != 0) {
@@ -416,8 +425,9 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     /* a store changed the bytes (a store of the value they held reads as
      * a load); the first changed byte is the one reported */
     uint64_t now = 0, at = s->addr;
-    int write = s->type == HW_BREAKPOINT_W;
+    int write = s->type == HW_BREAKPOINT_W, changed = 0;
     if (safe_read(s->addr, &now, (size_t)s->len) && now != s->snap) {
+        changed = 1;
         const unsigned char *a = (const unsigned char *)&now, *b = (const unsigned char *)&s->snap;
         int j = 0;
         while (j < s->len - 1 && a[j] == b[j])
@@ -428,6 +438,21 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     }
     s->snap = now;
     tr_stat(MPIDBG_TRS_HW_TRAPS);
+    if (r->nblk < 0 && !(mpidbg_depth > 0 || tr_pc_is_lib(pc))) {
+        /* unknown layout: a store of the value there (to data or a gap)
+         * says nothing; a changed byte is queued once */
+        if (changed && at != s->last && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE) {
+            s->last = at;
+            tr_stat(MPIDBG_TRS_PROG_FAULTS);
+            uint64_t ra = 0;
+            if (tr_pc_is_libc(pc))
+                safe_read((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
+            tr_queue_event(r, pc, at, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
+        }
+        tr_unpin(r);
+        errno = e;
+        return 1;
+    }
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
         /* the library (or the shim) moving the data */
         if (write)
