@@ -66,6 +66,7 @@ struct mpidbg_xp {
     uint64_t post;              /* a blocking receive: when it was posted, in requests' order (mpidbg_next_post) */
     struct mpidbg_rslot *slot;   /* a send: its description in the node ring, written before MPI sees the send */
     struct mpidbg_xr_got *kept;  /* MPI_Mrecv: the shadow its probe took, NULL when the receive takes it */
+    int32_t shadowed;           /* a send-receive's send part: its shadow went before the call */
 };
 
 /* A collective call. Per side: a block count, or a counts array (v),
@@ -231,6 +232,7 @@ MPIDBG_HIDDEN_XR extern pthread_mutex_t mpidbg_xr_mu;
 MPIDBG_HIDDEN_XR uint64_t mpidbg_xr_key(uint64_t type, int64_t count, uint64_t site, int call);
 MPIDBG_HIDDEN_XR void mpidbg_xs_begin(struct mpidbg_xsend *s, uint64_t comm, int dest, int tag, uint64_t key);
 MPIDBG_HIDDEN_XR int mpidbg_xs_end_locked(struct mpidbg_xsend *s);
+MPIDBG_HIDDEN_XR int mpidbg_xs_now_locked(const struct mpidbg_xsend *s);
 MPIDBG_HIDDEN_XR void mpidbg_xs_abort(struct mpidbg_xsend *s);
 MPIDBG_HIDDEN_XR int32_t mpidbg_xrw_begin(uint64_t comm, int src, int tag, uint64_t key);
 MPIDBG_HIDDEN_XR int mpidbg_xrw_end(int32_t id, int src, int tag);

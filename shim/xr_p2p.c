@@ -8,9 +8,12 @@
  * send becomes synchronous; a blocking receive swaps in MPI_ERRORS_RETURN
  * on the communicator so that a truncation is reported before MPI's
  * error handler runs; a call that can block writes the blocked-call
- * record.
+ * record; a send's description goes to the node ring, and a blocking
+ * send-receive whose peer takes shadow messages sends its send part's
+ * shadow now (its call returns only after its receive part).
  * Post contract (mpidbg_xp_post): the record is cleared; a send MPI
  * accepted, to a rank of a shadowed communicator, sends its shadow
+ * (unless it went before)
  * message (nonblocking: the shim never waits for it), counts it and
  * ticks the logical clock; a receive that took a message receives that
  * message's shadow (source and tag from the status) and checks it; the
@@ -227,9 +230,13 @@ static void count_sent(struct mpidbg_cobj *co, int dest)
 /* shadow_send sends the shadow of a send MPI accepted. Under
  * MPI_THREAD_MULTIPLE the lock is held from the send's window's end to
  * the shadow's posting (PMPI_Isend does not block), so that no other
- * send of the bucket slips between them (xr_threads.c). */
+ * send of the bucket slips between them (xr_threads.c). early: the send
+ * is still to come (a send-receive's, mpidbg_xp_pre); its window stays
+ * open until the call returns, so that other threads' sends that begin
+ * meanwhile are flagged, and its shadow says what overlapped it so far
+ * (mpidbg_xs_now_locked). */
 static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int dest, int tag, int64_t count,
-                        MPI_Datatype t, struct mpidbg_xsend *xs)
+                        MPI_Datatype t, struct mpidbg_xsend *xs, int early)
 {
     if (dest == MPI_PROC_NULL || dest < 0) {
         mpidbg_xs_abort(xs);
@@ -251,7 +258,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         return;
     }
     XR_LOCK();
-    switch (mpidbg_xs_end_locked(xs)) {
+    switch (early ? mpidbg_xs_now_locked(xs) : mpidbg_xs_end_locked(xs)) {
     case MPIDBG_XR_SWAP:
         h.flags |= XR_SWAP;
         break;
@@ -687,6 +694,16 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
         xp->sync = 1;
     if (xp->send && !xp->persistent && xp->dest != MPI_PROC_NULL)
         xp->slot = ring_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype);
+    /* A send-receive returns once its receive part completed, and the
+     * two parts run as if concurrently (MPI-4.1 §3.10): its peer may
+     * receive the send part and only then send what the receive part
+     * waits for (a request and its reply). A shadow sent after the call
+     * would come after the peer's receive waited for it, and neither
+     * would go on: it goes before MPI sees the call. */
+    if (xp->send && xp->recv && !xp->nonblocking && !xp->persistent && !xp->slot && xp->dest != MPI_PROC_NULL) {
+        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs, 1);
+        xp->shadowed = 1;
+    }
     if (xp->recv && !xp->nonblocking && !xp->persistent) {
         mpidbg_eh_swap(&xp->eh, xp->comm);
         xp->post = mpidbg_next_post();
@@ -744,10 +761,12 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
      * truncation reported by a send-receive is its receive's, and the
      * message it sent is on its way */
     int sent = rc == MPI_SUCCESS || (xp->recv && mpidbg_xr_truncated(rc));
-    if (xp->send && !xp->persistent && sent && xp->slot) {
+    if (xp->shadowed) {
+        mpidbg_xs_abort(&xp->xs); /* its window, open until the call returned */
+    } else if (xp->send && !xp->persistent && sent && xp->slot) {
         count_sent(co, xp->dest);
     } else if (xp->send && !xp->persistent && sent) {
-        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs);
+        shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs, 0);
     } else {
         if (xp->slot)
             mpidbg_ring_void(xp->slot);
@@ -868,7 +887,8 @@ void mpidbg_xr_started(struct mpidbg_robj *o)
         mpidbg_xs_abort(&o->xr_xs);
         return;
     }
-    shadow_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count, (MPI_Datatype)o->rec->datatype, &o->xr_xs);
+    shadow_send(co, o->call, o->rec->site, o->rec->peer, o->rec->tag, o->rec->count, (MPI_Datatype)o->rec->datatype, &o->xr_xs,
+                0);
 }
 
 void mpidbg_xr_snap(const struct mpidbg_robj *o, struct mpidbg_xr_rsnap *s)

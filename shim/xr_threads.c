@@ -124,6 +124,17 @@ int mpidbg_xs_end_locked(struct mpidbg_xsend *s)
     return v;
 }
 
+/* mpidbg_xs_now_locked is a window's verdict so far, the window staying
+ * open: a send-receive's shadow goes before its message (xr_p2p.c), and
+ * a send that begins after it still overlaps it and is flagged itself;
+ * its own shadow says only what overlapped it until then. */
+int mpidbg_xs_now_locked(const struct mpidbg_xsend *s)
+{
+    if (!s || !s->on)
+        return MPIDBG_XR_EXACT;
+    return group_verdict(&sb[s->bucket].g, s->amb || sb[s->bucket].starts != s->start);
+}
+
 void mpidbg_xs_abort(struct mpidbg_xsend *s)
 {
     if (!s || !s->on)
