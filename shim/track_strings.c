@@ -14,9 +14,9 @@
  * So a load that faulted inside libc is not reported when the call that
  * led there called one of these functions: the call instruction before
  * the return address (the top of the stack, these functions keep no
- * frame) names the function directly or through a PLT entry, whose GOT
- * slot holds the implementation glibc chose (dlsym gives the same
- * address). The price: a program that does read a pending buffer through
+ * frame) names the function directly, through a PLT entry or through
+ * its GOT slot (-fno-plt), which holds the implementation glibc chose
+ * (dlsym gives the same address). The price: a program that does read a pending buffer through
  * strlen or printf's %s is not told (docs/races.md).
  */
 #define _GNU_SOURCE
@@ -88,11 +88,19 @@ int tr_string_call(uint64_t ra)
         return 0;
     if (!ready)
         find_impls();
-    uint8_t c[5];
-    if (!peek(ra - 5, c, sizeof c) || c[0] != 0xe8)
-        return 0; /* not a direct call */
+    uint8_t c[6];
+    if (!peek(ra - 6, c, sizeof c))
+        return 0;
     int32_t rel;
-    memcpy(&rel, c + 1, sizeof rel);
+    if (c[0] == 0xff && c[1] == 0x15) {
+        /* call *d(%rip): a call through the GOT (-fno-plt) */
+        uint64_t v = 0;
+        memcpy(&rel, c + 2, sizeof rel);
+        return peek(ra + (uint64_t)(int64_t)rel, &v, sizeof v) && is_impl(v);
+    }
+    if (c[1] != 0xe8)
+        return 0; /* not a direct call */
+    memcpy(&rel, c + 2, sizeof rel);
     uint64_t t = ra + (uint64_t)(int64_t)rel;
     return is_impl(t) || is_impl(through_plt(t));
 }
