@@ -33,7 +33,7 @@
     struct mpidbg_cx cx;                                                      \
     mpidbg_enter(&cx, MPIDBG_CALL_##name, ra)
 
-/* The any calls' cache of one request array (requests_complete.c) is
+/* The any calls' cache of one request array (requests_any.c) is
  * stale once a request in it is made again, started or completed by
  * another call: each of those calls mpidbg_req_changed. */
 MPIDBG_HIDDEN extern uint32_t mpidbg_any_id;

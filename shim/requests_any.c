@@ -53,6 +53,8 @@ static int recv_of(const struct mpidbg_reqref *r)
  * be cached any more */
 static int put(int i, MPI_Request h, const struct mpidbg_reqref *r)
 {
+    if (cache.h[i] != h || cache.c[i].o != r->o || cache.c[i].serial != r->serial)
+        cache.version++; /* another set of requests: a poll of them is another episode */
     if (cache.kind[i])
         cache.nwaits--;
     if (cache.recv[i])
@@ -66,7 +68,6 @@ static int put(int i, MPI_Request h, const struct mpidbg_reqref *r)
     cache.recheck[i] = h != MPI_REQUEST_NULL && !MPIDBG_IS_BUILTIN_REQ(h) && !r->o;
     cache.nwaits += cache.kind[i] != 0;
     cache.nrecv += cache.recv[i];
-    cache.version++;
     if (cache.kind[i] && i < cache.first)
         cache.first = i;
     struct mpidbg_robj *o = r->o;
@@ -129,9 +130,13 @@ struct mpidbg_anycache *mpidbg_any_keep(int count, const MPI_Request arr[], cons
     cache.first = count;
     cache.nwaits = cache.nrecv = 0;
     cache.comm = 0;
-    for (int i = 0; i < count; i++)
+    cache.version++;
+    for (int i = 0; i < count; i++) {
+        cache.h[i] = arr[i];
+        cache.c[i] = c[i];
         if (!put(i, arr[i], &c[i]))
             return NULL;
+    }
     mpidbg_any_stale = 0;
     cache.arr = arr;
     return &cache;

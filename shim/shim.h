@@ -366,7 +366,7 @@ struct mpidbg_robj {
     uint64_t ow_site;       /* a call that overwrote the program's variable holding it, 0 none */
     uint64_t start_site;    /* a persistent request's last MPI_Start(all), 0 none yet */
     int32_t ow_call;
-    uint32_t any_id;        /* in the any calls' cache of that number (requests_complete.c) */
+    uint32_t any_id;        /* in the any calls' cache of that number (requests_any.c) */
     int32_t xr_claimed;     /* at MPI_Finalize: a lost message's shadow found this never-completed receive */
     int32_t xr_rwin;        /* MPI_THREAD_MULTIPLE: the receive's window until its shadow is pulled (xr_threads.c) */
     uint64_t xr_post;       /* when it was last posted (started), in the rank's order: completions pull shadows so */

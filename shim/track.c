@@ -126,6 +126,7 @@ void mpidbg_track_init(void)
         }
     }
     want_stats = getenv("MPIDBG_RACE_STATS") != NULL;
+    tr_strings_init();
     /* The static TLS of every module loaded at the start lies right below
      * the thread pointer (x86-64's TLS variant II): a program's large
      * __thread array shares pages with errno and the shim's own TLS, which
@@ -654,6 +655,7 @@ static int add_range(const struct mpidbg_seg *seg, int mode, const struct mpidbg
     }
     r->hw_set = -1;
     r->hw_mask = 0;
+    r->hw_queued = 0;
     r->hw_gen = 0;
     __atomic_store_n(&r->counted, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&r->state, R_ACTIVE, __ATOMIC_RELEASE);
@@ -911,6 +913,19 @@ void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits)
 
 #define BACKOFF_LOG 10 /* the longest back-off, 1024 wrapper exits */
 
+/* backing_off: a range whose pages gave up twice or more is still
+ * pending on [lo, hi); the back-off ends with the operations that caused
+ * it. Under tr_mu. */
+static int backing_off(uint64_t lo, uint64_t hi)
+{
+    for (int i = 0; i < tr_hwm; i++) {
+        const struct tr_range *r = &tr_ranges[i];
+        if (__atomic_load_n(&r->counted, __ATOMIC_ACQUIRE) && r->plo < hi && r->phi > lo && r->giveups >= 2)
+            return 1;
+    }
+    return 0;
+}
+
 static void clear_giveup(uint64_t lo, uint64_t hi)
 {
     for (uint64_t a = lo; a < hi; a += TR_PAGE) {
@@ -948,7 +963,9 @@ static int take(struct tr_event *out, int max)
          * steps at every call; its pages stay open for 2, 4, ...
          * 1024 wrapper exits (BACKOFF_LOG) before they are protected again. */
         uint32_t most = o->false_hits ? gave_up(o->lo, o->hi) : 0;
-        int exits = o->exits > 0 ? o->exits - 1 : most >= 2 ? (1 << (most > BACKOFF_LOG ? BACKOFF_LOG : most - 1)) - 1 : -1;
+        int exits = o->exits > 0 && backing_off(o->lo, o->hi) ? o->exits - 1
+                    : most >= 2 ? (1 << (most - 1 > BACKOFF_LOG ? BACKOFF_LOG : most - 1)) - 2
+                                : -1;
         if (exits >= 0) {
             queue_open(o->lo, o->hi, 0, exits);
             continue;
@@ -983,11 +1000,6 @@ static void report(const struct tr_event *e)
             tr_stat(MPIDBG_TRS_EXACT_DROPS);
             return;
         }
-    }
-    if (!e->write && e->ra && tr_pc_is_libc(e->pc) && tr_string_call(e->ra)) {
-        /* a string function's vector load: the bytes it used are not known */
-        tr_stat(MPIDBG_TRS_EXACT_DROPS);
-        return;
     }
     struct mpidbg_ev ev;
     mpidbg_ev_init(&ev, NULL, fid, "buf");

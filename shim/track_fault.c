@@ -466,15 +466,16 @@ static void stall_logs(uint64_t page)
 
 /* the word at the stack pointer, when it can be read safely: the return
  * address of a leaf function (memcpy, memset) that faulted */
+int tr_peek(uint64_t a, void *out, size_t n)
+{
+    struct iovec here = {out, n}, there = {(void *)(uintptr_t)a, n};
+    return process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n;
+}
+
 static uint64_t stack_top(uint64_t sp)
 {
     uint64_t v = 0;
-    if (!sp || (sp & 7))
-        return 0;
-    /* through the kernel, which answers EFAULT instead of faulting when
-     * the page is one the tracker protects */
-    struct iovec here = {&v, sizeof v}, there = {(void *)(uintptr_t)sp, sizeof v};
-    if (process_vm_readv(getpid(), &here, 1, &there, 1, 0) != (ssize_t)sizeof v)
+    if (!sp || (sp & 7) || !tr_peek(sp, &v, sizeof v))
         return 0;
     return v;
 }
@@ -607,11 +608,15 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     }
 
     if (r) {
-        /* the program touched bytes MPI owns: one report per operation */
-        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE) {
-            uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
-            tr_program_access(r, pc, addr, tr_pc_is_libc(pc) ? stack_top(sp) : 0, write);
+        uint64_t ra = tr_pc_is_libc(pc) ? stack_top((uint64_t)uc->uc_mcontext.gregs[REG_RSP]) : 0;
+        if (!write && ra && tr_string_call(ra)) {
+            /* a string function's vector load past its string (track_strings.c) */
+            tr_unpin(r);
+            goto false_hit;
         }
+        /* the program touched bytes MPI owns: one report per operation */
+        if (__atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE)
+            tr_program_access(r, pc, addr, ra, write);
         tr_unpin(r);
         /* the access runs again; other ranges on the page may still catch it */
         errno = e;
@@ -625,7 +630,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
         return;
     }
 
-    /* a false hit */
+false_hit:
     tr_stat(MPIDBG_TRS_FALSE_HITS);
     if (__atomic_add_fetch(&p->hits, 1, __ATOMIC_RELAXED) > FALSE_HIT_LIMIT) {
         tr_stat(MPIDBG_TRS_GIVEUPS);

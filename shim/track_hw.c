@@ -46,6 +46,7 @@
 #include "track_int.h"
 
 #define HW_SETS 256                   /* threads that watch at once */
+#define HW_QUEUED 8                   /* stores queued per range of unknown layout */
 #define HW_MAGIC 0x6d706462u          /* "mpdb": the upper half of our events' sig_data */
 
 struct hw_slot {
@@ -246,11 +247,6 @@ static int pieces(const struct tr_range *r, uint64_t lo, uint64_t hi, uint64_t *
     return n;
 }
 
-static int safe_read(uint64_t a, void *out, size_t n)
-{
-    struct iovec here = {out, n}, there = {(void *)(uintptr_t)a, n};
-    return process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n;
-}
 
 int tr_hw_add(struct tr_range *r, int slot, uint64_t lo, uint64_t hi)
 {
@@ -426,7 +422,7 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
      * a load); the first changed byte is the one reported */
     uint64_t now = 0, at = s->addr;
     int write = s->type == HW_BREAKPOINT_W, changed = 0;
-    if (safe_read(s->addr, &now, (size_t)s->len) && now != s->snap) {
+    if (tr_peek(s->addr, &now, (size_t)s->len) && now != s->snap) {
         changed = 1;
         const unsigned char *a = (const unsigned char *)&now, *b = (const unsigned char *)&s->snap;
         int j = 0;
@@ -440,13 +436,17 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     tr_stat(MPIDBG_TRS_HW_TRAPS);
     if (r->nblk < 0 && !(mpidbg_depth > 0 || tr_pc_is_lib(pc))) {
         /* unknown layout: a store of the value there (to data or a gap)
-         * says nothing; a changed byte is queued once */
-        if (changed && at != s->last && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE) {
+         * says nothing; a changed byte other than the one queued last is
+         * queued, HW_QUEUED of them per range at most (a loop storing to
+         * gaps must not fill the ring) */
+        if (changed && at != s->last && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE &&
+            __atomic_load_n(&r->hw_queued, __ATOMIC_RELAXED) < HW_QUEUED &&
+            __atomic_add_fetch(&r->hw_queued, 1, __ATOMIC_RELAXED) <= HW_QUEUED) {
             s->last = at;
             tr_stat(MPIDBG_TRS_PROG_FAULTS);
             uint64_t ra = 0;
             if (tr_pc_is_libc(pc))
-                safe_read((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
+                tr_peek((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
             tr_queue_event(r, pc, at, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
         }
         tr_unpin(r);
@@ -461,12 +461,18 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
         errno = e;
         return 1;
     }
+    uint64_t ra = 0;
+    if (tr_pc_is_libc(pc)) /* memcpy, memset: the program's call to it */
+        tr_peek((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
+    if (!write && tr_string_call(ra)) {
+        /* a string function's vector load past its string (track_strings.c) */
+        tr_unpin(r);
+        errno = e;
+        return 1;
+    }
     int st = R_ACTIVE;
     if (__atomic_compare_exchange_n(&r->state, &st, R_OFF, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         tr_stat(MPIDBG_TRS_PROG_FAULTS);
-        uint64_t ra = 0;
-        if (tr_pc_is_libc(pc)) /* memcpy, memset: the program's call to it */
-            safe_read((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
         tr_queue_event(r, pc, at, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
         disable(r);
         int one = 1;

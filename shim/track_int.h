@@ -65,7 +65,7 @@ struct tr_range {
      * generation when armed */
     int16_t hw_set;
     uint8_t hw_mask;   /* atomic: the set's slots armed for it; 0 none */
-    uint8_t pad8;
+    uint8_t hw_queued; /* atomic: stores its registers queued (a layout the blocks do not hold) */
     uint32_t hw_gen;
     /* times its pages gave up (FALSE_HIT_LIMIT false hits) while it was
      * pending; under tr_mu (track.c, "Backing off") */
@@ -211,8 +211,12 @@ struct tr_open {
 
 /* tr_string_call: the call that returns to ra called one of libc's
  * string functions, whose vector loads read past the string's bytes
- * (track_strings.c); from ordinary code. */
+ * (track_strings.c); signal-safe, after tr_strings_init. */
 __attribute__((visibility("hidden"))) int tr_string_call(uint64_t ra);
+__attribute__((visibility("hidden"))) void tr_strings_init(void);
+/* tr_peek copies n bytes at a through the kernel, which answers EFAULT
+ * instead of faulting on a page the tracker protects; signal-safe. */
+__attribute__((visibility("hidden"))) int tr_peek(uint64_t a, void *out, size_t n);
 __attribute__((visibility("hidden"))) void tr_queue_event(const struct tr_range *r, uint64_t pc, uint64_t addr,
                                                          uint64_t ra, int write, int moved);
 __attribute__((visibility("hidden"))) void tr_queue_open(uint64_t lo, uint64_t hi, int false_hits); /* marks them unseen (tr_unseen) */

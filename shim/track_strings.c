@@ -11,20 +11,23 @@
  * (MPI-4.1 §3.7.2 is about the program's accesses; glibc may read what
  * it likes). Which bytes the function used is known only to it.
  *
- * So a load that faulted inside libc is not reported when the call that
- * led there called one of these functions: the call instruction before
- * the return address (the top of the stack, these functions keep no
- * frame) names the function directly, through a PLT entry or through
- * its GOT slot (-fno-plt), which holds the implementation glibc chose
- * (dlsym gives the same address). The price: a program that does read a pending buffer through
- * strlen or printf's %s is not told (docs/races.md).
+ * So such a load is a false hit (stepped past, the buffer still watched)
+ * when the call that led there called one of these functions: the call
+ * instruction before the return address (the top of the stack, these
+ * functions keep no frame) names the function directly, through a PLT
+ * entry or through its GOT slot (-fno-plt), which holds the
+ * implementation glibc chose (dlsym gives the same address). The price:
+ * a program that does read a pending buffer through strlen or printf's
+ * %s is not told (docs/races.md). A call the decoding does not recognise
+ * (a tail call, a call through a register) is reported as before.
+ *
+ * tr_string_call is async-signal-safe: the addresses are resolved when
+ * the tracker starts, and every read goes through the kernel (tr_peek).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "shim.h"
 #include "track_int.h"
@@ -36,14 +39,12 @@ static const char *const names[] = {
     "wcscmp",  "wcsncmp", "wmemchr", "wcscpy", "wcscat",
 };
 #define NNAMES (sizeof names / sizeof names[0])
-static uint64_t impl[NNAMES];
-static int ready;
+static uint64_t impl[NNAMES]; /* written once, before any range is watched */
 
-static void find_impls(void)
+void tr_strings_init(void)
 {
     for (size_t i = 0; i < NNAMES; i++)
         impl[i] = (uint64_t)(uintptr_t)dlsym(RTLD_DEFAULT, names[i]);
-    ready = 1;
 }
 
 static int is_impl(uint64_t a)
@@ -54,20 +55,12 @@ static int is_impl(uint64_t a)
     return 0;
 }
 
-/* peek copies n bytes at a through the kernel: a GOT may share its page
- * with a static buffer the tracker protects */
-static int peek(uint64_t a, void *out, size_t n)
-{
-    struct iovec here = {out, n}, there = {(void *)(uintptr_t)a, n};
-    return process_vm_readv(getpid(), &here, 1, &there, 1, 0) == (ssize_t)n;
-}
-
 /* through_plt is the address a PLT entry at t jumps to (its GOT slot), 0
  * when t is not one: jmp *d(%rip), with endbr64 and bnd before it */
 static uint64_t through_plt(uint64_t t)
 {
     uint8_t p[16];
-    if (!peek(t, p, sizeof p))
+    if (!tr_peek(t, p, sizeof p))
         return 0;
     int at = 0;
     if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
@@ -79,24 +72,22 @@ static uint64_t through_plt(uint64_t t)
     int32_t d;
     memcpy(&d, p + at + 2, sizeof d);
     uint64_t slot = t + (uint64_t)at + 6 + (uint64_t)(int64_t)d, v = 0;
-    return peek(slot, &v, sizeof v) ? v : 0;
+    return tr_peek(slot, &v, sizeof v) ? v : 0;
 }
 
 int tr_string_call(uint64_t ra)
 {
     if (!ra)
         return 0;
-    if (!ready)
-        find_impls();
     uint8_t c[6];
-    if (!peek(ra - 6, c, sizeof c))
+    if (!tr_peek(ra - 6, c, sizeof c))
         return 0;
     int32_t rel;
     if (c[0] == 0xff && c[1] == 0x15) {
         /* call *d(%rip): a call through the GOT (-fno-plt) */
         uint64_t v = 0;
         memcpy(&rel, c + 2, sizeof rel);
-        return peek(ra + (uint64_t)(int64_t)rel, &v, sizeof v) && is_impl(v);
+        return tr_peek(ra + (uint64_t)(int64_t)rel, &v, sizeof v) && is_impl(v);
     }
     if (c[1] != 0xe8)
         return 0; /* not a direct call */

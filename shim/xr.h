@@ -311,6 +311,9 @@ MPIDBG_HIDDEN_XR int32_t mpidbg_xr_world_of(struct mpidbg_cobj *co, int peer);
  * MPI_Finalize. */
 MPIDBG_HIDDEN_XR void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin, struct mpidbg_xr_got *kept);
 MPIDBG_HIDDEN_XR MPI_Comm mpidbg_xr_message_comm(MPI_Message m, int32_t *rwin, struct mpidbg_xr_got **kept);
+/* mpidbg_xr_kept_free frees a shadow a probe kept (NULL: nothing), a
+ * deferred claim's included */
+MPIDBG_HIDDEN_XR void mpidbg_xr_kept_free(struct mpidbg_xr_got *g);
 MPIDBG_HIDDEN_XR void mpidbg_xr_messages_held(void (*fn)(void *arg, MPI_Comm c, const struct mpidbg_xr_got *g),
                                               void *arg);
 

@@ -323,7 +323,7 @@ void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin, struct mpidbg_xr
 {
     if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC) {
         mpidbg_xrw_end(rwin, -1, 0);
-        free(kept);
+        mpidbg_xr_kept_free(kept);
         return;
     }
     mpidbg_wlock();
@@ -346,7 +346,7 @@ void mpidbg_xr_message(MPI_Message m, MPI_Comm c, int32_t rwin, struct mpidbg_xr
         r->kept = kept;
     }
     mpidbg_wunlock();
-    free(gone);
+    mpidbg_xr_kept_free(gone);
     mpidbg_xrw_end(old, -1, 0);
     if (!r)
         mpidbg_xrw_end(rwin, -1, 0);

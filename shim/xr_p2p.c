@@ -509,7 +509,14 @@ void mpidbg_xr_pull(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, struc
  * probe would take the earlier one's shadow. Under MPI_THREAD_MULTIPLE
  * the threads' windows order the shadows (xr_threads.c), and the receive
  * takes it too. */
-static int claims_deferred; /* outstanding; one whose receive never completed stays */
+static int claims_deferred; /* outstanding: their messages not received yet */
+
+void mpidbg_xr_kept_free(struct mpidbg_xr_got *g)
+{
+    if (g && g->deferred)
+        claims_deferred--;
+    free(g);
+}
 
 static struct mpidbg_xr_got *claim(struct mpidbg_xp *xp)
 {
@@ -556,9 +563,7 @@ static void shadow_recv(struct mpidbg_cobj *co, MPI_Comm xr, int src, int tag, M
     if (!gp || gp->deferred) {
         if (!mpidbg_xr_order(co, xr, o, serial, post, src, tag, &own))
             mpidbg_xr_pull(co, xr, src, tag, &own);
-        if (gp)
-            claims_deferred--;
-        gp = &own;
+        gp = &own; /* a deferred claim's owner frees it (mpidbg_xr_kept_free) */
     }
     struct xr_hdr h = {0};
     memcpy(&h, gp->buf, sizeof h);
@@ -678,7 +683,7 @@ void mpidbg_xp_pre(struct mpidbg_cx *cx, struct mpidbg_xp *xp)
     if (!co) {
         mpidbg_xrw_end(xp->rwin, -1, 0);
         xp->rwin = 0;
-        free(xp->kept);
+        mpidbg_xr_kept_free(xp->kept);
         xp->kept = NULL;
         return;
     }
@@ -750,7 +755,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
         return rc;
     }
     /* MPI_Imrecv's shadow, when MPI made no request to take it */
-    free(cx->xr_kept);
+    mpidbg_xr_kept_free(cx->xr_kept);
     cx->xr_kept = NULL;
     struct mpidbg_cobj *co = xp->co;
     if (!co)
@@ -763,6 +768,13 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     int sent = rc == MPI_SUCCESS || (xp->recv && mpidbg_xr_truncated(rc));
     if (xp->shadowed) {
         mpidbg_xs_abort(&xp->xs); /* its window, open until the call returned */
+        if (!sent) { /* a shadow without its message: not counted as sent */
+            int32_t w = mpidbg_xr_world_of(co, xp->dest);
+            XR_LOCK();
+            if (w >= 0 && w < world_size && sent_to)
+                sent_to[w]--;
+            XR_UNLOCK();
+        }
     } else if (xp->send && !xp->persistent && sent && xp->slot) {
         count_sent(co, xp->dest);
     } else if (xp->send && !xp->persistent && sent) {
@@ -779,7 +791,7 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
                     xp->status_ignored, NULL, 0, NULL, xp->kept);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
-    free(xp->kept);
+    mpidbg_xr_kept_free(xp->kept);
     xp->kept = NULL;
     return mpidbg_eh_restore(cx, &xp->eh, rc);
 }
@@ -957,7 +969,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
         PMPI_Test_cancelled(st, &cancelled) != MPI_SUCCESS || cancelled || /* MPI_Cancel took it back: no message */
         !(co = mpidbg_hmap_get(&mpidbg_comms, s->comm)) || s->xr == MPI_COMM_NULL || s->xr == (MPI_Comm)0) {
         mpidbg_xrw_end(rwin, -1, 0);
-        free(kept);
+        mpidbg_xr_kept_free(kept);
         return;
     }
     int source = s->call == MPIDBG_CALL_MPI_Imrecv || s->call == MPIDBG_CALL_MPI_Imrecv_c ? MPI_ANY_SOURCE - 1 : s->peer;
@@ -976,7 +988,7 @@ void mpidbg_xr_recv_snap(const struct mpidbg_xr_rsnap *s, const MPI_Status *st, 
     /* the request's own shadow: the communicator may have been freed since (its shadow is kept while this request lives) */
     shadow_recv(co, s->xr, src, tag, (MPI_Datatype)s->type, s->count, source, s->tag, s->site, s->call, rwin, s->post, 0,
                 s->o, s->serial, s, kept);
-    free(kept);
+    mpidbg_xr_kept_free(kept);
 }
 
 void mpidbg_xr_recv_done(struct mpidbg_robj *o, const MPI_Status *st, int err)

@@ -42,6 +42,7 @@
  * communicators, the usual way of hybrid codes, are never ambiguous.
  * Below MPI_THREAD_MULTIPLE none of this runs.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "shim.h"
@@ -83,6 +84,8 @@ static int group_verdict(const struct group *g, int overlapped)
 static struct {
     uint64_t starts; /* sends begun on the bucket */
     struct group g;
+    pthread_t by;    /* the thread of its first send */
+    int32_t used, threads; /* a send began; sends of more than one thread did */
 } sb[NBUCKET];
 
 static uint32_t bucket(uint64_t comm, int peer, int tag)
@@ -110,6 +113,12 @@ void mpidbg_xs_begin(struct mpidbg_xsend *s, uint64_t comm, int dest, int tag, u
     s->start = ++sb[b].starts;
     s->amb = sb[b].g.inprog > 0; /* overlapped */
     group_join(&sb[b].g, key);
+    if (!sb[b].used) {
+        sb[b].used = 1;
+        sb[b].by = pthread_self();
+    } else if (!pthread_equal(sb[b].by, pthread_self())) {
+        sb[b].threads = 1;
+    }
     pthread_mutex_unlock(&mpidbg_xr_mu);
 }
 
@@ -125,13 +134,18 @@ int mpidbg_xs_end_locked(struct mpidbg_xsend *s)
 }
 
 /* mpidbg_xs_now_locked is a window's verdict so far, the window staying
- * open: a send-receive's shadow goes before its message (xr_p2p.c), and
- * a send that begins after it still overlaps it and is flagged itself;
- * its own shadow says only what overlapped it until then. */
+ * open: a send-receive's shadow goes before its message (xr_p2p.c). A
+ * send that begins after it still overlaps it and is flagged itself, but
+ * its message may still go first and take this shadow: on a bucket that
+ * sends of more than one thread used, the shadow is ambiguous. The first
+ * send of a second thread on a bucket, during such a window, is the case
+ * left unguarded. */
 int mpidbg_xs_now_locked(const struct mpidbg_xsend *s)
 {
     if (!s || !s->on)
         return MPIDBG_XR_EXACT;
+    if (sb[s->bucket].threads)
+        return MPIDBG_XR_AMBIG;
     return group_verdict(&sb[s->bucket].g, s->amb || sb[s->bucket].starts != s->start);
 }
 

@@ -47,8 +47,10 @@ var rankRef = regexp.MustCompile(`\b([Rr]anks?|process) (\d+(?:[-,]\d+)*)\b|\b0x
 // number is a number in a message: counts, tags, sizes and offsets
 // differ between the instances of one bug (a loop whose message grows
 // sends a mismatched type with another count each time), so the key
-// leaves them out; the places and the datatype path stay in it.
-var number = regexp.MustCompile(`\d+`)
+// leaves them out; the places and the datatype path stay in it, and so
+// do the digits of a name (MPI_INT32_T against MPI_INT64_T is another
+// signature).
+var number = regexp.MustCompile(`\b\d+\b`)
 
 // isHandle reports whether a reference is a handle or address.
 func isHandle(ref string) bool { return strings.HasPrefix(ref, "0x") }

@@ -305,6 +305,19 @@ func TestFoldCounts(t *testing.T) {
 	if f.Count != 3*64 || !strings.Contains(f.Message, "(2 x MPI_INT sent, 1 x MPI_DOUBLE received)") {
 		t.Errorf("x%d %q: want 192 times, the first round's counts as the example", f.Count, f.Message)
 	}
+	// the digits of a type's name are its signature, not a count
+	w := job64(t, func(rank int) []*checks.Finding {
+		f := mismatch((rank+63)%64, rank)
+		if rank%2 == 1 {
+			f.Message = strings.ReplaceAll(f.Message, "MPI_INT", "MPI_INT32_T")
+		} else {
+			f.Message = strings.ReplaceAll(f.Message, "MPI_INT", "MPI_INT64_T")
+		}
+		return []*checks.Finding{f}
+	})
+	if len(w.Findings) != 2 {
+		t.Errorf("MPI_INT32_T and MPI_INT64_T sent: got %d findings, want 2", len(w.Findings))
+	}
 }
 
 // TestFoldAccessOffsets: a load from a pending receive's buffer at one
