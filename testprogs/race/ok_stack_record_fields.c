@@ -38,6 +38,7 @@ static void exchange(MPI_Datatype t, int step)
     in.count = 7;
     in.visits = 0;
     in.seen[0] = in.seen[1] = in.seen[2] = 0;
+    in.level = 0;
     MPI_Irecv(&in, 1, t, from, 0, MPI_COMM_WORLD, &rq[0]);
     MPI_Isend(&out, 1, t, to, 0, MPI_COMM_WORLD, &rq[1]);
     if (in.dirty)
