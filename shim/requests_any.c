@@ -35,6 +35,10 @@ int mpidbg_any_stale;
 
 static struct mpidbg_anycache cache;
 static int cap;
+/* the last array that could not be kept: not tried again until one of
+ * its requests changed (each of those it reached is marked) */
+static const MPI_Request *rejected;
+static int rejected_n;
 
 /* wait_of is what an entry waits for (mpidbg_wait_kind), 0 nothing */
 static int wait_of(const struct mpidbg_reqref *r)
@@ -105,7 +109,7 @@ struct mpidbg_anycache *mpidbg_any_refs(struct mpidbg_cx *cx, int count, const M
 struct mpidbg_anycache *mpidbg_any_keep(int count, const MPI_Request arr[], const struct mpidbg_reqref *c)
 {
     cache.arr = NULL;
-    if (mpidbg_mt || count < ANY_MIN || !arr || !c)
+    if (mpidbg_mt || count < ANY_MIN || !arr || !c || (arr == rejected && count == rejected_n && !mpidbg_any_stale))
         return NULL;
     if (count > cap) {
         int n = count > 2 * cap ? count : 2 * cap;
@@ -131,13 +135,17 @@ struct mpidbg_anycache *mpidbg_any_keep(int count, const MPI_Request arr[], cons
     cache.nwaits = cache.nrecv = 0;
     cache.comm = 0;
     cache.version++;
+    mpidbg_any_stale = 0;
+    rejected = NULL;
     for (int i = 0; i < count; i++) {
         cache.h[i] = arr[i];
         cache.c[i] = c[i];
-        if (!put(i, arr[i], &c[i]))
+        if (!put(i, arr[i], &c[i])) {
+            rejected = arr;
+            rejected_n = count;
             return NULL;
+        }
     }
-    mpidbg_any_stale = 0;
     cache.arr = arr;
     return &cache;
 }

@@ -10,12 +10,14 @@
 //   and 4 slots receive from MPI_PROC_NULL.
 // - Phase 2: 128 persistent receives started with MPI_Startall and
 //   polled with MPI_Testany between bits of work, three rounds.
+// - Phase 3: 96 receives, every other one on a duplicate communicator,
+//   completed with MPI_Waitany.
 // Every message is received once with its own type: no finding.
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { N = 300, BONUS = 40, NP = 128, ROUNDS = 3, TAG_P = 1000 };
+enum { N = 300, BONUS = 40, NP = 128, ROUNDS = 3, TAG_P = 1000, NTWO = 96 };
 
 static long expect_sum(int n, int rank)
 {
@@ -30,6 +32,8 @@ int main(int argc, char **argv)
     int rank, ok = 1;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     if (rank == 0) {
         int *buf = malloc(sizeof *buf * N);
         MPI_Request *r = malloc(sizeof *r * N);
@@ -98,6 +102,20 @@ int main(int argc, char **argv)
         }
         for (int i = 0; i < NP; i++)
             MPI_Request_free(&p[i]);
+
+        /* phase 3: receives on two communicators in one array */
+        int two[NTWO];
+        MPI_Request t[NTWO];
+        for (int i = 0; i < NTWO; i++)
+            MPI_Irecv(&two[i], 1, MPI_INT, 1, TAG_P + NP + i, i % 2 ? dup : MPI_COMM_WORLD, &t[i]);
+        long tsum = 0;
+        for (int n = 0; n < NTWO; n++) {
+            int idx;
+            MPI_Waitany(NTWO, t, &idx, MPI_STATUS_IGNORE);
+            tsum += two[idx];
+        }
+        if (tsum != (long)NTWO * (NTWO - 1) / 2)
+            ok = 0;
         free(buf);
         free(r);
     } else if (rank <= 2) {
@@ -113,10 +131,14 @@ int main(int argc, char **argv)
                 MPI_Send(&v, 1, MPI_INT, 0, TAG_P + i, MPI_COMM_WORLD);
             }
         }
+        if (rank == 1)
+            for (int i = 0; i < NTWO; i++)
+                MPI_Send(&i, 1, MPI_INT, 0, TAG_P + NP + i, i % 2 ? dup : MPI_COMM_WORLD);
     } else {
         for (int round = 0; round < ROUNDS; round++)
             MPI_Barrier(MPI_COMM_WORLD);
     }
+    MPI_Comm_free(&dup);
     MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
         printf(ok ? "ok_waitany_many: OK\n" : "ok_waitany_many: WRONG DATA\n");
