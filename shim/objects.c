@@ -59,8 +59,9 @@ uint32_t mpidbg_obj_serial(int kind, uint64_t h)
 
 /* mpidbg_nested_freed records a free the program made inside another MPI
  * call, which the wrapper let through unchecked (mpidbg_bypass): an
- * attribute's delete callback that frees the communicator or datatype it
- * cached (mpi4py's and many libraries' do) runs inside MPI_Comm_free.
+ * attribute's delete callback that frees the communicator, datatype or
+ * window it cached (mpi4py's and many libraries' do) runs inside
+ * MPI_Comm_free.
  * Only the registry's state changes; a datatype's free site is the
  * callback's call. */
 void mpidbg_nested_freed(int kind, uint64_t h, uint32_t serial, void *ra)
@@ -83,6 +84,9 @@ void mpidbg_nested_freed(int kind, uint64_t h, uint32_t serial, void *ra)
         break;
     case MPIDBG_OBJ_OP:
         mpidbg_op_freed(NULL, h, serial);
+        break;
+    case MPIDBG_OBJ_WIN:
+        mpidbg_win_freed(NULL, h, serial);
         break;
     }
 }

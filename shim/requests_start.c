@@ -17,7 +17,30 @@
  * so that later reuse is not reported. */
 int MPI_Request_free(MPI_Request *request)
 {
-    PROLOGUE(MPI_Request_free, PMPI_Request_free(request));
+    void *ra = __builtin_return_address(0);
+    if (mpidbg_bypass(ra)) {
+        /* freed inside another MPI call (an attribute's delete callback
+         * that MPI_Comm_free runs): the record goes all the same */
+        if (!mpidbg_depth || !mpidbg_active || !request || MPIDBG_IS_BUILTIN_REQ(*request))
+            return PMPI_Request_free(request);
+        struct mpidbg_reqref r = {*request, 0, mpidbg_req_lookup(*request)};
+        if (r.o && !r.o->live)
+            r.o = NULL;
+        r.serial = r.o ? r.o->serial : 0;
+        REAL1(request);
+        int rc = PMPI_Request_free(request);
+        BACK1(request);
+        if (rc == MPI_SUCCESS && r.o) {
+            struct mpidbg_cx cx;
+            memset(&cx, 0, sizeof cx);
+            cx.site = (uint64_t)(uintptr_t)ra;
+            cx.call = MPIDBG_CALL_MPI_Request_free;
+            mpidbg_req_completed(&cx, &r, 1, 1);
+        }
+        return rc;
+    }
+    struct mpidbg_cx cx;
+    mpidbg_enter(&cx, MPIDBG_CALL_MPI_Request_free, ra);
     struct mpidbg_reqref r = {MPI_REQUEST_NULL, 0, NULL};
     if (mpidbg_chk_array(&cx, request, 1, "request")) {
         if (*request == MPI_REQUEST_NULL) {

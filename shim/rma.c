@@ -763,6 +763,32 @@ void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s)
     mpidbg_rma_unlock();
 }
 
+/* A window freed inside another MPI call (an attribute's delete callback
+ * that MPI_Comm_free runs on every member): its memory stops being
+ * watched before MPI frees it, and its state goes once MPI did, without
+ * the exchange of a top-level free (the records it would bring are not
+ * compared). */
+void *mpidbg_rma_nested_free_pre(MPI_Win win)
+{
+    if (!rma_on())
+        return NULL;
+    mpidbg_rma_lock();
+    struct mpidbg_rma_win *w = mpidbg_rma_win_of(win);
+    if (w) {
+        release(w, -1);
+        mpidbg_rma_unwatch(w);
+        mpidbg_rma_passive_disarm(w, 0);
+    }
+    mpidbg_rma_unlock();
+    return w;
+}
+
+void mpidbg_rma_nested_free_post(void *w)
+{
+    if (w)
+        win_free(w);
+}
+
 void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc)
 {
     mpidbg_rma_life_sync_post(cx, s, rc);

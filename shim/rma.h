@@ -83,6 +83,11 @@ __attribute__((visibility("hidden"))) void mpidbg_rma_types(struct mpidbg_cx *cx
 __attribute__((visibility("hidden"))) void mpidbg_rma_op(struct mpidbg_cx *cx, const struct mpidbg_rma *a);
 __attribute__((visibility("hidden"))) void mpidbg_rma_sync_pre(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s);
 __attribute__((visibility("hidden"))) void mpidbg_rma_sync_post(struct mpidbg_cx *cx, struct mpidbg_rma_sync *s, int rc);
+/* mpidbg_rma_nested_free_pre and _post: MPI_Win_free inside another MPI
+ * call (mpidbg_nested_freed), around PMPI_Win_free (_post after it
+ * succeeded, with what _pre returned) */
+__attribute__((visibility("hidden"))) void *mpidbg_rma_nested_free_pre(MPI_Win win);
+__attribute__((visibility("hidden"))) void mpidbg_rma_nested_free_post(void *w);
 /* mpidbg_rma_win_new: a window was made (objects.c, collectively over
  * comm); cx NULL or comm MPI_COMM_NULL: adopted, not checked. */
 __attribute__((visibility("hidden"))) void mpidbg_rma_win_new(struct mpidbg_cx *cx, MPI_Win w, void *base, int64_t size,

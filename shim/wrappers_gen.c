@@ -9532,8 +9532,19 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 int MPI_Win_free(MPI_Win *win)
 {
     void *ra = __builtin_return_address(0);
-    if (mpidbg_bypass(ra))
-        return PMPI_Win_free(win);
+    if (mpidbg_bypass(ra)) {
+        if (!mpidbg_depth || !mpidbg_active)
+            return PMPI_Win_free(win);
+        uint64_t h = win ? MPIDBG_H(*win) : 0;
+        uint32_t s = mpidbg_obj_serial(MPIDBG_OBJ_WIN, h);
+        void *rw = win ? mpidbg_rma_nested_free_pre(*win) : NULL;
+        int rc = PMPI_Win_free(win);
+        if (rc == MPI_SUCCESS)
+            mpidbg_rma_nested_free_post(rw);
+        if (rc == MPI_SUCCESS)
+            mpidbg_nested_freed(MPIDBG_OBJ_WIN, h, s, ra);
+        return rc;
+    }
     struct mpidbg_cx cx;
     mpidbg_enter(&cx, MPIDBG_CALL_MPI_Win_free, ra);
     uint64_t h_win = win ? MPIDBG_H(*win) : 0;

@@ -277,7 +277,15 @@ func emitWrapper(b *strings.Builder, c *Call) {
 		w.f("        return P%s(%s);", c.Name, argList(c))
 		w.f("    uint64_t h = %s ? MPIDBG_H(*%s) : 0;", f.Name, f.Name)
 		w.f("    uint32_t s = mpidbg_obj_serial(%s, h);", objKind[f.Role])
+		if f.Role == "freewin" {
+			// its memory stops being watched before MPI frees it
+			w.f("    void *rw = %s ? mpidbg_rma_nested_free_pre(*%s) : NULL;", f.Name, f.Name)
+		}
 		w.f("    int rc = P%s(%s);", c.Name, argList(c))
+		if f.Role == "freewin" {
+			w.f("    if (rc == MPI_SUCCESS)")
+			w.f("        mpidbg_rma_nested_free_post(rw);")
+		}
 		w.f("    if (rc == MPI_SUCCESS)")
 		w.f("        mpidbg_nested_freed(%s, h, s, ra);", objKind[f.Role])
 		w.f("    return rc;")
@@ -509,13 +517,13 @@ var objKind = map[string]string{
 	"freeop": "MPIDBG_OBJ_OP", "freewin": "MPIDBG_OBJ_WIN",
 }
 
-// nestedFree is the parameter of c that frees a communicator, group, op
-// or datatype, nil when there is none. A window is left out: freeing one
-// is collective and synchronises, not something a callback does.
+// nestedFree is the parameter of c that frees a communicator, group, op,
+// datatype or window, nil when there is none. A communicator's delete
+// callback may free a window it cached, collectively on every member.
 func nestedFree(c *Call) *Param {
 	for i, p := range c.Params {
 		switch p.Role {
-		case "freecomm", "freegroup", "freeop", "freetype":
+		case "freecomm", "freegroup", "freeop", "freetype", "freewin":
 			return &c.Params[i]
 		}
 	}
