@@ -183,7 +183,8 @@ void mpidbg_req_new(struct mpidbg_cx *cx, MPI_Request *rp, int kind)
     /* a stale record's window is ended by the completion that took a
      * copy of it (mpidbg_xr_snap), not here */
     o->xr_rwin = cx->xr_rwin;
-    mpidbg_xr_kept_free(o->xr_kept); /* a stale record's: it was never completed */
+    if (o->xr_kept)
+        mpidbg_xr_kept_free(o->xr_kept); /* a stale record's: it was never completed */
     o->xr_kept = cx->xr_kept;
     cx->xr_kept = NULL;
     o->xr_xs.on = 0;
@@ -302,8 +303,10 @@ void mpidbg_req_completed(struct mpidbg_cx *cx, const struct mpidbg_reqref *rs, 
                 rwins[nrw++] = o->xr_rwin;
             o->xr_rwin = 0;
         }
-        mpidbg_xr_kept_free(o->xr_kept);
-        o->xr_kept = NULL;
+        if (o->xr_kept) {
+            mpidbg_xr_kept_free(o->xr_kept);
+            o->xr_kept = NULL;
+        }
         if (o->active) {
             mpidbg_pending_remove(o);
             if (o->rec->kind == MPIDBG_REQ_RMA)

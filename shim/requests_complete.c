@@ -131,10 +131,6 @@ static void record_waits(struct mpidbg_reqref *c, int n)
             record_wait(c[i].o, &last);
 }
 
-/* polled: a test returned without completing any of its requests. The
- * rank polls them: the episode goes on, or a new one starts with a
- * record of its own (blocked.c); requests that wait for nothing start
- * none. */
 /* any_record writes the waits of the any calls' cached array into the
  * blocked-call record: the first MPIDBG_WAIT_MAX, and how many more */
 static void any_record(struct mpidbg_anycache *a)
@@ -149,6 +145,10 @@ static void any_record(struct mpidbg_anycache *a)
     mpidbg_blocked_more(a->nwaits - k);
 }
 
+/* polled: a test returned without completing any of its requests. The
+ * rank polls them: the episode goes on, or a new one starts with a
+ * record of its own (blocked.c); requests that wait for nothing start
+ * none. a: the any calls' cache of c, else NULL. */
 static void polled(struct mpidbg_cx *cx, struct mpidbg_reqref *c, int n, int mode, struct mpidbg_anycache *a)
 {
     uint64_t key = MPIDBG_FNV64_BASIS;
@@ -506,17 +506,50 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     return rc;
 }
 
+/* any_refs: the requests of an any call, from its cache (*a set,
+ * requests_any.c) or copied into stack */
+static struct mpidbg_reqref *any_refs(struct mpidbg_cx *cx, int count, MPI_Request reqs[], struct mpidbg_reqref *stack,
+                                      struct mpidbg_anycache **a)
+{
+    struct mpidbg_reqref *c;
+    if ((*a = mpidbg_any_refs(cx, count, reqs)) != NULL)
+        return (*a)->c;
+    c = copy_reqs(cx, count, reqs, stack);
+    if ((*a = mpidbg_any_keep(count, reqs, c)) != NULL) {
+        drop_reqs(c, stack);
+        c = (*a)->c;
+    }
+    return c;
+}
+
+/* any_one: an any call completed the request index names (a
+ * truncation is the receive's own error: index names it too) */
+static int any_one(int rc, const int *index, int count, const struct mpidbg_reqref *c, const MPI_Request reqs[])
+{
+    return index && *index >= 0 && *index < count &&
+           (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], reqs[*index])));
+}
+
+/* any_end ends an any call: the request at index completed (-1: none),
+ * and the copy of the requests goes */
+static void any_end(struct mpidbg_cx *cx, struct mpidbg_anycache *a, struct mpidbg_reqref *c, struct mpidbg_reqref *stack,
+                    int index, MPI_Request reqs[])
+{
+    if (index >= 0 && a)
+        mpidbg_any_completed(cx, a, index, reqs);
+    else if (index >= 0 && c)
+        mpidbg_req_completed(cx, &c[index], 1, 0);
+    if (!a)
+        drop_reqs(c, stack);
+}
+
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     PROLOGUE(MPI_Waitany, PMPI_Waitany(count, array_of_requests, index, status));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct mpidbg_anycache *a = mpidbg_any_refs(&cx, count, array_of_requests);
-    struct mpidbg_reqref *c = a ? a->c : copy_reqs(&cx, count, array_of_requests, stack);
-    if (!a && (a = mpidbg_any_keep(count, array_of_requests, c)) != NULL) {
-        drop_reqs(c, stack);
-        c = a->c;
-    }
+    struct mpidbg_anycache *a;
+    struct mpidbg_reqref *c = any_refs(&cx, count, array_of_requests, stack, &a);
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, a ? NULL : c, stack);
     struct xwait xw;
@@ -526,16 +559,9 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Waitany(count, x, index, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    /* a truncation is the receive's own error: index names it */
-    int one = index && *index >= 0 && *index < count &&
-              (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
+    int one = any_one(rc, index, count, c, array_of_requests);
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
-    if (one && a)
-        mpidbg_any_completed(&cx, a, *index, array_of_requests);
-    else if (one && c)
-        mpidbg_req_completed(&cx, &c[*index], 1, 0);
-    if (!a)
-        drop_reqs(c, stack);
+    any_end(&cx, a, c, stack, one ? *index : -1, array_of_requests);
     mpidbg_leave(&cx);
     return rc;
 }
@@ -545,12 +571,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     PROLOGUE(MPI_Testany, PMPI_Testany(count, array_of_requests, index, flag, status));
     struct mpidbg_reqref stack[STACK_REQS];
     mpidbg_chk_count(&cx, count, "count");
-    struct mpidbg_anycache *a = mpidbg_any_refs(&cx, count, array_of_requests);
-    struct mpidbg_reqref *c = a ? a->c : copy_reqs(&cx, count, array_of_requests, stack);
-    if (!a && (a = mpidbg_any_keep(count, array_of_requests, c)) != NULL) {
-        drop_reqs(c, stack);
-        c = a->c;
-    }
+    struct mpidbg_anycache *a;
+    struct mpidbg_reqref *c = any_refs(&cx, count, array_of_requests, stack, &a);
     if (MPIDBG_REFUSING(&cx))
         return refused(&cx, a ? NULL : c, stack);
     struct xwait xw;
@@ -560,15 +582,9 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     MPI_Request xstack[STACK_REQS], *x = mpidbg_reqs_real(count, array_of_requests, xstack);
     int rc = PMPI_Testany(count, x, index, flag, status);
     mpidbg_reqs_back(count, array_of_requests, x, xstack);
-    int one = flag && *flag && index && *index >= 0 && *index < count &&
-              (rc == MPI_SUCCESS || (mpidbg_xr_truncated(rc) && c && gone(&c[*index], array_of_requests[*index])));
+    int one = flag && *flag && any_one(rc, index, count, c, array_of_requests);
     rc = xr_after(&cx, &xw, c, count, one ? index : NULL, one, given, rc);
-    if (one && a)
-        mpidbg_any_completed(&cx, a, *index, array_of_requests);
-    else if (one && c)
-        mpidbg_req_completed(&cx, &c[*index], 1, 0);
-    if (!a)
-        drop_reqs(c, stack);
+    any_end(&cx, a, c, stack, one ? *index : -1, array_of_requests);
     mpidbg_leave(&cx);
     return rc;
 }

@@ -434,25 +434,6 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     }
     s->snap = now;
     tr_stat(MPIDBG_TRS_HW_TRAPS);
-    if (r->nblk < 0 && !(mpidbg_depth > 0 || tr_pc_is_lib(pc))) {
-        /* unknown layout: a store of the value there (to data or a gap)
-         * says nothing; a changed byte other than the one queued last is
-         * queued, HW_QUEUED of them per range at most (a loop storing to
-         * gaps must not fill the ring) */
-        if (changed && at != s->last && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE &&
-            __atomic_load_n(&r->hw_queued, __ATOMIC_RELAXED) < HW_QUEUED &&
-            __atomic_add_fetch(&r->hw_queued, 1, __ATOMIC_RELAXED) <= HW_QUEUED) {
-            s->last = at;
-            tr_stat(MPIDBG_TRS_PROG_FAULTS);
-            uint64_t ra = 0;
-            if (tr_pc_is_libc(pc))
-                tr_peek((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
-            tr_queue_event(r, pc, at, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
-        }
-        tr_unpin(r);
-        errno = e;
-        return 1;
-    }
     if (mpidbg_depth > 0 || tr_pc_is_lib(pc)) {
         /* the library (or the shim) moving the data */
         if (write)
@@ -464,6 +445,22 @@ int tr_hw_trap(siginfo_t *si, void *ctx)
     uint64_t ra = 0;
     if (tr_pc_is_libc(pc)) /* memcpy, memset: the program's call to it */
         tr_peek((uint64_t)uc->uc_mcontext.gregs[REG_RSP], &ra, sizeof ra);
+    if (r->nblk < 0) {
+        /* unknown layout: a store of the value there (to data or a gap)
+         * says nothing; a changed byte other than the one queued last is
+         * queued, HW_QUEUED of them per range at most (a loop storing to
+         * gaps must not fill the ring) */
+        if (changed && at != s->last && __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == R_ACTIVE &&
+            __atomic_load_n(&r->hw_queued, __ATOMIC_RELAXED) < HW_QUEUED &&
+            __atomic_add_fetch(&r->hw_queued, 1, __ATOMIC_RELAXED) <= HW_QUEUED) {
+            s->last = at;
+            tr_stat(MPIDBG_TRS_PROG_FAULTS);
+            tr_queue_event(r, pc, at, ra, write, __atomic_load_n(&r->moved, __ATOMIC_RELAXED));
+        }
+        tr_unpin(r);
+        errno = e;
+        return 1;
+    }
     if (!write && tr_string_call(ra)) {
         /* a string function's vector load past its string (track_strings.c) */
         tr_unpin(r);

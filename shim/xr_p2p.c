@@ -219,12 +219,13 @@ static uint64_t send_clock(void)
     return c;
 }
 
-/* count_sent counts a message MPI accepted, for the lost-message check */
-static void count_sent(struct mpidbg_cobj *co, int dest)
+/* count_sent counts n messages MPI accepted (-1: one it did not), for
+ * the lost-message check */
+static void count_sent(struct mpidbg_cobj *co, int dest, int n)
 {
     int32_t w = mpidbg_xr_world_of(co, dest);
     if (w >= 0 && w < world_size && sent_to)
-        sent_to[w]++;
+        sent_to[w] += n;
 }
 
 /* shadow_send sends the shadow of a send MPI accepted. Under
@@ -278,7 +279,7 @@ static void shadow_send(struct mpidbg_cobj *co, int32_t call, uint64_t site, int
         free(buf);
         return;
     }
-    count_sent(co, dest);
+    count_sent(co, dest, 1);
     enqueue(r, buf);
     if (out_tail - out_head > 16)
         reap(0);
@@ -528,20 +529,14 @@ static struct mpidbg_xr_got *claim(struct mpidbg_xp *xp)
     if (!g)
         return NULL;
     g->deferred = 0;
-    if (claims_deferred) {
-        g->pulled = g->valid = g->unsure = 0;
-        g->deferred = 1;
-        claims_deferred++;
-        return g;
+    if (!claims_deferred) {
+        mpidbg_xr_order(xp->co, xp->co->xr, NULL, 0, mpidbg_next_post(), src, tag, g); /* sets unsure */
+        if (pull(xp->co, xp->co->xr, src, tag, g, 0))
+            return g;
     }
-    mpidbg_xr_order(xp->co, xp->co->xr, NULL, 0, mpidbg_next_post(), src, tag, g);
-    int unsure = g->unsure;
-    if (!pull(xp->co, xp->co->xr, src, tag, g, 0)) {
-        g->pulled = g->valid = 0;
-        g->deferred = 1;
-        claims_deferred++;
-    }
-    g->unsure = unsure;
+    g->pulled = g->valid = g->unsure = 0;
+    g->deferred = 1;
+    claims_deferred++;
     return g;
 }
 
@@ -754,9 +749,10 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
             mpidbg_xrw_end(xp->rwin, -1, 0);
         return rc;
     }
-    /* MPI_Imrecv's shadow, when MPI made no request to take it */
-    mpidbg_xr_kept_free(cx->xr_kept);
-    cx->xr_kept = NULL;
+    if (cx->xr_kept) { /* MPI_Imrecv's shadow, when MPI made no request to take it */
+        mpidbg_xr_kept_free(cx->xr_kept);
+        cx->xr_kept = NULL;
+    }
     struct mpidbg_cobj *co = xp->co;
     if (!co)
         return rc;
@@ -769,14 +765,12 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
     if (xp->shadowed) {
         mpidbg_xs_abort(&xp->xs); /* its window, open until the call returned */
         if (!sent) { /* a shadow without its message: not counted as sent */
-            int32_t w = mpidbg_xr_world_of(co, xp->dest);
             XR_LOCK();
-            if (w >= 0 && w < world_size && sent_to)
-                sent_to[w]--;
+            count_sent(co, xp->dest, -1);
             XR_UNLOCK();
         }
     } else if (xp->send && !xp->persistent && sent && xp->slot) {
-        count_sent(co, xp->dest);
+        count_sent(co, xp->dest, 1);
     } else if (xp->send && !xp->persistent && sent) {
         shadow_send(co, cx->call, cx->site, xp->dest, xp->stag, xp->scount, xp->stype, &xp->xs, 0);
     } else {
@@ -791,8 +785,10 @@ int mpidbg_xp_post(struct mpidbg_cx *cx, struct mpidbg_xp *xp, int rc)
                     xp->status_ignored, NULL, 0, NULL, xp->kept);
     else if (xp->rwin && (!xp->nonblocking || rc != MPI_SUCCESS))
         mpidbg_xrw_end(xp->rwin, -1, 0); /* no message, or no request to carry the window */
-    mpidbg_xr_kept_free(xp->kept);
-    xp->kept = NULL;
+    if (xp->kept) {
+        mpidbg_xr_kept_free(xp->kept);
+        xp->kept = NULL;
+    }
     return mpidbg_eh_restore(cx, &xp->eh, rc);
 }
 
@@ -892,7 +888,7 @@ void mpidbg_xr_started(struct mpidbg_robj *o)
     if (o->xr_slot) {
         o->xr_slot = NULL;
         if (co)
-            count_sent(co, o->rec->peer);
+            count_sent(co, o->rec->peer, 1);
         return;
     }
     if (!co || co->freed || !mpidbg_xr_has(co)) {
